@@ -1,0 +1,66 @@
+/*
+ * internal.h - helpers shared inside libgpushare; never installed.
+ */
+#ifndef GS_INTERNAL_H
+#define GS_INTERNAL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gpushare.h"
+#include "node.h"
+
+#if defined(__GNUC__)
+#define GS_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define GS_PRINTF(a, b)
+#endif
+
+#define GS_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Fills err (when not NULL) and returns code, so that callers can write
+ * `return gs_fail(err, GS_EINVAL, "...")`. */
+int gs_fail(gs_error *err, int code, const char *fmt, ...) GS_PRINTF(3, 4);
+/* The same with a location; a NULL file leaves the location empty. */
+int gs_fail_at(gs_error *err, int code, const char *file, unsigned long line,
+               unsigned long col, const char *fmt, ...) GS_PRINTF(6, 7);
+int gs_fail_node(gs_error *err, int code, const char *file,
+                 const gs_node *at, const char *fmt, ...) GS_PRINTF(5, 6);
+int gs_fail_nomem(gs_error *err);
+
+/* strings.c */
+char *gs_strdup(const char *s);
+char *gs_strndup(const char *s, size_t n);
+int gs_strcaseeq(const char *a, const char *b);
+/* Levenshtein distance, case-insensitive, capped at `cap`. */
+size_t gs_edit_distance(const char *a, const char *b, size_t cap);
+/* The candidate nearest `word`, or NULL when none is within a third of the
+ * word's length (at least 2 edits). */
+const char *gs_suggest(const char *word, const char *const *cands, size_t n);
+
+/* Growable array: *items grows to hold at least `need` elements. */
+int gs_grow(void *items, size_t *cap, size_t need, size_t size);
+
+/* Exact decimal parsing: "12.5" with scale 1000 gives 12500. Fails on more
+ * decimals than the scale holds, on signs, exponents and overflow. */
+int gs_parse_fixed(const char *text, int64_t scale, int64_t *out);
+
+/* Integer helpers that never overflow silently. */
+int64_t gs_div_round(int64_t num, int64_t den); /* half away from zero */
+int64_t gs_div_ceil(int64_t num, int64_t den);  /* den > 0, num >= 0 */
+
+/* gs_gpu is a public read-only record; its storage lives in these. */
+struct gs_gpu_store;
+struct gs_catalog {
+	gs_gpu *gpus;
+	size_t n_gpus;
+	gs_instance *instances;
+	size_t n_instances;
+	char **strings;         /* every string the records point to */
+	size_t n_strings, cap_strings;
+	void **blocks;          /* every other allocation records point to */
+	size_t n_blocks, cap_blocks;
+};
+
+#endif

@@ -1,0 +1,147 @@
+/* strings.c - small string and arithmetic helpers. */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+char *gs_strdup(const char *s)
+{
+	return s ? gs_strndup(s, strlen(s)) : NULL;
+}
+
+char *gs_strndup(const char *s, size_t n)
+{
+	char *p = malloc(n + 1);
+	if (!p)
+		return NULL;
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+int gs_strcaseeq(const char *a, const char *b)
+{
+	for (; *a && *b; a++, b++)
+		if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
+			return 0;
+	return *a == *b;
+}
+
+size_t gs_edit_distance(const char *a, const char *b, size_t cap)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	size_t row[65];
+
+	/* Suggestions are for names people type; long strings are not close. */
+	if (la > 64 || lb > 64)
+		return cap;
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t diag = row[0], best;
+		row[0] = i;
+		best = row[0];
+		for (size_t j = 1; j <= lb; j++) {
+			size_t up = row[j];
+			int same = tolower((unsigned char)a[i - 1]) ==
+			           tolower((unsigned char)b[j - 1]);
+			size_t v = diag + (same ? 0 : 1);
+			if (up + 1 < v)
+				v = up + 1;
+			if (row[j - 1] + 1 < v)
+				v = row[j - 1] + 1;
+			diag = up;
+			row[j] = v;
+			if (v < best)
+				best = v;
+		}
+		if (best >= cap)
+			return cap;
+	}
+	return row[lb] < cap ? row[lb] : cap;
+}
+
+const char *gs_suggest(const char *word, const char *const *cands, size_t n)
+{
+	size_t len = strlen(word);
+	size_t limit = len / 3 > 2 ? len / 3 : 2;
+	size_t best = limit + 1;
+	const char *pick = NULL;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t d = gs_edit_distance(word, cands[i], best);
+		if (d < best) {
+			best = d;
+			pick = cands[i];
+		}
+	}
+	return pick;
+}
+
+int gs_grow(void *items, size_t *cap, size_t need, size_t size)
+{
+	void **p = items;
+	size_t ncap = *cap ? *cap : 8;
+	void *q;
+
+	if (need <= *cap)
+		return 0;
+	while (ncap < need) {
+		if (ncap > SIZE_MAX / 2 / size)
+			return -1;
+		ncap *= 2;
+	}
+	q = realloc(*p, ncap * size);
+	if (!q)
+		return -1;
+	*p = q;
+	*cap = ncap;
+	return 0;
+}
+
+int gs_parse_fixed(const char *text, int64_t scale, int64_t *out)
+{
+	int64_t whole = 0, frac = 0, unit = scale;
+	const char *p = text;
+	int digits = 0;
+
+	for (; isdigit((unsigned char)*p); p++, digits++) {
+		if (whole > (INT64_MAX / scale - 9) / 10)
+			return -1;
+		whole = whole * 10 + (*p - '0');
+	}
+	if (*p == '.') {
+		p++;
+		for (; isdigit((unsigned char)*p); p++, digits++) {
+			/* Extra zeros are harmless; extra precision is not. */
+			if (unit == 1) {
+				if (*p != '0')
+					return -1;
+				continue;
+			}
+			unit /= 10;
+			frac += (*p - '0') * unit;
+		}
+	}
+	if (*p || !digits)
+		return -1;
+	*out = whole * scale + frac;
+	return 0;
+}
+
+int64_t gs_div_round(int64_t num, int64_t den)
+{
+	if (den < 0) {
+		num = -num;
+		den = -den;
+	}
+	if (num >= 0)
+		return (num + den / 2) / den;
+	return -((-num + den / 2) / den);
+}
+
+int64_t gs_div_ceil(int64_t num, int64_t den)
+{
+	return num <= 0 ? 0 : (num + den - 1) / den;
+}
