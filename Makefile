@@ -1,0 +1,130 @@
+# gpushare - plain Makefile. `make`, `make check`, `make install`.
+.SUFFIXES:
+
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+DATADIR ?= $(PREFIX)/share
+MANDIR ?= $(DATADIR)/man
+PROFILESDIR ?= $(DATADIR)/gpushare/profiles
+DESTDIR ?=
+
+CC ?= cc
+PKG_CONFIG ?= pkg-config
+CFLAGS ?= -O2 -g
+STD = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
+WARN = -Wall -Wextra -Wpedantic -Werror
+DEPS_CFLAGS = $(shell $(PKG_CONFIG) --cflags yaml-0.1 libcjson)
+DEPS_LIBS = $(shell $(PKG_CONFIG) --libs yaml-0.1 libcjson)
+RL_LIBS = $(shell $(PKG_CONFIG) --libs readline 2>/dev/null || echo -lreadline)
+CMOCKA_LIBS = $(shell $(PKG_CONFIG) --libs cmocka)
+SAN = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+
+ALL_CFLAGS = $(STD) $(WARN) $(CFLAGS) $(DEPS_CFLAGS) -Ilib -MMD -MP \
+	-DGS_PROFILES_DIR='"$(PROFILESDIR)"'
+
+LIB_SRC = $(sort $(wildcard lib/*.c))
+CLI_SRC = $(sort $(wildcard cli/*.c))
+UNIT_SRC = $(sort $(wildcard tests/unit/test_*.c))
+
+# Two builds of everything: release in build/, sanitized (for tests) in
+# build/san/.
+LIB_OBJ = $(LIB_SRC:%.c=build/%.o)
+CLI_OBJ = $(CLI_SRC:%.c=build/%.o)
+SLIB_OBJ = $(LIB_SRC:%.c=build/san/%.o)
+SCLI_OBJ = $(CLI_SRC:%.c=build/san/%.o)
+UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=build/san/tests/%)
+
+ifeq ($(V),1)
+Q =
+else
+Q = @
+endif
+
+all: libgpushare.a libgpushare.so gpushare gpushare.pc
+
+build/%.o: %.c
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(ALL_CFLAGS) -fPIC -c $< -o $@
+
+build/san/%.o: %.c
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC san  $<")
+	$(Q)$(CC) $(ALL_CFLAGS) -O1 -g $(SAN) -c $< -o $@
+
+libgpushare.a: $(LIB_OBJ)
+	$(Q)rm -f $@ && ar rcs $@ $(LIB_OBJ)
+
+libgpushare.so: $(LIB_OBJ)
+	$(Q)$(CC) -shared -Wl,-soname,libgpushare.so.0 $(LDFLAGS) -o $@ $(LIB_OBJ) $(DEPS_LIBS)
+
+gpushare: $(CLI_OBJ) libgpushare.a
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) libgpushare.a $(DEPS_LIBS) $(RL_LIBS) -lm
+
+gpushare.pc: gpushare.pc.in Makefile
+	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(shell sed -n 's/^#define GS_VERSION "\(.*\)"/\1/p' lib/gpushare.h)|' \
+	    gpushare.pc.in > $@
+
+build/san/libgpushare.a: $(SLIB_OBJ)
+	$(Q)rm -f $@ && ar rcs $@ $(SLIB_OBJ)
+
+build/san/gpushare: $(SCLI_OBJ) build/san/libgpushare.a
+	$(Q)$(CC) $(SAN) -o $@ $(SCLI_OBJ) build/san/libgpushare.a $(DEPS_LIBS) $(RL_LIBS) -lm
+
+build/san/tests/%: tests/unit/%.c tests/unit/testutil.h build/san/libgpushare.a
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  TEST    $@")
+	$(Q)$(CC) $(ALL_CFLAGS) -O1 -g $(SAN) -Itests/unit -o $@ $< build/san/libgpushare.a \
+	    $(DEPS_LIBS) $(CMOCKA_LIBS) -lm
+
+# The public header must stand alone under the strictest flags.
+build/header-check.o: lib/gpushare.h
+	@mkdir -p $(@D)
+	$(Q)printf '#include "gpushare.h"\nint main(void) { return 0; }\n' | \
+	    $(CC) $(STD) $(WARN) -Ilib -x c -c - -o $@
+
+check: build/header-check.o $(UNIT_BIN) build/san/gpushare
+	@set -e; for t in $(UNIT_BIN); do \
+	    echo "== $$t"; (cd tests && GS_TOP=.. ../$$t); done
+	@sh tests/cli/run.sh build/san/gpushare
+	@sh tests/man/lint.sh
+
+bench: gpushare
+	@sh tests/bench/run.sh ./gpushare
+
+install: all
+	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig \
+	    $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
+	    $(DESTDIR)$(PROFILESDIR)/gpus $(DESTDIR)$(PROFILESDIR)/instances
+	cp gpushare $(DESTDIR)$(BINDIR)/gpushare
+	cp libgpushare.a $(DESTDIR)$(LIBDIR)/libgpushare.a
+	cp libgpushare.so $(DESTDIR)$(LIBDIR)/libgpushare.so.0
+	ln -sf libgpushare.so.0 $(DESTDIR)$(LIBDIR)/libgpushare.so
+	cp lib/gpushare.h $(DESTDIR)$(INCLUDEDIR)/gpushare.h
+	cp gpushare.pc $(DESTDIR)$(LIBDIR)/pkgconfig/gpushare.pc
+	for m in man/*.1; do cp $$m $(DESTDIR)$(MANDIR)/man1/; done
+	for m in man/*.5; do [ -e "$$m" ] && cp $$m $(DESTDIR)$(MANDIR)/man5/ || true; done
+	cp profiles/gpus/*.yaml $(DESTDIR)$(PROFILESDIR)/gpus/
+	cp profiles/instances/*.yaml $(DESTDIR)$(PROFILESDIR)/instances/
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/gpushare $(DESTDIR)$(LIBDIR)/libgpushare.a \
+	    $(DESTDIR)$(LIBDIR)/libgpushare.so.0 $(DESTDIR)$(LIBDIR)/libgpushare.so \
+	    $(DESTDIR)$(INCLUDEDIR)/gpushare.h $(DESTDIR)$(LIBDIR)/pkgconfig/gpushare.pc
+	for m in man/*.1; do rm -f $(DESTDIR)$(MANDIR)/man1/$${m#man/}; done
+	for m in man/*.5; do rm -f $(DESTDIR)$(MANDIR)/man5/$${m#man/}; done
+	for f in profiles/gpus/*.yaml profiles/instances/*.yaml; do \
+	    rm -f $(DESTDIR)$(PROFILESDIR)/$${f#profiles/}; done
+	-rmdir $(DESTDIR)$(PROFILESDIR)/gpus $(DESTDIR)$(PROFILESDIR)/instances \
+	    $(DESTDIR)$(PROFILESDIR) $(DESTDIR)$(DATADIR)/gpushare 2>/dev/null
+
+clean:
+	rm -rf build gpushare libgpushare.a libgpushare.so gpushare.pc
+
+.PHONY: all check bench install uninstall clean
+
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(SLIB_OBJ:.o=.d) $(SCLI_OBJ:.o=.d)

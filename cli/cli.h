@@ -1,0 +1,98 @@
+/*
+ * cli.h - what the subcommands share: the option tables that drive parsing
+ * and help, catalog discovery, error reporting and number formatting.
+ */
+#ifndef GS_CLI_H
+#define GS_CLI_H
+
+#include <stdio.h>
+
+#include "gpushare.h"
+
+/* Exit statuses (gpushare(1), EXIT STATUS). */
+enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
+
+/* One option, declared once: it feeds getopt_long, --help and the man
+ * page's synopsis check. */
+typedef struct cli_opt {
+	const char *name;  /* long name; NULL ends a table */
+	char short_name;   /* 0: none */
+	const char *arg;   /* NULL: takes no argument */
+	const char *help;
+} cli_opt;
+
+typedef struct cli_cmd cli_cmd;
+struct cli_cmd {
+	const char *name;
+	int (*run)(const cli_cmd *self, int argc, char **argv);
+	const char *synopsis; /* after "gpushare NAME " */
+	const char *summary;
+	const cli_opt *opts;
+};
+
+/* The command table (main.c). */
+extern const cli_cmd cli_commands[];
+const cli_cmd *cli_find_command(const char *name);
+
+/* Options every command that reads profiles accepts. */
+#define CLI_OPT_PROFILES \
+	{ "profiles", 0, "DIR", "load GPU and instance profiles from DIR (colon-separated list)" }
+#define CLI_OPT_FORMAT \
+	{ "format", 0, "FMT", "output format: text, json or yaml" }
+#define CLI_OPT_HELP { "help", 'h', NULL, "show this help and exit" }
+
+/* Iterates over argv's options. Returns the option's index in the table,
+ * CLI_DONE at the end (then p->optind is the first operand), or CLI_EXIT
+ * with p->status set after --help or a usage error (already reported). */
+enum { CLI_DONE = -1, CLI_EXIT = -2 };
+typedef struct cli_parser {
+	const cli_cmd *cmd;
+	int argc;
+	char **argv;
+	const char *arg;   /* the current option's argument */
+	int optind;
+	int status;
+	int started;
+} cli_parser;
+
+void cli_parse_begin(cli_parser *p, const cli_cmd *cmd, int argc, char **argv);
+int cli_next(cli_parser *p);
+void cli_usage(const cli_cmd *cmd, FILE *out);
+/* Reports a usage error for the command; returns EXIT_USAGE. */
+int cli_usage_error(const cli_cmd *cmd, const char *fmt, ...);
+
+/* Reports err as "gpushare: FILE:LINE:COL: error: MSG" and returns the exit
+ * status for its code. */
+int cli_fail(const gs_error *err);
+int cli_status(int code);
+
+/* Loads the catalog from --profiles, $GPUSHARE_PROFILES, the source tree
+ * or the installed data, in that order. */
+int cli_load_catalog(const char *flag, gs_catalog **out);
+
+/* Parses --format; returns 0 for text, 1 json, 2 yaml, -1 bad. */
+enum { FMT_TEXT, FMT_JSON, FMT_YAML };
+int cli_parse_format(const cli_cmd *cmd, const char *text, int *fmt);
+/* Renders and prints a document; frees it. */
+int cli_print_doc(gs_doc *doc, int fmt);
+
+int cli_parse_int(const cli_cmd *cmd, const char *opt, const char *text,
+                  long min, long max, int *out);
+
+/* "$8,935.20" */
+char *cli_money(gs_micros m, char *buf, size_t size);
+/* "15.78 GiB" */
+char *cli_gib(int64_t mib, char *buf, size_t size);
+
+/* Subcommands, one file each. */
+int cmd_savings(const cli_cmd *self, int argc, char **argv);
+int cmd_gpus(const cli_cmd *self, int argc, char **argv);
+int cmd_instances(const cli_cmd *self, int argc, char **argv);
+int cmd_mig(const cli_cmd *self, int argc, char **argv);
+
+extern const cli_opt savings_opts[];
+extern const cli_opt gpus_opts[];
+extern const cli_opt instances_opts[];
+extern const cli_opt mig_opts[];
+
+#endif

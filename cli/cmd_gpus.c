@@ -1,0 +1,119 @@
+/* cmd_gpus.c - `gpushare gpus [MODEL]`: the GPU models gpushare knows. */
+#include <string.h>
+
+#include "cli.h"
+
+enum { O_FORMAT, O_PROFILES, O_HELP };
+
+const cli_opt gpus_opts[] = {
+	[O_FORMAT] = CLI_OPT_FORMAT,
+	[O_PROFILES] = CLI_OPT_PROFILES,
+	[O_HELP] = CLI_OPT_HELP,
+	{ NULL, 0, NULL, NULL },
+};
+
+static void print_mig(const gs_gpu *g)
+{
+	printf("\nMIG: %d memory slots, %d compute slices\n", g->mig_slots,
+	       g->mig_compute_slices);
+	printf("  %-12s %7s %6s %10s %4s %4s  %s\n", "PROFILE", "COMPUTE", "SLOTS",
+	       "MEMORY", "SMS", "MAX", "STARTS");
+	for (size_t i = 0; i < g->n_mig_profiles; i++) {
+		const gs_mig_profile *p = &g->mig_profiles[i];
+		char mem[32], starts[64];
+		size_t o = 0;
+		starts[0] = '\0';
+		for (size_t s = 0; s < p->n_starts && o < sizeof starts; s++)
+			o += (size_t)snprintf(starts + o, sizeof starts - o, "%s%d",
+			                      s ? "," : "", p->starts[s]);
+		printf("  %-12s %7d %6d %10s %4d %4d  %s\n", p->name, p->compute_slices,
+		       p->memory_slices, cli_gib(p->memory_mib, mem, sizeof mem),
+		       p->sm_count, p->max_count, starts);
+	}
+}
+
+static void print_one(const gs_gpu *g)
+{
+	char mem[32];
+	printf("%s\n", g->name);
+	printf("  aliases:             ");
+	for (size_t i = 0; i < g->n_aliases; i++)
+		printf("%s%s", i ? ", " : "", g->aliases[i]);
+	printf("\n  architecture:        %s (compute capability %d.%d)\n",
+	       g->architecture, g->cc_major, g->cc_minor);
+	printf("  memory:              %s\n", cli_gib(g->memory_mib, mem, sizeof mem));
+	printf("  SMs:                 %d\n", g->sm_count);
+	printf("  FP16 dense TFLOPS:   %lld.%lld (relative throughput)\n",
+	       (long long)(g->fp16_mtflops / 1000), (long long)(g->fp16_mtflops % 1000 / 100));
+	if (g->mps_max_clients)
+		printf("  MPS:                 yes, at most %d clients\n", g->mps_max_clients);
+	else
+		printf("  MPS:                 no\n");
+	if (g->mig_slots)
+		print_mig(g);
+	else
+		printf("  MIG:                 no\n");
+}
+
+static void print_table(const gs_catalog *cat)
+{
+	printf("%-16s %-10s %4s %10s %5s %8s %4s %4s\n", "MODEL", "ARCH", "CC",
+	       "MEMORY", "SMS", "TFLOPS", "MPS", "MIG");
+	for (size_t i = 0; i < gs_catalog_gpu_count(cat); i++) {
+		const gs_gpu *g = gs_catalog_gpu(cat, i);
+		char mem[32], mps[8], mig[8];
+		snprintf(mps, sizeof mps, "%d", g->mps_max_clients);
+		snprintf(mig, sizeof mig, "%zu", g->n_mig_profiles);
+		printf("%-16s %-10s %2d.%d %10s %5d %8lld %4s %4s\n", g->name,
+		       g->architecture, g->cc_major, g->cc_minor,
+		       cli_gib(g->memory_mib, mem, sizeof mem), g->sm_count,
+		       (long long)(g->fp16_mtflops / 1000),
+		       g->mps_max_clients ? mps : "-", g->mig_slots ? mig : "-");
+	}
+}
+
+int cmd_gpus(const cli_cmd *self, int argc, char **argv)
+{
+	const char *profiles = NULL;
+	const gs_gpu *only = NULL;
+	gs_catalog *cat = NULL;
+	int fmt = FMT_TEXT, opt, rc = 0;
+	cli_parser p;
+
+	cli_parse_begin(&p, self, argc, argv);
+	while ((opt = cli_next(&p)) >= 0) {
+		if (opt == O_FORMAT && (rc = cli_parse_format(self, p.arg, &fmt)))
+			return rc;
+		if (opt == O_PROFILES)
+			profiles = p.arg;
+	}
+	if (opt == CLI_EXIT)
+		return p.status;
+	if (argc - p.optind > 1)
+		return cli_usage_error(self, "unexpected argument '%s'", argv[p.optind + 1]);
+	if ((rc = cli_load_catalog(profiles, &cat)) != EXIT_OK)
+		return rc;
+	if (p.optind < argc && !(only = gs_gpu_find(cat, argv[p.optind]))) {
+		const char *near = gs_gpu_suggest(cat, argv[p.optind]);
+		if (near)
+			fprintf(stderr, "gpushare: unknown GPU '%s' (did you mean '%s'?)\n",
+			        argv[p.optind], near);
+		else
+			fprintf(stderr, "gpushare: unknown GPU '%s' (see 'gpushare gpus')\n",
+			        argv[p.optind]);
+		gs_catalog_free(cat);
+		return EXIT_USAGE;
+	}
+	if (fmt != FMT_TEXT) {
+		gs_doc *doc;
+		gs_error err;
+		rc = gs_doc_gpus(cat, only, &doc, &err) < 0 ? cli_fail(&err)
+		                                            : cli_print_doc(doc, fmt);
+	} else if (only) {
+		print_one(only);
+	} else {
+		print_table(cat);
+	}
+	gs_catalog_free(cat);
+	return rc;
+}

@@ -1,0 +1,180 @@
+/* cmd_mig.c - `gpushare mig MODEL [PROFILE...]`: MIG geometries. */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+enum { O_ALL, O_VARIANTS, O_PROFILES, O_HELP };
+
+const cli_opt mig_opts[] = {
+	[O_ALL] = { "all", 'a', NULL, "list every valid geometry, not only the maximal ones" },
+	[O_VARIANTS] = { "variants", 0, NULL, "include media-engine variants (+me, -me, +gfx)" },
+	[O_PROFILES] = CLI_OPT_PROFILES,
+	[O_HELP] = CLI_OPT_HELP,
+	{ NULL, 0, NULL, NULL },
+};
+
+#define MAX_ITEMS 32
+
+static int print_geometry(const gs_mig_profile *const *profiles,
+                          const size_t *counts, size_t n, void *ud)
+{
+	int first = 1;
+	(*(size_t *)ud)++;
+	printf(" ");
+	for (size_t i = 0; i < n; i++) {
+		if (!counts[i])
+			continue;
+		printf("%s %s", first ? "" : " +", profiles[i]->name);
+		if (counts[i] > 1)
+			printf(" x%zu", counts[i]);
+		first = 0;
+	}
+	printf("\n");
+	return 0;
+}
+
+static int count_geometry(const gs_mig_profile *const *profiles,
+                          const size_t *counts, size_t n, void *ud)
+{
+	(void)profiles;
+	(void)counts;
+	(void)n;
+	(*(size_t *)ud)++;
+	return 0;
+}
+
+static int list(const gs_gpu *g, int all, int variants)
+{
+	const gs_mig_profile *allowed[64];
+	size_t n = 0, shown = 0, feasible = 0;
+	gs_error err;
+
+	for (size_t i = 0; i < g->n_mig_profiles && n < 64; i++)
+		if (variants || !g->mig_profiles[i].variant)
+			allowed[n++] = &g->mig_profiles[i];
+	if (gs_mig_enumerate(g, allowed, n, GS_MIG_FEASIBLE, count_geometry,
+	                     &feasible, &err) < 0)
+		return cli_fail(&err);
+	printf("%s: %s geometries of %zu profiles (%zu valid in all)\n", g->name,
+	       all ? "every valid" : "maximal", n, feasible);
+	gs_mig_enumerate(g, allowed, n, all ? GS_MIG_FEASIBLE : GS_MIG_MAXIMAL,
+	                 print_geometry, &shown, &err);
+	if (!all)
+		printf("%zu maximal geometries\n", shown);
+	return EXIT_OK;
+}
+
+/* "3g.20gb", "2x1g.5gb" and "3g.20gb,1g.5gb" all name instances. */
+static int add_items(const gs_gpu *g, char *arg, const gs_mig_profile **items,
+                     size_t *n)
+{
+	for (char *tok = strtok(arg, ","); tok; tok = strtok(NULL, ",")) {
+		const gs_mig_profile *p;
+		long times = 1;
+		char *x = strchr(tok, 'x');
+		if (x && x > tok && strspn(tok, "0123456789") == (size_t)(x - tok)) {
+			times = strtol(tok, NULL, 10);
+			tok = x + 1;
+		}
+		if (!(p = gs_mig_profile_find(g, tok))) {
+			fprintf(stderr, "gpushare: %s has no MIG profile '%s' (see 'gpushare gpus %s')\n",
+			        g->name, tok, g->name);
+			return EXIT_USAGE;
+		}
+		for (long t = 0; t < times; t++) {
+			if (*n >= MAX_ITEMS) {
+				fprintf(stderr, "gpushare: too many MIG instances (at most %d)\n", MAX_ITEMS);
+				return EXIT_USAGE;
+			}
+			items[(*n)++] = p;
+		}
+	}
+	return EXIT_OK;
+}
+
+static void print_slots(const gs_gpu *g, const gs_mig_profile **items,
+                        const int *starts, size_t n)
+{
+	printf("  slot:");
+	for (int s = 0; s < g->mig_slots; s++)
+		printf(" %d", s % 10);
+	printf("\n  used:");
+	for (int s = 0; s < g->mig_slots; s++) {
+		size_t who = n;
+		for (size_t i = 0; i < n; i++)
+			if (s >= starts[i] && s < starts[i] + items[i]->memory_slices)
+				who = i;
+		if (who == n)
+			printf(" .");
+		else
+			printf(" %c", (int)('A' + who));
+	}
+	printf("\n");
+}
+
+static int check(const gs_gpu *g, int argc, char **argv)
+{
+	const gs_mig_profile *items[MAX_ITEMS] = { NULL };
+	int starts[MAX_ITEMS] = { 0 };
+	size_t n = 0;
+	gs_error err;
+	int rc;
+
+	for (int i = 0; i < argc; i++)
+		if ((rc = add_items(g, argv[i], items, &n)) != EXIT_OK)
+			return rc;
+	if (gs_mig_fit(g, items, n, starts, &err) < 0) {
+		fprintf(stderr, "gpushare: invalid MIG geometry on %s: %s\n", g->name, err.msg);
+		return err.code == GS_ENOFIT ? EXIT_FAIL : EXIT_USAGE;
+	}
+	printf("valid MIG geometry on %s:\n", g->name);
+	for (size_t i = 0; i < n; i++)
+		printf("  %c  %-12s start %d, slots %d-%d, %d compute slice%s\n",
+		       (int)('A' + i), items[i]->name, starts[i], starts[i],
+		       starts[i] + items[i]->memory_slices - 1, items[i]->compute_slices,
+		       items[i]->compute_slices == 1 ? "" : "s");
+	print_slots(g, items, starts, n);
+	return EXIT_OK;
+}
+
+int cmd_mig(const cli_cmd *self, int argc, char **argv)
+{
+	const char *profiles = NULL;
+	int all = 0, variants = 0, opt, rc;
+	gs_catalog *cat = NULL;
+	const gs_gpu *g;
+	cli_parser p;
+
+	cli_parse_begin(&p, self, argc, argv);
+	while ((opt = cli_next(&p)) >= 0) {
+		if (opt == O_ALL)
+			all = 1;
+		else if (opt == O_VARIANTS)
+			variants = 1;
+		else if (opt == O_PROFILES)
+			profiles = p.arg;
+	}
+	if (opt == CLI_EXIT)
+		return p.status;
+	if (p.optind >= argc)
+		return cli_usage_error(self, "a GPU model is required");
+	if ((rc = cli_load_catalog(profiles, &cat)) != EXIT_OK)
+		return rc;
+	if (!(g = gs_gpu_find(cat, argv[p.optind]))) {
+		const char *near = gs_gpu_suggest(cat, argv[p.optind]);
+		fprintf(stderr, "gpushare: unknown GPU '%s'%s%s%s\n", argv[p.optind],
+		        near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
+		rc = EXIT_USAGE;
+	} else if (!g->mig_slots) {
+		fprintf(stderr, "gpushare: %s does not support MIG\n", g->name);
+		rc = EXIT_FAIL;
+	} else if (p.optind + 1 < argc) {
+		rc = check(g, argc - p.optind - 1, argv + p.optind + 1);
+	} else {
+		rc = list(g, all, variants);
+	}
+	gs_catalog_free(cat);
+	return rc;
+}

@@ -1,0 +1,158 @@
+/* cmd_savings.c - `gpushare savings`: the cost of sharing, in one answer. */
+#include <string.h>
+
+#include "cli.h"
+
+enum { O_INSTANCE, O_REPLICAS, O_WORKLOADS, O_STRATEGY, O_PRICING, O_HOURS,
+       O_FORMAT, O_PROFILES, O_HELP };
+
+const cli_opt savings_opts[] = {
+	[O_INSTANCE] = { "instance", 'i', "TYPE", "instance type, e.g. p3.2xlarge" },
+	[O_REPLICAS] = { "replicas", 'r', "N", "workloads sharing each GPU (MIG: at most the profile's count)" },
+	[O_WORKLOADS] = { "workloads", 'w', "W", "workloads that each hold a whole GPU today (default N x GPUs of the instance)" },
+	[O_STRATEGY] = { "strategy", 's', "S", "time-slicing (default), mps, or mig:PROFILE" },
+	[O_PRICING] = { "pricing", 0, "P", "on-demand (default) or spot" },
+	[O_HOURS] = { "hours", 0, "H", "hours in a month (default 730)" },
+	[O_FORMAT] = CLI_OPT_FORMAT,
+	[O_PROFILES] = CLI_OPT_PROFILES,
+	[O_HELP] = CLI_OPT_HELP,
+	{ NULL, 0, NULL, NULL },
+};
+
+static int parse_strategy(const cli_cmd *self, const char *s, gs_savings_opts *o)
+{
+	if (strcmp(s, "time-slicing") == 0)
+		o->strategy = GS_STRATEGY_TIME_SLICING;
+	else if (strcmp(s, "mps") == 0)
+		o->strategy = GS_STRATEGY_MPS;
+	else if (strncmp(s, "mig:", 4) == 0 && s[4]) {
+		o->strategy = GS_STRATEGY_MIG;
+		o->mig_profile = s + 4;
+	} else
+		return cli_usage_error(self,
+		                       "--strategy must be time-slicing, mps or mig:PROFILE, not '%s'", s);
+	return 0;
+}
+
+static const char *plural(int n, const char *one, const char *many)
+{
+	return n == 1 ? one : many;
+}
+
+static void print_side(const char *label, int inst, int gpus, gs_micros hour,
+                       gs_micros month)
+{
+	char h[32], m[32];
+	printf("%-16s %d %s, %d %s, %s/h (%s/month)\n", label, inst,
+	       plural(inst, "instance", "instances"), gpus, plural(gpus, "GPU", "GPUs"),
+	       cli_money(hour, h, sizeof h), cli_money(month, m, sizeof m));
+}
+
+static void print_tradeoffs(const gs_savings *s)
+{
+	const gs_gpu *g = s->instance->gpu;
+	char mem[32], total[32];
+	int r = s->replicas;
+
+	cli_gib(s->memory_mib, mem, sizeof mem);
+	cli_gib(g->memory_mib, total, sizeof total);
+	printf("\nWhat each workload gives up:\n");
+	if (s->strategy == GS_STRATEGY_MIG) {
+		printf("  compute: a fixed %s slice, %d of %d compute slices (%d.%d%% of the GPU)\n",
+		       s->mig_profile->name, s->mig_profile->compute_slices,
+		       g->mig_compute_slices, s->compute_permille / 10, s->compute_permille % 10);
+		printf("  memory:  isolated, %s per instance\n", mem);
+		printf("  faults:  isolated; changing the geometry needs a drained node\n");
+		return;
+	}
+	printf("  compute: at most 1/%d of the GPU's time on average (%d.%d%%) when all %d are busy\n",
+	       r, s->compute_permille / 10, s->compute_permille % 10, r);
+	if (s->strategy == GS_STRATEGY_MPS) {
+		printf("  memory:  capped by MPS at %s per client (%s / %d), threads at %d%%\n",
+		       mem, total, r, s->thread_percent);
+		printf("  faults:  shared: one MPS server per GPU, a fatal error in one client hits all %d\n", r);
+		return;
+	}
+	printf("  memory:  not isolated: the %d workloads on a GPU share its %s, so together\n"
+	       "           they must fit (%s each on average)\n", r, total, mem);
+	printf("  faults:  not isolated: a crash or hang in one can stall the others on its GPU\n");
+}
+
+static void print_text(const gs_savings *s)
+{
+	const gs_instance *in = s->instance;
+	char price[32], saved[32], savedm[32];
+
+	printf("%d %s on %s (%d x %s each), %s %s/h per instance\n", s->workloads,
+	       plural(s->workloads, "workload", "workloads"), in->type, in->gpu_count,
+	       in->gpu->name, gs_pricing_name(s->pricing),
+	       cli_money(s->price_per_hour, price, sizeof price));
+	if (s->strategy == GS_STRATEGY_MIG)
+		printf("sharing: MIG, %d x %s per GPU\n\n", s->replicas, s->mig_profile->name);
+	else
+		printf("sharing: %s, %d replicas per GPU\n\n", gs_strategy_name(s->strategy),
+		       s->replicas);
+	print_side("without sharing:", s->instances_before, s->gpus_before,
+	           s->before_per_hour, s->before_per_month);
+	print_side("with sharing:", s->instances_after, s->gpus_after,
+	           s->after_per_hour, s->after_per_month);
+	printf("%-16s %s/h (%s/month), %d.%d%%\n", "saved:",
+	       cli_money(s->saved_per_hour, saved, sizeof saved),
+	       cli_money(s->saved_per_month, savedm, sizeof savedm),
+	       s->saved_permille / 10, s->saved_permille % 10);
+	print_tradeoffs(s);
+}
+
+int cmd_savings(const cli_cmd *self, int argc, char **argv)
+{
+	gs_savings_opts o = GS_SAVINGS_OPTS_INIT;
+	const char *profiles = NULL;
+	gs_catalog *cat = NULL;
+	gs_savings s;
+	gs_error err;
+	cli_parser p;
+	int fmt = FMT_TEXT, opt, rc;
+
+	cli_parse_begin(&p, self, argc, argv);
+	while ((opt = cli_next(&p)) >= 0) {
+		rc = 0;
+		switch (opt) {
+		case O_INSTANCE: o.instance = p.arg; break;
+		case O_REPLICAS: rc = cli_parse_int(self, "replicas", p.arg, 1, 1000, &o.replicas); break;
+		case O_WORKLOADS: rc = cli_parse_int(self, "workloads", p.arg, 1, 1000000, &o.workloads); break;
+		case O_STRATEGY: rc = parse_strategy(self, p.arg, &o); break;
+		case O_PRICING:
+			if (strcmp(p.arg, "spot") == 0)
+				o.pricing = GS_PRICING_SPOT;
+			else if (strcmp(p.arg, "on-demand") != 0)
+				rc = cli_usage_error(self, "--pricing must be on-demand or spot, not '%s'", p.arg);
+			break;
+		case O_HOURS: rc = cli_parse_int(self, "hours", p.arg, 1, 744, &o.hours_per_month); break;
+		case O_FORMAT: rc = cli_parse_format(self, p.arg, &fmt); break;
+		case O_PROFILES: profiles = p.arg; break;
+		}
+		if (rc)
+			return rc;
+	}
+	if (opt == CLI_EXIT)
+		return p.status;
+	if (p.optind < argc)
+		return cli_usage_error(self, "unexpected argument '%s'", argv[p.optind]);
+	if (!o.instance)
+		return cli_usage_error(self, "--instance is required");
+	if (!o.replicas && o.strategy != GS_STRATEGY_MIG)
+		return cli_usage_error(self, "--replicas is required");
+	if ((rc = cli_load_catalog(profiles, &cat)) != EXIT_OK)
+		return rc;
+	if (gs_savings_compute(cat, &o, &s, &err) < 0) {
+		rc = cli_fail(&err);
+	} else if (fmt == FMT_TEXT) {
+		print_text(&s);
+		rc = EXIT_OK;
+	} else {
+		gs_doc *doc;
+		rc = gs_doc_savings(&s, &doc, &err) < 0 ? cli_fail(&err) : cli_print_doc(doc, fmt);
+	}
+	gs_catalog_free(cat);
+	return rc;
+}

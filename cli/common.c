@@ -1,0 +1,123 @@
+/* common.c - error reporting, catalog discovery and number formatting. */
+#include <inttypes.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+#ifndef GS_PROFILES_DIR
+#define GS_PROFILES_DIR "/usr/local/share/gpushare/profiles"
+#endif
+
+int cli_status(int code)
+{
+	switch (code) {
+	case GS_OK: return EXIT_OK;
+	case GS_ENOFIT:
+	case GS_ENOMEM: return EXIT_FAIL;
+	default: return EXIT_USAGE;
+	}
+}
+
+int cli_fail(const gs_error *err)
+{
+	char buf[GS_ERROR_MSG_MAX + GS_ERROR_FILE_MAX + 64];
+	fprintf(stderr, "gpushare: %s\n", gs_error_format(err, buf, sizeof buf));
+	return cli_status(err->code);
+}
+
+static int is_profiles_dir(const char *dir)
+{
+	char path[PATH_MAX];
+	struct stat st;
+	if (snprintf(path, sizeof path, "%s/gpus", dir) >= (int)sizeof path)
+		return 0;
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* The source tree keeps profiles/ beside the binary (or two levels above
+ * the sanitized one in build/san/); an install keeps them in
+ * PREFIX/share/gpushare/profiles, with the binary in PREFIX/bin. */
+static int find_near_binary(char *out, size_t size)
+{
+	static const char *const rel[] = {
+		"profiles", "../profiles", "../../profiles", "../share/gpushare/profiles",
+	};
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	char *slash;
+
+	if (n <= 0)
+		return -1;
+	exe[n] = '\0';
+	if (!(slash = strrchr(exe, '/')))
+		return -1;
+	*slash = '\0';
+	for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
+		if (snprintf(out, size, "%s/%s", exe, rel[i]) >= (int)size)
+			continue;
+		if (is_profiles_dir(out))
+			return 0;
+	}
+	return -1;
+}
+
+int cli_load_catalog(const char *flag, gs_catalog **out)
+{
+	char found[PATH_MAX];
+	const char *dir = flag;
+	gs_error err;
+
+	if (!dir)
+		dir = getenv("GPUSHARE_PROFILES");
+	if (!dir || !*dir)
+		dir = find_near_binary(found, sizeof found) == 0 ? found : GS_PROFILES_DIR;
+	if (gs_catalog_load(out, dir, &err) < 0)
+		return cli_fail(&err);
+	return EXIT_OK;
+}
+
+int cli_print_doc(gs_doc *doc, int fmt)
+{
+	gs_error err;
+	char *text = NULL;
+	int rc = gs_doc_render(doc, fmt == FMT_JSON ? GS_FORMAT_JSON : GS_FORMAT_YAML,
+	                       &text, &err);
+	gs_doc_free(doc);
+	if (rc < 0)
+		return cli_fail(&err);
+	fputs(text, stdout);
+	free(text);
+	return EXIT_OK;
+}
+
+char *cli_money(gs_micros m, char *buf, size_t size)
+{
+	char plain[32], grouped[48];
+	size_t len, o = 0;
+	const char *digits;
+	int neg = m < 0;
+
+	gs_micros_format(neg ? -m : m, 2, plain, sizeof plain);
+	digits = plain;
+	len = strcspn(digits, ".");
+	for (size_t i = 0; i < len; i++) {
+		if (i && (len - i) % 3 == 0)
+			grouped[o++] = ',';
+		grouped[o++] = digits[i];
+	}
+	snprintf(grouped + o, sizeof grouped - o, "%s", digits + len);
+	snprintf(buf, size, "%s$%s", neg ? "-" : "", grouped);
+	return buf;
+}
+
+char *cli_gib(int64_t mib, char *buf, size_t size)
+{
+	int64_t hundredths = (mib * 100 + 512) / 1024;
+	snprintf(buf, size, "%" PRId64 ".%02" PRId64 " GiB", hundredths / 100,
+	         hundredths % 100);
+	return buf;
+}

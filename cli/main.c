@@ -1,0 +1,77 @@
+/* main.c - the command table and dispatch. */
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+const cli_cmd cli_commands[] = {
+	{ "savings", cmd_savings,
+	  "--instance TYPE --replicas N [options]",
+	  "Compare W workloads that each hold a whole GPU with the same workloads\n"
+	  "sharing GPUs, N replicas per GPU, and print the cost before and after.",
+	  savings_opts },
+	{ "gpus", cmd_gpus, "[options] [MODEL]",
+	  "List the GPU models gpushare knows, or show one in detail.", gpus_opts },
+	{ "instances", cmd_instances, "[options]",
+	  "List cloud instance types with their GPUs and hourly prices.",
+	  instances_opts },
+	{ "mig", cmd_mig, "[options] MODEL [PROFILE...]",
+	  "List the valid MIG geometries of a GPU model, or check one and show\n"
+	  "where each instance is placed (or why it cannot be).",
+	  mig_opts },
+	{ NULL, NULL, NULL, NULL, NULL },
+};
+
+const cli_cmd *cli_find_command(const char *name)
+{
+	for (const cli_cmd *c = cli_commands; c->name; c++)
+		if (strcmp(c->name, name) == 0)
+			return c;
+	return NULL;
+}
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: gpushare COMMAND [options] [ARGS]\n"
+	             "       gpushare --version | --help\n\n"
+	             "Advise on sharing GPUs (time-slicing, MPS, MIG) and what it saves.\n\n"
+	             "commands:\n");
+	for (const cli_cmd *c = cli_commands; c->name; c++) {
+		const char *nl = strchr(c->summary, '\n');
+		int len = nl ? (int)(nl - c->summary) : (int)strlen(c->summary);
+		fprintf(out, "  %-10s %.*s\n", c->name, len, c->summary);
+	}
+	fprintf(out, "\nRun 'gpushare COMMAND --help' for a command's options.\n");
+}
+
+int main(int argc, char **argv)
+{
+	const cli_cmd *cmd;
+
+	/* `gpushare plan | head -1` must end quietly, not with an error. */
+	signal(SIGPIPE, SIG_DFL);
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
+		printf("gpushare %s\n", GS_VERSION);
+		return EXIT_OK;
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+	    strcmp(argv[1], "help") == 0) {
+		if (argc > 2 && (cmd = cli_find_command(argv[2]))) {
+			cli_usage(cmd, stdout);
+			return EXIT_OK;
+		}
+		usage(stdout);
+		return EXIT_OK;
+	}
+	if (!(cmd = cli_find_command(argv[1]))) {
+		fprintf(stderr, "gpushare: unknown command '%s'\nTry 'gpushare --help'.\n",
+		        argv[1]);
+		return EXIT_USAGE;
+	}
+	return cmd->run(cmd, argc - 1, argv + 1);
+}
