@@ -16,7 +16,6 @@ typedef struct gs_ctx {
 	gs_error *err;
 } gs_ctx;
 
-#define GS_PPM 1000000 /* shares are parts per million */
 
 int gs_need_kind(gs_ctx *c, const gs_node *n, gs_node_kind kind,
                  const char *what);

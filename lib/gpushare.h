@@ -58,6 +58,9 @@ typedef struct gs_error {
 /* A fixed description of an error code, e.g. "out of memory". */
 const char *gs_strerror(int code);
 
+/* A structured result (JSON/YAML), rendered with gs_doc_render. */
+typedef struct gs_doc gs_doc;
+
 /* Formats `err` as "FILE:LINE:COL: error: MSG" (or "error: MSG" without a
  * location) into buf, always NUL-terminated. Returns buf. */
 char *gs_error_format(const gs_error *err, char *buf, size_t size);
@@ -254,9 +257,170 @@ int gs_savings_compute(const gs_catalog *cat, const gs_savings_opts *opts,
                        gs_savings *out, gs_error *err);
 
 /* ------------------------------------------------------------------ */
-/* Documents: structured output rendered as JSON or YAML              */
+/* Scenarios: the workloads to place and the rules of the plan         */
 
-typedef struct gs_doc gs_doc;
+typedef struct gs_scenario gs_scenario;
+
+typedef enum gs_kind {
+	GS_KIND_INFERENCE, GS_KIND_BATCH, GS_KIND_TRAINING, GS_KIND_NOTEBOOK,
+	GS_KIND_CI
+} gs_kind;
+typedef enum gs_spread { GS_SPREAD_NONE, GS_SPREAD_GPU, GS_SPREAD_NODE } gs_spread;
+typedef enum gs_via { GS_VIA_DEVICE_PLUGIN, GS_VIA_DRA } gs_via;
+
+#define GS_PPM 1000000 /* shares are parts per million: 40% = 400000 */
+
+/* One workload. Read-only record owned by its scenario; valid until the
+ * scenario changes or is freed. */
+typedef struct gs_workload {
+	const char *name;
+	gs_kind kind;
+	int replicas;
+	int64_t memory_bytes;      /* peak device memory of one replica */
+	int64_t compute_ppm;       /* peak share of one GPU of measured_on */
+	const gs_gpu *measured_on; /* NULL: the share holds on any model */
+	int latency_critical;
+	int isolation_fault;
+	const char *tenant;
+	const char *team;
+	const gs_gpu *const *gpus; /* allow-list; n_gpus == 0: any */
+	size_t n_gpus;
+	gs_spread spread;
+	const gs_instance *current; /* NULL: unknown */
+	int current_count;
+	unsigned long line, col;    /* where it was defined, 0 if not a file */
+} gs_workload;
+
+/* Loads a workload file (gpushare-workloads(5)); path "-" is stdin. The
+ * catalog must outlive the scenario. */
+int gs_scenario_load(const gs_catalog *cat, const char *path,
+                     gs_scenario **out, gs_error *err);
+/* An empty scenario with the defaults. */
+int gs_scenario_new(const gs_catalog *cat, gs_scenario **out, gs_error *err);
+/* A deep copy (for undo and what-if scenarios). */
+int gs_scenario_clone(const gs_scenario *src, gs_scenario **out, gs_error *err);
+void gs_scenario_free(gs_scenario *s);
+
+/* Sets one key, with the workload file's syntax for the value: on the
+ * scenario when workload is NULL ("pricing", "spot"), else on that
+ * workload ("compute", "40%"). Lists are written "a,b". */
+int gs_scenario_set(gs_scenario *s, const char *workload, const char *key,
+                    const char *value, gs_error *err);
+/* Adds a workload with the defaults; it needs gpuMemory and compute set
+ * before it can be planned. */
+int gs_scenario_add(gs_scenario *s, const char *name, gs_error *err);
+int gs_scenario_remove(gs_scenario *s, const char *name, gs_error *err);
+/* Checks what a loader checks at the end: required keys, fits. */
+int gs_scenario_validate(const gs_scenario *s, gs_error *err);
+
+size_t gs_scenario_workload_count(const gs_scenario *s);
+const gs_workload *gs_scenario_workload(const gs_scenario *s, size_t i);
+const gs_workload *gs_scenario_find(const gs_scenario *s, const char *name);
+const gs_catalog *gs_scenario_catalog(const gs_scenario *s);
+const char *gs_scenario_file(const gs_scenario *s); /* NULL if none */
+
+/* Renders the scenario as a workload file (YAML) the loader accepts. */
+int gs_doc_scenario(const gs_scenario *s, gs_doc **out, gs_error *err);
+
+/* ------------------------------------------------------------------ */
+/* Plans                                                               */
+
+typedef struct gs_plan gs_plan;
+
+/* One replica placed on a GPU or MIG instance. */
+typedef struct gs_assignment {
+	const gs_workload *workload;
+	int replica;               /* 0-based */
+	int64_t compute_ppm;       /* of the whole GPU, after conversion */
+	int thread_percent;        /* MPS only, else 0 */
+	int64_t memory_limit_mib;  /* MPS only, else 0 */
+} gs_assignment;
+
+typedef struct gs_plan_mig {
+	const gs_mig_profile *profile;
+	int start;
+	gs_strategy strategy;      /* DEDICATED: one replica alone */
+	int replicas;              /* advertised slots when shared */
+	const gs_assignment *assignments;
+	size_t n_assignments;
+} gs_plan_mig;
+
+typedef struct gs_plan_gpu {
+	int index;
+	const gs_gpu *model;
+	gs_strategy strategy;
+	int replicas;              /* advertised slots (time-slicing, MPS) */
+	const gs_plan_mig *mig;
+	size_t n_mig;
+	const gs_assignment *assignments; /* non-MIG GPUs */
+	size_t n_assignments;
+} gs_plan_gpu;
+
+typedef struct gs_plan_node {
+	const gs_instance *instance;
+	gs_micros price_per_hour;
+	const char *config;        /* device-plugin config name */
+	const gs_plan_gpu *gpus;
+	size_t n_gpus;
+} gs_plan_node;
+
+typedef struct gs_plan_workload {
+	const gs_workload *workload;
+	gs_strategy strategy;      /* of most of its replicas */
+	gs_micros cost_per_hour;
+	const char *why;
+} gs_plan_workload;
+
+typedef struct gs_plan_team {
+	const char *team;
+	gs_micros cost_per_hour;
+} gs_plan_team;
+
+typedef struct gs_plan_summary {
+	gs_pricing pricing;
+	int hours_per_month;
+	gs_micros before_per_hour, after_per_hour, savings_per_hour;
+	int savings_permille;
+	gs_micros current_per_hour;  /* -1: no workload gave `current` */
+	int gpus_before, gpus_after;
+	int instances_before, instances_after;
+	int util_before_permille, util_after_permille; /* planned compute */
+	int replicas;
+} gs_plan_summary;
+
+typedef struct gs_plan_opts {
+	int exact_limit;  /* replicas up to which exact search is tried */
+} gs_plan_opts;
+#define GS_PLAN_OPTS_INIT { 12 }
+
+/* Plans the scenario: the cheapest deployable placement (ties: fewer GPUs,
+ * then fewer instances). Deterministic. GS_ENOFIT explains a workload
+ * nothing can hold. */
+int gs_plan_make(const gs_scenario *s, const gs_plan_opts *opts,
+                 gs_plan **out, gs_error *err);
+void gs_plan_free(gs_plan *p);
+
+const gs_plan_summary *gs_plan_summary_get(const gs_plan *p);
+size_t gs_plan_node_count(const gs_plan *p);
+const gs_plan_node *gs_plan_node_at(const gs_plan *p, size_t i);
+size_t gs_plan_workload_count(const gs_plan *p);
+const gs_plan_workload *gs_plan_workload_at(const gs_plan *p, size_t i);
+size_t gs_plan_team_count(const gs_plan *p);
+const gs_plan_team *gs_plan_team_at(const gs_plan *p, size_t i);
+size_t gs_plan_warning_count(const gs_plan *p);
+const char *gs_plan_warning_at(const gs_plan *p, size_t i);
+
+/* The plan's JSON/YAML contract (gpushare-plan keys in gpushare(1)). */
+int gs_doc_plan(const gs_plan *p, gs_doc **out, gs_error *err);
+
+/* Advice for one workload without a plan: the strategies it may use, in
+ * order of preference, and why the others are ruled out. `out` is a
+ * NUL-terminated text the caller frees with free(). */
+int gs_advise(const gs_catalog *cat, const gs_workload *w, char **out,
+              gs_error *err);
+
+/* ------------------------------------------------------------------ */
+/* Documents: structured output rendered as JSON or YAML              */
 
 typedef enum gs_format { GS_FORMAT_JSON, GS_FORMAT_YAML } gs_format;
 
