@@ -1,0 +1,442 @@
+/*
+ * pack.c - packing replicas onto GPUs of one model.
+ *
+ * Replicas are packed first-fit-decreasing into shared groups of one
+ * tenant (time-slicing, or MPS where advice rules time-slicing out), then
+ * fault-isolated replicas and small groups are tried as MIG instances,
+ * which is the only way tenants may share a GPU. The packing with the
+ * fewest GPUs wins; ties keep fewer MIG GPUs (less to reconfigure).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan.h"
+
+/* How many recently opened groups first-fit looks at: enough to fill
+ * groups tightly on sorted input, few enough to stay linear. */
+#define FIT_WINDOW 48
+
+int64_t rep_comp(const planner *pl, int r, const gs_gpu *g)
+{
+	return gs_workload_compute_on(pl->reps[r].w, g);
+}
+
+static int64_t gpu_bytes(const gs_gpu *g) { return g->memory_mib << 20; }
+
+int rep_fits_whole(const planner *pl, int r, const gs_gpu *g)
+{
+	return pl->reps[r].w->memory_bytes <= gpu_bytes(g) && rep_comp(pl, r, g) <= GS_PPM;
+}
+
+static int group_add(group *gr, int r)
+{
+	if (gr->n == gr->cap) {
+		int ncap = gr->cap ? gr->cap * 2 : 4;
+		int *p = realloc(gr->reps, (size_t)ncap * sizeof *p);
+		if (!p)
+			return -1;
+		gr->reps = p;
+		gr->cap = ncap;
+	}
+	gr->reps[gr->n++] = r;
+	return 0;
+}
+
+static int conflicts(const planner *pl, const int *reps, int n, int r)
+{
+	const gs_workload *w = pl->reps[r].w;
+	if (w->spread == GS_SPREAD_NONE)
+		return 0;
+	for (int i = 0; i < n; i++)
+		if (pl->reps[reps[i]].w == w)
+			return 1;
+	return 0;
+}
+
+/* MPS through the device plugin splits memory and threads equally. */
+static int mps_fits(const planner *pl, const gs_gpu *g, const group *gr, int r, int k)
+{
+	int64_t mem_each, comp_each;
+	if (!g->mps_max_clients || k > g->mps_max_clients)
+		return 0;
+	if (pl->via_dra)
+		return 1;
+	mem_each = ((gpu_bytes(g) / k) >> 20) << 20;
+	comp_each = (int64_t)(100 / k) * 10000;
+	for (int i = 0; i <= gr->n; i++) {
+		int x = i < gr->n ? gr->reps[i] : r;
+		if (pl->reps[x].w->memory_bytes > mem_each || rep_comp(pl, x, g) > comp_each)
+			return 0;
+	}
+	return 1;
+}
+
+/* Can replica r join the shared group on a whole GPU? */
+static int can_join(const planner *pl, const gs_gpu *g, const group *gr, int r)
+{
+	const prep *p = &pl->reps[r];
+	int64_t comp = gr->comp + rep_comp(pl, r, g);
+	if (gr->tenant != p->tenant || p->w->isolation_fault ||
+	    conflicts(pl, gr->reps, gr->n, r))
+		return 0;
+	if (gr->mem + p->w->memory_bytes > gpu_bytes(g) || comp > pl->target)
+		return 0;
+	if (gr->no_ts || p->no_ts)
+		return mps_fits(pl, g, gr, r, gr->n + 1);
+	return 1;
+}
+
+typedef struct sortkey {
+	int64_t size;
+	int r;
+} sortkey;
+
+static int by_size_desc(const void *a, const void *b)
+{
+	const sortkey *x = a, *y = b;
+	if (x->size != y->size)
+		return x->size < y->size ? 1 : -1;
+	return x->r - y->r;
+}
+
+static int64_t rep_size(const planner *pl, int r, const gs_gpu *g)
+{
+	int64_t mem = pl->reps[r].w->memory_bytes * GS_PPM / gpu_bytes(g);
+	int64_t comp = rep_comp(pl, r, g) * GS_PPM / pl->target;
+	return mem > comp ? mem : comp;
+}
+
+static void groups_free(group *gs, int n)
+{
+	for (int i = 0; i < n; i++)
+		free(gs[i].reps);
+	free(gs);
+}
+
+/* First-fit-decreasing of the shareable replicas into one-tenant groups. */
+static int pack_shared(const planner *pl, const gs_gpu *g, const int *reps,
+                       int n, group **out, int *nout)
+{
+	sortkey *keys = malloc((size_t)(n ? n : 1) * sizeof *keys);
+	group *gs = NULL;
+	size_t cap = 0;
+	int ng = 0, rc = 0;
+
+	if (!keys)
+		return -1;
+	for (int i = 0; i < n; i++) {
+		keys[i].r = reps[i];
+		keys[i].size = rep_size(pl, reps[i], g);
+	}
+	qsort(keys, (size_t)n, sizeof *keys, by_size_desc);
+	for (int i = 0; i < n && rc == 0; i++) {
+		int r = keys[i].r, placed = 0;
+		for (int j = ng - 1; j >= 0 && j >= ng - FIT_WINDOW && !placed; j--) {
+			if (!can_join(pl, g, &gs[j], r))
+				continue;
+			rc = group_add(&gs[j], r);
+			gs[j].mem += pl->reps[r].w->memory_bytes;
+			gs[j].comp += rep_comp(pl, r, g);
+			gs[j].no_ts |= pl->reps[r].no_ts;
+			placed = 1;
+		}
+		if (placed)
+			continue;
+		if (gs_grow(&gs, &cap, (size_t)ng + 1, sizeof *gs) < 0) {
+			rc = -1;
+			break;
+		}
+		memset(&gs[ng], 0, sizeof gs[ng]);
+		gs[ng].tenant = pl->reps[r].tenant;
+		gs[ng].mem = pl->reps[r].w->memory_bytes;
+		gs[ng].comp = rep_comp(pl, r, g);
+		gs[ng].no_ts = pl->reps[r].no_ts;
+		rc = group_add(&gs[ng++], r);
+	}
+	free(keys);
+	if (rc < 0) {
+		groups_free(gs, ng);
+		return -1;
+	}
+	*out = gs;
+	*nout = ng;
+	return 0;
+}
+
+/* The smallest base MIG profile that holds the group (fewest slots, then
+ * fewest compute slices); NULL if none below the whole GPU does. */
+static const gs_mig_profile *mig_profile_for(const planner *pl, const gs_gpu *g,
+                                             const group *gr)
+{
+	const gs_mig_profile *best = NULL;
+	if (!g->mig_slots || (gr->n > 1 && gr->no_ts))
+		return NULL;
+	for (size_t i = 0; i < g->n_mig_profiles; i++) {
+		const gs_mig_profile *p = &g->mig_profiles[i];
+		int64_t share = (int64_t)p->sm_count * GS_PPM / g->sm_count;
+		int64_t cap = gr->n > 1 ? share * pl->target / GS_PPM : share;
+		if (p->variant || p->compute_slices >= g->mig_compute_slices)
+			continue;
+		if (gr->mem > (p->memory_mib << 20) || gr->comp > cap)
+			continue;
+		if (!best || p->memory_slices < best->memory_slices ||
+		    (p->memory_slices == best->memory_slices &&
+		     p->compute_slices < best->compute_slices))
+			best = p;
+	}
+	return best;
+}
+
+static int pgpu_add_group(pgpu *pg, const group *gr)
+{
+	if (pg->ng == pg->capg) {
+		int ncap = pg->capg ? pg->capg * 2 : 2;
+		group *p = realloc(pg->g, (size_t)ncap * sizeof *p);
+		if (!p)
+			return -1;
+		pg->g = p;
+		pg->capg = ncap;
+	}
+	pg->g[pg->ng] = *gr;
+	if (gr->n) {
+		pg->g[pg->ng].reps = malloc((size_t)gr->n * sizeof(int));
+		if (!pg->g[pg->ng].reps)
+			return -1;
+		memcpy(pg->g[pg->ng].reps, gr->reps, (size_t)gr->n * sizeof(int));
+		pg->g[pg->ng].cap = gr->n;
+	}
+	pg->ng++;
+	return 0;
+}
+
+static pgpu *pack_new_gpu(pack *pk, const gs_gpu *g, gkind kind)
+{
+	if (pk->n == pk->cap) {
+		int ncap = pk->cap ? pk->cap * 2 : 8;
+		pgpu *p = realloc(pk->gpus, (size_t)ncap * sizeof *p);
+		if (!p)
+			return NULL;
+		pk->gpus = p;
+		pk->cap = ncap;
+	}
+	memset(&pk->gpus[pk->n], 0, sizeof pk->gpus[pk->n]);
+	pk->gpus[pk->n].model = g;
+	pk->gpus[pk->n].kind = kind;
+	return &pk->gpus[pk->n++];
+}
+
+void pack_free(pack *p)
+{
+	for (int i = 0; i < p->n; i++) {
+		for (int j = 0; j < p->gpus[i].ng; j++)
+			free(p->gpus[i].g[j].reps);
+		free(p->gpus[i].g);
+	}
+	free(p->gpus);
+	memset(p, 0, sizeof *p);
+}
+
+/* Does the MIG instance fit on this GPU (geometry and spread)? */
+static int mig_try(const planner *pl, pgpu *pg, const group *gr)
+{
+	const gs_mig_profile *items[32];
+	int starts[32];
+	if (pg->ng >= 31)
+		return 0;
+	for (int i = 0; i < pg->ng; i++) {
+		items[i] = pg->g[i].prof;
+		for (int k = 0; k < gr->n; k++)
+			if (conflicts(pl, pg->g[i].reps, pg->g[i].n, gr->reps[k]))
+				return 0;
+	}
+	items[pg->ng] = gr->prof;
+	if (gs_mig_fit(pg->model, items, (size_t)pg->ng + 1, starts, NULL) < 0)
+		return 0;
+	if (pgpu_add_group(pg, gr) < 0)
+		return -1;
+	for (int i = 0; i < pg->ng; i++)
+		pg->g[i].start = starts[i];
+	return 1;
+}
+
+static int by_slots_desc(const void *a, const void *b)
+{
+	const group *x = *(const group *const *)a, *y = *(const group *const *)b;
+	if (x->prof->memory_slices != y->prof->memory_slices)
+		return y->prof->memory_slices - x->prof->memory_slices;
+	if (x->prof->compute_slices != y->prof->compute_slices)
+		return y->prof->compute_slices - x->prof->compute_slices;
+	return x->reps[0] - y->reps[0];
+}
+
+/* Packs MIG instances onto as few GPUs as possible, biggest first. */
+static int pack_mig(const planner *pl, const gs_gpu *g, group **inst, int n, pack *pk)
+{
+	int first = pk->n;
+	qsort(inst, (size_t)n, sizeof *inst, by_slots_desc);
+	for (int i = 0; i < n; i++) {
+		int placed = 0;
+		for (int j = pk->n - 1; j >= first && j >= pk->n - FIT_WINDOW && !placed; j--) {
+			int rc = mig_try(pl, &pk->gpus[j], inst[i]);
+			if (rc < 0)
+				return -1;
+			placed = rc;
+		}
+		if (!placed) {
+			pgpu *pg = pack_new_gpu(pk, g, K_MIG);
+			if (!pg || mig_try(pl, pg, inst[i]) != 1)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+/* Builds the packing where the groups flagged in to_mig become MIG
+ * instances; fault-isolated replicas are always MIG when they fit one. */
+static int build(const planner *pl, const gs_gpu *g, group *shared, int ns,
+                 const char *to_mig, group *fault, int nf, pack *pk)
+{
+	group **inst = malloc((size_t)(ns + nf + 1) * sizeof *inst);
+	int ni = 0, rc = 0;
+
+	if (!inst)
+		return -1;
+	memset(pk, 0, sizeof *pk);
+	for (int i = 0; i < nf && rc == 0; i++) {
+		if (fault[i].prof) {
+			inst[ni++] = &fault[i];
+			continue;
+		}
+		pgpu *pg = pack_new_gpu(pk, g, K_DED);
+		rc = pg ? pgpu_add_group(pg, &fault[i]) : -1;
+	}
+	for (int i = 0; i < ns && rc == 0; i++) {
+		pgpu *pg;
+		if (to_mig && to_mig[i]) {
+			inst[ni++] = &shared[i];
+			continue;
+		}
+		pg = pack_new_gpu(pk, g, shared[i].n == 1 ? K_DED
+		                         : shared[i].no_ts ? K_MPS : K_TS);
+		if (!pg || pgpu_add_group(pg, &shared[i]) < 0)
+			rc = -1;
+		else
+			pg->k = shared[i].n;
+	}
+	if (rc == 0)
+		rc = pack_mig(pl, g, inst, ni, pk);
+	free(inst);
+	if (rc < 0)
+		pack_free(pk);
+	return rc;
+}
+
+static int count_mig(const pack *pk)
+{
+	int n = 0;
+	for (int i = 0; i < pk->n; i++)
+		n += pk->gpus[i].kind == K_MIG;
+	return n;
+}
+
+static int better(const pack *a, const pack *b)
+{
+	if (a->n != b->n)
+		return a->n < b->n;
+	return count_mig(a) < count_mig(b);
+}
+
+typedef struct fillkey {
+	int64_t fill;
+	int i;
+} fillkey;
+
+static int by_fill_asc(const void *a, const void *b)
+{
+	const fillkey *x = a, *y = b;
+	if (x->fill != y->fill)
+		return x->fill < y->fill ? -1 : 1;
+	return x->i - y->i;
+}
+
+/* Tries moving the least-filled movable groups into MIG one more at a
+ * time, keeping the best packing seen. */
+static int choose_mig(const planner *pl, const gs_gpu *g, group *shared, int ns,
+                      group *fault, int nf, pack *best)
+{
+	char *to_mig = calloc((size_t)(ns ? ns : 1), 1);
+	fillkey *order = malloc((size_t)(ns ? ns : 1) * sizeof *order);
+	int nmov = 0, rc = 0;
+
+	if (!to_mig || !order) {
+		free(to_mig);
+		free(order);
+		return -1;
+	}
+	for (int i = 0; i < ns; i++) {
+		shared[i].prof = mig_profile_for(pl, g, &shared[i]);
+		if (!shared[i].prof)
+			continue;
+		order[nmov].i = i;
+		order[nmov].fill = shared[i].prof->memory_slices;
+		nmov++;
+	}
+	qsort(order, (size_t)nmov, sizeof *order, by_fill_asc);
+	/* Large fleets: all or nothing, to stay linear. */
+	for (int k = 1; k <= nmov && rc == 0; k++) {
+		pack cand;
+		if (nmov > 256 && k != nmov)
+			continue;
+		for (int j = 0; j < k; j++)
+			to_mig[order[j].i] = 1;
+		if ((rc = build(pl, g, shared, ns, to_mig, fault, nf, &cand)) < 0)
+			break;
+		if (better(&cand, best)) {
+			pack_free(best);
+			*best = cand;
+		} else {
+			pack_free(&cand);
+		}
+	}
+	free(to_mig);
+	free(order);
+	return rc;
+}
+
+int pack_model(const planner *pl, const gs_gpu *g, const int *reps, int n,
+               pack *out)
+{
+	int *sh = malloc((size_t)(n ? n : 1) * sizeof *sh);
+	group *shared = NULL, *fault = NULL;
+	int ns = 0, nsh = 0, nf = 0, rc = -1;
+
+	if (!sh || !(fault = calloc((size_t)(n ? n : 1), sizeof *fault)))
+		goto done;
+	for (int i = 0; i < n; i++) {
+		if (!pl->reps[reps[i]].w->isolation_fault) {
+			sh[nsh++] = reps[i];
+			continue;
+		}
+		group *f = &fault[nf++];
+		f->tenant = pl->reps[reps[i]].tenant;
+		f->mem = pl->reps[reps[i]].w->memory_bytes;
+		f->comp = rep_comp(pl, reps[i], g);
+		if (group_add(f, reps[i]) < 0)
+			goto done;
+		f->prof = mig_profile_for(pl, g, f);
+	}
+	if (pack_shared(pl, g, sh, nsh, &shared, &ns) < 0)
+		goto done;
+	if (build(pl, g, shared, ns, NULL, fault, nf, out) < 0)
+		goto done;
+	rc = g->mig_slots ? choose_mig(pl, g, shared, ns, fault, nf, out) : 0;
+	if (rc < 0)
+		pack_free(out);
+done:
+	if (shared)
+		groups_free(shared, ns);
+	if (fault)
+		groups_free(fault, nf);
+	free(sh);
+	return rc;
+}

@@ -1,0 +1,572 @@
+/*
+ * plan.c - the planner: choose a GPU model per workload, pack, buy
+ * instances, and keep the cheapest result (ties: fewer GPUs, then fewer
+ * instances). Every step iterates in a fixed order, so the same input
+ * always gives the same plan.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan_internal.h"
+
+typedef struct total {
+	gs_micros cost;
+	long gpus, instances;
+} total;
+
+static int total_less(total a, total b)
+{
+	if (a.cost != b.cost)
+		return a.cost < b.cost;
+	if (a.gpus != b.gpus)
+		return a.gpus < b.gpus;
+	return a.instances < b.instances;
+}
+
+/* Advice that applies before any packing (see gpushare-workloads(5)). */
+static int rules_out_ts(const gs_workload *w)
+{
+	if (w->kind == GS_KIND_INFERENCE && w->latency_critical && w->compute_ppm >= 500000)
+		return 1; /* latency-critical heavy inference */
+	if ((w->kind == GS_KIND_BATCH || w->kind == GS_KIND_TRAINING) &&
+	    w->compute_ppm >= 700000)
+		return 1; /* GPU-intensive batch */
+	return 0;
+}
+
+static int tenant_id(const gs_scenario *s, size_t wi)
+{
+	for (size_t i = 0; i < wi; i++)
+		if (strcmp(s->w[i]->tenant, s->w[wi]->tenant) == 0)
+			return tenant_id(s, i);
+	return (int)wi;
+}
+
+static int planner_init(planner *pl, const gs_scenario *s, shop *shops)
+{
+	int n = 0;
+	memset(pl, 0, sizeof *pl);
+	pl->s = s;
+	pl->cat = s->cat;
+	pl->target = s->target_ppm;
+	pl->via_dra = s->via == GS_VIA_DRA;
+	for (size_t i = 0; i < s->n; i++)
+		n += s->w[i]->pub.replicas;
+	if (!(pl->reps = calloc((size_t)(n ? n : 1), sizeof *pl->reps)))
+		return -1;
+	for (size_t i = 0; i < s->n; i++) {
+		int tid = tenant_id(s, i), nots = rules_out_ts(&s->w[i]->pub);
+		for (int r = 0; r < s->w[i]->pub.replicas; r++) {
+			prep *p = &pl->reps[pl->nreps++];
+			p->w = &s->w[i]->pub;
+			p->wi = (int)i;
+			p->replica = r;
+			p->tenant = tid;
+			p->no_ts = nots;
+		}
+	}
+	for (size_t g = 0; g < gs_catalog_gpu_count(s->cat) && pl->nmodels < 64; g++) {
+		shop *sh = &shops[pl->nmodels];
+		shop_init(sh, s, gs_catalog_gpu(s->cat, g));
+		if (sh->n == 0)
+			continue;
+		pl->models[pl->nmodels] = gs_catalog_gpu(s->cat, g);
+		pl->gpu_price[pl->nmodels] = -1;
+		for (int i = 0; i < sh->n; i++) {
+			gs_micros per = gs_div_ceil(sh->price[i], sh->insts[i]->gpu_count);
+			if (pl->gpu_price[pl->nmodels] < 0 || per < pl->gpu_price[pl->nmodels])
+				pl->gpu_price[pl->nmodels] = per;
+		}
+		pl->nmodels++;
+	}
+	return 0;
+}
+
+/* ---- evaluation ----------------------------------------------------------- */
+
+typedef struct choice {
+	int *model;      /* per workload: index into pl->models */
+	int **cands;     /* per workload: candidate model indices */
+	int *ncand;
+	total *per_model;
+	int *first_rep;  /* per workload: its first replica */
+} choice;
+
+static int kind_key(const pgpu *g)
+{
+	return g->kind == K_MPS ? 100 + g->k : (int)g->kind;
+}
+
+/* What buying this packing costs, one sharing configuration per node. */
+static int price_pack(shop *sh, const pack *pk, total *t)
+{
+	int keys[256], counts[256], nk = 0;
+	memset(t, 0, sizeof *t);
+	for (int i = 0; i < pk->n; i++) {
+		int k = kind_key(&pk->gpus[i]), j;
+		for (j = 0; j < nk && keys[j] != k; j++)
+			;
+		if (j == nk) {
+			if (nk == 256)
+				return -1;
+			keys[nk] = k;
+			counts[nk++] = 0;
+		}
+		counts[j]++;
+	}
+	for (int j = 0; j < nk; j++) {
+		buy b;
+		if (shop_best(sh, counts[j], &b) < 0 || b.cost < 0)
+			return -1;
+		t->cost += b.cost;
+		t->gpus += b.gpus;
+		t->instances += b.instances;
+	}
+	return 0;
+}
+
+static int reps_of_model(const planner *pl, const choice *c, int m, int **out, int *n)
+{
+	int *v = malloc((size_t)(pl->nreps ? pl->nreps : 1) * sizeof *v), k = 0;
+	if (!v)
+		return -1;
+	for (int r = 0; r < pl->nreps; r++)
+		if (c->model[pl->reps[r].wi] == m)
+			v[k++] = r;
+	*out = v;
+	*n = k;
+	return 0;
+}
+
+static int eval_model(const planner *pl, shop *shops, const choice *c, int m, total *t)
+{
+	int *reps, n, rc;
+	pack pk;
+	if (reps_of_model(pl, c, m, &reps, &n) < 0)
+		return -1;
+	memset(t, 0, sizeof *t);
+	if (n == 0) {
+		free(reps);
+		return 0;
+	}
+	rc = pack_model(pl, pl->models[m], reps, n, &pk);
+	free(reps);
+	if (rc < 0)
+		return -1;
+	rc = price_pack(&shops[m], &pk, t);
+	pack_free(&pk);
+	return rc;
+}
+
+static total sum_totals(const planner *pl, const choice *c)
+{
+	total t = { 0, 0, 0 };
+	for (int m = 0; m < pl->nmodels; m++) {
+		t.cost += c->per_model[m].cost;
+		t.gpus += c->per_model[m].gpus;
+		t.instances += c->per_model[m].instances;
+	}
+	return t;
+}
+
+/* The fraction of a GPU of model m a workload needs at least, in ppm. */
+static int64_t need_ppm(const planner *pl, const gs_workload *w, int m)
+{
+	const gs_gpu *g = pl->models[m];
+	int64_t mem = w->memory_bytes * GS_PPM / (g->memory_mib << 20);
+	int64_t cmp = gs_workload_compute_on(w, g) * GS_PPM / pl->target;
+	int64_t need = mem > cmp ? mem : cmp;
+	if (w->isolation_fault)
+		need = g->mig_slots ? (need > GS_PPM / 7 ? need : GS_PPM / 7) : GS_PPM;
+	return need > GS_PPM ? GS_PPM : need;
+}
+
+static int choice_init(const planner *pl, choice *c)
+{
+	const gs_scenario *s = pl->s;
+	memset(c, 0, sizeof *c);
+	if (!(c->model = calloc(s->n, sizeof *c->model)) ||
+	    !(c->cands = calloc(s->n, sizeof *c->cands)) ||
+	    !(c->ncand = calloc(s->n, sizeof *c->ncand)) ||
+	    !(c->per_model = calloc(64, sizeof *c->per_model)))
+		return -1;
+	for (size_t i = 0; i < s->n; i++) {
+		const gs_workload *w = &s->w[i]->pub;
+		const gs_gpu *allowed[64];
+		size_t na = gs_workload_models(s, w, allowed, 64);
+		int best = -1;
+		__extension__ __int128 bestv = 0;
+		if (!(c->cands[i] = calloc(64, sizeof **c->cands)))
+			return -1;
+		for (int m = 0; m < pl->nmodels; m++) {
+			int ok = 0;
+			for (size_t a = 0; a < na; a++)
+				ok |= allowed[a] == pl->models[m];
+			if (!ok || w->memory_bytes > (pl->models[m]->memory_mib << 20) ||
+			    gs_workload_compute_on(w, pl->models[m]) > GS_PPM)
+				continue;
+			c->cands[i][c->ncand[i]++] = m;
+			{
+				__extension__ __int128 v = (__int128)pl->gpu_price[m] * need_ppm(pl, w, m);
+				if (best < 0 || v < bestv) {
+					best = m;
+					bestv = v;
+				}
+			}
+		}
+		if (best < 0)
+			return -2;
+		c->model[i] = best;
+	}
+	return 0;
+}
+
+static void choice_free(const planner *pl, choice *c)
+{
+	for (size_t i = 0; c->cands && i < pl->s->n; i++)
+		free(c->cands[i]);
+	free(c->cands);
+	free(c->model);
+	free(c->ncand);
+	free(c->per_model);
+}
+
+/* Moves one workload to another model if the whole plan gets cheaper. */
+static int try_move(const planner *pl, shop *shops, choice *c, size_t w, int to,
+                    int *improved)
+{
+	int from = c->model[w];
+	total before = sum_totals(pl, c), tf, tt, after;
+	c->model[w] = to;
+	if (eval_model(pl, shops, c, from, &tf) < 0 || eval_model(pl, shops, c, to, &tt) < 0)
+		return -1;
+	after = before;
+	after.cost += tf.cost + tt.cost - c->per_model[from].cost - c->per_model[to].cost;
+	after.gpus += tf.gpus + tt.gpus - c->per_model[from].gpus - c->per_model[to].gpus;
+	after.instances += tf.instances + tt.instances - c->per_model[from].instances -
+	                   c->per_model[to].instances;
+	if (total_less(after, before)) {
+		c->per_model[from] = tf;
+		c->per_model[to] = tt;
+		*improved = 1;
+	} else {
+		c->model[w] = from;
+	}
+	return 0;
+}
+
+/* Local search over model choices, within a budget of re-packings that
+ * shrinks as fleets grow so that 100,000 replicas still plan in a second. */
+static int improve(const planner *pl, shop *shops, choice *c)
+{
+	long budget = pl->nreps ? 4000000L / pl->nreps : 0;
+	for (int pass = 0; pass < 4 && budget > 0; pass++) {
+		int improved = 0;
+		for (size_t w = 0; w < pl->s->n && budget > 0; w++)
+			for (int k = 0; k < c->ncand[w] && budget > 0; k++) {
+				if (c->cands[w][k] == c->model[w])
+					continue;
+				if (try_move(pl, shops, c, w, c->cands[w][k], &improved) < 0)
+					return -1;
+				budget -= 2;
+			}
+		if (!improved)
+			break;
+	}
+	return 0;
+}
+
+/* ---- building the result ---------------------------------------------------- */
+
+static int collect_kind(const pack *pk, int key, const pgpu ***out, int *n)
+{
+	const pgpu **v = malloc((size_t)(pk->n ? pk->n : 1) * sizeof *v);
+	int k = 0;
+	if (!v)
+		return -1;
+	for (int i = 0; i < pk->n; i++)
+		if (kind_key(&pk->gpus[i]) == key)
+			v[k++] = &pk->gpus[i];
+	*out = v;
+	*n = k;
+	return 0;
+}
+
+/* Buys nodes for every kind of GPU in the packing, in a fixed order. */
+static int buy_pack(const planner *pl, shop *sh, const pack *pk, nodeset *ns)
+{
+	static const int order[] = { K_DED, K_TS, K_MIG };
+	for (int o = 0; o < 3 + 49; o++) {
+		int key = o < 3 ? order[o] : 100 + (o - 3);
+		const pgpu **v;
+		int n, rc;
+		if (collect_kind(pk, key, &v, &n) < 0)
+			return -1;
+		rc = nodes_buy(pl, sh, v, n, key >= 100 ? K_MPS : (gkind)key,
+		               key >= 100 ? key - 100 : 0, ns);
+		free(v);
+		if (rc < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static void count_nodes(const nodeset *ns, gs_micros *cost, int *gpus, int *insts)
+{
+	for (int i = 0; i < ns->n; i++) {
+		*cost += ns->v[i].price;
+		*gpus += ns->v[i].inst->gpu_count;
+		(*insts)++;
+	}
+}
+
+/* The before plan: every replica alone on the cheapest GPU it fits. */
+static int plan_before(gs_plan *p, const planner *pl, shop *shops, const choice *c,
+                       gs_micros *ded_cost)
+{
+	gs_plan_summary *sum = &p->sum;
+	int64_t comp = 0;
+	int rc = 0;
+	for (int m = 0; m < pl->nmodels && rc == 0; m++) {
+		pack pk = { NULL, 0, 0 };
+		nodeset ns = { NULL, 0, 0 };
+		for (int r = 0; r < pl->nreps && rc == 0; r++) {
+			const gs_workload *w = pl->reps[r].w;
+			int best = -1;
+			for (int k = 0; k < c->ncand[pl->reps[r].wi]; k++) {
+				int cm = c->cands[pl->reps[r].wi][k];
+				if (best < 0 || pl->gpu_price[cm] < pl->gpu_price[best])
+					best = cm;
+			}
+			if (best != m)
+				continue;
+			ded_cost[pl->reps[r].wi] += pl->gpu_price[m];
+			comp += gs_workload_compute_on(w, pl->models[m]);
+			{
+				pgpu *g;
+				group gr = { 0 };
+				if (pk.n == pk.cap) {
+					int ncap = pk.cap ? pk.cap * 2 : 8;
+					pgpu *v = realloc(pk.gpus, (size_t)ncap * sizeof *v);
+					if (!v) {
+						rc = -1;
+						break;
+					}
+					pk.gpus = v;
+					pk.cap = ncap;
+				}
+				g = &pk.gpus[pk.n++];
+				memset(g, 0, sizeof *g);
+				g->model = pl->models[m];
+				g->kind = K_DED;
+				if (!(g->g = calloc(1, sizeof *g->g)) || !(gr.reps = malloc(sizeof(int)))) {
+					rc = -1;
+					break;
+				}
+				gr.reps[0] = r;
+				gr.n = gr.cap = 1;
+				g->g[0] = gr;
+				g->ng = g->capg = 1;
+			}
+		}
+		if (rc == 0 && pk.n) {
+			const pgpu **v;
+			int n;
+			rc = collect_kind(&pk, K_DED, &v, &n);
+			if (rc == 0)
+				rc = nodes_buy(pl, &shops[m], v, n, K_DED, 0, &ns);
+			free((void *)v);
+		}
+		count_nodes(&ns, &sum->before_per_hour, &sum->gpus_before, &sum->instances_before);
+		nodeset_free(&ns);
+		pack_free(&pk);
+	}
+	if (sum->gpus_before)
+		sum->util_before_permille = (int)(comp * 1000 / ((int64_t)sum->gpus_before * GS_PPM));
+	return rc;
+}
+
+static void summarize(gs_plan *p, const planner *pl)
+{
+	gs_plan_summary *sum = &p->sum;
+	int64_t comp = 0;
+	for (size_t i = 0; i < p->n_nodes; i++) {
+		const gs_plan_node *nd = &p->nodes[i];
+		sum->after_per_hour += nd->price_per_hour;
+		sum->gpus_after += (int)nd->n_gpus;
+		sum->instances_after++;
+		for (size_t g = 0; g < nd->n_gpus; g++) {
+			for (size_t a = 0; a < nd->gpus[g].n_assignments; a++)
+				comp += nd->gpus[g].assignments[a].compute_ppm;
+			for (size_t m = 0; m < nd->gpus[g].n_mig; m++)
+				for (size_t a = 0; a < nd->gpus[g].mig[m].n_assignments; a++)
+					comp += nd->gpus[g].mig[m].assignments[a].compute_ppm;
+		}
+	}
+	sum->pricing = pl->s->pricing;
+	sum->hours_per_month = GS_HOURS_PER_MONTH;
+	sum->replicas = pl->nreps;
+	sum->savings_per_hour = sum->before_per_hour - sum->after_per_hour;
+	sum->savings_permille = sum->before_per_hour
+	        ? (int)gs_div_round(sum->savings_per_hour * 1000, sum->before_per_hour) : 0;
+	if (sum->gpus_after)
+		sum->util_after_permille = (int)(comp * 1000 / ((int64_t)sum->gpus_after * GS_PPM));
+	sum->current_per_hour = -1;
+	for (size_t i = 0; i < pl->s->n; i++) {
+		const gs_workload *w = &pl->s->w[i]->pub;
+		if (!w->current)
+			continue;
+		if (sum->current_per_hour < 0)
+			sum->current_per_hour = 0;
+		sum->current_per_hour += gs_instance_price(pl->s, w->current) * w->current_count;
+	}
+}
+
+static int plan_teams(gs_plan *p)
+{
+	if (!(p->teams = plan_alloc(p, p->n_wls, sizeof *p->teams)))
+		return -1;
+	for (size_t i = 0; i < p->n_wls; i++) {
+		const char *team = p->wls[i].workload->team;
+		size_t t;
+		for (t = 0; t < p->n_teams && strcmp(p->teams[t].team, team) != 0; t++)
+			;
+		if (t == p->n_teams) {
+			/* Keep teams sorted by name. */
+			while (t > 0 && strcmp(p->teams[t - 1].team, team) > 0) {
+				p->teams[t] = p->teams[t - 1];
+				t--;
+			}
+			p->teams[t].team = team;
+			p->teams[t].cost_per_hour = 0;
+			p->n_teams++;
+		}
+		for (t = 0; strcmp(p->teams[t].team, team) != 0; t++)
+			;
+		p->teams[t].cost_per_hour += p->wls[i].cost_per_hour;
+	}
+	return 0;
+}
+
+static int plan_after(gs_plan *p, const planner *pl, shop *shops, const choice *c)
+{
+	nodeset ns = { NULL, 0, 0 };
+	pack *packs = calloc((size_t)(pl->nmodels ? pl->nmodels : 1), sizeof *packs);
+	int rc = packs ? 0 : -1;
+	for (int m = 0; m < pl->nmodels && rc == 0; m++) {
+		int *reps, n;
+		if ((rc = reps_of_model(pl, c, m, &reps, &n)) < 0)
+			break;
+		if (n)
+			rc = pack_model(pl, pl->models[m], reps, n, &packs[m]);
+		free(reps);
+		if (rc == 0 && n)
+			rc = buy_pack(pl, &shops[m], &packs[m], &ns);
+	}
+	if (rc == 0)
+		rc = plan_records(p, pl, &ns);
+	nodeset_free(&ns);
+	for (int m = 0; packs && m < pl->nmodels; m++)
+		pack_free(&packs[m]);
+	free(packs);
+	return rc;
+}
+
+void gs_plan_free(gs_plan *p)
+{
+	if (!p)
+		return;
+	for (size_t i = 0; i < p->n_blocks; i++)
+		free(p->blocks[i]);
+	free(p->blocks);
+	free(p->warnings);
+	free(p->rep_cost);
+	free(p);
+}
+
+static int make(gs_plan *p, planner *pl, shop *shops, gs_error *err)
+{
+	choice c = { NULL, NULL, NULL, NULL, NULL };
+	gs_micros *ded = calloc(pl->s->n ? pl->s->n : 1, sizeof *ded);
+	int rc = ded ? choice_init(pl, &c) : -1;
+
+	if (rc == -2) {
+		rc = gs_fail(err, GS_ENOFIT, "a workload fits no purchasable GPU");
+		goto done;
+	}
+	for (int m = 0; rc == 0 && m < pl->nmodels; m++)
+		rc = eval_model(pl, shops, &c, m, &c.per_model[m]);
+	if (rc == 0)
+		rc = improve(pl, shops, &c);
+	if (rc == 0 && !(p->rep_cost = calloc((size_t)(pl->nreps ? pl->nreps : 1),
+	                                      sizeof *p->rep_cost)))
+		rc = -1;
+	if (rc == 0)
+		rc = plan_after(p, pl, shops, &c);
+	if (rc == 0)
+		rc = plan_before(p, pl, shops, &c, ded);
+	if (rc == 0) {
+		summarize(p, pl);
+		rc = plan_advice(p, pl, ded);
+	}
+	if (rc == 0)
+		rc = plan_teams(p);
+	if (rc == -1)
+		rc = gs_fail_nomem(err);
+done:
+	choice_free(pl, &c);
+	free(ded);
+	return rc;
+}
+
+int gs_plan_make(const gs_scenario *s, const gs_plan_opts *opts, gs_plan **out,
+                 gs_error *err)
+{
+	shop shops[64];
+	planner pl;
+	gs_plan *p;
+	int rc;
+
+	(void)opts;
+	if ((rc = gs_scenario_validate(s, err)) < 0)
+		return rc;
+	if (!(p = calloc(1, sizeof *p)))
+		return gs_fail_nomem(err);
+	p->s = s;
+	memset(shops, 0, sizeof shops);
+	if (planner_init(&pl, s, shops) < 0)
+		rc = gs_fail_nomem(err);
+	else
+		rc = make(p, &pl, shops, err);
+	for (int m = 0; m < 64; m++)
+		shop_free(&shops[m]);
+	free(pl.reps);
+	if (rc < 0) {
+		gs_plan_free(p);
+		return rc;
+	}
+	*out = p;
+	return 0;
+}
+
+const gs_plan_summary *gs_plan_summary_get(const gs_plan *p) { return &p->sum; }
+size_t gs_plan_node_count(const gs_plan *p) { return p->n_nodes; }
+const gs_plan_node *gs_plan_node_at(const gs_plan *p, size_t i)
+{
+	return i < p->n_nodes ? &p->nodes[i] : NULL;
+}
+size_t gs_plan_workload_count(const gs_plan *p) { return p->n_wls; }
+const gs_plan_workload *gs_plan_workload_at(const gs_plan *p, size_t i)
+{
+	return i < p->n_wls ? &p->wls[i] : NULL;
+}
+size_t gs_plan_team_count(const gs_plan *p) { return p->n_teams; }
+const gs_plan_team *gs_plan_team_at(const gs_plan *p, size_t i)
+{
+	return i < p->n_teams ? &p->teams[i] : NULL;
+}
+size_t gs_plan_warning_count(const gs_plan *p) { return p->n_warnings; }
+const char *gs_plan_warning_at(const gs_plan *p, size_t i)
+{
+	return i < p->n_warnings ? p->warnings[i] : NULL;
+}
