@@ -85,11 +85,15 @@ char *cli_money(gs_micros m, char *buf, size_t size);
 char *cli_gib(int64_t mib, char *buf, size_t size);
 
 /* Subcommands, one file each. */
+int cmd_plan(const cli_cmd *self, int argc, char **argv);
+int cmd_advise(const cli_cmd *self, int argc, char **argv);
 int cmd_savings(const cli_cmd *self, int argc, char **argv);
 int cmd_gpus(const cli_cmd *self, int argc, char **argv);
 int cmd_instances(const cli_cmd *self, int argc, char **argv);
 int cmd_mig(const cli_cmd *self, int argc, char **argv);
 
+extern const cli_opt plan_opts[];
+extern const cli_opt advise_opts[];
 extern const cli_opt savings_opts[];
 extern const cli_opt gpus_opts[];
 extern const cli_opt instances_opts[];

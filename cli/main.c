@@ -6,6 +6,13 @@
 #include "cli.h"
 
 const cli_cmd cli_commands[] = {
+	{ "plan", cmd_plan, "[options] FILE",
+	  "Plan the cheapest deployable way to share GPUs among the workloads of\n"
+	  "FILE (see gpushare-workloads(5)): strategies, packing, instances, cost.",
+	  plan_opts },
+	{ "advise", cmd_advise, "--memory SIZE --compute SHARE [options]",
+	  "Advise which sharing strategies suit one workload, and why.",
+	  advise_opts },
 	{ "savings", cmd_savings,
 	  "--instance TYPE --replicas N [options]",
 	  "Compare W workloads that each hold a whole GPU with the same workloads\n"

@@ -1,0 +1,168 @@
+/* cmd_plan.c - `gpushare plan FILE`: the cheapest deployable sharing plan. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+enum { O_FORMAT, O_PROFILES, O_HELP };
+
+const cli_opt plan_opts[] = {
+	[O_FORMAT] = CLI_OPT_FORMAT,
+	[O_PROFILES] = CLI_OPT_PROFILES,
+	[O_HELP] = CLI_OPT_HELP,
+	{ NULL, 0, NULL, NULL },
+};
+
+static void pct(char *buf, size_t n, int permille)
+{
+	snprintf(buf, n, "%d.%d%%", permille / 10, permille % 10);
+}
+
+static void print_summary(const gs_plan_summary *s, const char *file, size_t nw)
+{
+	char a[32], b[32], c[32], d[32];
+	int h = s->hours_per_month;
+
+	printf("Plan for %s: %zu workload%s, %d replica%s, %s prices\n\n", file, nw,
+	       nw == 1 ? "" : "s", s->replicas, s->replicas == 1 ? "" : "s",
+	       gs_pricing_name(s->pricing));
+	printf("%-14s %14s %14s %14s\n", "", "before", "after", "saved");
+	printf("%-14s %14s %14s %14s  %d.%d%%\n", "per hour",
+	       cli_money(s->before_per_hour, a, sizeof a), cli_money(s->after_per_hour, b, sizeof b),
+	       cli_money(s->savings_per_hour, c, sizeof c), s->savings_permille / 10,
+	       s->savings_permille % 10);
+	printf("%-14s %14s %14s %14s\n", "per month",
+	       cli_money(s->before_per_hour * h, a, sizeof a),
+	       cli_money(s->after_per_hour * h, b, sizeof b),
+	       cli_money(s->savings_per_hour * h, c, sizeof c));
+	printf("%-14s %14d %14d\n", "GPUs", s->gpus_before, s->gpus_after);
+	printf("%-14s %14d %14d\n", "instances", s->instances_before, s->instances_after);
+	pct(a, sizeof a, s->util_before_permille);
+	pct(b, sizeof b, s->util_after_permille);
+	printf("%-14s %14s %14s\n", "utilization", a, b);
+	if (s->current_per_hour >= 0)
+		printf("%-14s %14s (what the workloads with 'current' cost today)\n", "current",
+		       cli_money(s->current_per_hour, d, sizeof d));
+}
+
+static void print_workloads(const gs_plan *p)
+{
+	printf("\n%-24s %-13s %4s %10s\n", "WORKLOAD", "STRATEGY", "REPL", "COST/H");
+	for (size_t i = 0; i < gs_plan_workload_count(p); i++) {
+		const gs_plan_workload *w = gs_plan_workload_at(p, i);
+		char c[32];
+		printf("%-24s %-13s %4d %10s\n", w->workload->name, gs_strategy_name(w->strategy),
+		       w->workload->replicas, cli_money(w->cost_per_hour, c, sizeof c));
+		printf("    %s\n", w->why);
+	}
+}
+
+static void print_assignments(const gs_assignment *a, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		printf("%s%s/%d %lld%%", i ? ", " : "", a[i].workload->name, a[i].replica,
+		       (long long)((a[i].compute_ppm + 5000) / 10000));
+		if (a[i].thread_percent)
+			printf(" (%d%% threads, %lld MiB)", a[i].thread_percent,
+			       (long long)a[i].memory_limit_mib);
+	}
+}
+
+static void print_gpu(const gs_plan_gpu *g)
+{
+	printf("    gpu %d %s %s", g->index, g->model->name, gs_strategy_name(g->strategy));
+	if (g->strategy == GS_STRATEGY_TIME_SLICING || g->strategy == GS_STRATEGY_MPS)
+		printf(" x%d", g->replicas);
+	if (!g->n_assignments && !g->n_mig) {
+		printf(": unused\n");
+		return;
+	}
+	printf(":");
+	if (g->n_assignments) {
+		printf(" ");
+		print_assignments(g->assignments, g->n_assignments);
+	}
+	printf("\n");
+	for (size_t m = 0; m < g->n_mig; m++) {
+		const gs_plan_mig *mi = &g->mig[m];
+		printf("      %s@%d", mi->profile->name, mi->start);
+		if (mi->strategy != GS_STRATEGY_DEDICATED)
+			printf(" %s x%d", gs_strategy_name(mi->strategy), mi->replicas);
+		printf(": ");
+		print_assignments(mi->assignments, mi->n_assignments);
+		printf("\n");
+	}
+}
+
+static void print_nodes(const gs_plan *p)
+{
+	printf("\nNODES\n");
+	for (size_t i = 0; i < gs_plan_node_count(p); i++) {
+		const gs_plan_node *n = gs_plan_node_at(p, i);
+		char c[32];
+		printf("  %zu %s (%s) %s/h, config %s\n", i + 1, n->instance->type,
+		       n->instance->cloud, cli_money(n->price_per_hour, c, sizeof c), n->config);
+		for (size_t g = 0; g < n->n_gpus; g++)
+			print_gpu(&n->gpus[g]);
+	}
+}
+
+static void print_rest(const gs_plan *p)
+{
+	printf("\n%-24s %10s\n", "TEAM", "COST/H");
+	for (size_t i = 0; i < gs_plan_team_count(p); i++) {
+		const gs_plan_team *t = gs_plan_team_at(p, i);
+		char c[32];
+		printf("%-24s %10s\n", t->team, cli_money(t->cost_per_hour, c, sizeof c));
+	}
+	if (gs_plan_warning_count(p))
+		printf("\nWARNINGS\n");
+	for (size_t i = 0; i < gs_plan_warning_count(p); i++)
+		printf("  - %s\n", gs_plan_warning_at(p, i));
+}
+
+int cmd_plan(const cli_cmd *self, int argc, char **argv)
+{
+	gs_plan_opts po = GS_PLAN_OPTS_INIT;
+	const char *profiles = NULL;
+	gs_scenario *scn = NULL;
+	gs_catalog *cat = NULL;
+	gs_plan *plan = NULL;
+	int fmt = FMT_TEXT, opt, rc;
+	gs_error err;
+	cli_parser p;
+
+	cli_parse_begin(&p, self, argc, argv);
+	while ((opt = cli_next(&p)) >= 0) {
+		if (opt == O_FORMAT && (rc = cli_parse_format(self, p.arg, &fmt)))
+			return rc;
+		if (opt == O_PROFILES)
+			profiles = p.arg;
+	}
+	if (opt == CLI_EXIT)
+		return p.status;
+	if (p.optind >= argc)
+		return cli_usage_error(self, "a workload file is required");
+	if (argc - p.optind > 1)
+		return cli_usage_error(self, "unexpected argument '%s'", argv[p.optind + 1]);
+	if ((rc = cli_load_catalog(profiles, &cat)) != EXIT_OK)
+		return rc;
+	if (gs_scenario_load(cat, argv[p.optind], &scn, &err) < 0 ||
+	    gs_plan_make(scn, &po, &plan, &err) < 0) {
+		rc = cli_fail(&err);
+	} else if (fmt == FMT_TEXT) {
+		print_summary(gs_plan_summary_get(plan), gs_scenario_file(scn),
+		              gs_scenario_workload_count(scn));
+		print_workloads(plan);
+		print_nodes(plan);
+		print_rest(plan);
+		rc = EXIT_OK;
+	} else {
+		gs_doc *doc;
+		rc = gs_doc_plan(plan, &doc, &err) < 0 ? cli_fail(&err) : cli_print_doc(doc, fmt);
+	}
+	gs_plan_free(plan);
+	gs_scenario_free(scn);
+	gs_catalog_free(cat);
+	return rc;
+}
