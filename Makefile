@@ -87,7 +87,21 @@ build/header-check.o: lib/gpushare.h
 	$(Q)printf '#include "gpushare.h"\nint main(void) { return 0; }\n' | \
 	    $(CC) $(STD) $(WARN) -Ilib -x c -c - -o $@
 
-check: build/header-check.o $(UNIT_BIN) build/san/gpushare
+deps:
+	@sh tests/deps.sh run
+
+deps-check:
+	@sh tests/deps.sh check
+
+# The README's first command: the main job on the shipped example.
+demo: deps
+	@$(MAKE) -s all
+	./gpushare savings --instance p3.2xlarge --replicas 4
+
+check: deps-check
+	@$(MAKE) -s check-run
+
+check-run: build/header-check.o $(UNIT_BIN) build/san/gpushare
 	@set -e; for t in $(UNIT_BIN); do \
 	    echo "== $$t"; (cd tests && GS_TOP=.. ../$$t); done
 	@sh tests/cli/run.sh build/san/gpushare
@@ -125,6 +139,6 @@ uninstall:
 clean:
 	rm -rf build gpushare libgpushare.a libgpushare.so gpushare.pc
 
-.PHONY: all check bench install uninstall clean
+.PHONY: all deps deps-check demo check check-run bench install uninstall clean
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(SLIB_OBJ:.o=.d) $(SCLI_OBJ:.o=.d)

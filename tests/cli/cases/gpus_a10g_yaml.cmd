@@ -1,0 +1,1 @@
+gpus --format yaml a10g

@@ -1,0 +1,1 @@
+instances --cloud gcp

@@ -1,0 +1,1 @@
+mig --variants A100-40GB

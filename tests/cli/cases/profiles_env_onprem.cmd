@@ -1,0 +1,2 @@
+instances --cloud onprem
+# env: GPUSHARE_PROFILES=$REPO/profiles:$FIXTURES/onprem

@@ -1,0 +1,1 @@
+gpus --profiles $FIXTURES/bad-unknown-key

@@ -1,0 +1,1 @@
+savings --replicas 4

@@ -1,0 +1,1 @@
+savings --instance p3.8xlarge --replicas 8

@@ -1,0 +1,1 @@
+gpus a10g --format yaml

@@ -1,0 +1,1 @@
+instances --gpu A100-SXM4-40GB --format json

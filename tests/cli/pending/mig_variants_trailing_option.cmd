@@ -1,0 +1,1 @@
+mig A100-40GB --variants
