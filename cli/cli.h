@@ -25,6 +25,7 @@ typedef struct cli_cmd cli_cmd;
 struct cli_cmd {
 	const char *name;
 	int (*run)(const cli_cmd *self, int argc, char **argv);
+	const char *brief;    /* one line for the command list */
 	const char *synopsis; /* after "gpushare NAME " */
 	const char *summary;
 	const cli_opt *opts;
@@ -61,6 +62,15 @@ void cli_usage(const cli_cmd *cmd, FILE *out);
 /* Reports a usage error for the command; returns EXIT_USAGE. */
 int cli_usage_error(const cli_cmd *cmd, const char *fmt, ...);
 
+/* Prints "gpushare: error: MESSAGE" and returns status. */
+int cli_error(int status, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 2, 3)))
+#endif
+	;
+/* Reports an unknown GPU model with the nearest known name. */
+int cli_unknown_gpu(const gs_catalog *cat, const char *name);
+
 /* Reports err as "gpushare: FILE:LINE:COL: error: MSG" and returns the exit
  * status for its code. */
 int cli_fail(const gs_error *err);
@@ -81,6 +91,8 @@ int cli_parse_int(const cli_cmd *cmd, const char *opt, const char *text,
 
 /* "$8,935.20" */
 char *cli_money(gs_micros m, char *buf, size_t size);
+/* Exact, at least cents: "$0.3941", "$3.06" */
+char *cli_price(gs_micros m, char *buf, size_t size);
 /* "15.78 GiB" */
 char *cli_gib(int64_t mib, char *buf, size_t size);
 

@@ -57,14 +57,14 @@ static void print_one(const gs_gpu *g)
 
 static void print_table(const gs_catalog *cat)
 {
-	printf("%-16s %-10s %4s %10s %5s %8s %4s %4s\n", "MODEL", "ARCH", "CC",
+	printf("%-16s %-12s %4s %10s %5s %7s %4s %4s\n", "MODEL", "ARCH", "CC",
 	       "MEMORY", "SMS", "TFLOPS", "MPS", "MIG");
 	for (size_t i = 0; i < gs_catalog_gpu_count(cat); i++) {
 		const gs_gpu *g = gs_catalog_gpu(cat, i);
 		char mem[32], mps[8], mig[8];
 		snprintf(mps, sizeof mps, "%d", g->mps_max_clients);
 		snprintf(mig, sizeof mig, "%zu", g->n_mig_profiles);
-		printf("%-16s %-10s %2d.%d %10s %5d %8lld %4s %4s\n", g->name,
+		printf("%-16s %-12s %2d.%d %10s %5d %7lld %4s %4s\n", g->name,
 		       g->architecture, g->cc_major, g->cc_minor,
 		       cli_gib(g->memory_mib, mem, sizeof mem), g->sm_count,
 		       (long long)(g->fp16_mtflops / 1000),
@@ -94,15 +94,9 @@ int cmd_gpus(const cli_cmd *self, int argc, char **argv)
 	if ((rc = cli_load_catalog(profiles, &cat)) != EXIT_OK)
 		return rc;
 	if (p.optind < argc && !(only = gs_gpu_find(cat, argv[p.optind]))) {
-		const char *near = gs_gpu_suggest(cat, argv[p.optind]);
-		if (near)
-			fprintf(stderr, "gpushare: unknown GPU '%s' (did you mean '%s'?)\n",
-			        argv[p.optind], near);
-		else
-			fprintf(stderr, "gpushare: unknown GPU '%s' (see 'gpushare gpus')\n",
-			        argv[p.optind]);
+		rc = cli_unknown_gpu(cat, argv[p.optind]);
 		gs_catalog_free(cat);
-		return EXIT_USAGE;
+		return rc;
 	}
 	if (fmt != FMT_TEXT) {
 		gs_doc *doc;

@@ -1,5 +1,6 @@
 /* cmd_instances.c - `gpushare instances`: instance types and prices. */
 #include <string.h>
+#include <strings.h>
 
 #include "cli.h"
 
@@ -33,6 +34,14 @@ static void print_table(const gs_catalog *cat, const char *cloud, const gs_gpu *
 	}
 }
 
+static int known_cloud(const gs_catalog *cat, const char *cloud)
+{
+	for (size_t i = 0; i < gs_catalog_instance_count(cat); i++)
+		if (strcasecmp(gs_catalog_instance(cat, i)->cloud, cloud) == 0)
+			return 1;
+	return 0;
+}
+
 int cmd_instances(const cli_cmd *self, int argc, char **argv)
 {
 	const char *profiles = NULL, *cloud = NULL, *gpu_name = NULL;
@@ -60,11 +69,14 @@ int cmd_instances(const cli_cmd *self, int argc, char **argv)
 	if ((rc = cli_load_catalog(profiles, &cat)) != EXIT_OK)
 		return rc;
 	if (gpu_name && !(gpu = gs_gpu_find(cat, gpu_name))) {
-		const char *near = gs_gpu_suggest(cat, gpu_name);
-		fprintf(stderr, "gpushare: unknown GPU '%s'%s%s%s\n", gpu_name,
-		        near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
+		rc = cli_unknown_gpu(cat, gpu_name);
 		gs_catalog_free(cat);
-		return EXIT_USAGE;
+		return rc;
+	}
+	if (cloud && !known_cloud(cat, cloud)) {
+		gs_catalog_free(cat);
+		return cli_error(EXIT_USAGE, "no instances of cloud '%s' (see 'gpushare instances')",
+		                 cloud);
 	}
 	if (fmt != FMT_TEXT) {
 		gs_doc *doc;

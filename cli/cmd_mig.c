@@ -57,12 +57,11 @@ static int list(const gs_gpu *g, int all, int variants)
 	if (gs_mig_enumerate(g, allowed, n, GS_MIG_FEASIBLE, count_geometry,
 	                     &feasible, &err) < 0)
 		return cli_fail(&err);
-	printf("%s: %s geometries of %zu profiles (%zu valid in all)\n", g->name,
-	       all ? "every valid" : "maximal", n, feasible);
+	printf("%s: %s of %zu profiles (%zu valid in all)\n", g->name,
+	       all ? "every valid geometry" : "maximal geometries", n, feasible);
 	gs_mig_enumerate(g, allowed, n, all ? GS_MIG_FEASIBLE : GS_MIG_MAXIMAL,
 	                 print_geometry, &shown, &err);
-	if (!all)
-		printf("%zu maximal geometries\n", shown);
+	printf("%zu %s\n", shown, all ? "valid geometries" : "maximal geometries");
 	return EXIT_OK;
 }
 
@@ -78,16 +77,15 @@ static int add_items(const gs_gpu *g, char *arg, const gs_mig_profile **items,
 			times = strtol(tok, NULL, 10);
 			tok = x + 1;
 		}
-		if (!(p = gs_mig_profile_find(g, tok))) {
-			fprintf(stderr, "gpushare: %s has no MIG profile '%s' (see 'gpushare gpus %s')\n",
-			        g->name, tok, g->name);
-			return EXIT_USAGE;
-		}
+		if (times < 1)
+			return cli_error(EXIT_USAGE, "a MIG instance count must be at least 1, not '%s'",
+			                 arg);
+		if (!(p = gs_mig_profile_find(g, tok)))
+			return cli_error(EXIT_USAGE, "%s has no MIG profile '%s' (see 'gpushare gpus %s')",
+			                 g->name, tok, g->name);
 		for (long t = 0; t < times; t++) {
-			if (*n >= MAX_ITEMS) {
-				fprintf(stderr, "gpushare: too many MIG instances (at most %d)\n", MAX_ITEMS);
-				return EXIT_USAGE;
-			}
+			if (*n >= MAX_ITEMS)
+				return cli_error(EXIT_USAGE, "too many MIG instances (at most %d)", MAX_ITEMS);
 			items[(*n)++] = p;
 		}
 	}
@@ -126,15 +124,22 @@ static int check(const gs_gpu *g, int argc, char **argv)
 		if ((rc = add_items(g, argv[i], items, &n)) != EXIT_OK)
 			return rc;
 	if (gs_mig_fit(g, items, n, starts, &err) < 0) {
-		fprintf(stderr, "gpushare: invalid MIG geometry on %s: %s\n", g->name, err.msg);
-		return err.code == GS_ENOFIT ? EXIT_FAIL : EXIT_USAGE;
+		return cli_error(err.code == GS_ENOFIT ? EXIT_FAIL : EXIT_USAGE,
+		                 "invalid MIG geometry on %s: %s", g->name, err.msg);
 	}
 	printf("valid MIG geometry on %s:\n", g->name);
 	for (size_t i = 0; i < n; i++)
-		printf("  %c  %-12s start %d, slots %d-%d, %d compute slice%s\n",
-		       (int)('A' + i), items[i]->name, starts[i], starts[i],
-		       starts[i] + items[i]->memory_slices - 1, items[i]->compute_slices,
+	{
+		char slots[32];
+		if (items[i]->memory_slices == 1)
+			snprintf(slots, sizeof slots, "slot %d", starts[i]);
+		else
+			snprintf(slots, sizeof slots, "slots %d-%d", starts[i],
+			         starts[i] + items[i]->memory_slices - 1);
+		printf("  %c  %-12s start %d, %s, %d compute slice%s\n", (int)('A' + i),
+		       items[i]->name, starts[i], slots, items[i]->compute_slices,
 		       items[i]->compute_slices == 1 ? "" : "s");
+	}
 	print_slots(g, items, starts, n);
 	return EXIT_OK;
 }
@@ -163,13 +168,9 @@ int cmd_mig(const cli_cmd *self, int argc, char **argv)
 	if ((rc = cli_load_catalog(profiles, &cat)) != EXIT_OK)
 		return rc;
 	if (!(g = gs_gpu_find(cat, argv[p.optind]))) {
-		const char *near = gs_gpu_suggest(cat, argv[p.optind]);
-		fprintf(stderr, "gpushare: unknown GPU '%s'%s%s%s\n", argv[p.optind],
-		        near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
-		rc = EXIT_USAGE;
+		rc = cli_unknown_gpu(cat, argv[p.optind]);
 	} else if (!g->mig_slots) {
-		fprintf(stderr, "gpushare: %s does not support MIG\n", g->name);
-		rc = EXIT_FAIL;
+		rc = cli_error(EXIT_FAIL, "%s does not support MIG", g->name);
 	} else if (p.optind + 1 < argc) {
 		rc = check(g, argc - p.optind - 1, argv + p.optind + 1);
 	} else {

@@ -83,15 +83,16 @@ static void print_text(const gs_savings *s)
 	const gs_instance *in = s->instance;
 	char price[32], saved[32], savedm[32];
 
+	/* A catalog price is shown with every digit it has ($0.3941). */
+	cli_price(s->price_per_hour, price, sizeof price);
 	printf("%d %s on %s (%d x %s each), %s %s/h per instance\n", s->workloads,
 	       plural(s->workloads, "workload", "workloads"), in->type, in->gpu_count,
-	       in->gpu->name, gs_pricing_name(s->pricing),
-	       cli_money(s->price_per_hour, price, sizeof price));
+	       in->gpu->name, gs_pricing_name(s->pricing), price);
 	if (s->strategy == GS_STRATEGY_MIG)
 		printf("sharing: MIG, %d x %s per GPU\n\n", s->replicas, s->mig_profile->name);
 	else
-		printf("sharing: %s, %d replicas per GPU\n\n", gs_strategy_name(s->strategy),
-		       s->replicas);
+		printf("sharing: %s, %d replicas per GPU\n\n",
+		       s->strategy == GS_STRATEGY_MPS ? "MPS" : "time-slicing", s->replicas);
 	print_side("without sharing:", s->instances_before, s->gpus_before,
 	           s->before_per_hour, s->before_per_month);
 	print_side("with sharing:", s->instances_after, s->gpus_after,

@@ -1,5 +1,6 @@
 /* common.c - error reporting, catalog discovery and number formatting. */
 #include <inttypes.h>
+#include <stdarg.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,25 @@ int cli_status(int code)
 	case GS_ENOMEM: return EXIT_FAIL;
 	default: return EXIT_USAGE;
 	}
+}
+
+int cli_error(int status, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "gpushare: error: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return status;
+}
+
+int cli_unknown_gpu(const gs_catalog *cat, const char *name)
+{
+	const char *near = gs_gpu_suggest(cat, name);
+	if (near)
+		return cli_error(EXIT_USAGE, "unknown GPU '%s' (did you mean '%s'?)", name, near);
+	return cli_error(EXIT_USAGE, "unknown GPU '%s' (see 'gpushare gpus')", name);
 }
 
 int cli_fail(const gs_error *err)
@@ -111,6 +131,18 @@ char *cli_money(gs_micros m, char *buf, size_t size)
 	}
 	snprintf(grouped + o, sizeof grouped - o, "%s", digits + len);
 	snprintf(buf, size, "%s$%s", neg ? "-" : "", grouped);
+	return buf;
+}
+
+char *cli_price(gs_micros m, char *buf, size_t size)
+{
+	char plain[32];
+	size_t n;
+	gs_micros_format(m, 6, plain, sizeof plain);
+	n = strlen(plain);
+	while (n > 0 && plain[n - 1] == '0' && plain[n - 3] != '.')
+		plain[--n] = '\0';
+	snprintf(buf, size, "$%s", plain);
 	return buf;
 }
 

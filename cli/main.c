@@ -6,28 +6,28 @@
 #include "cli.h"
 
 const cli_cmd cli_commands[] = {
-	{ "plan", cmd_plan, "[options] FILE",
+	{ "plan", cmd_plan, "plan the cheapest way to share GPUs among workloads", "[options] FILE",
 	  "Plan the cheapest deployable way to share GPUs among the workloads of\n"
 	  "FILE (see gpushare-workloads(5)): strategies, packing, instances, cost.",
 	  plan_opts },
-	{ "advise", cmd_advise, "--memory SIZE --compute SHARE [options]",
+	{ "advise", cmd_advise, "advise which sharing strategies suit one workload", "--memory SIZE --compute SHARE [options]",
 	  "Advise which sharing strategies suit one workload, and why.",
 	  advise_opts },
-	{ "savings", cmd_savings,
+	{ "savings", cmd_savings, "what W whole-GPU workloads save by sharing GPUs",
 	  "--instance TYPE --replicas N [options]",
 	  "Compare W workloads that each hold a whole GPU with the same workloads\n"
 	  "sharing GPUs, N replicas per GPU, and print the cost before and after.",
 	  savings_opts },
-	{ "gpus", cmd_gpus, "[options] [MODEL]",
+	{ "gpus", cmd_gpus, "list GPU models, or show one with its MIG profiles", "[options] [MODEL]",
 	  "List the GPU models gpushare knows, or show one in detail.", gpus_opts },
-	{ "instances", cmd_instances, "[options]",
+	{ "instances", cmd_instances, "list cloud instance types and their prices", "[options]",
 	  "List cloud instance types with their GPUs and hourly prices.",
 	  instances_opts },
-	{ "mig", cmd_mig, "[options] MODEL [PROFILE...]",
+	{ "mig", cmd_mig, "list or check MIG geometries of a GPU model", "[options] MODEL [PROFILE...]",
 	  "List the valid MIG geometries of a GPU model, or check one and show\n"
 	  "where each instance is placed (or why it cannot be).",
 	  mig_opts },
-	{ NULL, NULL, NULL, NULL, NULL },
+	{ NULL, NULL, NULL, NULL, NULL, NULL },
 };
 
 const cli_cmd *cli_find_command(const char *name)
@@ -45,9 +45,7 @@ static void usage(FILE *out)
 	             "Advise on sharing GPUs (time-slicing, MPS, MIG) and what it saves.\n\n"
 	             "commands:\n");
 	for (const cli_cmd *c = cli_commands; c->name; c++) {
-		const char *nl = strchr(c->summary, '\n');
-		int len = nl ? (int)(nl - c->summary) : (int)strlen(c->summary);
-		fprintf(out, "  %-10s %.*s\n", c->name, len, c->summary);
+		fprintf(out, "  %-10s %s\n", c->name, c->brief);
 	}
 	fprintf(out, "\nRun 'gpushare COMMAND --help' for a command's options.\n");
 }

@@ -48,9 +48,8 @@ void cli_parse_begin(cli_parser *p, const cli_cmd *cmd, int argc, char **argv)
 static size_t build(const cli_cmd *cmd, struct option *lo, char *shorts)
 {
 	size_t n = 0, s = 0;
-	/* A leading '+' stops at the first operand; ':' reports a missing
-	 * argument distinctly from an unknown option. */
-	shorts[s++] = '+';
+	/* A leading ':' reports a missing argument distinctly from an
+	 * unknown option; options may follow operands. */
 	shorts[s++] = ':';
 	for (const cli_opt *o = cmd->opts; o && o->name && n < MAX_OPTS - 1; o++, n++) {
 		lo[n].name = o->name;

@@ -104,9 +104,9 @@ static gs_node *instance_node(const gs_instance *in)
 	rc |= gs_node_put(m, "gpu_count", gs_node_int(in->gpu_count));
 	rc |= gs_node_put(m, "vcpus", gs_node_int(in->vcpus));
 	rc |= gs_node_put(m, "ram_gib", gib(in->ram_mib));
-	rc |= gs_node_put(m, "on_demand_per_hour", gs_node_money(in->on_demand, 6));
+	rc |= gs_node_put(m, "on_demand_per_hour", gs_node_money(in->on_demand, 2));
 	rc |= gs_node_put(m, "spot_per_hour",
-	                  in->spot < 0 ? gs_node_str(NULL) : gs_node_money(in->spot, 6));
+	                  in->spot < 0 ? gs_node_str(NULL) : gs_node_money(in->spot, 2));
 	rc |= gs_node_put(m, "source", gs_node_str(in->source));
 	rc |= gs_node_put(m, "price_date", gs_node_str(in->price_date));
 	if (rc) {
@@ -170,7 +170,7 @@ int gs_doc_savings(const gs_savings *s, gs_doc **out, gs_error *err)
 	rc |= gs_node_put(m, "mig_profile",
 	                  gs_node_str(s->mig_profile ? s->mig_profile->name : NULL));
 	rc |= gs_node_put(m, "pricing", gs_node_str(gs_pricing_name(s->pricing)));
-	rc |= gs_node_put(m, "price_per_hour", gs_node_money(s->price_per_hour, 6));
+	rc |= gs_node_put(m, "price_per_hour", gs_node_money(s->price_per_hour, 2));
 	rc |= gs_node_put(m, "hours_per_month", gs_node_int(s->hours_per_month));
 	rc |= gs_node_put(m, "workloads", gs_node_int(s->workloads));
 	rc |= gs_node_put(m, "replicas_per_gpu", gs_node_int(s->replicas));

@@ -1,6 +1,8 @@
 /*
- * json.c - the one place that touches cJSON. Trees go out as JSON here;
- * numbers are written with the exact text the tree holds.
+ * json.c - the one place that touches cJSON. Trees are written as JSON
+ * with two-space indentation and one member per line; cJSON escapes every
+ * string, so no user text can break the document. Numbers are written
+ * with the exact text the tree holds.
  */
 #include <cjson/cJSON.h>
 #include <stdlib.h>
@@ -8,90 +10,81 @@
 
 #include "internal.h"
 
-static cJSON *to_cjson(const gs_node *n)
-{
-	cJSON *j = NULL;
+typedef struct out {
+	char *buf;
+	size_t len, cap;
+	int failed;
+} out;
 
-	switch (n->kind) {
-	case GS_NODE_NULL: return cJSON_CreateNull();
-	case GS_NODE_BOOL: return cJSON_CreateBool(strcmp(n->text, "true") == 0);
-	case GS_NODE_NUMBER: return cJSON_CreateRaw(n->text);
-	case GS_NODE_STRING: return cJSON_CreateString(n->text);
-	case GS_NODE_SEQ:
-		if (!(j = cJSON_CreateArray()))
-			return NULL;
-		for (size_t i = 0; i < n->n; i++) {
-			cJSON *c = to_cjson(n->items[i]);
-			if (!c || !cJSON_AddItemToArray(j, c)) {
-				cJSON_Delete(c);
-				cJSON_Delete(j);
-				return NULL;
-			}
-		}
-		return j;
-	case GS_NODE_MAP:
-		if (!(j = cJSON_CreateObject()))
-			return NULL;
-		for (size_t i = 0; i < n->n; i++) {
-			cJSON *c = to_cjson(n->items[i]);
-			if (!c || !cJSON_AddItemToObject(j, n->keys[i]->text, c)) {
-				cJSON_Delete(c);
-				cJSON_Delete(j);
-				return NULL;
-			}
-		}
-		return j;
+static void put(out *o, const char *s, size_t n)
+{
+	if (o->failed || gs_grow(&o->buf, &o->cap, o->len + n + 1, 1) < 0) {
+		o->failed = 1;
+		return;
 	}
-	return NULL;
+	memcpy(o->buf + o->len, s, n);
+	o->len += n;
+	o->buf[o->len] = '\0';
 }
 
-int gs_json_render(const gs_node *root, char **out, gs_error *err)
-{
-	cJSON *j = to_cjson(root);
-	char *text, *withnl;
-	size_t len;
+static void puts_(out *o, const char *s) { put(o, s, strlen(s)); }
 
-	if (!j)
-		return gs_fail_nomem(err);
-	text = cJSON_Print(j);
-	cJSON_Delete(j);
+static void indent(out *o, int depth)
+{
+	for (int i = 0; i < depth; i++)
+		put(o, "  ", 2);
+}
+
+static void string(out *o, const char *s)
+{
+	cJSON *j = cJSON_CreateString(s);
+	char *text = j ? cJSON_PrintUnformatted(j) : NULL;
 	if (!text)
-		return gs_fail_nomem(err);
-	/* cJSON indents with tabs; the output contract uses two spaces. */
-	len = strlen(text);
-	withnl = malloc(len * 2 + 2);
-	if (!withnl) {
-		cJSON_free(text);
-		return gs_fail_nomem(err);
-	}
-	{
-		size_t o = 0;
-		int in_str = 0, esc = 0;
-		for (size_t i = 0; i < len; i++) {
-			char c = text[i];
-			if (in_str) {
-				withnl[o++] = c;
-				if (esc)
-					esc = 0;
-				else if (c == '\\')
-					esc = 1;
-				else if (c == '"')
-					in_str = 0;
-				continue;
-			}
-			if (c == '"')
-				in_str = 1;
-			if (c == '\t') {
-				withnl[o++] = ' ';
-				withnl[o++] = ' ';
-				continue;
-			}
-			withnl[o++] = c;
-		}
-		withnl[o++] = '\n';
-		withnl[o] = '\0';
-	}
+		o->failed = 1;
+	else
+		puts_(o, text);
 	cJSON_free(text);
-	*out = withnl;
+	cJSON_Delete(j);
+}
+
+static void value(out *o, const gs_node *n, int depth)
+{
+	int map = n->kind == GS_NODE_MAP;
+
+	switch (n->kind) {
+	case GS_NODE_NULL: puts_(o, "null"); return;
+	case GS_NODE_BOOL:
+	case GS_NODE_NUMBER: puts_(o, n->text); return;
+	case GS_NODE_STRING: string(o, n->text); return;
+	default: break;
+	}
+	if (n->n == 0) {
+		puts_(o, map ? "{}" : "[]");
+		return;
+	}
+	puts_(o, map ? "{\n" : "[\n");
+	for (size_t i = 0; i < n->n; i++) {
+		indent(o, depth + 1);
+		if (map) {
+			string(o, n->keys[i]->text);
+			puts_(o, ": ");
+		}
+		value(o, n->items[i], depth + 1);
+		puts_(o, i + 1 < n->n ? ",\n" : "\n");
+	}
+	indent(o, depth);
+	puts_(o, map ? "}" : "]");
+}
+
+int gs_json_render(const gs_node *root, char **res, gs_error *err)
+{
+	out o = { NULL, 0, 0, 0 };
+	value(&o, root, 0);
+	puts_(&o, "\n");
+	if (o.failed) {
+		free(o.buf);
+		return gs_fail_nomem(err);
+	}
+	*res = o.buf;
 	return 0;
 }

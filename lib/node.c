@@ -56,7 +56,17 @@ gs_node *gs_node_fixed(int64_t v, int scale, int decimals)
 
 gs_node *gs_node_money(gs_micros m, int decimals)
 {
-	return gs_node_fixed(m, 1000000, decimals);
+	char buf[48];
+	size_t n;
+	const char *dot;
+
+	/* Every digit the catalog has, but at least `decimals` of them. */
+	gs_micros_format(m, 6, buf, sizeof buf);
+	n = strlen(buf);
+	dot = strchr(buf, '.');
+	while (dot && n > (size_t)(dot - buf) + 1 + (size_t)decimals && buf[n - 1] == '0')
+		buf[--n] = '\0';
+	return gs_node_new(GS_NODE_NUMBER, buf);
 }
 
 void gs_node_free(gs_node *n)

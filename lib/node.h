@@ -43,7 +43,8 @@ gs_node *gs_node_new(gs_node_kind kind, const char *text);
 gs_node *gs_node_str(const char *s);       /* NULL s gives a null node */
 gs_node *gs_node_int(int64_t v);
 gs_node *gs_node_bool(int v);
-gs_node *gs_node_money(gs_micros m, int decimals); /* a number: 12.24 */
+/* Exact dollars with at least `decimals` decimals: 12.24, 21.957642. */
+gs_node *gs_node_money(gs_micros m, int decimals);
 gs_node *gs_node_fixed(int64_t v, int scale, int decimals); /* v/scale */
 void gs_node_free(gs_node *n);
 

@@ -9,18 +9,7 @@
 
 #include "plan_internal.h"
 
-/* Money keeps every digit the catalog has, with at least cents. */
-static gs_node *money(gs_micros m)
-{
-	char buf[48];
-	size_t n;
-	gs_micros_format(m, 6, buf, sizeof buf);
-	n = strlen(buf);
-	while (n > 0 && buf[n - 1] == '0' && n >= 4 && buf[n - 4] != '.')
-		buf[--n] = '\0';
-	return gs_node_new(GS_NODE_NUMBER, buf);
-}
-
+static gs_node *money(gs_micros m) { return gs_node_money(m, 2); }
 static gs_node *pct_ppm(int64_t ppm) { return gs_node_fixed(ppm, 10000, 2); }
 static gs_node *gib_bytes(int64_t b) { return gs_node_fixed(b, 1 << 30, 2); }
 static gs_node *permille(int v) { return gs_node_fixed(v, 10, 1); }

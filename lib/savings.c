@@ -32,15 +32,15 @@ static void describe_limits(const gs_instance *in, gs_savings *s)
 {
 	const gs_gpu *g = in->gpu;
 
-	s->compute_permille = 1000 / s->replicas;
+	s->compute_permille = (int)gs_div_round(1000, s->replicas);
 	s->memory_mib = g->memory_mib / s->replicas;
 	if (s->strategy == GS_STRATEGY_MPS) {
 		/* The device plugin's equal split (integer division). */
 		s->thread_percent = 100 / s->replicas;
 		s->memory_isolated = 1;
 	} else if (s->strategy == GS_STRATEGY_MIG) {
-		s->compute_permille = (int)(1000 * s->mig_profile->compute_slices /
-		                            g->mig_compute_slices);
+		s->compute_permille = (int)gs_div_round(1000 * s->mig_profile->compute_slices,
+		                                        g->mig_compute_slices);
 		s->memory_mib = s->mig_profile->memory_mib;
 		s->memory_isolated = 1;
 		s->fault_isolated = 1;
