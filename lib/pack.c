@@ -113,6 +113,172 @@ static void groups_free(group *gs, int n)
 	free(gs);
 }
 
+/* ---- exact packing for small groups ------------------------------------- */
+
+/* Branch and bound over "which group does each replica join", for one
+ * tenant's replicas on one model. FFD can land well above the optimum on
+ * small fleets (three 30% and two 20% jobs: FFD needs one GPU more); this
+ * finds the optimum within a step budget, or keeps FFD's answer. */
+#define EXACT_MAX_REPLICAS 24
+#define EXACT_MAX_STEPS 50000L
+
+typedef struct bb {
+	const planner *pl;
+	const gs_gpu *g;
+	const int *items;  /* replicas, biggest first */
+	int n;
+	group *bins;
+	int nb;
+	int *assign, *best;
+	int best_nb, lb;
+	long steps;
+} bb;
+
+static void bb_put(bb *b, int j, int r, int add)
+{
+	group *gr = &b->bins[j];
+	int64_t mem = b->pl->reps[r].w->memory_bytes, comp = rep_comp(b->pl, r, b->g);
+	if (add) {
+		gr->reps[gr->n++] = r;
+		gr->mem += mem;
+		gr->comp += comp;
+	} else {
+		gr->n--;
+		gr->mem -= mem;
+		gr->comp -= comp;
+	}
+	gr->no_ts = 0;
+	for (int k = 0; k < gr->n; k++)
+		gr->no_ts |= b->pl->reps[gr->reps[k]].no_ts;
+}
+
+static void bb_search(bb *b, int i)
+{
+	int r;
+	if (++b->steps > EXACT_MAX_STEPS || b->best_nb <= b->lb)
+		return;
+	if (i == b->n) {
+		if (b->nb < b->best_nb) {
+			b->best_nb = b->nb;
+			memcpy(b->best, b->assign, (size_t)b->n * sizeof *b->best);
+		}
+		return;
+	}
+	r = b->items[i];
+	for (int j = 0; j < b->nb; j++) {
+		int same = 0;
+		/* Two groups in the same state lead to the same subtrees. */
+		for (int k = 0; k < j && !same; k++)
+			same = b->bins[k].n == b->bins[j].n && b->bins[k].mem == b->bins[j].mem &&
+			       b->bins[k].comp == b->bins[j].comp;
+		if (same || !can_join(b->pl, b->g, &b->bins[j], r))
+			continue;
+		bb_put(b, j, r, 1);
+		b->assign[i] = j;
+		bb_search(b, i + 1);
+		bb_put(b, j, r, 0);
+	}
+	if (b->nb + 1 < b->best_nb) {
+		group *gr = &b->bins[b->nb++];
+		gr->tenant = b->pl->reps[r].tenant;
+		bb_put(b, b->nb - 1, r, 1);
+		b->assign[i] = b->nb - 1;
+		bb_search(b, i + 1);
+		bb_put(b, b->nb - 1, r, 0);
+		b->nb--;
+	}
+}
+
+/* A bound no packing can beat: memory, and compute where replicas over
+ * the target must be alone. */
+static int lower_bound(const planner *pl, const gs_gpu *g, const int *items, int n)
+{
+	int64_t mem = 0, comp = 0;
+	int alone = 0, lb_mem, lb_comp;
+	for (int i = 0; i < n; i++) {
+		int64_t c = rep_comp(pl, items[i], g);
+		mem += pl->reps[items[i]].w->memory_bytes;
+		if (c > pl->target)
+			alone++;
+		else
+			comp += c;
+	}
+	lb_mem = (int)gs_div_ceil(mem, gpu_bytes(g));
+	lb_comp = alone + (int)gs_div_ceil(comp, pl->target);
+	return lb_mem > lb_comp ? lb_mem : lb_comp;
+}
+
+/* Replaces tenant t's groups by an exact packing when that needs fewer. */
+static int exact_tenant(const planner *pl, const gs_gpu *g, group **gsp, int *ngp, int t)
+{
+	group *gs = *gsp;
+	int n = 0, ffd = 0, rc = 0, w = 0;
+	int items[EXACT_MAX_REPLICAS], assign[EXACT_MAX_REPLICAS], best[EXACT_MAX_REPLICAS];
+	group bins[EXACT_MAX_REPLICAS];
+	int store[EXACT_MAX_REPLICAS][EXACT_MAX_REPLICAS];
+	bb b;
+
+	for (int j = 0; j < *ngp; j++) {
+		if (gs[j].tenant != t)
+			continue;
+		ffd++;
+		for (int k = 0; k < gs[j].n; k++) {
+			if (n == EXACT_MAX_REPLICAS)
+				return 0;
+			items[n++] = gs[j].reps[k];
+		}
+	}
+	/* FFD order already put big replicas first within each group; sort
+	 * the whole tenant so the search places big ones first. */
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0 && rep_size(pl, items[j], g) > rep_size(pl, items[j - 1], g); j--) {
+			int x = items[j];
+			items[j] = items[j - 1];
+			items[j - 1] = x;
+		}
+	memset(&b, 0, sizeof b);
+	memset(bins, 0, sizeof bins);
+	for (int j = 0; j < EXACT_MAX_REPLICAS; j++)
+		bins[j].reps = store[j];
+	b.pl = pl;
+	b.g = g;
+	b.items = items;
+	b.n = n;
+	b.bins = bins;
+	b.assign = assign;
+	b.best = best;
+	b.best_nb = ffd;
+	b.lb = lower_bound(pl, g, items, n);
+	if (ffd <= b.lb)
+		return 0;
+	bb_search(&b, 0);
+	if (b.best_nb >= ffd)
+		return 0;
+	/* Drop the tenant's FFD groups, then append the exact ones. */
+	for (int j = 0; j < *ngp; j++) {
+		if (gs[j].tenant == t) {
+			free(gs[j].reps);
+			continue;
+		}
+		gs[w++] = gs[j];
+	}
+	for (int k = 0; k < b.best_nb && rc == 0; k++) {
+		group *gr = &gs[w++];
+		memset(gr, 0, sizeof *gr);
+		gr->tenant = t;
+		for (int i = 0; i < n && rc == 0; i++) {
+			if (best[i] != k)
+				continue;
+			rc = group_add(gr, items[i]);
+			gr->mem += pl->reps[items[i]].w->memory_bytes;
+			gr->comp += rep_comp(pl, items[i], g);
+			gr->no_ts |= pl->reps[items[i]].no_ts;
+		}
+	}
+	*ngp = w;
+	return rc;
+}
+
 /* First-fit-decreasing of the shareable replicas into one-tenant groups. */
 static int pack_shared(const planner *pl, const gs_gpu *g, const int *reps,
                        int n, group **out, int *nout)
@@ -154,6 +320,23 @@ static int pack_shared(const planner *pl, const gs_gpu *g, const int *reps,
 		rc = group_add(&gs[ng++], r);
 	}
 	free(keys);
+	/* Small tenants get the exact packing. exact_tenant reorders the
+	 * groups, so collect the tenants first. */
+	{
+		int *tenants = malloc((size_t)(ng ? ng : 1) * sizeof *tenants), nt = 0;
+		if (!tenants)
+			rc = -1;
+		for (int j = 0; tenants && j < ng; j++) {
+			int seen = 0;
+			for (int k = 0; k < nt && !seen; k++)
+				seen = tenants[k] == gs[j].tenant;
+			if (!seen)
+				tenants[nt++] = gs[j].tenant;
+		}
+		for (int k = 0; k < nt && rc == 0; k++)
+			rc = exact_tenant(pl, g, &gs, &ng, tenants[k]);
+		free(tenants);
+	}
 	if (rc < 0) {
 		groups_free(gs, ng);
 		return -1;
@@ -259,9 +442,24 @@ static int mig_try(const planner *pl, pgpu *pg, const group *gr)
 	return 1;
 }
 
+static int spread_of(const group *g, const planner *pl)
+{
+	for (int i = 0; i < g->n; i++)
+		if (pl->reps[g->reps[i]].w->spread != GS_SPREAD_NONE)
+			return 1;
+	return 0;
+}
+
+static const planner *sort_pl; /* qsort has no user data in C11 */
+
 static int by_slots_desc(const void *a, const void *b)
 {
 	const group *x = *(const group *const *)a, *y = *(const group *const *)b;
+	if (sort_pl) {
+		int sx = spread_of(x, sort_pl), sy = spread_of(y, sort_pl);
+		if (sx != sy)
+			return sy - sx;
+	}
 	if (x->prof->memory_slices != y->prof->memory_slices)
 		return y->prof->memory_slices - x->prof->memory_slices;
 	if (x->prof->compute_slices != y->prof->compute_slices)
@@ -269,11 +467,15 @@ static int by_slots_desc(const void *a, const void *b)
 	return x->reps[0] - y->reps[0];
 }
 
-/* Packs MIG instances onto as few GPUs as possible, biggest first. */
-static int pack_mig(const planner *pl, const gs_gpu *g, group **inst, int n, pack *pk)
+/* Packs MIG instances onto GPUs, biggest first (or, with spread_first,
+ * those whose replicas must not share a GPU first). */
+static int pack_mig_order(const planner *pl, const gs_gpu *g, group **inst, int n,
+                          pack *pk, int spread_first)
 {
 	int first = pk->n;
+	sort_pl = spread_first ? pl : NULL;
 	qsort(inst, (size_t)n, sizeof *inst, by_slots_desc);
+	sort_pl = NULL;
 	for (int i = 0; i < n; i++) {
 		int placed = 0;
 		for (int j = pk->n - 1; j >= first && j >= pk->n - FIT_WINDOW && !placed; j--) {
@@ -290,6 +492,8 @@ static int pack_mig(const planner *pl, const gs_gpu *g, group **inst, int n, pac
 	}
 	return 0;
 }
+
+static int pack_mig(const planner *pl, const gs_gpu *g, group **inst, int n, pack *pk);
 
 /* Builds the packing where the groups flagged in to_mig become MIG
  * instances; fault-isolated replicas are always MIG when they fit one. */
@@ -350,6 +554,46 @@ typedef struct fillkey {
 	int64_t fill;
 	int i;
 } fillkey;
+
+static void pack_truncate(pack *pk, int n)
+{
+	for (int i = n; i < pk->n; i++) {
+		for (int j = 0; j < pk->gpus[i].ng; j++)
+			free(pk->gpus[i].g[j].reps);
+		free(pk->gpus[i].g);
+	}
+	pk->n = n;
+}
+
+/* Biggest-first packing strands spread replicas when big instances fill
+ * GPUs that the spread ones could have shared; try both orders. */
+static int pack_mig(const planner *pl, const gs_gpu *g, group **inst, int n, pack *pk)
+{
+	int base = pk->n, a;
+	int has_spread = 0;
+	for (int i = 0; i < n; i++)
+		has_spread |= spread_of(inst[i], pl);
+	if (pack_mig_order(pl, g, inst, n, pk, 0) < 0)
+		return -1;
+	if (!has_spread)
+		return 0;
+	a = pk->n;
+	if (pack_mig_order(pl, g, inst, n, pk, 1) < 0)
+		return -1;
+	if (pk->n - a < a - base) {
+		/* Keep the second: move it down over the first. */
+		for (int i = base; i < a; i++) {
+			for (int j = 0; j < pk->gpus[i].ng; j++)
+				free(pk->gpus[i].g[j].reps);
+			free(pk->gpus[i].g);
+		}
+		memmove(&pk->gpus[base], &pk->gpus[a], (size_t)(pk->n - a) * sizeof *pk->gpus);
+		pk->n = base + (pk->n - a);
+	} else {
+		pack_truncate(pk, a);
+	}
+	return 0;
+}
 
 static int by_fill_asc(const void *a, const void *b)
 {

@@ -255,13 +255,68 @@ static int try_move(const planner *pl, shop *shops, choice *c, size_t w, int to,
 	return 0;
 }
 
+static int can_use(const choice *c, size_t w, int m)
+{
+	for (int k = 0; k < c->ncand[w]; k++)
+		if (c->cands[w][k] == m)
+			return 1;
+	return 0;
+}
+
+/* Moves every workload of model `from` that may run on `to` there at once:
+ * single moves cannot find that two workloads are cheaper together. */
+static int try_merge(const planner *pl, shop *shops, choice *c, int from, int to,
+                     int *improved)
+{
+	int *saved = malloc(pl->s->n * sizeof *saved), moved = 0, rc = 0;
+	total before = sum_totals(pl, c), tf, tt, after;
+	if (!saved)
+		return -1;
+	memcpy(saved, c->model, pl->s->n * sizeof *saved);
+	for (size_t w = 0; w < pl->s->n; w++)
+		if (c->model[w] == from && can_use(c, w, to)) {
+			c->model[w] = to;
+			moved = 1;
+		}
+	if (moved && (eval_model(pl, shops, c, from, &tf) < 0 ||
+	              eval_model(pl, shops, c, to, &tt) < 0))
+		rc = -1;
+	if (rc == 0 && moved) {
+		after = before;
+		after.cost += tf.cost + tt.cost - c->per_model[from].cost - c->per_model[to].cost;
+		after.gpus += tf.gpus + tt.gpus - c->per_model[from].gpus - c->per_model[to].gpus;
+		after.instances += tf.instances + tt.instances -
+		                   c->per_model[from].instances - c->per_model[to].instances;
+		if (total_less(after, before)) {
+			c->per_model[from] = tf;
+			c->per_model[to] = tt;
+			*improved = 1;
+			free(saved);
+			return 0;
+		}
+	}
+	memcpy(c->model, saved, pl->s->n * sizeof *saved);
+	free(saved);
+	return rc;
+}
+
 /* Local search over model choices, within a budget of re-packings that
  * shrinks as fleets grow so that 100,000 replicas still plan in a second. */
 static int improve(const planner *pl, shop *shops, choice *c)
 {
 	long budget = pl->nreps ? 4000000L / pl->nreps : 0;
+	if (budget > 1000)
+		budget = 1000;
 	for (int pass = 0; pass < 4 && budget > 0; pass++) {
 		int improved = 0;
+		for (int a = 0; a < pl->nmodels && budget > 0; a++)
+			for (int b = 0; b < pl->nmodels && budget > 0; b++) {
+				if (a == b || !c->per_model[a].gpus)
+					continue;
+				if (try_merge(pl, shops, c, a, b, &improved) < 0)
+					return -1;
+				budget -= 2;
+			}
 		for (size_t w = 0; w < pl->s->n && budget > 0; w++)
 			for (int k = 0; k < c->ncand[w] && budget > 0; k++) {
 				if (c->cands[w][k] == c->model[w])
