@@ -169,8 +169,14 @@ static int load_starts(gs_catalog *cat, gs_ctx *c, const gs_node *seq,
 		return gs_fail_nomem(c->err);
 	for (size_t i = 0; i < seq->n; i++) {
 		int64_t v;
-		if ((rc = gs_scalar_int(c, seq->items[i], 0, slots - size, &v)) < 0)
+		if ((rc = gs_scalar_int(c, seq->items[i], 0, slots - size, &v)) < 0) {
+			if (c->err) {
+				gs_error tmp = *c->err;
+				gs_fail_node(c->err, rc, c->file, seq->items[i],
+				             "placement start %s", tmp.msg);
+			}
 			return rc;
+		}
 		starts[i] = (int)v;
 	}
 	p->starts = starts;
@@ -354,21 +360,29 @@ static int load_gpu(gs_catalog *cat, gs_ctx *c, const gs_node *root, gs_gpu *g)
 	return 0;
 }
 
-/* A name or alias that two models share would make lookups ambiguous. */
-static int check_gpu_names(gs_catalog *cat, gs_ctx *c, const gs_gpu *g)
+/* A name or alias that two models share would make lookups ambiguous.
+ * The error points at the clashing value in this file. */
+static int check_gpu_names(gs_catalog *cat, gs_ctx *c, const gs_gpu *g,
+                           const gs_node *root)
 {
+	const gs_node *aliases = gs_node_get(root, "aliases");
 	for (size_t i = 0; i < cat->n_gpus; i++) {
 		const gs_gpu *o = &cat->gpus[i];
+		const gs_node *at = NULL;
 		const char *clash = NULL;
-		if (gpu_has_name(o, g->name))
+		if (gpu_has_name(o, g->name)) {
 			clash = g->name;
+			at = gs_node_get(root, "name");
+		}
 		for (size_t a = 0; !clash && a < g->n_aliases; a++)
-			if (gpu_has_name(o, g->aliases[a]))
+			if (gpu_has_name(o, g->aliases[a])) {
 				clash = g->aliases[a];
+				at = aliases->items[a];
+			}
 		if (clash)
-			return gs_fail_at(c->err, GS_ESCHEMA, c->file, 0, 0,
-			                  "GPU name '%s' is already used by %s (%s)",
-			                  clash, o->name, o->file);
+			return gs_fail_node(c->err, GS_ESCHEMA, c->file, at,
+			                    "GPU name '%s' is already used by %s (%s)",
+			                    clash, o->name, o->file);
 	}
 	return 0;
 }
@@ -541,7 +555,7 @@ static int add_gpu_file(gs_catalog *cat, gs_ctx *c, const gs_node *root)
 
 	memset(&g, 0, sizeof g);
 	if ((rc = load_gpu(cat, c, root, &g)) < 0 ||
-	    (rc = check_gpu_names(cat, c, &g)) < 0)
+	    (rc = check_gpu_names(cat, c, &g, root)) < 0)
 		return rc;
 	if (!(p = realloc(cat->gpus, (cat->n_gpus + 1) * sizeof *p)))
 		return gs_fail_nomem(c->err);

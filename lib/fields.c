@@ -127,7 +127,14 @@ int gs_get_int(gs_ctx *c, const gs_node *map, const char *key, int required,
 {
 	gs_node *v = NULL;
 	int rc = lookup(c, map, key, required, &v);
-	return rc <= 0 ? rc : gs_scalar_int(c, v, min, max, out);
+	if (rc <= 0 || (rc = gs_scalar_int(c, v, min, max, out)) == 0)
+		return rc;
+	/* Name the key: "8 is out of range" alone leaves the reader guessing. */
+	if (c->err) {
+		gs_error tmp = *c->err;
+		gs_fail_node(c->err, rc, c->file, v, "'%s': %s", key, tmp.msg);
+	}
+	return rc;
 }
 
 int gs_get_bool(gs_ctx *c, const gs_node *map, const char *key, int required,
@@ -154,12 +161,23 @@ int gs_get_fixed(gs_ctx *c, const gs_node *map, const char *key, int required,
 	int rc = lookup(c, map, key, required, &v);
 	if (rc <= 0)
 		return rc;
-	if (v->kind != GS_NODE_STRING || v->quoted ||
-	    gs_parse_fixed(v->text, scale, out) < 0)
+	if (v->kind != GS_NODE_STRING || v->quoted)
 		return gs_fail_node(c->err, GS_ESCHEMA, c->file, v,
-		                    "'%s' must be a non-negative decimal number, not '%s'",
-		                    key, v->text ? v->text : "");
-	return 0;
+		                    "'%s' must be a number, not %s", key, found_name(v));
+	switch (gs_parse_fixed(v->text, scale, out)) {
+	case 0: return 0;
+	case GS_PARSE_TOO_PRECISE:
+		return gs_fail_node(c->err, GS_ESCHEMA, c->file, v,
+		                    "'%s' has more than %d decimals: '%s'", key,
+		                    gs_scale_decimals(scale), v->text);
+	case GS_PARSE_TOO_LARGE:
+		return gs_fail_node(c->err, GS_ESCHEMA, c->file, v, "'%s' is too large: '%s'",
+		                    key, v->text);
+	default:
+		return gs_fail_node(c->err, GS_ESCHEMA, c->file, v,
+		                    "'%s' must be a non-negative decimal number, not '%s'", key,
+		                    v->text);
+	}
 }
 
 typedef struct unit {
@@ -186,6 +204,10 @@ int gs_parse_bytes(const char *text, int64_t *out, gs_error *err)
 		return gs_fail(err, GS_ESCHEMA,
 		               "'%s' is not a memory size (try '10GiB' or '512MiB')",
 		               text);
+	if ((text[i] == 'e' || text[i] == 'E') &&
+	    (isdigit((unsigned char)text[i + 1]) || text[i + 1] == '+' || text[i + 1] == '-'))
+		return gs_fail(err, GS_ESCHEMA,
+		               "'%s': exponents are not allowed (write the number out)", text);
 	for (size_t k = 0; k < GS_ARRAY_LEN(mem_units); k++)
 		if (strcmp(text + i, mem_units[k].name) == 0)
 			u = &mem_units[k];
@@ -200,10 +222,13 @@ int gs_parse_bytes(const char *text, int64_t *out, gs_error *err)
 	}
 	memcpy(num, text, i);
 	num[i] = '\0';
-	if (gs_parse_fixed(num, 1000000, &micro) < 0)
-		return gs_fail(err, GS_ESCHEMA,
-		               "'%s' is not a valid size (at most 6 decimals, no exponent)",
-		               text);
+	switch (gs_parse_fixed(num, 1000000, &micro)) {
+	case 0: break;
+	case GS_PARSE_TOO_LARGE: return gs_fail(err, GS_ESCHEMA, "'%s' is too large", text);
+	case GS_PARSE_TOO_PRECISE:
+		return gs_fail(err, GS_ESCHEMA, "'%s' has more than 6 decimals", text);
+	default: return gs_fail(err, GS_ESCHEMA, "'%s' is not a valid size", text);
+	}
 	if (micro / 1000000 > INT64_MAX / u->bytes / 2)
 		return gs_fail(err, GS_ESCHEMA, "'%s' is too large", text);
 	*out = (micro / 1000000) * u->bytes +

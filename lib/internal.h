@@ -42,9 +42,13 @@ const char *gs_suggest(const char *word, const char *const *cands, size_t n);
 /* Growable array: *items grows to hold at least `need` elements. */
 int gs_grow(void *items, size_t *cap, size_t need, size_t size);
 
-/* Exact decimal parsing: "12.5" with scale 1000 gives 12500. Fails on more
- * decimals than the scale holds, on signs, exponents and overflow. */
+/* Exact decimal parsing: "12.5" with scale 1000 (a power of ten) gives
+ * 12500. Returns 0, or GS_PARSE_SYNTAX (signs, exponents, other
+ * characters), GS_PARSE_TOO_PRECISE or GS_PARSE_TOO_LARGE. */
+enum { GS_PARSE_SYNTAX = -1, GS_PARSE_TOO_PRECISE = -2, GS_PARSE_TOO_LARGE = -3 };
 int gs_parse_fixed(const char *text, int64_t scale, int64_t *out);
+/* How many decimals a scale holds: 1000000 -> 6. */
+int gs_scale_decimals(int64_t scale);
 
 /* Integer helpers that never overflow silently. */
 int64_t gs_div_round(int64_t num, int64_t den); /* half away from zero */

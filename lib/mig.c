@@ -140,8 +140,8 @@ int gs_mig_fit(const gs_gpu *gpu, const gs_mig_profile *const *profiles,
 		list_starts(items[deepest], buf, sizeof buf);
 		return gs_fail(err, GS_ENOFIT,
 		               "no placement without overlapping memory slices: %s "
-		               "can start only at slot %s",
-		               items[deepest]->name, buf);
+		               "can start only at slot%s %s",
+		               items[deepest]->name, items[deepest]->n_starts == 1 ? "" : "s", buf);
 	}
 	if (!starts)
 		return 0;
@@ -209,9 +209,10 @@ static int canonical(const void *a, const void *b)
 
 static int fits_with(walk *w, size_t r)
 {
+	if (w->len + 1 > MAX_INSTANCES)
+		return 0;
 	w->seq[w->len] = w->allowed[r];
-	return w->len + 1 <= MAX_INSTANCES &&
-	       gs_mig_fit(w->gpu, w->seq, w->len + 1, NULL, NULL) == 0;
+	return gs_mig_fit(w->gpu, w->seq, w->len + 1, NULL, NULL) == 0;
 }
 
 /* Visits multisets as non-decreasing rank sequences: a prefix comes before

@@ -108,7 +108,7 @@ int gs_parse_fixed(const char *text, int64_t scale, int64_t *out)
 
 	for (; isdigit((unsigned char)*p); p++, digits++) {
 		if (whole > (INT64_MAX / scale - 9) / 10)
-			return -1;
+			return GS_PARSE_TOO_LARGE;
 		whole = whole * 10 + (*p - '0');
 	}
 	if (*p == '.') {
@@ -117,7 +117,7 @@ int gs_parse_fixed(const char *text, int64_t scale, int64_t *out)
 			/* Extra zeros are harmless; extra precision is not. */
 			if (unit == 1) {
 				if (*p != '0')
-					return -1;
+					return GS_PARSE_TOO_PRECISE;
 				continue;
 			}
 			unit /= 10;
@@ -130,15 +130,23 @@ int gs_parse_fixed(const char *text, int64_t scale, int64_t *out)
 	return 0;
 }
 
+int gs_scale_decimals(int64_t scale)
+{
+	int d = 0;
+	for (; scale > 1; scale /= 10)
+		d++;
+	return d;
+}
+
 int64_t gs_div_round(int64_t num, int64_t den)
 {
-	if (den < 0) {
-		num = -num;
-		den = -den;
-	}
-	if (num >= 0)
-		return (num + den / 2) / den;
-	return -((-num + den / 2) / den);
+	/* Quotient and remainder never overflow where num + den/2 would. */
+	int64_t q = num / den, r = num % den;
+	uint64_t ar = r < 0 ? (uint64_t)0 - (uint64_t)r : (uint64_t)r;
+	uint64_t ad = den < 0 ? (uint64_t)0 - (uint64_t)den : (uint64_t)den;
+	if (ar >= ad - ar)
+		q += (r < 0) == (den < 0) ? 1 : -1;
+	return q;
 }
 
 int64_t gs_div_ceil(int64_t num, int64_t den)

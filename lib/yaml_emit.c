@@ -41,7 +41,9 @@ static int needs_quotes(const char *s)
 	for (size_t i = 0; i < GS_ARRAY_LEN(words); i++)
 		if (gs_strcaseeq(s, words[i]))
 			return 1;
-	if (*p == '+' || *p == '-' || *p == '.')
+	if (*p == '+' || *p == '-')
+		p++;
+	if (*p == '.')
 		p++;
 	/* Anything starting like a number (digits, .5, 0x1f, 1e3, .inf). */
 	return (*p >= '0' && *p <= '9') || gs_strcaseeq(p, "inf") ||
