@@ -96,7 +96,7 @@ deps-check:
 # The README's first command: the main job on the shipped example.
 demo: deps
 	@$(MAKE) -s all
-	./gpushare savings --instance p3.2xlarge --replicas 4
+	./gpushare plan examples/workloads.yaml
 
 check: deps-check
 	@$(MAKE) -s check-run

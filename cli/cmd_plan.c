@@ -45,6 +45,26 @@ static void print_summary(const gs_plan_summary *s, const char *file, size_t nw)
 		       cli_money(s->current_per_hour, d, sizeof d));
 }
 
+/* Prints text indented, wrapped at spaces to fit 80 columns. */
+static void print_wrapped(const char *text, int indent)
+{
+	const int width = 80 - indent;
+	while (*text) {
+		int len = (int)strlen(text), cut = len;
+		if (len > width) {
+			cut = width;
+			while (cut > 0 && text[cut] != ' ')
+				cut--;
+			if (cut == 0)
+				cut = width;
+		}
+		printf("%*s%.*s\n", indent, "", cut, text);
+		text += cut;
+		while (*text == ' ')
+			text++;
+	}
+}
+
 static void print_workloads(const gs_plan *p)
 {
 	printf("\n%-24s %-13s %4s %10s\n", "WORKLOAD", "STRATEGY", "REPL", "COST/H");
@@ -53,7 +73,7 @@ static void print_workloads(const gs_plan *p)
 		char c[32];
 		printf("%-24s %-13s %4d %10s\n", w->workload->name, gs_strategy_name(w->strategy),
 		       w->workload->replicas, cli_money(w->cost_per_hour, c, sizeof c));
-		printf("    %s\n", w->why);
+		print_wrapped(w->why, 4);
 	}
 }
 
