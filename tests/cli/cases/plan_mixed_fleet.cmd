@@ -1,0 +1,1 @@
+plan $REPO/examples/mixed-fleet.yaml

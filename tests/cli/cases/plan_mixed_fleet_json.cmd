@@ -1,0 +1,1 @@
+plan --format json $REPO/examples/mixed-fleet.yaml

@@ -1,0 +1,1 @@
+plan $REPO/examples/multi-tenant-mig.yaml
