@@ -83,6 +83,19 @@ int gs_yaml_render(const gs_node *root, char **out, gs_error *err);
 /* json.c: renders a tree as pretty-printed JSON (with a final newline). */
 int gs_json_render(const gs_node *root, char **out, gs_error *err);
 
+/* json.c: parses one JSON document (path "-" is stdin). cJSON keeps no
+ * positions, so only syntax errors carry a line and column. */
+int gs_json_read_file(const char *path, gs_node **out, gs_error *err);
+int gs_json_read_buffer(const char *name, const char *buf, size_t len,
+                        gs_node **out, gs_error *err);
+
+/* atomic.c: writes data to path through a temporary file in the same
+ * directory, flushed and renamed into place, so a reader sees the old
+ * file or the new one, never a mix. With exclusive, an existing path is
+ * an error (GS_EIO, "exists"). */
+int gs_write_atomic(const char *path, const char *data, size_t len,
+                    int exclusive, gs_error *err);
+
 /* file.c: reads a whole file (path "-" is stdin) up to GS_READ_MAX_BYTES. */
 int gs_file_read(const char *path, char **buf, size_t *len, gs_error *err);
 
