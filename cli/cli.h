@@ -96,6 +96,9 @@ char *cli_price(gs_micros m, char *buf, size_t size);
 /* "15.78 GiB" */
 char *cli_gib(int64_t mib, char *buf, size_t size);
 
+/* Prints a plan as text, JSON or YAML (cmd_plan.c; the REPL uses it). */
+int cli_plan_print(const gs_plan *plan, const gs_scenario *scn, int fmt);
+
 /* Subcommands, one file each. */
 int cmd_plan(const cli_cmd *self, int argc, char **argv);
 int cmd_advise(const cli_cmd *self, int argc, char **argv);

@@ -141,6 +141,21 @@ static void print_rest(const gs_plan *p)
 		printf("  - %s\n", gs_plan_warning_at(p, i));
 }
 
+int cli_plan_print(const gs_plan *plan, const gs_scenario *scn, int fmt)
+{
+	gs_error err;
+	gs_doc *doc;
+	if (fmt != FMT_TEXT)
+		return gs_doc_plan(plan, &doc, &err) < 0 ? cli_fail(&err) : cli_print_doc(doc, fmt);
+	print_summary(gs_plan_summary_get(plan),
+	              gs_scenario_file(scn) ? gs_scenario_file(scn) : "the current scenario",
+	              gs_scenario_workload_count(scn));
+	print_workloads(plan);
+	print_nodes(plan);
+	print_rest(plan);
+	return EXIT_OK;
+}
+
 int cmd_plan(const cli_cmd *self, int argc, char **argv)
 {
 	gs_plan_opts po = GS_PLAN_OPTS_INIT;
@@ -170,16 +185,8 @@ int cmd_plan(const cli_cmd *self, int argc, char **argv)
 	if (gs_scenario_load(cat, argv[p.optind], &scn, &err) < 0 ||
 	    gs_plan_make(scn, &po, &plan, &err) < 0) {
 		rc = cli_fail(&err);
-	} else if (fmt == FMT_TEXT) {
-		print_summary(gs_plan_summary_get(plan), gs_scenario_file(scn),
-		              gs_scenario_workload_count(scn));
-		print_workloads(plan);
-		print_nodes(plan);
-		print_rest(plan);
-		rc = EXIT_OK;
 	} else {
-		gs_doc *doc;
-		rc = gs_doc_plan(plan, &doc, &err) < 0 ? cli_fail(&err) : cli_print_doc(doc, fmt);
+		rc = cli_plan_print(plan, scn, fmt);
 	}
 	gs_plan_free(plan);
 	gs_scenario_free(scn);

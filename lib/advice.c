@@ -234,7 +234,7 @@ int plan_advice(gs_plan *p, const planner *pl, const gs_micros *ded_cost)
 		              sizeof buf, &o);
 		if (!(pw->why = plan_strdup(p, buf)))
 			rc = -1;
-		if (w->current)
+		if (w->current || p->s->cluster_cost >= 0)
 			p->current_after += pw->cost_per_hour;
 	}
 	(void)pl;

@@ -310,6 +310,10 @@ int gs_scenario_set(gs_scenario *s, const char *workload, const char *key,
  * before it can be planned. */
 int gs_scenario_add(gs_scenario *s, const char *name, gs_error *err);
 int gs_scenario_remove(gs_scenario *s, const char *name, gs_error *err);
+/* What the whole cluster costs today (e.g. from an imported inventory);
+ * the plan reports it as the current cost instead of the sum of the
+ * workloads' `current`. -1 unsets it. */
+void gs_scenario_set_cluster_cost(gs_scenario *s, gs_micros per_hour);
 /* Checks what a loader checks at the end: required keys, fits. */
 int gs_scenario_validate(const gs_scenario *s, gs_error *err);
 

@@ -467,6 +467,10 @@ static void summarize(gs_plan *p, const planner *pl)
 	if (sum->gpus_after)
 		sum->util_after_permille = (int)(comp * 1000 / ((int64_t)sum->gpus_after * GS_PPM));
 	sum->current_per_hour = -1;
+	if (pl->s->cluster_cost >= 0) {
+		sum->current_per_hour = pl->s->cluster_cost;
+		return;
+	}
 	for (size_t i = 0; i < pl->s->n; i++) {
 		const gs_workload *w = &pl->s->w[i]->pub;
 		if (!w->current)

@@ -58,6 +58,7 @@ int gs_scenario_new(const gs_catalog *cat, gs_scenario **out, gs_error *err)
 	s->pricing = GS_PRICING_ON_DEMAND;
 	s->via = GS_VIA_DEVICE_PLUGIN;
 	s->target_ppm = 900000;
+	s->cluster_cost = -1;
 	*out = s;
 	return 0;
 }
@@ -122,6 +123,7 @@ int gs_scenario_clone(const gs_scenario *src, gs_scenario **out, gs_error *err)
 	s->pricing = src->pricing;
 	s->via = src->via;
 	s->target_ppm = src->target_ppm;
+	s->cluster_cost = src->cluster_cost;
 	if (set_str(&s->cloud, src->cloud) ||
 	    (src->file && set_str(&s->file, src->file)))
 		goto nomem;
@@ -682,6 +684,11 @@ int gs_scenario_remove(gs_scenario *s, const char *name, gs_error *err)
 		return 0;
 	}
 	return gs_fail(err, GS_ENOTFOUND, "no workload named '%s'", name);
+}
+
+void gs_scenario_set_cluster_cost(gs_scenario *s, gs_micros per_hour)
+{
+	s->cluster_cost = per_hour;
 }
 
 /* ---- what may be bought ------------------------------------------------------ */

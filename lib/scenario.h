@@ -25,6 +25,7 @@ struct gs_scenario {
 	size_t n_gpus;
 	wl **w;
 	size_t n, cap;
+	gs_micros cluster_cost;    /* what the cluster costs today; -1: unknown */
 };
 
 /* Instances the scenario may buy: cloud, allow-lists and a known price. */
