@@ -363,7 +363,8 @@ typedef struct gs_plan_gpu {
 typedef struct gs_plan_node {
 	const gs_instance *instance;
 	gs_micros price_per_hour;
-	const char *config;        /* device-plugin config name */
+	const char *config;        /* device-plugin config name (a label value) */
+	const char *mig_config;    /* mig-parted config name; NULL if no MIG */
 	const gs_plan_gpu *gpus;
 	size_t n_gpus;
 } gs_plan_node;

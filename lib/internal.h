@@ -39,6 +39,11 @@ size_t gs_edit_distance(const char *a, const char *b, size_t cap);
  * word's length (at least 2 edits). */
 const char *gs_suggest(const char *word, const char *const *cands, size_t n);
 
+/* Makes s a valid Kubernetes label value in out (at most 63 characters
+ * of [A-Za-z0-9-_.], alphanumeric at both ends); other characters become
+ * '-'. out must hold 64 bytes. Returns out. */
+char *gs_label_value(const char *s, char *out);
+
 /* Growable array: *items grows to hold at least `need` elements. */
 int gs_grow(void *items, size_t *cap, size_t need, size_t size);
 

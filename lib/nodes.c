@@ -258,16 +258,161 @@ static int node_slots(const bnode *b)
 	return k < 2 ? 2 : k;
 }
 
+/* Names are label values: an instance type may hold '+' (GCP's n1 with
+ * attached GPUs), so the name is sanitized, with the sharing suffix kept. */
 static const char *config_name(gs_plan *p, const bnode *b, int slots)
 {
-	char buf[128];
+	char suffix[24], base[64], buf[96];
 	switch (b->kind) {
-	case K_TS: snprintf(buf, sizeof buf, "%s-ts%d", b->inst->type, slots); break;
-	case K_MPS: snprintf(buf, sizeof buf, "%s-mps%d", b->inst->type, slots); break;
-	case K_MIG: snprintf(buf, sizeof buf, "%s-mig", b->inst->type); break;
-	default: snprintf(buf, sizeof buf, "%s-none", b->inst->type); break;
+	case K_TS: snprintf(suffix, sizeof suffix, "-ts%d", slots); break;
+	case K_MPS: snprintf(suffix, sizeof suffix, "-mps%d", slots); break;
+	case K_MIG: snprintf(suffix, sizeof suffix, "-mig"); break;
+	default: snprintf(suffix, sizeof suffix, "-none"); break;
 	}
+	gs_label_value(b->inst->type, base);
+	base[63 - strlen(suffix)] = '\0';
+	gs_label_value(base, base);
+	snprintf(buf, sizeof buf, "%s%s", base, suffix);
 	return plan_strdup(p, buf);
+}
+
+/* What distinguishes two MIG nodes' device-plugin configs: the profiles
+ * time-sliced inside MIG and their slot counts. */
+static void mig_sharing_key(const gs_plan_node *n, char *buf, size_t size)
+{
+	size_t o = 0;
+	buf[0] = '\0';
+	for (size_t g = 0; g < n->n_gpus; g++)
+		for (size_t m = 0; m < n->gpus[g].n_mig; m++) {
+			const gs_plan_mig *mi = &n->gpus[g].mig[m];
+			if (mi->replicas > 1 && o < size)
+				o += (size_t)snprintf(buf + o, size - o, "%s:%d,", mi->profile->name,
+				                      mi->replicas);
+		}
+}
+
+/* What distinguishes two MIG nodes' mig-parted configs: each GPU's
+ * multiset of profiles (instances are listed in slot order). */
+static void mig_geometry_key(const gs_plan_node *n, char *buf, size_t size)
+{
+	size_t o = 0;
+	buf[0] = '\0';
+	for (size_t g = 0; g < n->n_gpus && o < size; g++) {
+		for (size_t m = 0; m < n->gpus[g].n_mig && o < size; m++)
+			o += (size_t)snprintf(buf + o, size - o, "%s+", n->gpus[g].mig[m].profile->name);
+		if (o < size)
+			o += (size_t)snprintf(buf + o, size - o, "|");
+	}
+}
+
+typedef struct cfgkey {
+	const gs_instance *inst;
+	char *key;
+	size_t node;
+	size_t first;   /* first node with the same instance and key */
+	int number;     /* 1-based among the instance's distinct keys */
+} cfgkey;
+
+static int by_inst_key(const void *a, const void *b)
+{
+	const cfgkey *x = a, *y = b;
+	int c = strcmp(x->inst->type, y->inst->type);
+	if (c == 0)
+		c = strcmp(x->key, y->key);
+	return c ? c : (x->node > y->node) - (x->node < y->node);
+}
+
+static int by_inst_first(const void *a, const void *b)
+{
+	const cfgkey *x = a, *y = b;
+	int c = strcmp(x->inst->type, y->inst->type);
+	return c ? c : (x->first > y->first) - (x->first < y->first);
+}
+
+/* Numbers the distinct keys of each instance type in order of first
+ * appearance, so names do not depend on how keys sort. */
+static void number_keys(cfgkey *k, size_t n)
+{
+	qsort(k, n, sizeof *k, by_inst_key);
+	for (size_t i = 0; i < n; i++)
+		k[i].first = i && k[i - 1].inst == k[i].inst && strcmp(k[i - 1].key, k[i].key) == 0
+		                 ? k[i - 1].first : k[i].node;
+	qsort(k, n, sizeof *k, by_inst_first);
+	for (size_t i = 0; i < n; i++) {
+		if (i == 0 || k[i - 1].inst != k[i].inst)
+			k[i].number = 1;
+		else
+			k[i].number = k[i - 1].number + (k[i - 1].first != k[i].first);
+	}
+}
+
+typedef void (*key_fn)(const gs_plan_node *n, char *buf, size_t size);
+
+/* Fills keys for the MIG nodes; returns how many, or -1. */
+static long mig_keys(const gs_plan *p, key_fn fn, cfgkey **out)
+{
+	cfgkey *k = calloc(p->n_nodes ? p->n_nodes : 1, sizeof *k);
+	size_t n = 0;
+	char buf[2048];
+	if (!k)
+		return -1;
+	for (size_t i = 0; i < p->n_nodes; i++) {
+		const gs_plan_node *nd = &p->nodes[i];
+		if (!nd->n_gpus || nd->gpus[0].strategy != GS_STRATEGY_MIG)
+			continue;
+		fn(nd, buf, sizeof buf);
+		if (!(k[n].key = gs_strdup(buf))) {
+			for (size_t j = 0; j < n; j++)
+				free(k[j].key);
+			free(k);
+			return -1;
+		}
+		k[n].inst = nd->instance;
+		k[n++].node = i;
+	}
+	*out = k;
+	return (long)n;
+}
+
+/* The first distinct MIG configuration of an instance type is
+ * "<type>-mig" (device plugin) and "gpushare-<type>" (mig-parted); the
+ * next ones get 2, 3, ... */
+static int name_mig_configs(gs_plan *p)
+{
+	for (int pass = 0; pass < 2; pass++) {
+		cfgkey *k;
+		long n = mig_keys(p, pass ? mig_geometry_key : mig_sharing_key, &k);
+		int rc = 0;
+		if (n < 0)
+			return -1;
+		number_keys(k, (size_t)n);
+		for (long i = 0; i < n; i++) {
+			gs_plan_node *nd = &p->nodes[k[i].node];
+			char buf[96], base[64];
+			if (pass == 0 && k[i].number > 1)
+				snprintf(buf, sizeof buf, "%s%d", nd->config, k[i].number);
+			else if (pass == 0)
+				snprintf(buf, sizeof buf, "%s", nd->config);
+			else {
+				gs_label_value(nd->instance->type, base);
+				base[48] = '\0';
+				gs_label_value(base, base);
+				if (k[i].number > 1)
+					snprintf(buf, sizeof buf, "gpushare-%s-%d", base, k[i].number);
+				else
+					snprintf(buf, sizeof buf, "gpushare-%s", base);
+			}
+			if (!(pass ? (nd->mig_config = plan_strdup(p, buf))
+			           : (nd->config = plan_strdup(p, buf))))
+				rc = -1;
+		}
+		for (long i = 0; i < n; i++)
+			free(k[i].key);
+		free(k);
+		if (rc < 0)
+			return -1;
+	}
+	return 0;
 }
 
 static int fill_node(gs_plan *p, const planner *pl, const bnode *b, gs_plan_node *out)
@@ -350,5 +495,5 @@ int plan_records(gs_plan *p, const planner *pl, nodeset *ns)
 			return -1;
 		cost_node(p, pl, &ns->v[i]);
 	}
-	return 0;
+	return name_mig_configs(p);
 }

@@ -96,6 +96,7 @@ static gs_node *node_entry(const gs_plan_node *n)
 	rc |= gs_node_put(e, "cloud", gs_node_str(n->instance->cloud));
 	rc |= gs_node_put(e, "price_per_hour", money(n->price_per_hour));
 	rc |= gs_node_put(e, "config", gs_node_str(n->config));
+	rc |= gs_node_put(e, "mig_config", gs_node_str(n->mig_config));
 	rc |= gs_node_put(e, "gpus", gpus);
 	if (rc) {
 		gs_node_free(e);

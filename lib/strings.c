@@ -79,6 +79,22 @@ const char *gs_suggest(const char *word, const char *const *cands, size_t n)
 	return pick;
 }
 
+char *gs_label_value(const char *s, char *out)
+{
+	size_t n = 0, start = 0;
+	for (; s[n] && n < 63; n++) {
+		char c = s[n];
+		out[n] = isalnum((unsigned char)c) || c == '-' || c == '_' || c == '.' ? c : '-';
+	}
+	out[n] = '\0';
+	while (n > 0 && !isalnum((unsigned char)out[n - 1]))
+		out[--n] = '\0';
+	while (out[start] && !isalnum((unsigned char)out[start]))
+		start++;
+	memmove(out, out + start, n - start + 1);
+	return out;
+}
+
 int gs_grow(void *items, size_t *cap, size_t need, size_t size)
 {
 	void **p = items;
