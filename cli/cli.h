@@ -41,6 +41,16 @@ const cli_cmd *cli_find_command(const char *name);
 #define CLI_OPT_FORMAT \
 	{ "format", 0, "FMT", "output format: text, json or yaml" }
 #define CLI_OPT_HELP { "help", 'h', NULL, "show this help and exit" }
+/* Emitting options, shared by `plan --emit` and `emit` (in this order). */
+#define CLI_OPT_RENAME \
+	{ "rename-shared", 0, NULL, "advertise shared GPUs as nvidia.com/gpu.shared" }
+#define CLI_OPT_EXAMPLES \
+	{ "example-deployments", 0, NULL, "complete example Deployments instead of patches" }
+#define CLI_OPT_DRA { "dra", 0, NULL, "DRA ResourceClaims even when via is device-plugin" }
+#define CLI_OPT_DRA_API \
+	{ "dra-api", 0, "V", "resource.k8s.io version: v1 (default), v1beta2 or v1beta1" }
+#define CLI_OPT_NAMESPACE \
+	{ "namespace", 0, "NS", "namespace of the ConfigMaps (default gpu-operator)" }
 
 /* Iterates over argv's options. Returns the option's index in the table,
  * CLI_DONE at the end (then p->optind is the first operand), or CLI_EXIT
@@ -99,8 +109,17 @@ char *cli_gib(int64_t mib, char *buf, size_t size);
 /* Prints a plan as text, JSON or YAML (cmd_plan.c; the REPL uses it). */
 int cli_plan_print(const gs_plan *plan, const gs_scenario *scn, int fmt);
 
+/* emit_files.c: renders every wanted kind, then writes them to dir
+ * atomically, refusing existing files unless force. */
+int cli_emit_dir(const gs_plan *plan, const gs_emit_opts *o, const char *dir,
+                 int karpenter, int force);
+/* Applies one of the five emitting options; idx - first picks which. */
+int cli_emit_option(const cli_cmd *self, int first, int idx, const char *arg,
+                    gs_emit_opts *o);
+
 /* Subcommands, one file each. */
 int cmd_plan(const cli_cmd *self, int argc, char **argv);
+int cmd_emit(const cli_cmd *self, int argc, char **argv);
 int cmd_advise(const cli_cmd *self, int argc, char **argv);
 int cmd_savings(const cli_cmd *self, int argc, char **argv);
 int cmd_gpus(const cli_cmd *self, int argc, char **argv);
@@ -108,6 +127,7 @@ int cmd_instances(const cli_cmd *self, int argc, char **argv);
 int cmd_mig(const cli_cmd *self, int argc, char **argv);
 
 extern const cli_opt plan_opts[];
+extern const cli_opt emit_opts[];
 extern const cli_opt advise_opts[];
 extern const cli_opt savings_opts[];
 extern const cli_opt gpus_opts[];

@@ -4,10 +4,19 @@
 
 #include "cli.h"
 
-enum { O_FORMAT, O_PROFILES, O_HELP };
+enum { O_FORMAT, O_EMIT, O_FORCE, O_KARPENTER, O_RENAME, O_EXAMPLES, O_DRA, O_DRA_API,
+       O_NAMESPACE, O_PROFILES, O_HELP };
 
 const cli_opt plan_opts[] = {
 	[O_FORMAT] = CLI_OPT_FORMAT,
+	[O_EMIT] = { "emit", 'e', "DIR", "write the plan's Kubernetes configuration into DIR" },
+	[O_FORCE] = { "force", 'f', NULL, "with --emit, replace existing files" },
+	[O_KARPENTER] = { "karpenter", 0, NULL, "with --emit, also write Karpenter NodePools" },
+	[O_RENAME] = CLI_OPT_RENAME,
+	[O_EXAMPLES] = CLI_OPT_EXAMPLES,
+	[O_DRA] = CLI_OPT_DRA,
+	[O_DRA_API] = CLI_OPT_DRA_API,
+	[O_NAMESPACE] = CLI_OPT_NAMESPACE,
 	[O_PROFILES] = CLI_OPT_PROFILES,
 	[O_HELP] = CLI_OPT_HELP,
 	{ NULL, 0, NULL, NULL },
@@ -159,7 +168,9 @@ int cli_plan_print(const gs_plan *plan, const gs_scenario *scn, int fmt)
 int cmd_plan(const cli_cmd *self, int argc, char **argv)
 {
 	gs_plan_opts po = GS_PLAN_OPTS_INIT;
-	const char *profiles = NULL;
+	gs_emit_opts eo = GS_EMIT_OPTS_INIT;
+	const char *profiles = NULL, *emit_dir = NULL;
+	int force = 0, karpenter = 0;
 	gs_scenario *scn = NULL;
 	gs_catalog *cat = NULL;
 	gs_plan *plan = NULL;
@@ -169,10 +180,21 @@ int cmd_plan(const cli_cmd *self, int argc, char **argv)
 
 	cli_parse_begin(&p, self, argc, argv);
 	while ((opt = cli_next(&p)) >= 0) {
-		if (opt == O_FORMAT && (rc = cli_parse_format(self, p.arg, &fmt)))
-			return rc;
-		if (opt == O_PROFILES)
+		rc = 0;
+		if (opt == O_FORMAT)
+			rc = cli_parse_format(self, p.arg, &fmt);
+		else if (opt == O_PROFILES)
 			profiles = p.arg;
+		else if (opt == O_EMIT)
+			emit_dir = p.arg;
+		else if (opt == O_FORCE)
+			force = 1;
+		else if (opt == O_KARPENTER)
+			karpenter = 1;
+		else
+			rc = cli_emit_option(self, O_RENAME, opt, p.arg, &eo);
+		if (rc)
+			return rc;
 	}
 	if (opt == CLI_EXIT)
 		return p.status;
@@ -186,7 +208,10 @@ int cmd_plan(const cli_cmd *self, int argc, char **argv)
 	    gs_plan_make(scn, &po, &plan, &err) < 0) {
 		rc = cli_fail(&err);
 	} else {
-		rc = cli_plan_print(plan, scn, fmt);
+		eo.source = argv[p.optind];
+		rc = emit_dir ? cli_emit_dir(plan, &eo, emit_dir, karpenter, force) : EXIT_OK;
+		if (rc == EXIT_OK)
+			rc = cli_plan_print(plan, scn, fmt);
 	}
 	gs_plan_free(plan);
 	gs_scenario_free(scn);

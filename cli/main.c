@@ -10,6 +10,11 @@ const cli_cmd cli_commands[] = {
 	  "Plan the cheapest deployable way to share GPUs among the workloads of\n"
 	  "FILE (see gpushare-workloads(5)): strategies, packing, instances, cost.",
 	  plan_opts },
+	{ "emit", cmd_emit, "print one kind of Kubernetes configuration for a plan",
+	  "[options] KIND FILE",
+	  "Plan FILE and print one kind of its Kubernetes configuration: device-plugin,\n"
+	  "gpu-operator-values, mig-config, labels, workloads, dra or karpenter.",
+	  emit_opts },
 	{ "advise", cmd_advise, "advise which sharing strategies suit one workload", "--memory SIZE --compute SHARE [options]",
 	  "Advise which sharing strategies suit one workload, and why.",
 	  advise_opts },

@@ -27,6 +27,12 @@ static int write_all(int fd, const char *data, size_t len)
 	return 0;
 }
 
+int gs_write_file(const char *path, const char *data, size_t len, int exclusive,
+                  gs_error *err)
+{
+	return gs_write_atomic(path, data, len, exclusive, err);
+}
+
 int gs_write_atomic(const char *path, const char *data, size_t len,
                     int exclusive, gs_error *err)
 {

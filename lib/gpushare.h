@@ -425,6 +425,52 @@ int gs_advise(const gs_catalog *cat, const gs_workload *w, char **out,
               gs_error *err);
 
 /* ------------------------------------------------------------------ */
+/* Emitting the Kubernetes configuration of a plan                     */
+
+typedef enum gs_emit_kind {
+	GS_EMIT_DEVICE_PLUGIN,   /* device-plugin-config.yaml: ConfigMap */
+	GS_EMIT_OPERATOR_VALUES, /* gpu-operator-values.yaml: Helm values */
+	GS_EMIT_MIG_PARTED,      /* mig-config.yaml: mig-parted ConfigMap */
+	GS_EMIT_LABELS,          /* labels.sh: kubectl label lines */
+	GS_EMIT_WORKLOADS,       /* workloads.yaml: patches or Deployments */
+	GS_EMIT_DRA,             /* resourceclaims.yaml: DRA claims */
+	GS_EMIT_KARPENTER        /* karpenter.yaml: NodePools, EC2NodeClass */
+} gs_emit_kind;
+#define GS_EMIT_KIND_COUNT 7
+
+typedef enum gs_dra_api { GS_DRA_V1, GS_DRA_V1BETA2, GS_DRA_V1BETA1 } gs_dra_api;
+
+typedef struct gs_emit_opts {
+	int rename_shared;        /* advertise nvidia.com/gpu.shared */
+	int example_deployments;  /* complete Deployments, not patches */
+	int dra;                  /* DRA claims even when via is device-plugin */
+	gs_dra_api dra_api;
+	const char *namespace_;   /* of the ConfigMaps (gpu-operator) */
+	const char *source;       /* named in each file's header, or NULL */
+} gs_emit_opts;
+
+#define GS_EMIT_OPTS_INIT { 0, 0, 0, GS_DRA_V1, "gpu-operator", NULL }
+
+/* Writes data to path through a temporary file in the same directory,
+ * flushed and renamed into place: a reader sees the old file or the new
+ * one, never a mix. With exclusive, an existing path is refused. */
+int gs_write_file(const char *path, const char *data, size_t len, int exclusive,
+                  gs_error *err);
+
+const char *gs_emit_kind_name(gs_emit_kind k);  /* "device-plugin" */
+const char *gs_emit_file_name(gs_emit_kind k);  /* "device-plugin-config.yaml" */
+int gs_emit_kind_parse(const char *name, gs_emit_kind *out);
+/* Whether a plan has anything of this kind to emit (no MIG GPUs: no
+ * mig-parted config; DRA only with via: dra or opts->dra; Karpenter only
+ * for AWS nodes). */
+int gs_emit_wanted(const gs_plan *p, gs_emit_kind k, const gs_emit_opts *o);
+/* Renders one kind as text (YAML, or a shell script for labels); the
+ * caller frees *out with free(). User strings go through the YAML
+ * emitter or are sanitized to label values; nothing is pasted. */
+int gs_emit(const gs_plan *p, gs_emit_kind k, const gs_emit_opts *o, char **out,
+            gs_error *err);
+
+/* ------------------------------------------------------------------ */
 /* Documents: structured output rendered as JSON or YAML              */
 
 typedef enum gs_format { GS_FORMAT_JSON, GS_FORMAT_YAML } gs_format;

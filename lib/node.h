@@ -77,8 +77,11 @@ int gs_yaml_read_file(const char *path, gs_node **out, gs_error *err);
 int gs_yaml_read_buffer(const char *name, const char *buf, size_t len,
                         gs_node **out, gs_error *err);
 
-/* yaml_emit.c: renders a tree as a YAML document. */
+/* yaml_emit.c: renders a tree as a YAML document, or several as a stream
+ * of documents each starting with "---". */
 int gs_yaml_render(const gs_node *root, char **out, gs_error *err);
+int gs_yaml_render_stream(const gs_node *const *docs, size_t n, char **out,
+                          gs_error *err);
 
 /* json.c: renders a tree as pretty-printed JSON (with a final newline). */
 int gs_json_render(const gs_node *root, char **out, gs_error *err);

@@ -61,6 +61,10 @@ static int emit_scalar(yaml_emitter_t *em, const gs_node *n)
 		text = "null";
 	if (is_str && needs_quotes(text))
 		style = YAML_DOUBLE_QUOTED_SCALAR_STYLE;
+	/* A config embedded in a ConfigMap reads best as a literal block;
+	 * libyaml falls back to quoting when the text cannot be one. */
+	else if (is_str && strchr(text, '\n'))
+		style = YAML_LITERAL_SCALAR_STYLE;
 	if (!yaml_scalar_event_initialize(&ev, NULL, NULL,
 	                                  (yaml_char_t *)(uintptr_t)text,
 	                                  (int)strlen(text), 1, 1, style))
@@ -101,27 +105,36 @@ static int emit_node(yaml_emitter_t *em, const gs_node *n)
 	return 0;
 }
 
-static int emit_document(yaml_emitter_t *em, const gs_node *root)
+/* Documents are separated by "---" when there is more than one. */
+static int emit_documents(yaml_emitter_t *em, const gs_node *const *docs, size_t n)
 {
 	yaml_event_t ev;
 
 	if (!yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING) ||
 	    !yaml_emitter_emit(em, &ev))
 		return -1;
-	if (!yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 1) ||
-	    !yaml_emitter_emit(em, &ev))
-		return -1;
-	if (emit_node(em, root) < 0)
-		return -1;
-	if (!yaml_document_end_event_initialize(&ev, 1) ||
-	    !yaml_emitter_emit(em, &ev))
-		return -1;
+	for (size_t i = 0; i < n; i++) {
+		if (!yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, n == 1) ||
+		    !yaml_emitter_emit(em, &ev))
+			return -1;
+		if (emit_node(em, docs[i]) < 0)
+			return -1;
+		if (!yaml_document_end_event_initialize(&ev, 1) ||
+		    !yaml_emitter_emit(em, &ev))
+			return -1;
+	}
 	if (!yaml_stream_end_event_initialize(&ev) || !yaml_emitter_emit(em, &ev))
 		return -1;
 	return yaml_emitter_flush(em) ? 0 : -1;
 }
 
 int gs_yaml_render(const gs_node *root, char **out, gs_error *err)
+{
+	return gs_yaml_render_stream(&root, 1, out, err);
+}
+
+int gs_yaml_render_stream(const gs_node *const *docs, size_t n, char **out,
+                          gs_error *err)
 {
 	yaml_emitter_t em;
 	sink s = { NULL, 0, 0, 0 };
@@ -133,7 +146,7 @@ int gs_yaml_render(const gs_node *root, char **out, gs_error *err)
 	yaml_emitter_set_unicode(&em, 1);
 	yaml_emitter_set_width(&em, -1);
 	yaml_emitter_set_indent(&em, 2);
-	rc = emit_document(&em, root);
+	rc = emit_documents(&em, docs, n);
 	if (rc < 0 && !s.failed && em.error != YAML_MEMORY_ERROR)
 		rc = gs_fail(err, GS_EINVAL, "cannot write YAML: %s",
 		             em.problem ? em.problem : "emitter error");

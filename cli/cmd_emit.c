@@ -1,0 +1,72 @@
+/* cmd_emit.c - `gpushare emit KIND FILE`: one kind of configuration. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+enum { O_RENAME, O_EXAMPLES, O_DRA, O_DRA_API, O_NAMESPACE, O_PROFILES, O_HELP };
+
+const cli_opt emit_opts[] = {
+	[O_RENAME] = CLI_OPT_RENAME,
+	[O_EXAMPLES] = CLI_OPT_EXAMPLES,
+	[O_DRA] = CLI_OPT_DRA,
+	[O_DRA_API] = CLI_OPT_DRA_API,
+	[O_NAMESPACE] = CLI_OPT_NAMESPACE,
+	[O_PROFILES] = CLI_OPT_PROFILES,
+	[O_HELP] = CLI_OPT_HELP,
+	{ NULL, 0, NULL, NULL },
+};
+
+static int kind_of(const cli_cmd *self, const char *name, gs_emit_kind *k)
+{
+	char list[256] = "";
+	if (gs_emit_kind_parse(name, k) == 0)
+		return 0;
+	for (int i = 0; i < GS_EMIT_KIND_COUNT; i++) {
+		strcat(list, i ? ", " : "");
+		strcat(list, gs_emit_kind_name((gs_emit_kind)i));
+	}
+	return cli_usage_error(self, "unknown kind '%s' (one of %s)", name, list);
+}
+
+int cmd_emit(const cli_cmd *self, int argc, char **argv)
+{
+	gs_emit_opts eo = GS_EMIT_OPTS_INIT;
+	gs_plan_opts po = GS_PLAN_OPTS_INIT;
+	const char *profiles = NULL;
+	gs_scenario *scn = NULL;
+	gs_catalog *cat = NULL;
+	gs_plan *plan = NULL;
+	char *text = NULL;
+	gs_emit_kind kind;
+	gs_error err;
+	cli_parser p;
+	int opt, rc;
+
+	cli_parse_begin(&p, self, argc, argv);
+	while ((opt = cli_next(&p)) >= 0) {
+		if (opt == O_PROFILES)
+			profiles = p.arg;
+		else if ((rc = cli_emit_option(self, O_RENAME, opt, p.arg, &eo)))
+			return rc;
+	}
+	if (opt == CLI_EXIT)
+		return p.status;
+	if (argc - p.optind != 2)
+		return cli_usage_error(self, "needs a KIND and a workload FILE");
+	if ((rc = kind_of(self, argv[p.optind], &kind)))
+		return rc;
+	if ((rc = cli_load_catalog(profiles, &cat)) != EXIT_OK)
+		return rc;
+	eo.source = argv[p.optind + 1];
+	if (gs_scenario_load(cat, argv[p.optind + 1], &scn, &err) < 0 ||
+	    gs_plan_make(scn, &po, &plan, &err) < 0 || gs_emit(plan, kind, &eo, &text, &err) < 0)
+		rc = cli_fail(&err);
+	else
+		fputs(text, stdout);
+	free(text);
+	gs_plan_free(plan);
+	gs_scenario_free(scn);
+	gs_catalog_free(cat);
+	return rc;
+}
