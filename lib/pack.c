@@ -279,17 +279,43 @@ static int exact_tenant(const planner *pl, const gs_gpu *g, group **gsp, int *ng
 	return rc;
 }
 
+/* Each tenant's open groups, so first-fit looks only at groups a replica
+ * may join: with many tenants, a window over all groups would rarely hold
+ * one of the replica's own. */
+typedef struct tenant_groups {
+	int *idx;
+	int n, cap;
+} tenant_groups;
+
+static int tg_add(tenant_groups *t, int g)
+{
+	if (t->n == t->cap) {
+		int ncap = t->cap ? t->cap * 2 : 8;
+		int *p = realloc(t->idx, (size_t)ncap * sizeof *p);
+		if (!p)
+			return -1;
+		t->idx = p;
+		t->cap = ncap;
+	}
+	t->idx[t->n++] = g;
+	return 0;
+}
+
 /* First-fit-decreasing of the shareable replicas into one-tenant groups. */
 static int pack_shared(const planner *pl, const gs_gpu *g, const int *reps,
                        int n, group **out, int *nout)
 {
 	sortkey *keys = malloc((size_t)(n ? n : 1) * sizeof *keys);
+	tenant_groups *tg = calloc((size_t)(pl->ntenants ? pl->ntenants : 1), sizeof *tg);
 	group *gs = NULL;
 	size_t cap = 0;
 	int ng = 0, rc = 0;
 
-	if (!keys)
+	if (!keys || !tg) {
+		free(keys);
+		free(tg);
 		return -1;
+	}
 	for (int i = 0; i < n; i++) {
 		keys[i].r = reps[i];
 		keys[i].size = rep_size(pl, reps[i], g);
@@ -297,7 +323,9 @@ static int pack_shared(const planner *pl, const gs_gpu *g, const int *reps,
 	qsort(keys, (size_t)n, sizeof *keys, by_size_desc);
 	for (int i = 0; i < n && rc == 0; i++) {
 		int r = keys[i].r, placed = 0;
-		for (int j = ng - 1; j >= 0 && j >= ng - FIT_WINDOW && !placed; j--) {
+		tenant_groups *t = &tg[pl->reps[r].tenant];
+		for (int k = t->n - 1; k >= 0 && k >= t->n - FIT_WINDOW && !placed; k--) {
+			int j = t->idx[k];
 			if (!can_join(pl, g, &gs[j], r))
 				continue;
 			rc = group_add(&gs[j], r);
@@ -317,8 +345,14 @@ static int pack_shared(const planner *pl, const gs_gpu *g, const int *reps,
 		gs[ng].mem = pl->reps[r].w->memory_bytes;
 		gs[ng].comp = rep_comp(pl, r, g);
 		gs[ng].no_ts = pl->reps[r].no_ts;
-		rc = group_add(&gs[ng++], r);
+		rc = group_add(&gs[ng], r);
+		if (rc == 0)
+			rc = tg_add(t, ng);
+		ng++;
 	}
+	for (int k = 0; k < pl->ntenants; k++)
+		free(tg[k].idx);
+	free(tg);
 	free(keys);
 	/* Small tenants get the exact packing. exact_tenant reorders the
 	 * groups, so collect the tenants first. */
@@ -626,11 +660,10 @@ static int choose_mig(const planner *pl, const gs_gpu *g, group *shared, int ns,
 		nmov++;
 	}
 	qsort(order, (size_t)nmov, sizeof *order, by_fill_asc);
-	/* Large fleets: all or nothing, to stay linear. */
-	for (int k = 1; k <= nmov && rc == 0; k++) {
+	/* Moving the k least-filled groups, for k = 1, 2, 4, ... and all:
+	 * a handful of rebuilds instead of one per group. */
+	for (int k = 1; k <= nmov && rc == 0; k = k == nmov ? nmov + 1 : (k * 2 > nmov ? nmov : k * 2)) {
 		pack cand;
-		if (nmov > 256 && k != nmov)
-			continue;
 		for (int j = 0; j < k; j++)
 			to_mig[order[j].i] = 1;
 		if ((rc = build(pl, g, shared, ns, to_mig, fault, nf, &cand)) < 0)

@@ -42,6 +42,7 @@ void gs_scenario_free(gs_scenario *s)
 	free(s->globs);
 	free(s->gpus);
 	free(s->w);
+	free(s->index);
 	free(s->cloud);
 	free(s->file);
 	free(s);
@@ -161,11 +162,57 @@ const gs_workload *gs_scenario_workload(const gs_scenario *s, size_t i)
 const gs_catalog *gs_scenario_catalog(const gs_scenario *s) { return s->cat; }
 const char *gs_scenario_file(const gs_scenario *s) { return s->file; }
 
+/* Names are looked up on every add and set: an index keeps building a
+ * scenario of many thousand workloads linear. */
+static size_t name_hash(const char *s)
+{
+	size_t h = 1469598103934665603u;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211u;
+	return h;
+}
+
+static void index_drop(gs_scenario *s)
+{
+	free(s->index);
+	s->index = NULL;
+	s->index_cap = 0;
+}
+
+static int index_build(gs_scenario *s)
+{
+	size_t cap = 64;
+	while (cap < s->n * 2 + 2)
+		cap *= 2;
+	free(s->index);
+	if (!(s->index = calloc(cap, sizeof *s->index))) {
+		s->index_cap = 0;
+		return -1;
+	}
+	s->index_cap = cap;
+	for (size_t i = 0; i < s->n; i++) {
+		size_t h = name_hash(s->w[i]->name) & (cap - 1);
+		while (s->index[h])
+			h = (h + 1) & (cap - 1);
+		s->index[h] = i + 1;
+	}
+	return 0;
+}
+
 static wl *find(const gs_scenario *s, const char *name)
 {
-	for (size_t i = 0; i < s->n; i++)
-		if (strcmp(s->w[i]->name, name) == 0)
-			return s->w[i];
+	if (s->index_cap == 0 || s->n * 2 + 2 > s->index_cap)
+		index_build((gs_scenario *)s);
+	if (s->index_cap == 0) { /* out of memory: still correct, only slower */
+		for (size_t i = 0; i < s->n; i++)
+			if (strcmp(s->w[i]->name, name) == 0)
+				return s->w[i];
+		return NULL;
+	}
+	for (size_t h = name_hash(name) & (s->index_cap - 1); s->index[h];
+	     h = (h + 1) & (s->index_cap - 1))
+		if (strcmp(s->w[s->index[h] - 1]->name, name) == 0)
+			return s->w[s->index[h] - 1];
 	return NULL;
 }
 
@@ -461,6 +508,14 @@ static int add_wl(gs_scenario *s, wl *w)
 	if (gs_grow(&s->w, &s->cap, s->n + 1, sizeof *s->w) < 0)
 		return -1;
 	s->w[s->n++] = w;
+	if (s->index_cap && s->n * 2 + 2 <= s->index_cap) {
+		size_t h = name_hash(w->name) & (s->index_cap - 1);
+		while (s->index[h])
+			h = (h + 1) & (s->index_cap - 1);
+		s->index[h] = s->n;
+	} else {
+		index_drop(s);
+	}
 	return 0;
 }
 
@@ -641,8 +696,11 @@ int gs_scenario_set(gs_scenario *s, const char *workload, const char *key,
 		rc = gs_fail(err, GS_ENOTFOUND, "no workload named '%s'", workload);
 	else if (workload && strcmp(key, "name") == 0 && find(s, value))
 		rc = gs_fail(err, GS_ESCHEMA, "a workload named '%s' exists already", value);
-	else if (w)
+	else if (w) {
 		rc = wl_apply(&c, s->cat, w, key, v);
+		if (strcmp(key, "name") == 0)
+			index_drop(s);
+	}
 	else if (strcmp(key, "workloads") == 0 || strcmp(key, "version") == 0)
 		rc = gs_fail(err, GS_EINVAL, "'%s' cannot be set", key);
 	else
@@ -681,6 +739,7 @@ int gs_scenario_remove(gs_scenario *s, const char *name, gs_error *err)
 		wl_free(s->w[i]);
 		memmove(&s->w[i], &s->w[i + 1], (s->n - i - 1) * sizeof *s->w);
 		s->n--;
+		index_drop(s);
 		return 0;
 	}
 	return gs_fail(err, GS_ENOTFOUND, "no workload named '%s'", name);

@@ -26,6 +26,8 @@ struct gs_scenario {
 	wl **w;
 	size_t n, cap;
 	gs_micros cluster_cost;    /* what the cluster costs today; -1: unknown */
+	size_t *index;             /* open addressing over w[] by name, +1 */
+	size_t index_cap;          /* 0: no index yet */
 };
 
 /* Instances the scenario may buy: cloud, allow-lists and a known price. */
