@@ -107,8 +107,14 @@ check-run: build/header-check.o $(UNIT_BIN) build/san/gpushare
 	@sh tests/cli/run.sh build/san/gpushare
 	@sh tests/man/lint.sh
 
-bench: gpushare
-	@sh tests/bench/run.sh ./gpushare
+# The planner benchmark (tests/bench/README.md): release flags, not sanitized.
+build/bench/bench: tests/bench/bench.c libgpushare.a
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $@")
+	$(Q)$(CC) $(ALL_CFLAGS) -O2 -o $@ tests/bench/bench.c libgpushare.a $(DEPS_LIBS) -lm
+
+bench: build/bench/bench
+	./build/bench/bench $(BENCH_SIZES)
 
 install: all
 	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig \
