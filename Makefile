@@ -105,6 +105,7 @@ check-run: build/header-check.o $(UNIT_BIN) build/san/gpushare
 	@set -e; for t in $(UNIT_BIN); do \
 	    echo "== $$t"; (cd tests && GS_TOP=.. ../$$t); done
 	@sh tests/cli/run.sh build/san/gpushare
+	@sh tests/emit/validate.sh build/san/gpushare
 	@sh tests/man/lint.sh
 
 # The planner benchmark (tests/bench/README.md): release flags, not sanitized.

@@ -1,0 +1,87 @@
+#!/bin/sh
+# validate.sh BIN - plans every example, emits its Kubernetes configuration
+# in several variants, and runs the offline validators of shared/tools
+# (Kubernetes schemas and API rules, NVIDIA's device-plugin and mig-parted
+# parsers) over every file. Skips loudly only where Node is missing.
+set -u
+bin=$1
+top=$(pwd)
+src="$top/../shared/tools/validate"
+dest="$top/build/validate"
+pass=0
+fail=0
+
+if ! command -v node >/dev/null 2>&1; then
+	echo "validate: SKIPPED: node is not installed, so the emitted files were NOT validated" >&2
+	exit 0
+fi
+if [ ! -d "$src" ]; then
+	echo "validate: SKIPPED: $src not found, so the emitted files were NOT validated" >&2
+	exit 0
+fi
+py=python3
+[ -x /usr/bin/python3 ] && py=/usr/bin/python3
+if ! $py -c 'import yaml' 2>/dev/null; then
+	echo "validate: python3-yaml is missing (apt-get install -y python3-yaml)" >&2
+	exit 1
+fi
+# shared/ is read-only: install the validators into build/.
+if [ ! -f "$dest/.installed" ] || ! cmp -s "$src/package-lock.json" "$dest/package-lock.json"; then
+	rm -rf "$dest" && cp -R "$src" "$dest" && chmod -R u+w "$dest" &&
+		(cd "$dest" && npm ci --no-audit --no-fund --loglevel=error >/dev/null) &&
+		touch "$dest/.installed" ||
+		{ echo "validate: cannot install the validators (npm ci)" >&2; exit 1; }
+fi
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+check() { # what command...
+	what=$1
+	shift
+	if out=$("$@" 2>&1); then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		echo "FAIL $what"
+		echo "$out" | sed 's/^/    /'
+	fi
+}
+
+variant() { # name example extra-options...
+	name=$1
+	ex=$2
+	shift 2
+	dir="$tmp/$name"
+	if ! "$bin" plan "$ex" --emit "$dir" "$@" >/dev/null 2>"$tmp/err"; then
+		fail=$((fail + 1))
+		echo "FAIL $name: plan --emit"
+		sed 's/^/    /' "$tmp/err"
+		return
+	fi
+	for f in device-plugin-config mig-config resourceclaims karpenter; do
+		[ -f "$dir/$f.yaml" ] &&
+			check "$name/$f.yaml (k8s)" node "$dest/validate-k8s.mjs" --quiet "$dir/$f.yaml"
+	done
+	case " $* " in *" --example-deployments "*)
+		check "$name/workloads.yaml (k8s)" node "$dest/validate-k8s.mjs" --quiet "$dir/workloads.yaml" ;;
+	esac
+	for f in device-plugin-config mig-config gpu-operator-values; do
+		[ -f "$dir/$f.yaml" ] &&
+			check "$name/$f.yaml (nvidia)" $py "$dest/validate-nvidia.py" --quiet "$dir/$f.yaml"
+	done
+	check "$name/labels.sh (sh -n)" sh -n "$dir/labels.sh"
+}
+
+for ex in examples/*.yaml; do
+	base=$(basename "$ex" .yaml)
+	variant "$base" "$ex" --karpenter --dra
+	variant "$base-examples" "$ex" --karpenter --dra --example-deployments --rename-shared
+	# The older DRA shapes, on the examples with MPS and with MIG.
+	case $base in mixed-fleet | multi-tenant-mig)
+		variant "$base-v1beta2" "$ex" --dra --dra-api v1beta2 --example-deployments
+		variant "$base-v1beta1" "$ex" --dra --dra-api v1beta1 --example-deployments ;;
+	esac
+done
+echo "validate: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
