@@ -1,0 +1,1 @@
+advise --memory 10XB --compute 40%

@@ -1,0 +1,1 @@
+advise --isolation fault --memory 4GiB --compute 10%

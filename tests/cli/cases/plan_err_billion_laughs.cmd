@@ -1,0 +1,1 @@
+plan $FIXTURES/workloads/billion_laughs.yaml

@@ -1,0 +1,1 @@
+plan $FIXTURES/workloads/compute_150.yaml

@@ -1,0 +1,1 @@
+plan $FIXTURES/workloads/current_count_zero.yaml

@@ -1,0 +1,1 @@
+plan $FIXTURES/workloads/current_unknown_instance.yaml

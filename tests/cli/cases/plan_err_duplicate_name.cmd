@@ -1,0 +1,1 @@
+plan $FIXTURES/workloads/duplicate_name.yaml

@@ -1,0 +1,1 @@
+plan $FIXTURES/workloads/kind_typo.yaml

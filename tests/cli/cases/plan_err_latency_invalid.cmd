@@ -1,0 +1,1 @@
+plan $FIXTURES/workloads/latency_invalid.yaml

@@ -1,0 +1,1 @@
+plan $FIXTURES/workloads/measured_on_unknown.yaml

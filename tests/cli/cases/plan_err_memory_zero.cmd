@@ -1,0 +1,1 @@
+plan $FIXTURES/workloads/memory_zero.yaml

@@ -1,0 +1,1 @@
+plan $FIXTURES/workloads/missing_memory.yaml

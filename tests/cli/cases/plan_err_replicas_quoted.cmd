@@ -1,0 +1,1 @@
+plan $FIXTURES/workloads/replicas_quoted.yaml

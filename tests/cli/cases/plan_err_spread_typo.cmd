@@ -1,0 +1,1 @@
+plan $FIXTURES/workloads/spread_typo.yaml

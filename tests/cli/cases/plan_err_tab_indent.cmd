@@ -1,0 +1,1 @@
+plan $FIXTURES/workloads/tab_indent.yaml

@@ -1,0 +1,1 @@
+plan $FIXTURES/workloads/target_utilization_low.yaml

@@ -1,0 +1,1 @@
+plan $FIXTURES/workloads/too_big.yaml

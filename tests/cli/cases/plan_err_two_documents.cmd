@@ -1,0 +1,1 @@
+plan $FIXTURES/workloads/two_documents.yaml

@@ -1,0 +1,1 @@
+plan $FIXTURES/workloads/unknown_top_key.yaml
