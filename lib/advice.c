@@ -97,7 +97,7 @@ static const char *ts_ruled_out(const gs_workload *w)
 
 static void share_text(const gs_workload *w, const gs_gpu *g, char *buf, size_t n)
 {
-	int64_t c = gs_workload_compute_on(w, g);
+	int64_t c = gs_workload_compute_on(w, g) + 5000; /* rounded, as elsewhere */
 	int64_t mib = gs_div_ceil(w->memory_bytes, 1 << 20);
 	snprintf(buf, n, "%lld%% compute, %lld.%02lld GiB", (long long)(c / 10000),
 	         (long long)(mib / 1024), (long long)(mib % 1024 * 100 / 1024));
@@ -118,6 +118,13 @@ static int add(char *buf, size_t n, size_t *o, const char *fmt, ...)
 	return 0;
 }
 
+static const char *kind_text(gs_kind k)
+{
+	static const char *const t[] = { "inference", "batch job", "training job", "notebook",
+		                             "CI job" };
+	return t[k];
+}
+
 static void chosen_text(const gs_workload *w, const seen *sn, gs_strategy st,
                         char *buf, size_t n, size_t *o)
 {
@@ -128,7 +135,7 @@ static void chosen_text(const gs_workload *w, const seen *sn, gs_strategy st,
 	case GS_STRATEGY_TIME_SLICING:
 		add(buf, n, o, "time-slicing on %s: %s %s (%s) shares a GPU at the least cost",
 		    g->name, w->latency_critical ? "latency-critical" : "light",
-		    gs_kind_name(w->kind), share);
+		    kind_text(w->kind), share);
 		break;
 	case GS_STRATEGY_MPS:
 		add(buf, n, o, "MPS with limits on %s, %d clients: %s (%s) keeps its share of threads and memory",
@@ -144,7 +151,9 @@ static void chosen_text(const gs_workload *w, const seen *sn, gs_strategy st,
 	default:
 		add(buf, n, o, "dedicated %s: %s (%s)", g->name,
 		    w->isolation_fault ? "isolation: fault and no MIG slice fits"
-		                       : "no sharing group fits it on this model",
+		    : w->spread != GS_SPREAD_NONE
+		        ? "spread keeps its replicas apart and nothing of its tenant fits beside them"
+		        : "no sharing group fits it on this model",
 		    share);
 	}
 }

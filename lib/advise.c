@@ -46,7 +46,9 @@ static void mig_sizes(text *t, const gs_catalog *cat, const gs_workload *w)
 		int64_t comp = gs_workload_compute_on(w, g);
 		for (size_t j = 0; g->mig_slots && j < g->n_mig_profiles; j++) {
 			const gs_mig_profile *p = &g->mig_profiles[j];
-			if (p->variant || (p->memory_mib << 20) < w->memory_bytes ||
+			/* A whole-GPU profile is no slice: the planner never uses it. */
+			if (p->variant || p->compute_slices >= g->mig_compute_slices ||
+			    (p->memory_mib << 20) < w->memory_bytes ||
 			    (int64_t)p->sm_count * GS_PPM / g->sm_count < comp)
 				continue;
 			if (!best || p->memory_slices < best->memory_slices ||
@@ -59,7 +61,7 @@ static void mig_sizes(text *t, const gs_catalog *cat, const gs_workload *w)
 		put(t, "%s%s %s", any ? ", " : " (", g->name, best->name);
 		any = 1;
 	}
-	put(t, "%s", any ? ")" : " (no MIG profile of any known GPU holds it)");
+	put(t, "%s", any ? ")" : " (no MIG profile smaller than a whole GPU holds it)");
 }
 
 int gs_advise(const gs_catalog *cat, const gs_workload *w, char **out, gs_error *err)

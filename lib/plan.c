@@ -508,7 +508,10 @@ static void summarize(gs_plan *p, const planner *pl)
 			continue;
 		if (sum->current_per_hour < 0)
 			sum->current_per_hour = 0;
-		sum->current_per_hour += gs_instance_price(pl->s, w->current) * w->current_count;
+		/* What runs today may have no spot price: count it on demand. */
+		sum->current_per_hour += (gs_instance_price(pl->s, w->current) >= 0
+		                              ? gs_instance_price(pl->s, w->current)
+		                              : w->current->on_demand) * w->current_count;
 	}
 }
 

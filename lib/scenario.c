@@ -337,7 +337,8 @@ static int label_value(gs_ctx *c, const gs_node *v, const char *key, char **dst)
 		                    "'%s' must be a string", key);
 	if (!is_dns_label(v->text))
 		return gs_fail_node(c->err, GS_ESCHEMA, c->file, v,
-		                    "%s '%s' must be a DNS-1123 label: lower-case letters, digits and '-', at most 63",
+		                    "%s '%s' must be a DNS-1123 label: 1 to 63 lower-case letters, digits "
+		                    "and '-', starting and ending with a letter or digit",
 		                    key, v->text);
 	return set_str(dst, v->text) ? gs_fail_nomem(c->err) : 0;
 }
@@ -361,6 +362,10 @@ static int wl_apply(gs_ctx *c, const gs_catalog *cat, wl *w, const char *key,
 		else if (v->kind == GS_NODE_STRING && strcmp(v->text, "0") == 0)
 			rc = gs_fail_node(c->err, GS_ESCHEMA, c->file, v,
 			                  "replicas must be at least 1 (remove the workload instead)");
+		else if (c->err) {
+			gs_error tmp = *c->err;
+			gs_fail_node(c->err, rc, c->file, v, "'replicas': %s", tmp.msg);
+		}
 	} else if (strcmp(key, "gpuMemory") == 0) {
 		if ((rc = gs_scalar_bytes(c, v, &x)) == 0 && x == 0)
 			rc = gs_fail_node(c->err, GS_ESCHEMA, c->file, v,
@@ -370,7 +375,11 @@ static int wl_apply(gs_ctx *c, const gs_catalog *cat, wl *w, const char *key,
 			w->has_memory = 1;
 		}
 	} else if (strcmp(key, "compute") == 0) {
-		if ((rc = gs_scalar_share(c, v, &x)) == 0 && (x <= 0 || x > GS_PPM))
+		if ((rc = gs_scalar_share(c, v, &x)) == 0 && x > GS_PPM && !strchr(v->text, '%'))
+			rc = gs_fail_node(c->err, GS_ESCHEMA, c->file, v,
+			                  "compute '%s' is a fraction of a GPU, so %s means more than 100%%; "
+			                  "write '%s%%'", v->text, v->text, v->text);
+		else if (rc == 0 && (x <= 0 || x > GS_PPM))
 			rc = gs_fail_node(c->err, GS_ESCHEMA, c->file, v,
 			                  "compute must be more than 0 and at most 100%%, not '%s'",
 			                  v->text);
@@ -461,8 +470,10 @@ static int sc_apply(gs_ctx *c, gs_scenario *s, const char *key, const gs_node *v
 	if (strcmp(key, "version") == 0) {
 		if ((rc = gs_scalar_int(c, v, 1, 1, &x)) < 0)
 			return gs_fail_node(c->err, GS_ESCHEMA, c->file, v,
-			                    "unsupported version '%s' (this gpushare reads version 1)",
-			                    v->text ? v->text : "");
+			                    v->kind == GS_NODE_STRING && !v->quoted
+			                        ? "unsupported version '%s' (this gpushare reads version 1)"
+			                        : "version must be the number 1%s",
+			                    v->kind == GS_NODE_STRING && !v->quoted ? v->text : "");
 		return 0;
 	}
 	if (strcmp(key, "cloud") == 0) {
@@ -490,8 +501,11 @@ static int sc_apply(gs_ctx *c, gs_scenario *s, const char *key, const gs_node *v
 		s->target_ppm = x;
 		return 0;
 	}
-	if (strcmp(key, "instances") == 0)
+	if (strcmp(key, "instances") == 0) {
+		s->globs_line = v->line;
+		s->globs_col = v->col;
 		return set_globs(c, s, v);
+	}
 	if (strcmp(key, "gpus") == 0)
 		return gpu_list(c, s->cat, v, &s->gpus, &s->n_gpus);
 	{
@@ -591,14 +605,32 @@ static int fail_wl(const gs_scenario *s, const gs_workload *w, gs_error *err,
 	return gs_fail_at(err, code, s->file, w->line, w->col, "%s", msg);
 }
 
+/* An allow-list that rules out every instance is the list's fault, not
+ * the first workload's. */
+static int check_catalog_left(const gs_scenario *s, gs_error *err)
+{
+	for (size_t i = 0; i < gs_catalog_instance_count(s->cat); i++)
+		if (gs_scenario_instance_ok(s, gs_catalog_instance(s->cat, i)))
+			return 0;
+	return gs_fail_at(err, GS_ENOFIT, s->file, s->globs_line, s->globs_col,
+	                  "no instance type%s%s with %s %s price matches %s",
+	                  strcmp(s->cloud, "all") ? " on " : "", strcmp(s->cloud, "all") ? s->cloud : "",
+	                  s->pricing == GS_PRICING_SPOT ? "a" : "an", gs_pricing_name(s->pricing),
+	                  s->n_globs && s->n_gpus ? "'instances' and 'gpus'"
+	                  : s->n_globs ? "'instances'" : s->n_gpus ? "'gpus'" : "the cloud");
+}
+
 int gs_scenario_validate(const gs_scenario *s, gs_error *err)
 {
 	const gs_gpu *models[64];
 	char msg[GS_ERROR_MSG_MAX];
+	int rc;
 
 	if (s->n == 0)
 		return gs_fail_at(err, GS_ESCHEMA, s->file, 0, 0,
 		                  "no workloads to plan");
+	if ((rc = check_catalog_left(s, err)) < 0)
+		return rc;
 	for (size_t i = 0; i < s->n; i++) {
 		const gs_workload *w = &s->w[i]->pub;
 		size_t n = gs_workload_models(s, w, models, 64), fits = 0;

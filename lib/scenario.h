@@ -21,6 +21,7 @@ struct gs_scenario {
 	int64_t target_ppm;
 	char **globs;              /* instance allow-list */
 	size_t n_globs;
+	unsigned long globs_line, globs_col; /* where the allow-list was written */
 	const gs_gpu **gpus;       /* GPU allow-list */
 	size_t n_gpus;
 	wl **w;

@@ -24,6 +24,13 @@ static int parser_error(reader *r)
 
 	if (p->error == YAML_MEMORY_ERROR)
 		return gs_fail_nomem(r->err);
+	/* libyaml reports an unclosed quote at the end of the file; the
+	 * place to fix is where the quote opened. */
+	if (p->context && strstr(p->context, "quoted scalar") && p->problem &&
+	    strstr(p->problem, "end of stream"))
+		return gs_fail_at(r->err, GS_ESYNTAX, r->name, p->context_mark.line + 1,
+		                  p->context_mark.column + 1,
+		                  "unterminated quoted string (the file ends before its closing quote)");
 	if (p->context)
 		return gs_fail_at(r->err, GS_ESYNTAX, r->name,
 		                  p->problem_mark.line + 1,

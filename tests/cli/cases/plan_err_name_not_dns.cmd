@@ -1,0 +1,1 @@
+plan $FIXTURES/workloads/name_not_dns.yaml

@@ -1,0 +1,1 @@
+plan $FIXTURES/workloads/no_instance.yaml

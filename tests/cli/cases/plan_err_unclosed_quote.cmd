@@ -1,0 +1,1 @@
+plan $FIXTURES/workloads/unclosed_quote.yaml

@@ -1,0 +1,1 @@
+plan $FIXTURES/workloads/version_quoted.yaml
