@@ -24,7 +24,8 @@ const cli_opt plan_opts[] = {
 
 static void pct(char *buf, size_t n, int permille)
 {
-	snprintf(buf, n, "%d.%d%%", permille / 10, permille % 10);
+	int a = permille < 0 ? -permille : permille;
+	snprintf(buf, n, "%s%d.%d%%", permille < 0 ? "-" : "", a / 10, a % 10);
 }
 
 static void print_summary(const gs_plan_summary *s, const char *file, size_t nw)
@@ -36,10 +37,10 @@ static void print_summary(const gs_plan_summary *s, const char *file, size_t nw)
 	       nw == 1 ? "" : "s", s->replicas, s->replicas == 1 ? "" : "s",
 	       gs_pricing_name(s->pricing));
 	printf("%-14s %14s %14s %14s\n", "", "before", "after", "saved");
-	printf("%-14s %14s %14s %14s  %d.%d%%\n", "per hour",
+	pct(d, sizeof d, s->savings_permille);
+	printf("%-14s %14s %14s %14s  %s\n", "per hour",
 	       cli_money(s->before_per_hour, a, sizeof a), cli_money(s->after_per_hour, b, sizeof b),
-	       cli_money(s->savings_per_hour, c, sizeof c), s->savings_permille / 10,
-	       s->savings_permille % 10);
+	       cli_money(s->savings_per_hour, c, sizeof c), d);
 	printf("%-14s %14s %14s %14s\n", "per month",
 	       cli_money(s->before_per_hour * h, a, sizeof a),
 	       cli_money(s->after_per_hour * h, b, sizeof b),

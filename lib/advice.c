@@ -11,25 +11,24 @@
 
 #include "plan_internal.h"
 
+/* Where a workload's replicas landed: per strategy, the first place, so
+ * the text describes the strategy it names (a workload split between MIG
+ * and a whole GPU must not print the GPU's details under "MIG"). */
 typedef struct seen {
-	gs_strategy strategy;
-	const gs_gpu *model;
-	const gs_mig_profile *profile;
-	int k;
+	const gs_gpu *model[4];
+	const gs_mig_profile *profile[4];
+	int k[4];
 	int counts[4];
-	int found;
 } seen;
 
 static void note(seen *sn, gs_strategy st, const gs_gpu *g,
                  const gs_mig_profile *prof, int k)
 {
-	sn->counts[st]++;
-	if (sn->found)
+	if (sn->counts[st]++)
 		return;
-	sn->found = 1;
-	sn->model = g;
-	sn->profile = prof;
-	sn->k = k;
+	sn->model[st] = g;
+	sn->profile[st] = prof;
+	sn->k[st] = k;
 }
 
 typedef struct windex {
@@ -129,7 +128,7 @@ static void chosen_text(const gs_workload *w, const seen *sn, gs_strategy st,
                         char *buf, size_t n, size_t *o)
 {
 	char share[64];
-	const gs_gpu *g = sn->model;
+	const gs_gpu *g = sn->model[st];
 	share_text(w, g, share, sizeof share);
 	switch (st) {
 	case GS_STRATEGY_TIME_SLICING:
@@ -139,10 +138,10 @@ static void chosen_text(const gs_workload *w, const seen *sn, gs_strategy st,
 		break;
 	case GS_STRATEGY_MPS:
 		add(buf, n, o, "MPS with limits on %s, %d clients: %s (%s) keeps its share of threads and memory",
-		    g->name, sn->k, ts_ruled_out(w) ? ts_ruled_out(w) : gs_kind_name(w->kind), share);
+		    g->name, sn->k[st], ts_ruled_out(w) ? ts_ruled_out(w) : gs_kind_name(w->kind), share);
 		break;
 	case GS_STRATEGY_MIG:
-		add(buf, n, o, "MIG %s on %s: %s (%s)", sn->profile ? sn->profile->name : "?",
+		add(buf, n, o, "MIG %s on %s: %s (%s)", sn->profile[st]->name,
 		    g->name,
 		    w->isolation_fault ? "isolation: fault needs its own partition"
 		                       : "a right-sized slice isolates it from other tenants",
@@ -161,7 +160,7 @@ static void chosen_text(const gs_workload *w, const seen *sn, gs_strategy st,
 static void rejected_text(const gs_workload *w, const seen *sn, gs_strategy st,
                           gs_micros cost, gs_micros ded, char *buf, size_t n, size_t *o)
 {
-	const gs_gpu *g = sn->model;
+	const gs_gpu *g = sn->model[st];
 	const char *why_ts = ts_ruled_out(w);
 	int first = 1;
 	char a[32], b[32];
@@ -174,9 +173,11 @@ static void rejected_text(const gs_workload *w, const seen *sn, gs_strategy st,
 		add(buf, n, o, "%sMPS (%s has none)", SEP, g->name);
 	if (st != GS_STRATEGY_MIG && !g->mig_slots)
 		add(buf, n, o, "%sMIG (%s has no MIG)", SEP, g->name);
-	if (st != GS_STRATEGY_DEDICATED && ded > cost)
-		add(buf, n, o, "%sdedicated ($%s/h instead of $%s/h)", SEP,
-		    gs_micros_format(ded, 2, a, sizeof a), gs_micros_format(cost, 2, b, sizeof b));
+	gs_micros_format(ded, 2, a, sizeof a);
+	gs_micros_format(cost, 2, b, sizeof b);
+	/* Only a difference a reader can see is worth naming. */
+	if (st != GS_STRATEGY_DEDICATED && ded > cost && strcmp(a, b) != 0)
+		add(buf, n, o, "%sdedicated ($%s/h instead of $%s/h)", SEP, a, b);
 #undef SEP
 }
 

@@ -295,6 +295,9 @@ typedef struct gs_workload {
  * catalog must outlive the scenario. */
 int gs_scenario_load(const gs_catalog *cat, const char *path,
                      gs_scenario **out, gs_error *err);
+/* The same from a buffer; `name` stands for the file in messages. */
+int gs_scenario_load_buffer(const gs_catalog *cat, const char *name, const char *buf,
+                            size_t len, gs_scenario **out, gs_error *err);
 /* An empty scenario with the defaults. */
 int gs_scenario_new(const gs_catalog *cat, gs_scenario **out, gs_error *err);
 /* A deep copy (for undo and what-if scenarios). */

@@ -453,13 +453,32 @@ void pack_free(pack *p)
 	memset(p, 0, sizeof *p);
 }
 
+/* The device plugin advertises one slot count per MIG profile and node,
+ * so a GPU that time-slices an instance may hold no instance that must
+ * stay alone: one fault-isolated or ruled out of time-slicing, or one
+ * over the target that sharing would apply to it. Nodes keep the two
+ * kinds of GPU apart (kind_key). */
+static int mig_strict(const planner *pl, const gs_gpu *g, const group *gr)
+{
+	int64_t share;
+	if (gr->n != 1)
+		return 0;
+	share = (int64_t)gr->prof->sm_count * GS_PPM / g->sm_count;
+	return pl->reps[gr->reps[0]].w->isolation_fault || pl->reps[gr->reps[0]].no_ts ||
+	       gr->comp > share * pl->target / GS_PPM;
+}
+
 /* Does the MIG instance fit on this GPU (geometry and spread)? */
 static int mig_try(const planner *pl, pgpu *pg, const group *gr)
 {
 	const gs_mig_profile *items[32];
 	int starts[32];
+	int strict = mig_strict(pl, pg->model, gr);
 	if (pg->ng >= 31)
 		return 0;
+	for (int i = 0; i < pg->ng; i++)
+		if ((gr->n > 1 && pg->g[i].strict) || (strict && pg->mig_ts))
+			return 0;
 	for (int i = 0; i < pg->ng; i++) {
 		items[i] = pg->g[i].prof;
 		for (int k = 0; k < gr->n; k++)
@@ -471,6 +490,8 @@ static int mig_try(const planner *pl, pgpu *pg, const group *gr)
 		return 0;
 	if (pgpu_add_group(pg, gr) < 0)
 		return -1;
+	pg->g[pg->ng - 1].strict = strict;
+	pg->mig_ts |= gr->n > 1;
 	for (int i = 0; i < pg->ng; i++)
 		pg->g[i].start = starts[i];
 	return 1;

@@ -120,10 +120,23 @@ typedef struct choice {
 	int *first_rep;  /* per workload: its first replica */
 } choice;
 
+/* GPUs of one key share nodes: one device-plugin config per node. MIG
+ * GPUs that time-slice an instance get nodes of their own (see pack.c,
+ * mig_strict). */
+#define KEY_MIG_TS 4
 static int kind_key(const pgpu *g)
 {
-	return g->kind == K_MPS ? 100 + g->k : (int)g->kind;
+	if (g->kind == K_MPS)
+		return 100 + g->k;
+	if (g->kind == K_MIG && g->mig_ts)
+		return KEY_MIG_TS;
+	return (int)g->kind;
 }
+
+/* A lone replica that may be time-sliced can sit on a time-slicing node
+ * instead of a dedicated one; worth it when it saves buying a second
+ * kind of node (three replicas on 8-GPU instances: one node, not two). */
+static int merge_dedicated(const planner *pl, shop *sh, pack *pk);
 
 /* What buying this packing costs, one sharing configuration per node. */
 static int price_pack(shop *sh, const pack *pk, total *t)
@@ -181,7 +194,8 @@ static int eval_model(const planner *pl, shop *shops, const choice *c, int m, to
 	free(reps);
 	if (rc < 0)
 		return -1;
-	rc = price_pack(&shops[m], &pk, t);
+	if ((rc = merge_dedicated(pl, &shops[m], &pk)) == 0)
+		rc = price_pack(&shops[m], &pk, t);
 	pack_free(&pk);
 	return rc;
 }
@@ -381,14 +395,15 @@ static int collect_kind(const pack *pk, int key, const pgpu ***out, int *n)
 /* Buys nodes for every kind of GPU in the packing, in a fixed order. */
 static int buy_pack(const planner *pl, shop *sh, const pack *pk, nodeset *ns)
 {
-	static const int order[] = { K_DED, K_TS, K_MIG };
-	for (int o = 0; o < 3 + 49; o++) {
-		int key = o < 3 ? order[o] : 100 + (o - 3);
+	static const int order[] = { K_DED, K_TS, K_MIG, KEY_MIG_TS };
+	for (int o = 0; o < 4 + 49; o++) {
+		int key = o < 4 ? order[o] : 100 + (o - 4);
 		const pgpu **v;
 		int n, rc;
 		if (collect_kind(pk, key, &v, &n) < 0)
 			return -1;
-		rc = nodes_buy(pl, sh, v, n, key >= 100 ? K_MPS : (gkind)key,
+		rc = nodes_buy(pl, sh, v, n,
+		               key >= 100 ? K_MPS : key == KEY_MIG_TS ? K_MIG : (gkind)key,
 		               key >= 100 ? key - 100 : 0, ns);
 		free(v);
 		if (rc < 0)
@@ -406,70 +421,128 @@ static void count_nodes(const nodeset *ns, gs_micros *cost, int *gpus, int *inst
 	}
 }
 
-/* The before plan: every replica alone on the cheapest GPU it fits. */
-static int plan_before(gs_plan *p, const planner *pl, shop *shops, const choice *c,
-                       gs_micros *ded_cost)
+static int merge_dedicated(const planner *pl, shop *sh, pack *pk)
 {
-	gs_plan_summary *sum = &p->sum;
-	int64_t comp = 0;
-	int rc = 0;
-	for (int m = 0; m < pl->nmodels && rc == 0; m++) {
-		pack pk = { NULL, 0, 0 };
-		nodeset ns = { NULL, 0, 0 };
-		for (int r = 0; r < pl->nreps && rc == 0; r++) {
-			const gs_workload *w = pl->reps[r].w;
-			int best = -1;
-			for (int k = 0; k < c->ncand[pl->reps[r].wi]; k++) {
-				int cm = c->cands[pl->reps[r].wi][k];
-				if (best < 0 || pl->gpu_price[cm] < pl->gpu_price[best])
-					best = cm;
-			}
-			if (best != m)
-				continue;
-			ded_cost[pl->reps[r].wi] += pl->gpu_price[m];
-			comp += gs_workload_compute_on(w, pl->models[m]);
-			{
-				pgpu *g;
-				group gr = { 0 };
-				if (pk.n == pk.cap) {
-					int ncap = pk.cap ? pk.cap * 2 : 8;
-					pgpu *v = realloc(pk.gpus, (size_t)ncap * sizeof *v);
-					if (!v) {
-						rc = -1;
-						break;
-					}
-					pk.gpus = v;
-					pk.cap = ncap;
-				}
-				g = &pk.gpus[pk.n++];
-				memset(g, 0, sizeof *g);
-				g->model = pl->models[m];
-				g->kind = K_DED;
-				if (!(g->g = calloc(1, sizeof *g->g)) || !(gr.reps = malloc(sizeof(int)))) {
-					rc = -1;
-					break;
-				}
-				gr.reps[0] = r;
-				gr.n = gr.cap = 1;
-				g->g[0] = gr;
-				g->ng = g->capg = 1;
-			}
-		}
-		if (rc == 0 && pk.n) {
-			const pgpu **v;
-			int n;
-			rc = collect_kind(&pk, K_DED, &v, &n);
-			if (rc == 0)
-				rc = nodes_buy(pl, &shops[m], v, n, K_DED, 0, &ns);
-			free((void *)v);
-		}
-		count_nodes(&ns, &sum->before_per_hour, &sum->gpus_before, &sum->instances_before);
-		nodeset_free(&ns);
-		pack_free(&pk);
+	total before, after;
+	int ts = 0, moved = 0;
+	for (int i = 0; i < pk->n; i++)
+		ts += pk->gpus[i].kind == K_TS;
+	if (!ts || price_pack(sh, pk, &before) < 0)
+		return 0;
+	for (int i = 0; i < pk->n; i++) {
+		pgpu *g = &pk->gpus[i];
+		const prep *r = g->ng == 1 && g->g[0].n == 1 ? &pl->reps[g->g[0].reps[0]] : NULL;
+		if (g->kind != K_DED || !r || r->w->isolation_fault || r->no_ts)
+			continue;
+		g->kind = K_TS;
+		g->k = 1;
+		moved++;
 	}
-	if (sum->gpus_before)
-		sum->util_before_permille = (int)(comp * 1000 / ((int64_t)sum->gpus_before * GS_PPM));
-	return rc;
+	if (!moved || (price_pack(sh, pk, &after) == 0 && total_less(after, before)))
+		return 0;
+	for (int i = 0; i < pk->n; i++)
+		if (pk->gpus[i].kind == K_TS && pk->gpus[i].k == 1) {
+			pk->gpus[i].kind = K_DED;
+			pk->gpus[i].k = 0;
+		}
+	return 0;
+}
+
+/* Packs and bought nodes: the nodes point into the packs' GPUs. */
+typedef struct built {
+	pack *packs;
+	int npacks;
+	nodeset ns;
+	gs_micros cost;
+	int64_t comp;    /* planned compute, ppm of a GPU, for utilization */
+} built;
+
+static void built_free(built *b)
+{
+	nodeset_free(&b->ns);
+	for (int m = 0; b->packs && m < b->npacks; m++)
+		pack_free(&b->packs[m]);
+	free(b->packs);
+	memset(b, 0, sizeof *b);
+}
+
+static int built_init(const planner *pl, built *b)
+{
+	memset(b, 0, sizeof *b);
+	b->npacks = pl->nmodels;
+	return (b->packs = calloc((size_t)(pl->nmodels ? pl->nmodels : 1), sizeof *b->packs))
+	           ? 0 : -1;
+}
+
+static int buy_all(const planner *pl, shop *shops, built *b)
+{
+	for (int m = 0; m < pl->nmodels; m++)
+		if (b->packs[m].n && buy_pack(pl, &shops[m], &b->packs[m], &b->ns) < 0)
+			return -1;
+	for (int i = 0; i < b->ns.n; i++)
+		b->cost += b->ns.v[i].price;
+	return 0;
+}
+
+/* The shared plan: pack each model's workloads, then buy. */
+static int build_after(const planner *pl, shop *shops, const choice *c, built *b)
+{
+	if (built_init(pl, b) < 0)
+		return -1;
+	for (int m = 0; m < pl->nmodels; m++) {
+		int *reps, n, rc;
+		if (reps_of_model(pl, c, m, &reps, &n) < 0)
+			return -1;
+		rc = n ? pack_model(pl, pl->models[m], reps, n, &b->packs[m]) : 0;
+		free(reps);
+		if (rc < 0 || merge_dedicated(pl, &shops[m], &b->packs[m]) < 0)
+			return -1;
+	}
+	return buy_all(pl, shops, b);
+}
+
+static int add_dedicated(pack *pk, const gs_gpu *model, int r)
+{
+	pgpu *g;
+	if (pk->n == pk->cap) {
+		int ncap = pk->cap ? pk->cap * 2 : 8;
+		pgpu *v = realloc(pk->gpus, (size_t)ncap * sizeof *v);
+		if (!v)
+			return -1;
+		pk->gpus = v;
+		pk->cap = ncap;
+	}
+	g = &pk->gpus[pk->n++];
+	memset(g, 0, sizeof *g);
+	g->model = model;
+	g->kind = K_DED;
+	if (!(g->g = calloc(1, sizeof *g->g)) || !(g->g[0].reps = malloc(sizeof(int))))
+		return -1;
+	g->g[0].reps[0] = r;
+	g->g[0].n = g->g[0].cap = 1;
+	g->ng = g->capg = 1;
+	return 0;
+}
+
+/* The before plan: every replica alone on the cheapest GPU it fits. */
+static int build_before(const planner *pl, shop *shops, const choice *c, built *b,
+                        gs_micros *ded_cost)
+{
+	if (built_init(pl, b) < 0)
+		return -1;
+	for (int r = 0; r < pl->nreps; r++) {
+		int wi = pl->reps[r].wi, best = -1;
+		for (int k = 0; k < c->ncand[wi]; k++) {
+			int cm = c->cands[wi][k];
+			if (best < 0 || pl->gpu_price[cm] < pl->gpu_price[best])
+				best = cm;
+		}
+		ded_cost[wi] += pl->gpu_price[best];
+		b->comp += gs_workload_compute_on(pl->reps[r].w, pl->models[best]);
+		if (add_dedicated(&b->packs[best], pl->models[best], r) < 0)
+			return -1;
+	}
+	return buy_all(pl, shops, b);
 }
 
 static void summarize(gs_plan *p, const planner *pl)
@@ -541,30 +614,6 @@ static int plan_teams(gs_plan *p)
 	return 0;
 }
 
-static int plan_after(gs_plan *p, const planner *pl, shop *shops, const choice *c)
-{
-	nodeset ns = { NULL, 0, 0 };
-	pack *packs = calloc((size_t)(pl->nmodels ? pl->nmodels : 1), sizeof *packs);
-	int rc = packs ? 0 : -1;
-	for (int m = 0; m < pl->nmodels && rc == 0; m++) {
-		int *reps, n;
-		if ((rc = reps_of_model(pl, c, m, &reps, &n)) < 0)
-			break;
-		if (n)
-			rc = pack_model(pl, pl->models[m], reps, n, &packs[m]);
-		free(reps);
-		if (rc == 0 && n)
-			rc = buy_pack(pl, &shops[m], &packs[m], &ns);
-	}
-	if (rc == 0)
-		rc = plan_records(p, pl, &ns);
-	nodeset_free(&ns);
-	for (int m = 0; packs && m < pl->nmodels; m++)
-		pack_free(&packs[m]);
-	free(packs);
-	return rc;
-}
-
 void gs_plan_free(gs_plan *p)
 {
 	if (!p)
@@ -580,6 +629,7 @@ void gs_plan_free(gs_plan *p)
 static int make(gs_plan *p, planner *pl, shop *shops, gs_error *err)
 {
 	choice c = { NULL, NULL, NULL, NULL, NULL };
+	built after = { NULL, 0, { NULL, 0, 0 }, 0, 0 }, before = after;
 	gs_micros *ded = calloc(pl->s->n ? pl->s->n : 1, sizeof *ded);
 	int rc = ded ? choice_init(pl, &c) : -1;
 
@@ -594,19 +644,33 @@ static int make(gs_plan *p, planner *pl, shop *shops, gs_error *err)
 	if (rc == 0 && !(p->rep_cost = calloc((size_t)(pl->nreps ? pl->nreps : 1),
 	                                      sizeof *p->rep_cost)))
 		rc = -1;
+	if (rc == 0 && (build_after(pl, shops, &c, &after) < 0 ||
+	                build_before(pl, shops, &c, &before, ded) < 0))
+		rc = -1;
+	/* Sharing must never cost more than not sharing: where the heuristic
+	 * lands above the dedicated plan, the dedicated plan is the answer. */
 	if (rc == 0)
-		rc = plan_after(p, pl, shops, &c);
-	if (rc == 0)
-		rc = plan_before(p, pl, shops, &c, ded);
+		rc = plan_records(p, pl, after.cost <= before.cost ? &after.ns : &before.ns);
 	if (rc == 0) {
+		count_nodes(&before.ns, &p->sum.before_per_hour, &p->sum.gpus_before,
+		            &p->sum.instances_before);
+		if (p->sum.gpus_before)
+			p->sum.util_before_permille =
+			        (int)(before.comp * 1000 / ((int64_t)p->sum.gpus_before * GS_PPM));
 		summarize(p, pl);
 		rc = plan_advice(p, pl, ded);
 	}
+	if (rc == 0 && after.cost > before.cost &&
+	    plan_warn(p, "no sharing plan found beats a whole GPU per replica here; this plan "
+	                 "keeps every replica on its own GPU") < 0)
+		rc = -1;
 	if (rc == 0)
 		rc = plan_teams(p);
 	if (rc == -1)
 		rc = gs_fail_nomem(err);
 done:
+	built_free(&after);
+	built_free(&before);
 	choice_free(pl, &c);
 	free(ded);
 	return rc;

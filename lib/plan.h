@@ -24,6 +24,7 @@ typedef struct group {
 	int no_ts;          /* some member rules out time-slicing */
 	const gs_mig_profile *prof; /* MIG instance profile, else NULL */
 	int start;
+	int strict;         /* a MIG instance that must not be time-shared */
 } group;
 
 /* One planned GPU. */
@@ -33,6 +34,7 @@ typedef struct pgpu {
 	int k;              /* MPS clients, time-slicing slots */
 	group *g;           /* groups: 1 for DED/TS/MPS, the instances for MIG */
 	int ng, capg;
+	int mig_ts;         /* MIG: some instance is time-sliced */
 } pgpu;
 
 /* All GPUs of one model: the result of packing. */
