@@ -33,6 +33,14 @@ UNIT_SRC = $(sort $(wildcard tests/unit/test_*.c))
 LIB_OBJ = $(LIB_SRC:%.c=build/%.o)
 CLI_OBJ = $(CLI_SRC:%.c=build/%.o)
 SLIB_OBJ = $(LIB_SRC:%.c=build/san/%.o)
+VLIB_OBJ = $(LIB_SRC:%.c=build/vg/%.o)
+VCLI_OBJ = $(CLI_SRC:%.c=build/vg/%.o)
+VUNIT_BIN = $(UNIT_SRC:tests/unit/%.c=build/vg/tests/%)
+FUZZ_SRC = $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_BIN = $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%)
+FLIB_OBJ = $(LIB_SRC:%.c=build/fuzz/%.o)
+FUZZ_SECONDS ?= 60
+FUZZ_CFLAGS = $(STD) $(WARN) -g -O1 $(DEPS_CFLAGS) -Ilib -fsanitize=fuzzer-no-link,address,undefined
 SCLI_OBJ = $(CLI_SRC:%.c=build/san/%.o)
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=build/san/tests/%)
 
@@ -53,6 +61,45 @@ build/san/%.o: %.c
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC san  $<")
 	$(Q)$(CC) $(ALL_CFLAGS) -O1 -g $(SAN) -c $< -o $@
+
+# Plain builds for valgrind, which cannot run sanitized binaries.
+build/vg/%.o: %.c
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC vg   $<")
+	$(Q)$(CC) $(ALL_CFLAGS) -O1 -g -c $< -o $@
+
+build/vg/libgpushare.a: $(VLIB_OBJ)
+	$(Q)rm -f $@ && ar rcs $@ $(VLIB_OBJ)
+
+build/vg/gpushare: $(VCLI_OBJ) build/vg/libgpushare.a
+	$(Q)$(CC) -o $@ $(VCLI_OBJ) build/vg/libgpushare.a $(DEPS_LIBS) $(RL_LIBS) -lm
+
+build/vg/tests/%: tests/unit/%.c tests/unit/testutil.h build/vg/libgpushare.a
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CFLAGS) -O1 -g -Itests/unit -o $@ $< build/vg/libgpushare.a \
+	    $(DEPS_LIBS) $(CMOCKA_LIBS) -lm
+
+VALGRIND = valgrind -q --error-exitcode=97 --leak-check=full --errors-for-leak-kinds=all
+
+check-valgrind: $(VUNIT_BIN) build/vg/gpushare
+	@set -e; for t in $(VUNIT_BIN); do \
+	    echo "== valgrind $$t"; (cd tests && GS_TOP=.. $(VALGRIND) ../$$t >/dev/null); done
+	@GS_WRAP='$(VALGRIND)' sh tests/cli/run.sh build/vg/gpushare
+
+# libFuzzer harnesses (tests/fuzz/README.md), built with clang.
+build/fuzz/%.o: %.c
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC fuzz $<")
+	$(Q)clang $(FUZZ_CFLAGS) -c $< -o $@
+
+build/fuzz/libgpushare.a: $(FLIB_OBJ)
+	$(Q)rm -f $@ && ar rcs $@ $(FLIB_OBJ)
+
+build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c build/fuzz/libgpushare.a
+	$(Q)clang $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< build/fuzz/libgpushare.a $(DEPS_LIBS) -lm
+
+fuzz: $(FUZZ_BIN)
+	@sh tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_BIN)
 
 libgpushare.a: $(LIB_OBJ)
 	$(Q)rm -f $@ && ar rcs $@ $(LIB_OBJ)
@@ -146,6 +193,7 @@ uninstall:
 clean:
 	rm -rf build gpushare libgpushare.a libgpushare.so gpushare.pc
 
-.PHONY: all deps deps-check demo check check-run bench install uninstall clean
+.PHONY: all deps deps-check demo check check-run check-valgrind fuzz bench install uninstall clean
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(SLIB_OBJ:.o=.d) $(SCLI_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(SLIB_OBJ:.o=.d) $(SCLI_OBJ:.o=.d) \
+    $(VLIB_OBJ:.o=.d) $(VCLI_OBJ:.o=.d) $(FLIB_OBJ:.o=.d)

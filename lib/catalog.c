@@ -489,6 +489,20 @@ static int load_instance_file(gs_catalog *cat, gs_ctx *c, const gs_node *root)
 	return 0;
 }
 
+static int add_gpu_file(gs_catalog *cat, gs_ctx *c, const gs_node *root);
+
+int gs_catalog_add_buffer(gs_catalog *cat, const char *name, const char *buf, size_t len,
+                          int instances, gs_error *err)
+{
+	gs_node *root = NULL;
+	gs_ctx c = { name, err };
+	int rc = gs_yaml_read_buffer(name, buf, len, &root, err);
+	if (rc == 0)
+		rc = instances ? load_instance_file(cat, &c, root) : add_gpu_file(cat, &c, root);
+	gs_node_free(root);
+	return rc;
+}
+
 /* ---- directories ------------------------------------------------------- */
 
 static int is_yaml(const char *name)

@@ -29,6 +29,11 @@ int gs_fail_node(gs_error *err, int code, const char *file,
                  const gs_node *at, const char *fmt, ...) GS_PRINTF(5, 6);
 int gs_fail_nomem(gs_error *err);
 
+/* catalog.c: adds one GPU (instances = 0) or instance file from a buffer,
+ * for the fuzzers. GPUs must all come before instances. */
+int gs_catalog_add_buffer(gs_catalog *cat, const char *name, const char *buf, size_t len,
+                          int instances, gs_error *err);
+
 /* strings.c */
 char *gs_strdup(const char *s);
 char *gs_strndup(const char *s, size_t n);

@@ -659,16 +659,13 @@ int gs_scenario_validate(const gs_scenario *s, gs_error *err)
 	return 0;
 }
 
-int gs_scenario_load(const gs_catalog *cat, const char *path, gs_scenario **out,
-                     gs_error *err)
+static int load_tree(const gs_catalog *cat, const char *name, gs_node *root,
+                     gs_scenario **out, gs_error *err)
 {
-	gs_node *root = NULL;
 	gs_scenario *s = NULL;
-	gs_ctx c = { strcmp(path, "-") == 0 ? "<stdin>" : path, err };
+	gs_ctx c = { name, err };
 	int rc;
 
-	if ((rc = gs_yaml_read_file(path, &root, err)) < 0)
-		return rc;
 	if ((rc = gs_scenario_new(cat, &s, err)) == 0 &&
 	    (rc = set_str(&s->file, c.file) ? gs_fail_nomem(err) : 0) == 0 &&
 	    (rc = load_root(&c, s, root)) == 0)
@@ -680,6 +677,26 @@ int gs_scenario_load(const gs_catalog *cat, const char *path, gs_scenario **out,
 	}
 	*out = s;
 	return 0;
+}
+
+int gs_scenario_load(const gs_catalog *cat, const char *path, gs_scenario **out,
+                     gs_error *err)
+{
+	gs_node *root = NULL;
+	int rc = gs_yaml_read_file(path, &root, err);
+	if (rc < 0)
+		return rc;
+	return load_tree(cat, strcmp(path, "-") == 0 ? "<stdin>" : path, root, out, err);
+}
+
+int gs_scenario_load_buffer(const gs_catalog *cat, const char *name, const char *buf,
+                            size_t len, gs_scenario **out, gs_error *err)
+{
+	gs_node *root = NULL;
+	int rc = gs_yaml_read_buffer(name, buf, len, &root, err);
+	if (rc < 0)
+		return rc;
+	return load_tree(cat, name, root, out, err);
 }
 
 /* ---- edits ------------------------------------------------------------------ */

@@ -3,6 +3,7 @@
 #
 #   sh tests/cli/run.sh BIN [NAME...]
 #   UPDATE=1 sh tests/cli/run.sh BIN [NAME...]
+#   GS_WRAP='valgrind -q --error-exitcode=97' sh tests/cli/run.sh BIN
 #
 # NAMEs pick cases (default: all). Each case is cases/NAME.cmd. Its first line holds the arguments that
 # follow `gpushare`, shell-quoted (an empty line: no arguments). They may use
@@ -156,7 +157,8 @@ for cmd in "$@"; do
 				esac
 			done
 			parses "$args" || fail "cannot parse the arguments"
-			eval "set -- \"\$@\" \"\$bin\" $args"
+			# GS_WRAP (e.g. valgrind and its options) runs the binary.
+			eval "set -- \"\$@\" ${GS_WRAP:-} \"\$bin\" $args"
 			in=$(parses "$stdin" && eval "set -- $stdin" && [ $# -eq 1 ] && printf '%s' "$1") ||
 				fail "'# stdin: $stdin' must name one file"
 			case $in in

@@ -1,0 +1,77 @@
+/*
+ * fuzz_workloads.c - the workload-file loader, and when a file loads, the
+ * whole pipeline behind it: plan, JSON and YAML output, every emitter.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpushare.h"
+
+static gs_catalog *catalog(void)
+{
+	static gs_catalog *cat;
+	gs_error err;
+	/* Loaded once: the shipped profiles never change under the fuzzer. */
+	if (!cat && gs_catalog_load(&cat, getenv("GS_PROFILES") ? getenv("GS_PROFILES")
+	                                                        : "profiles", &err) < 0)
+		abort();
+	return cat;
+}
+
+static void exercise(const gs_scenario *s)
+{
+	gs_plan_opts po = GS_PLAN_OPTS_INIT;
+	gs_emit_opts eo = GS_EMIT_OPTS_INIT;
+	gs_plan *plan = NULL;
+	gs_doc *doc = NULL;
+	gs_error err;
+	char *text = NULL;
+	size_t replicas = 0;
+
+	/* Keep each run short: big fleets are the benchmark's job. */
+	for (size_t i = 0; i < gs_scenario_workload_count(s); i++)
+		replicas += (size_t)gs_scenario_workload(s, i)->replicas;
+	if (replicas > 64 || gs_plan_make(s, &po, &plan, &err) < 0)
+		return;
+	if (gs_doc_plan(plan, &doc, &err) == 0) {
+		if (gs_doc_render(doc, GS_FORMAT_JSON, &text, &err) == 0)
+			free(text);
+		if (gs_doc_render(doc, GS_FORMAT_YAML, &text, &err) == 0)
+			free(text);
+		gs_doc_free(doc);
+	}
+	eo.dra = 1;
+	eo.rename_shared = 1;
+	for (int k = 0; k < GS_EMIT_KIND_COUNT; k++)
+		if (gs_emit_wanted(plan, (gs_emit_kind)k, &eo) &&
+		    gs_emit(plan, (gs_emit_kind)k, &eo, &text, &err) == 0)
+			free(text);
+	gs_plan_free(plan);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	gs_scenario *s = NULL;
+	gs_error err;
+	if (gs_scenario_load_buffer(catalog(), "fuzz.yaml", (const char *)data, size, &s,
+	                            &err) == 0) {
+		gs_doc *doc;
+		char *text;
+		/* Saving must give a file that loads again. */
+		if (gs_doc_scenario(s, &doc, &err) == 0) {
+			if (gs_doc_render(doc, GS_FORMAT_YAML, &text, &err) == 0) {
+				gs_scenario *again = NULL;
+				if (gs_scenario_load_buffer(catalog(), "saved.yaml", text,
+				                            strlen(text), &again, &err) < 0)
+					abort();
+				gs_scenario_free(again);
+				free(text);
+			}
+			gs_doc_free(doc);
+		}
+		exercise(s);
+	}
+	gs_scenario_free(s);
+	return 0;
+}

@@ -1,0 +1,57 @@
+#!/bin/sh
+# run.sh SECONDS BIN... - runs each libFuzzer harness for SECONDS, after
+# replaying its regression inputs, from seeds built out of the examples and
+# test fixtures. Prints executions and coverage per harness.
+set -u
+secs=$1
+shift
+top=$(pwd)
+status=0
+seeds() { # harness dir
+	case $1 in
+	fuzz_workloads)
+		cp examples/*.yaml tests/cli/fixtures/workloads/*.yaml "$2" 2>/dev/null ;;
+	fuzz_profiles)
+		# The first byte picks a GPU (even) or an instance file (odd).
+		for f in profiles/gpus/*.yaml; do
+			{ printf '\000'; cat "$f"; } > "$2/gpu-$(basename "$f")"
+		done
+		for f in profiles/instances/*.yaml; do
+			{ printf '\001'; cat "$f"; } > "$2/inst-$(basename "$f")"
+		done ;;
+	*)
+		[ -d "tests/fuzz/seeds/$1" ] && cp tests/fuzz/seeds/"$1"/* "$2" 2>/dev/null ;;
+	esac
+	return 0
+}
+for bin; do
+	name=$(basename "$bin")
+	corpus="build/fuzz/corpus/$name"
+	seed="build/fuzz/seeds/$name"
+	mkdir -p "$corpus" "$seed"
+	seeds "$name" "$seed"
+	regress="tests/fuzz/regressions/$name"
+	if [ -d "$regress" ] && [ -n "$(ls "$regress")" ]; then
+		if ! GS_PROFILES="$top/profiles" "$bin" "$regress"/* >build/fuzz/$name.regress.log 2>&1; then
+			echo "fuzz: $name: a regression input fails again:"
+			tail -20 "build/fuzz/$name.regress.log"
+			status=1
+			continue
+		fi
+	fi
+	dict=""
+	[ -f "tests/fuzz/$name.dict" ] && dict="-dict=tests/fuzz/$name.dict"
+	[ -z "$dict" ] && dict="-dict=tests/fuzz/yaml.dict"
+	if GS_PROFILES="$top/profiles" "$bin" -max_total_time="$secs" -timeout=10 \
+	    -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 "$dict" \
+	    -artifact_prefix="build/fuzz/$name-" "$corpus" "$seed" >"build/fuzz/$name.log" 2>&1; then
+		runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "build/fuzz/$name.log")
+		cov=$(grep -o 'cov: [0-9]*' "build/fuzz/$name.log" | tail -1)
+		echo "fuzz: $name: $runs executions in ${secs}s, $cov, no crash"
+	else
+		echo "fuzz: $name: CRASH; the input is build/fuzz/$name-*; log:"
+		grep -A30 'ERROR\|SUMMARY\|panic\|deadly' "build/fuzz/$name.log" | head -40
+		status=1
+	fi
+done
+exit $status
