@@ -79,7 +79,8 @@ build/vg/tests/%: tests/unit/%.c tests/unit/testutil.h build/vg/libgpushare.a
 	$(Q)$(CC) $(ALL_CFLAGS) -O1 -g -Itests/unit -o $@ $< build/vg/libgpushare.a \
 	    $(DEPS_LIBS) $(CMOCKA_LIBS) -lm
 
-VALGRIND = valgrind -q --error-exitcode=97 --leak-check=full --errors-for-leak-kinds=all
+VALGRIND = valgrind -q --error-exitcode=97 --leak-check=full \
+	--errors-for-leak-kinds=definite,indirect --child-silent-after-fork=yes
 
 check-valgrind: $(VUNIT_BIN) build/vg/gpushare
 	@set -e; for t in $(VUNIT_BIN); do \
@@ -100,6 +101,10 @@ build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c build/fuzz/libgpushare.a
 
 fuzz: $(FUZZ_BIN)
 	@sh tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_BIN)
+
+# What CI affords on every change: a few seconds per harness.
+fuzz-smoke: $(FUZZ_BIN)
+	@sh tests/fuzz/run.sh 5 $(FUZZ_BIN)
 
 libgpushare.a: $(LIB_OBJ)
 	$(Q)rm -f $@ && ar rcs $@ $(LIB_OBJ)
@@ -147,12 +152,16 @@ demo: deps
 
 check: deps-check
 	@$(MAKE) -s check-run
+	@$(MAKE) -s check-valgrind
+	@$(MAKE) -s fuzz-smoke
 
 check-run: build/header-check.o $(UNIT_BIN) build/san/gpushare
 	@set -e; for t in $(UNIT_BIN); do \
 	    echo "== $$t"; (cd tests && GS_TOP=.. ../$$t); done
 	@sh tests/cli/run.sh build/san/gpushare
 	@sh tests/emit/validate.sh build/san/gpushare
+	@CHECK_CASES=200 sh tests/check/run.sh build/san/gpushare
+	@sh tests/hardening/run.sh build/san/gpushare
 	@sh tests/man/lint.sh
 
 # The planner benchmark (tests/bench/README.md): release flags, not sanitized.
@@ -193,7 +202,7 @@ uninstall:
 clean:
 	rm -rf build gpushare libgpushare.a libgpushare.so gpushare.pc
 
-.PHONY: all deps deps-check demo check check-run check-valgrind fuzz bench install uninstall clean
+.PHONY: all deps deps-check demo check check-run check-valgrind fuzz fuzz-smoke bench install uninstall clean
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(SLIB_OBJ:.o=.d) $(SCLI_OBJ:.o=.d) \
     $(VLIB_OBJ:.o=.d) $(VCLI_OBJ:.o=.d) $(FLIB_OBJ:.o=.d)

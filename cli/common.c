@@ -18,6 +18,7 @@ int cli_status(int code)
 	switch (code) {
 	case GS_OK: return EXIT_OK;
 	case GS_ENOFIT:
+	case GS_EWRITE:
 	case GS_ENOMEM: return EXIT_FAIL;
 	default: return EXIT_USAGE;
 	}

@@ -45,7 +45,7 @@ int gs_write_atomic(const char *path, const char *data, size_t len,
 		return gs_fail_nomem(err);
 	if (exclusive && lstat(path, &st) == 0) {
 		free(tmp);
-		return gs_fail_at(err, GS_EIO, path, 0, 0,
+		return gs_fail_at(err, GS_EWRITE, path, 0, 0,
 		                  "exists already (use --force to replace it)");
 	}
 	/* Same directory as the target, so rename() cannot cross devices. */
@@ -53,14 +53,14 @@ int gs_write_atomic(const char *path, const char *data, size_t len,
 	if ((fd = mkstemp(tmp)) < 0) {
 		e = errno;
 		free(tmp);
-		return gs_fail_at(err, GS_EIO, path, 0, 0, "cannot write: %s", strerror(e));
+		return gs_fail_at(err, GS_EWRITE, path, 0, 0, "cannot write: %s", strerror(e));
 	}
 	if (write_all(fd, data, len) < 0 || fsync(fd) < 0) {
 		e = errno;
 		close(fd);
 		unlink(tmp);
 		free(tmp);
-		return gs_fail_at(err, GS_EIO, path, 0, 0, "cannot write: %s", strerror(e));
+		return gs_fail_at(err, GS_EWRITE, path, 0, 0, "cannot write: %s", strerror(e));
 	}
 	/* mkstemp creates 0600; the result should read like any other file.
 	 * Close whatever happens, and keep the first error. */
@@ -72,7 +72,7 @@ int gs_write_atomic(const char *path, const char *data, size_t len,
 	if (e) {
 		unlink(tmp);
 		free(tmp);
-		return gs_fail_at(err, GS_EIO, path, 0, 0, "cannot write: %s", strerror(e));
+		return gs_fail_at(err, GS_EWRITE, path, 0, 0, "cannot write: %s", strerror(e));
 	}
 	free(tmp);
 	return 0;

@@ -16,6 +16,7 @@ const char *gs_strerror(int code)
 	case GS_EINVAL: return "invalid argument";
 	case GS_ENOFIT: return "does not fit";
 	case GS_ELIMIT: return "limit exceeded";
+	case GS_EWRITE: return "cannot write";
 	default: return "unknown error";
 	}
 }

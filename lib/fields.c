@@ -198,9 +198,10 @@ int gs_parse_bytes(const char *text, int64_t *out, gs_error *err)
 	int64_t micro;
 	char num[64];
 
+	int digits = 0;
 	while (text[i] && (isdigit((unsigned char)text[i]) || text[i] == '.'))
-		i++;
-	if (i == 0 || i >= sizeof num)
+		digits += isdigit((unsigned char)text[i++]) != 0;
+	if (digits == 0 || i >= sizeof num)
 		return gs_fail(err, GS_ESCHEMA,
 		               "'%s' is not a memory size (try '10GiB' or '512MiB')",
 		               text);

@@ -39,7 +39,8 @@ enum {
 	GS_ENOTFOUND = -5, /* an unknown name (GPU, instance, profile) */
 	GS_EINVAL = -6,    /* an invalid argument or combination */
 	GS_ENOFIT = -7,    /* a check failed: nothing fits, no geometry */
-	GS_ELIMIT = -8     /* an input exceeds a size or depth limit */
+	GS_ELIMIT = -8,    /* an input exceeds a size or depth limit */
+	GS_EWRITE = -9     /* an output file could not be written */
 };
 
 #define GS_ERROR_MSG_MAX 512

@@ -95,7 +95,7 @@ int gs_json_read_buffer(const char *name, const char *buf, size_t len,
 /* atomic.c: writes data to path through a temporary file in the same
  * directory, flushed and renamed into place, so a reader sees the old
  * file or the new one, never a mix. With exclusive, an existing path is
- * an error (GS_EIO, "exists"). */
+ * an error. Failures are GS_EWRITE. */
 int gs_write_atomic(const char *path, const char *data, size_t len,
                     int exclusive, gs_error *err);
 

@@ -11,6 +11,8 @@
 
 typedef struct reader {
 	yaml_parser_t parser;
+	const char *buf;           /* for positions of encoding errors */
+	size_t len;
 	const char *name;
 	gs_error *err;
 	size_t nodes;
@@ -24,6 +26,20 @@ static int parser_error(reader *r)
 
 	if (p->error == YAML_MEMORY_ERROR)
 		return gs_fail_nomem(r->err);
+	/* Encoding errors come as a byte offset, not a mark. */
+	if (p->error == YAML_READER_ERROR) {
+		unsigned long line = 1, col = 1;
+		for (size_t i = 0; i < p->problem_offset && i < r->len; i++) {
+			if (r->buf[i] == '\n') {
+				line++;
+				col = 1;
+			} else if (((unsigned char)r->buf[i] & 0xC0) != 0x80) {
+				col++;
+			}
+		}
+		return gs_fail_at(r->err, GS_ESYNTAX, r->name, line, col,
+		                  "%s (the file must be UTF-8)", what);
+	}
 	/* libyaml reports an unclosed quote at the end of the file; the
 	 * place to fix is where the quote opened. */
 	if (p->context && strstr(p->context, "quoted scalar") && p->problem &&
@@ -285,6 +301,8 @@ int gs_yaml_read_buffer(const char *name, const char *buf, size_t len,
 	memset(&r, 0, sizeof r);
 	r.name = name;
 	r.err = err;
+	r.buf = buf;
+	r.len = len;
 	if (!yaml_parser_initialize(&r.parser))
 		return gs_fail_nomem(err);
 	yaml_parser_set_input_string(&r.parser, (const unsigned char *)buf, len);

@@ -171,7 +171,8 @@ static void test_strerror(void **state)
 	assert_string_equal(gs_strerror(GS_EINVAL), "invalid argument");
 	assert_string_equal(gs_strerror(GS_ENOFIT), "does not fit");
 	assert_string_equal(gs_strerror(GS_ELIMIT), "limit exceeded");
-	assert_string_equal(gs_strerror(-9), "unknown error");
+	assert_string_equal(gs_strerror(GS_EWRITE), "cannot write");
+	assert_string_equal(gs_strerror(-10), "unknown error");
 	assert_string_equal(gs_strerror(1), "unknown error");
 }
 

@@ -1,0 +1,141 @@
+#!/bin/sh
+# run.sh BIN - hostile input that cannot live in a golden case (binary,
+# huge or generated), and the file guarantees: SIGPIPE, a full disk, a
+# read-only directory, and SIGKILL at random points while writing.
+set -u
+bin=$(cd "$(dirname "$1")" && pwd -P)/$(basename "$1")
+top=$(pwd -P)
+tmp=$(mktemp -d)
+pass=0
+fail=0
+mounted=""
+cleanup() {
+	for m in $mounted; do umount "$m" 2>/dev/null; done
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+
+# expect NAME RC STDERR-LINE -- ARGS...: exact exit status and message.
+expect() {
+	name=$1 rc=$2 want=$3
+	shift 4
+	got=$(cd "$tmp" && "$bin" "$@" 2>&1 >/dev/null)
+	st=$?
+	got=$(printf '%s' "$got" | sed "s|$tmp|TMP|g")
+	if [ "$st" -eq "$rc" ] && [ "$got" = "$want" ]; then ok; else
+		bad "$name: exit $st (want $rc)"
+		printf '    got:  %s\n    want: %s\n' "$got" "$want"
+	fi
+}
+
+# expect_prefix NAME RC PREFIX -- ARGS...: one line, at most 1 KiB, that
+# starts with PREFIX (long values are cut, not echoed whole).
+expect_prefix() {
+	name=$1 rc=$2 want=$3
+	shift 4
+	got=$(cd "$tmp" && "$bin" "$@" 2>&1 >/dev/null)
+	st=$?
+	lines=$(printf '%s\n' "$got" | wc -l)
+	case $got in
+	"$want"*) [ "$st" -eq "$rc" ] && [ "$lines" -eq 1 ] && [ ${#got} -le 1024 ] && { ok; return; } ;;
+	esac
+	bad "$name: exit $st (want $rc), $lines lines, ${#got} bytes"
+	printf '    got:  %.200s\n    want: %s...\n' "$got" "$want"
+}
+
+wl() { # a workload file with one workload whose line LINE is given
+	printf 'version: 1\nworkloads:\n  - name: a\n    gpuMemory: 1GiB\n    compute: 10%%\n%s' "$1"
+}
+
+# ---- hostile input ------------------------------------------------------------
+printf 'version: 1\0\n' > "$tmp/nul.yaml"
+expect nul 2 "gpushare: nul.yaml:1:11: error: NUL byte in the file" -- plan nul.yaml
+printf 'version: 1\nworkloads:\n  - name: "caf\351"\n' > "$tmp/utf8.yaml"
+expect invalid-utf8 2 "gpushare: utf8.yaml:3:16: error: invalid trailing UTF-8 octet (the file must be UTF-8)" -- plan utf8.yaml
+{ printf '\357\273\277'; wl ''; } > "$tmp/bom.yaml"
+expect bom 0 "" -- plan bom.yaml
+{ printf 'version: 1\n'; head -c 200000 /dev/zero | tr '\0' k; printf ': 1\n'; } > "$tmp/longkey.yaml"
+expect_prefix long-key 2 "gpushare: longkey.yaml:2:200001: error: could not find expected ':' while scanning a simple key" -- plan longkey.yaml
+{ wl '    team: '; head -c 300000 /dev/zero | tr '\0' t; printf '\n'; } > "$tmp/longval.yaml"
+expect_prefix long-value 2 "gpushare: longval.yaml:6:11: error: team 'tttttttttt" -- plan longval.yaml
+expect dev-zero 2 "gpushare: /dev/zero: error: file is larger than the 64 MiB limit" -- plan /dev/zero
+truncate -s 70M "$tmp/huge.yaml"
+expect huge 2 "gpushare: huge.yaml: error: file is larger than the 64 MiB limit" -- plan huge.yaml
+wl '    replicas: 99999999999999999999\n' > "$tmp/overflow.yaml"
+printf 'version: 1\nworkloads:\n  - name: a\n    gpuMemory: 1GiB\n    compute: 10%%\n    replicas: 99999999999999999999\n' > "$tmp/overflow.yaml"
+expect overflow 2 "gpushare: overflow.yaml:6:15: error: 'replicas': 99999999999999999999 is out of range (1 to 100000)" -- plan overflow.yaml
+printf 'version: 1\nworkloads:\n  - name: a\n    gpuMemory: 1GiB\n    compute: .nan\n' > "$tmp/nan.yaml"
+expect nan 2 "gpushare: nan.yaml:5:14: error: '.nan' is not a share (use a percentage like '40%' or a fraction like '0.4')" -- plan nan.yaml
+printf 'version: 1\nworkloads:\n  - name: a\n    gpuMemory: .inf\n    compute: 10%%\n' > "$tmp/inf.yaml"
+expect inf 2 "gpushare: inf.yaml:4:16: error: '.inf' is not a memory size (try '10GiB' or '512MiB')" -- plan inf.yaml
+printf 'version: 1\nworkloads:\n  - name: a\n    gpuMemory: -4GiB\n    compute: 10%%\n' > "$tmp/neg.yaml"
+expect negative-memory 2 "gpushare: neg.yaml:4:16: error: '-4GiB' is not a memory size (try '10GiB' or '512MiB')" -- plan neg.yaml
+printf 'version: 1\nworkloads:\n  - name: a\n    gpuMemory: 1GiB\n    compute: -10%%\n' > "$tmp/negc.yaml"
+expect negative-compute 2 "gpushare: negc.yaml:5:14: error: '-10%' is not a percentage (try '40%')" -- plan negc.yaml
+
+# ---- SIGPIPE: a reader that stops early ends gpushare quietly -------------------
+err=$( { "$bin" plan "$top/examples/mixed-fleet.yaml" 2>&1 1>&3 3>&-; } 3>&1 | head -1 >/dev/null )
+if [ -z "$err" ]; then ok; else bad "sigpipe: printed '$err'"; fi
+
+# ---- full disk and read-only directories (need root to mount) -------------------
+if [ "$(id -u)" -eq 0 ] && mkdir -p "$tmp/full" && mount -t tmpfs -o size=12k tmpfs "$tmp/full" 2>/dev/null; then
+	mounted="$tmp/full"
+	"$bin" plan "$top/examples/multi-tenant-mig.yaml" --emit "$tmp/full/out" >/dev/null 2>"$tmp/err"
+	st=$?
+	left=$(ls -A "$tmp/full/out" 2>/dev/null | grep -v '^\(device-plugin-config\|gpu-operator-values\|mig-config\|labels\|workloads\)' )
+	if [ "$st" -eq 1 ] && grep -q "No space left on device" "$tmp/err" && [ -z "$left" ]; then ok; else
+		bad "full disk: exit $st, $(cat "$tmp/err"), left: $left"; fi
+	# Whatever was written completely before the disk filled is whole.
+	for f in "$tmp"/full/out/*; do
+		[ -e "$f" ] || continue
+		"$bin" plan "$top/examples/multi-tenant-mig.yaml" --emit "$tmp/ref" --force >/dev/null 2>&1
+		cmp -s "$f" "$tmp/ref/$(basename "$f")" && ok || bad "full disk: $(basename "$f") is partial"
+	done
+	mkdir -p "$tmp/ro" && mount -t tmpfs -o size=1m tmpfs "$tmp/ro" && mounted="$mounted $tmp/ro"
+	echo "old" > "$tmp/ro/device-plugin-config.yaml"
+	mount -o remount,ro "$tmp/ro"
+	"$bin" plan "$top/examples/workloads.yaml" --emit "$tmp/ro" --force >/dev/null 2>"$tmp/err"
+	st=$?
+	if [ "$st" -eq 1 ] && grep -q "Read-only file system" "$tmp/err" &&
+	    [ "$(cat "$tmp/ro/device-plugin-config.yaml")" = old ]; then ok; else
+		bad "read-only: exit $st, $(cat "$tmp/err")"; fi
+else
+	echo "hardening: SKIPPED full-disk and read-only tests: mounting a tmpfs needs root" >&2
+fi
+
+# ---- SIGKILL while writing: each file is the old one or the new one -------------
+big="$tmp/big.yaml"
+{
+	printf 'version: 1\ncloud: all\nworkloads:\n'
+	i=0
+	while [ $i -lt 600 ]; do
+		printf '  - name: w%d\n    replicas: 5\n    gpuMemory: %dGiB\n    compute: %d%%\n    tenant: t%d\n' \
+		    $i $((i % 30 + 1)) $((i % 70 + 5)) $((i % 7))
+		i=$((i + 1))
+	done
+} > "$big"
+"$bin" plan "$big" --emit "$tmp/ref2" --dra >/dev/null 2>&1
+mkdir -p "$tmp/kill"
+echo "old" > "$tmp/kill/workloads.yaml"
+n=0
+while [ $n -lt 25 ]; do
+	"$bin" plan "$big" --emit "$tmp/kill" --force --dra >/dev/null 2>&1 &
+	pid=$!
+	sleep "0.0$(( (n * 37) % 90 + 5 ))"
+	kill -9 $pid 2>/dev/null
+	wait $pid 2>/dev/null
+	for f in "$tmp"/kill/*.yaml "$tmp"/kill/labels.sh; do
+		[ -e "$f" ] || continue
+		b=$(basename "$f")
+		if cmp -s "$f" "$tmp/ref2/$b" || [ "$(cat "$f")" = old ]; then :; else
+			bad "kill $n: $b is neither the old file nor the new one"
+		fi
+	done
+	n=$((n + 1))
+done
+ok
+echo "hardening: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
