@@ -1,0 +1,647 @@
+#!/usr/bin/env python3
+"""feasible.py - an independent feasibility checker for gpushare plans.
+
+usage: feasible.py PLAN.json GPUS.json INSTANCES.json [--target PERCENT]
+       feasible.py --batch LIST GPUS.json INSTANCES.json
+
+PLAN.json is `gpushare plan FILE --format json`, GPUS.json and
+INSTANCES.json are `gpushare gpus --format json` and `gpushare instances
+--format json`.  Every broken rule is printed as one line
+`violation: RULE N: detail` and the exit status is 1; otherwise it prints
+`ok: R replicas on G GPUs in N nodes` and exits 0.  Exit status 2 is a
+usage error or unreadable input.  --target is the workload file's
+targetUtilization in percent (default 90).  --batch reads lines
+`TARGET PLAN.json` from LIST and writes each plan's output to
+PLAN.json.check (what run.sh uses: one Python start for many plans).
+
+The rules are the normative packing rules of gpushare, written here from
+their statement, not from the planner's code:
+
+ 1  every replica of every workload is placed exactly once
+ 2  nodes are catalog instances at catalog prices with all their GPUs
+ 3  the cost summary adds up exactly (decimal arithmetic)
+ 4  a dedicated GPU holds one replica that fits it
+ 5  time-slicing: one tenant, memory fits together, compute <= target
+ 6  MPS: one tenant, the device plugin's equal memory/thread split
+ 7  MIG: a valid geometry, and each instance holds what fits it
+ 8  isolation: fault means alone in a MIG instance or on a whole GPU
+ 9  spread: gpu / node
+10  one sharing configuration per node
+11  heavy workloads are never time-sliced
+12  before >= after, utilisation within 0..100
+
+Numbers in the plan are read as decimals.  memory_gib and compute_percent
+are rounded to 2 decimals, so every comparison allows 0.005 per rounded
+term (a sum of n rounded values against a rounded capacity: (n+1)*0.005).
+
+Python 3 standard library only.
+"""
+
+import json
+import sys
+from decimal import Decimal, ROUND_HALF_UP, InvalidOperation
+
+TOL = Decimal("0.005")
+MIG_SHARE_TOL = Decimal("0.01")
+HUNDRED = Decimal(100)
+
+
+class Checker:
+    def __init__(self, plan, gpus, instances, target):
+        self.plan = plan
+        self.target = Decimal(target)
+        self.out = []
+        self.gpus = {}
+        for g in gpus:
+            self.gpus[g["name"]] = g
+            self.gpus[g["name"].lower()] = g
+        self.instances = {}
+        for i in instances:
+            self.instances[i["instance"]] = i
+        self.wl = {}
+        # placements: (workload, replica, node idx, gpu idx, mig idx|None,
+        #              kind) where kind is the strategy of the container:
+        #              dedicated | time-slicing | mps | mig-none |
+        #              mig-time-slicing | mig-mps | other
+        self.placed = []
+
+    # -- helpers -------------------------------------------------------
+
+    def v(self, rule, detail):
+        self.out.append((rule, detail))
+
+    @staticmethod
+    def dec(x):
+        if isinstance(x, Decimal):
+            return x
+        if isinstance(x, bool) or x is None:
+            raise ValueError("not a number: %r" % (x,))
+        return Decimal(str(x))
+
+    def gpu_model(self, name):
+        if name is None:
+            return None
+        return self.gpus.get(name) or self.gpus.get(str(name).lower())
+
+    @staticmethod
+    def mib_candidates(mem_gib):
+        """The integer MiB amounts that display as mem_gib (2 decimals).
+
+        The catalog shows memory as GiB rounded to 2 decimals, so the
+        driver's MiB is any integer M with round(M/1024, 2) == mem_gib."""
+        lo = (mem_gib - TOL) * 1024
+        hi = (mem_gib + TOL) * 1024
+        m_lo = int(lo.to_integral_value(rounding="ROUND_CEILING"))
+        m_hi = int(hi.to_integral_value(rounding="ROUND_FLOOR"))
+        return range(m_lo, m_hi + 1)
+
+    def where(self, ni, gi, mi=None):
+        node = self.plan["nodes"][ni]
+        s = "node %d (%s) gpu %d" % (ni, node.get("instance"), gi)
+        if mi is not None:
+            m = node["gpus"][gi]["mig"][mi]
+            s += " MIG %s@%s" % (m.get("profile"), m.get("start"))
+        return s
+
+    # -- the checks ----------------------------------------------------
+
+    def run(self):
+        p = self.plan
+        for w in p["workloads"]:
+            if w["name"] in self.wl:
+                self.v(1, "workload %r listed twice in workloads[]" % w["name"])
+            self.wl[w["name"]] = w
+        for ni, node in enumerate(p["nodes"]):
+            self.check_node(ni, node)
+        self.check_config_names()
+        self.check_replicas()
+        self.check_isolation()
+        self.check_spread()
+        self.check_advice()
+        self.check_cost()
+        self.check_totals()
+        return self.out
+
+    def note_assignments(self, ni, gi, mi, kind, assignments):
+        for a in assignments:
+            name = a["workload"]
+            w = self.wl.get(name)
+            self.placed.append((name, a["replica"], ni, gi, mi, kind))
+            if w is None:
+                self.v(1, "%s: unknown workload %r" % (self.where(ni, gi, mi), name))
+                continue
+            mem = self.dec(a["memory_gib"])
+            if abs(mem - self.dec(w["memory_gib"])) > TOL:
+                self.v(1, "%s: %s/%s has memory %s GiB but the workload needs %s GiB"
+                       % (self.where(ni, gi, mi), name, a["replica"], mem,
+                          w["memory_gib"]))
+
+    def tenants(self, assignments):
+        t = []
+        for a in assignments:
+            w = self.wl.get(a["workload"])
+            if w is not None and w["tenant"] not in t:
+                t.append(w["tenant"])
+        return t
+
+    def faulty(self, assignments):
+        return ["%s/%s" % (a["workload"], a["replica"]) for a in assignments
+                if self.wl.get(a["workload"], {}).get("isolation") == "fault"]
+
+    def check_node(self, ni, node):
+        inst = self.instances.get(node["instance"])
+        pricing = self.plan["cost"]["pricing"]
+        gpus = node["gpus"]
+        if inst is None:
+            self.v(2, "node %d: instance %r is not in the catalog" % (ni, node["instance"]))
+            model = None
+        else:
+            model = inst["gpu"]
+            if node.get("cloud") != inst["cloud"]:
+                self.v(2, "node %d (%s): cloud %r, catalog says %r"
+                       % (ni, node["instance"], node.get("cloud"), inst["cloud"]))
+            key = "spot_per_hour" if pricing == "spot" else "on_demand_per_hour"
+            want = inst.get(key)
+            price = self.dec(node["price_per_hour"])
+            if want is None:
+                self.v(2, "node %d (%s): %s pricing but the catalog has no %s"
+                       % (ni, node["instance"], pricing, key))
+            elif price != self.dec(want):
+                self.v(2, "node %d (%s): price_per_hour %s, catalog %s is %s"
+                       % (ni, node["instance"], price, key, want))
+            if len(gpus) != inst["gpu_count"]:
+                self.v(2, "node %d (%s): %d GPUs listed, the instance has %d"
+                       % (ni, node["instance"], len(gpus), inst["gpu_count"]))
+        idx = [g["index"] for g in gpus]
+        if idx != list(range(len(gpus))):
+            self.v(2, "node %d (%s): GPU indexes %s, expected 0..%d in order"
+                   % (ni, node["instance"], idx, len(gpus) - 1))
+        for gi, g in enumerate(gpus):
+            if model is not None and g["model"] != model:
+                self.v(2, "%s: model %r, the instance has %r"
+                       % (self.where(ni, gi), g["model"], model))
+            gm = self.gpu_model(g["model"]) or self.gpu_model(model)
+            if gm is None:
+                self.v(2, "%s: GPU model %r is not in the catalog"
+                       % (self.where(ni, gi), g["model"]))
+                continue
+            self.check_gpu(ni, gi, g, gm)
+        self.check_node_config(ni, node)
+
+    def check_gpu(self, ni, gi, g, gm):
+        st = g["strategy"]
+        asg = g.get("assignments") or []
+        mig = g.get("mig") or []
+        where = self.where(ni, gi)
+        gmem = self.dec(gm["memory_gib"])
+        target = self.target
+        if st != "mig" and mig:
+            self.v(7, "%s: strategy %s but it lists %d MIG instances"
+                   % (where, st, len(mig)))
+        if st == "dedicated":
+            self.note_assignments(ni, gi, None, "dedicated", asg)
+            if len(asg) > 1:
+                self.v(4, "%s: dedicated GPU with %d assignments" % (where, len(asg)))
+            for a in asg:
+                mem, cpu = self.dec(a["memory_gib"]), self.dec(a["compute_percent"])
+                if mem > gmem + 2 * TOL:
+                    self.v(4, "%s: %s/%s needs %s GiB, the GPU has %s GiB"
+                           % (where, a["workload"], a["replica"], mem, gmem))
+                if cpu > HUNDRED + TOL:
+                    self.v(4, "%s: %s/%s needs %s%% compute"
+                           % (where, a["workload"], a["replica"], cpu))
+        elif st == "time-slicing":
+            self.note_assignments(ni, gi, None, "time-slicing", asg)
+            n = len(asg)
+            t = self.tenants(asg)
+            if len(t) > 1:
+                self.v(5, "%s: time-slicing GPU shared by tenants %s" % (where, ", ".join(t)))
+            mem = sum((self.dec(a["memory_gib"]) for a in asg), Decimal(0))
+            if mem > gmem + (n + 1) * TOL:
+                self.v(5, "%s: time-sliced replicas need %s GiB together, the GPU has %s GiB"
+                       % (where, mem, gmem))
+            cpu = sum((self.dec(a["compute_percent"]) for a in asg), Decimal(0))
+            if n >= 2 and cpu > target + n * TOL:
+                self.v(5, "%s: time-sliced compute %s%% exceeds the target %s%%"
+                       % (where, cpu, target))
+            k = g["replicas"]
+            if k < 2 or k < n:
+                self.v(5, "%s: time-slicing advertises %s replicas for %d assignments"
+                       % (where, k, n))
+            f = self.faulty(asg)
+            if f:
+                self.v(5, "%s: fault-isolated %s time-sliced" % (where, ", ".join(f)))
+        elif st == "mps":
+            self.note_assignments(ni, gi, None, "mps", asg)
+            self.check_mps(where, g, gm, asg)
+        elif st == "mig":
+            self.note_assignments(ni, gi, None, "other", asg)
+            if asg:
+                self.v(7, "%s: MIG GPU with %d whole-GPU assignments" % (where, len(asg)))
+            self.check_mig(ni, gi, g, gm)
+        else:
+            self.note_assignments(ni, gi, None, "other", asg)
+            self.v(4, "%s: unknown strategy %r" % (where, st))
+
+    def check_mps(self, where, g, gm, asg):
+        n = len(asg)
+        k = g["replicas"]
+        maxc = gm.get("mps_max_clients") or 0
+        t = self.tenants(asg)
+        if len(t) > 1:
+            self.v(6, "%s: MPS GPU shared by tenants %s" % (where, ", ".join(t)))
+        if maxc <= 0:
+            self.v(6, "%s: %s has no MPS" % (where, gm["name"]))
+        if not (n <= k and (maxc <= 0 or k <= maxc)) or k < 1:
+            self.v(6, "%s: MPS with %d assignments advertises %s clients (max %d)"
+                   % (where, n, k, maxc))
+        if k >= 1:
+            want_tp = 100 // k
+            gmem = self.dec(gm["memory_gib"])
+            limits = {m // k for m in self.mib_candidates(gmem)}
+            for a in asg:
+                who = "%s/%s" % (a["workload"], a["replica"])
+                tp, lim = a.get("thread_percent"), a.get("memory_limit_mib")
+                if tp is None or lim is None:
+                    self.v(6, "%s: MPS assignment %s without thread_percent/memory_limit_mib"
+                           % (where, who))
+                    continue
+                if tp != want_tp:
+                    self.v(6, "%s: %s thread_percent %s, expected 100//%d = %d"
+                           % (where, who, tp, k, want_tp))
+                if lim not in limits:
+                    self.v(6, "%s: %s memory_limit_mib %s, expected floor(%s GiB in MiB / %d) = %s"
+                           % (where, who, lim, gmem, k,
+                              "..".join(str(x) for x in sorted({min(limits), max(limits)}))))
+                mem = self.dec(a["memory_gib"])
+                if mem * 1024 > self.dec(lim) + TOL * 1024:
+                    self.v(6, "%s: %s needs %s GiB = %s MiB over its limit %s MiB"
+                           % (where, who, mem, mem * 1024, lim))
+                cpu = self.dec(a["compute_percent"])
+                if cpu > self.dec(tp) + TOL:
+                    self.v(6, "%s: %s needs %s%% compute over its thread limit %s%%"
+                           % (where, who, cpu, tp))
+        cpu = sum((self.dec(a["compute_percent"]) for a in asg), Decimal(0))
+        if cpu > self.target + n * TOL:
+            self.v(6, "%s: MPS compute %s%% exceeds the target %s%%" % (where, cpu, self.target))
+        f = self.faulty(asg)
+        if f:
+            self.v(6, "%s: fault-isolated %s under MPS" % (where, ", ".join(f)))
+
+    def check_mig(self, ni, gi, g, gm):
+        where = self.where(ni, gi)
+        profiles = {p["name"]: p for p in (gm.get("mig_profiles") or [])}
+        if not profiles:
+            self.v(7, "%s: %s has no MIG" % (where, gm["name"]))
+        share_gpu = self.dec(gm["sm_count"])
+        windows = []
+        counts = {}
+        for mi, m in enumerate(g.get("mig") or []):
+            mw = self.where(ni, gi, mi)
+            asg = m.get("assignments") or []
+            ms = m.get("strategy")
+            kind = {"none": "mig-none", "time-slicing": "mig-time-slicing",
+                    "mps": "mig-mps"}.get(ms, "other")
+            self.note_assignments(ni, gi, mi, kind, asg)
+            prof = profiles.get(m["profile"])
+            if prof is None:
+                if profiles:
+                    self.v(7, "%s: %s has no MIG profile %r"
+                           % (mw, gm["name"], m["profile"]))
+                continue
+            start = m["start"]
+            starts = [pl["start"] for pl in prof["placements"]]
+            if start not in starts:
+                self.v(7, "%s: start %s is not a legal start of %s (legal: %s)"
+                       % (mw, start, prof["name"], starts))
+            size = prof["memory_slices"]
+            windows.append((start, start + size, mi))
+            counts[prof["name"]] = counts.get(prof["name"], 0) + 1
+            pmem = self.dec(prof["memory_gib"])
+            share = self.dec(prof["sm_count"]) / share_gpu * HUNDRED
+            n = len(asg)
+            if ms == "none":
+                if n != 1:
+                    self.v(7, "%s: unshared MIG instance with %d assignments" % (mw, n))
+                for a in asg:
+                    mem, cpu = self.dec(a["memory_gib"]), self.dec(a["compute_percent"])
+                    if mem > pmem + 2 * TOL:
+                        self.v(7, "%s: %s/%s needs %s GiB, the profile has %s GiB"
+                               % (mw, a["workload"], a["replica"], mem, pmem))
+                    if cpu > share + MIG_SHARE_TOL:
+                        self.v(7, "%s: %s/%s needs %s%% compute, the profile gives %.2f%%"
+                               % (mw, a["workload"], a["replica"], cpu, share))
+            elif ms == "time-slicing":
+                if n < 1:
+                    self.v(7, "%s: time-sliced MIG instance with no assignments" % mw)
+                t = self.tenants(asg)
+                if len(t) > 1:
+                    self.v(7, "%s: time-sliced MIG instance shared by tenants %s"
+                           % (mw, ", ".join(t)))
+                mem = sum((self.dec(a["memory_gib"]) for a in asg), Decimal(0))
+                if mem > pmem + (n + 1) * TOL:
+                    self.v(7, "%s: time-sliced replicas need %s GiB together, the profile has %s GiB"
+                           % (mw, mem, pmem))
+                cpu = sum((self.dec(a["compute_percent"]) for a in asg), Decimal(0))
+                cap = self.target / HUNDRED * share
+                if cpu > cap + MIG_SHARE_TOL + n * TOL:
+                    self.v(7, "%s: time-sliced compute %s%% exceeds %s%% of the profile's %.2f%% = %.2f%%"
+                           % (mw, cpu, self.target, share, cap))
+                if m.get("replicas", 0) < n:
+                    self.v(7, "%s: advertises %s replicas for %d assignments"
+                           % (mw, m.get("replicas"), n))
+            elif ms == "mps":
+                pass  # rule 10: MPS never on a node with MIG
+            else:
+                self.v(7, "%s: unknown MIG instance strategy %r" % (mw, ms))
+        windows.sort()
+        for i, (s1, e1, m1) in enumerate(windows):
+            for s2, e2, m2 in windows[i + 1:]:
+                if s2 >= e1:
+                    break
+                self.v(7, "%s: MIG instances %d [%d,%d) and %d [%d,%d) overlap"
+                       % (where, m1, s1, e1, m2, s2, e2))
+        for name, c in sorted(counts.items()):
+            if c > profiles[name]["max_count"]:
+                self.v(7, "%s: %d instances of %s, at most %d"
+                       % (where, c, name, profiles[name]["max_count"]))
+
+    def node_signature(self, ni, node):
+        """(strategies, replicas) of a node's device-plugin configuration;
+        replicas is an int for whole GPUs and {profile: replicas} for MIG."""
+        strategies = sorted({g["strategy"] for g in node["gpus"]})
+        whole = sorted({g["replicas"] for g in node["gpus"] if g["strategy"] != "mig"})
+        prof = {}
+        for g in node["gpus"]:
+            for m in g.get("mig") or []:
+                prof.setdefault(m["profile"], set()).add(m.get("replicas"))
+        return strategies, whole, prof
+
+    def check_node_config(self, ni, node):
+        strategies, whole, prof = self.node_signature(ni, node)
+        name = "node %d (%s, config %s)" % (ni, node["instance"], node.get("config"))
+        if len(strategies) > 1:
+            self.v(10, "%s: GPUs with different strategies %s" % (name, ", ".join(strategies)))
+        shared = sorted({g["replicas"] for g in node["gpus"]
+                         if g["strategy"] in ("time-slicing", "mps")})
+        if len(shared) > 1:
+            self.v(10, "%s: time-slicing/MPS GPUs advertise different replicas %s"
+                   % (name, shared))
+        has_mig = any(g["strategy"] == "mig" for g in node["gpus"])
+        has_mps = any(g["strategy"] == "mps" for g in node["gpus"]) or any(
+            m.get("strategy") == "mps" for g in node["gpus"] for m in g.get("mig") or [])
+        if has_mig and has_mps:
+            self.v(10, "%s: MPS on a node with MIG GPUs" % name)
+        for p, reps in sorted(prof.items()):
+            if len(reps) > 1:
+                self.v(10, "%s: MIG profile %s with different replicas %s"
+                       % (name, p, sorted(reps, key=str)))
+
+    def check_config_names(self):
+        seen = {}
+        for ni, node in enumerate(self.plan["nodes"]):
+            seen.setdefault(node.get("config"), []).append(ni)
+        for cfg, nis in seen.items():
+            if len(nis) < 2:
+                continue
+            first = self.plan["nodes"][nis[0]]
+            s0, w0, p0 = self.node_signature(nis[0], first)
+            for ni in nis[1:]:
+                node = self.plan["nodes"][ni]
+                s, w, p = self.node_signature(ni, node)
+                diff = []
+                if node["instance"] != first["instance"]:
+                    diff.append("instance %s vs %s" % (first["instance"], node["instance"]))
+                if s != s0:
+                    diff.append("strategy %s vs %s" % ("/".join(s0), "/".join(s)))
+                if w != w0:
+                    diff.append("replicas %s vs %s" % (w0, w))
+                for prof in sorted(set(p0) & set(p)):
+                    if p0[prof] != p[prof]:
+                        diff.append("MIG %s replicas %s vs %s"
+                                    % (prof, sorted(p0[prof], key=str), sorted(p[prof], key=str)))
+                if diff:
+                    self.v(10, "config %r names nodes %d and %d that differ: %s"
+                           % (cfg, nis[0], ni, "; ".join(diff)))
+
+    def check_replicas(self):
+        seen = {}
+        for name, r, ni, gi, mi, kind in self.placed:
+            seen.setdefault((name, r), []).append((ni, gi, mi))
+        total = 0
+        for name, w in self.wl.items():
+            n = w["replicas"]
+            total += n
+            for r in range(n):
+                locs = seen.get((name, r), [])
+                if not locs:
+                    self.v(1, "%s/%d is not placed" % (name, r))
+                elif len(locs) > 1:
+                    self.v(1, "%s/%d is placed %d times: %s"
+                           % (name, r, len(locs), "; ".join(self.where(*l) for l in locs)))
+        for (name, r), locs in seen.items():
+            w = self.wl.get(name)
+            if w is not None and not (isinstance(r, int) and 0 <= r < w["replicas"]):
+                self.v(1, "%s/%s: no such replica (the workload has %d)"
+                       % (name, r, w["replicas"]))
+        if self.plan.get("replicas") != total:
+            self.v(1, "replicas is %s, the workloads have %d" % (self.plan.get("replicas"), total))
+
+    def container(self, ni, gi, mi):
+        g = self.plan["nodes"][ni]["gpus"][gi]
+        if mi is None:
+            return g.get("assignments") or []
+        return g["mig"][mi].get("assignments") or []
+
+    def check_isolation(self):
+        for name, r, ni, gi, mi, kind in self.placed:
+            w = self.wl.get(name)
+            if w is None or w["isolation"] != "fault":
+                continue
+            alone = len(self.container(ni, gi, mi)) == 1
+            if kind not in ("dedicated", "mig-none") or not alone:
+                self.v(8, "%s/%s (isolation: fault) is on %s as %s%s"
+                       % (name, r, self.where(ni, gi, mi), kind,
+                          "" if alone else " with others"))
+
+    def check_spread(self):
+        by = {}
+        for name, r, ni, gi, mi, kind in self.placed:
+            w = self.wl.get(name)
+            if w is None or w["spread"] == "none":
+                continue
+            key = (name, ni, gi) if w["spread"] == "gpu" else (name, ni)
+            by.setdefault(key, []).append(r)
+        for key, rs in sorted(by.items(), key=lambda kv: str(kv[0])):
+            if len(rs) > 1:
+                w = self.wl[key[0]]
+                at = ("node %d gpu %d" % (key[1], key[2]) if w["spread"] == "gpu"
+                      else "node %d" % key[1])
+                self.v(9, "%s (spread: %s) has replicas %s on %s"
+                       % (key[0], w["spread"], sorted(rs, key=str), at))
+
+    def check_advice(self):
+        for name, r, ni, gi, mi, kind in self.placed:
+            w = self.wl.get(name)
+            if w is None:
+                continue
+            c = self.dec(w["compute_percent"])
+            heavy = ((w["kind"] == "inference" and w["latency"] == "critical" and c >= 50)
+                     or (w["kind"] in ("batch", "training") and c >= 70))
+            if heavy and kind in ("time-slicing", "mig-time-slicing"):
+                self.v(11, "%s/%s (%s, latency %s, %s%% compute) is time-sliced on %s"
+                       % (name, r, w["kind"], w["latency"], c, self.where(ni, gi, mi)))
+
+    def check_cost(self):
+        c = self.plan["cost"]
+        d = self.dec
+        before, after = d(c["before_per_hour"]), d(c["after_per_hour"])
+        nodes = sum((d(n["price_per_hour"]) for n in self.plan["nodes"]), Decimal(0))
+        if after != nodes:
+            self.v(3, "after_per_hour %s, the nodes cost %s" % (after, nodes))
+        sav = d(c["savings_per_hour"])
+        if sav != before - after:
+            self.v(3, "savings_per_hour %s, before - after = %s" % (sav, before - after))
+        if before != 0:
+            want = (Decimal(1000) * (before - after) / before).quantize(
+                Decimal(1), rounding=ROUND_HALF_UP) / 10
+        else:
+            want = Decimal(0)
+        if d(c["savings_percent"]) != want:
+            self.v(3, "savings_percent %s, expected %s" % (c["savings_percent"], want))
+        h = c["hours_per_month"]
+        for k in ("before", "after", "savings"):
+            hourly = before if k == "before" else after if k == "after" else sav
+            got = d(c["%s_per_month" % k])
+            if got != hourly * h:
+                self.v(3, "%s_per_month %s, %s x %s = %s" % (k, got, hourly, h, hourly * h))
+        wsum = sum((d(w["cost_per_hour"]) for w in self.plan["workloads"]), Decimal(0))
+        if wsum != after:
+            self.v(3, "the workloads' cost_per_hour add up to %s, after_per_hour is %s"
+                   % (wsum, after))
+        teams = {}
+        for w in self.plan["workloads"]:
+            teams[w["team"]] = teams.get(w["team"], Decimal(0)) + d(w["cost_per_hour"])
+        listed = {}
+        for t in self.plan.get("teams") or []:
+            if t["team"] in listed:
+                self.v(3, "team %r listed twice" % t["team"])
+            listed[t["team"]] = d(t["cost_per_hour"])
+        for t in sorted(set(teams) | set(listed)):
+            if teams.get(t) != listed.get(t):
+                self.v(3, "team %r costs %s in teams[], its workloads add up to %s"
+                       % (t, listed.get(t), teams.get(t)))
+        if before < after:
+            self.v(12, "before_per_hour %s < after_per_hour %s" % (before, after))
+
+    def check_totals(self):
+        p = self.plan
+        ngpus = sum(len(n["gpus"]) for n in p["nodes"])
+        cat = 0
+        for n in p["nodes"]:
+            inst = self.instances.get(n["instance"])
+            cat += inst["gpu_count"] if inst else len(n["gpus"])
+        if p["gpus"]["after"] != cat:
+            self.v(3, "gpus.after %s, the nodes' instances have %d GPUs" % (p["gpus"]["after"], cat))
+        if p["instances"]["after"] != len(p["nodes"]):
+            self.v(3, "instances.after %s, the plan has %d nodes"
+                   % (p["instances"]["after"], len(p["nodes"])))
+        for k in ("before_percent", "after_percent"):
+            u = self.dec(p["utilization"][k])
+            if u < 0 or u > 100:
+                self.v(12, "utilization.%s is %s" % (k, u))
+        self.summary = (sum(w["replicas"] for w in self.wl.values()), ngpus, len(p["nodes"]))
+
+
+def check(plan_path, gpus, instances, target):
+    """Checks one plan file; returns (exit status, output lines)."""
+    try:
+        with open(plan_path, encoding="utf-8") as f:
+            plan = json.load(f, parse_float=Decimal)
+    except (OSError, ValueError) as e:
+        return 2, ["feasible.py: %s: %s" % (plan_path, e)]
+    try:
+        c = Checker(plan, gpus, instances, target)
+    except InvalidOperation:
+        return 2, ["feasible.py: invalid --target %r" % (target,)]
+    try:
+        out = c.run()
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError,
+            InvalidOperation) as e:
+        out = c.out + [(0, "malformed plan: %s: %s" % (type(e).__name__, e))]
+    lines = ["violation: RULE %d: %s" % (rule, detail) for rule, detail in out]
+    if out:
+        return 1, lines
+    r, g, n = c.summary
+    return 0, ["ok: %d replicas on %d GPUs in %d nodes" % (r, g, n)]
+
+
+def batch(listfile, gpus, instances):
+    """--batch LIST: LIST has lines `TARGET PLAN.json`; writes each plan's
+    output to PLAN.json.check (one Python start for many plans)."""
+    worst = 0
+    with open(listfile, encoding="utf-8") as f:
+        for line in f:
+            line = line.strip()
+            if not line:
+                continue
+            target, path = line.split(None, 1)
+            rc, lines = check(path, gpus, instances, target)
+            worst = max(worst, rc)
+            with open(path + ".check", "w", encoding="utf-8") as o:
+                o.write("\n".join(lines) + "\n")
+    return worst
+
+
+def main(argv):
+    args = []
+    target = "90"
+    i = 1
+    while i < len(argv):
+        a = argv[i]
+        if a == "--target" and i + 1 < len(argv):
+            target = argv[i + 1].rstrip("%")
+            i += 2
+            continue
+        if a.startswith("--target="):
+            target = a.split("=", 1)[1].rstrip("%")
+        elif a in ("-h", "--help"):
+            print(__doc__.strip())
+            return 0
+        else:
+            args.append(a)
+        i += 1
+    if len(args) == 4 and args[0] == "--batch":
+        pass
+    elif len(args) != 3:
+        sys.stderr.write("usage: feasible.py PLAN.json GPUS.json INSTANCES.json [--target 90]\n")
+        return 2
+    try:
+        Decimal(target)
+    except InvalidOperation:
+        sys.stderr.write("feasible.py: invalid --target %r\n" % target)
+        return 2
+    try:
+        docs = []
+        for path in args[-2:]:
+            with open(path, encoding="utf-8") as f:
+                docs.append(json.load(f, parse_float=Decimal))
+    except (OSError, ValueError, InvalidOperation) as e:
+        sys.stderr.write("feasible.py: %s\n" % e)
+        return 2
+    if args[0] == "--batch":
+        try:
+            return batch(args[1], docs[0], docs[1])
+        except (OSError, ValueError) as e:
+            sys.stderr.write("feasible.py: %s\n" % e)
+            return 2
+    rc, lines = check(args[0], docs[0], docs[1], target)
+    if rc == 2:
+        sys.stderr.write(lines[0] + "\n")
+        return 2
+    print("\n".join(lines))
+    return rc
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
