@@ -9,6 +9,38 @@
 
 #include "gpushare.h"
 
+/* Global options, accepted before the command and by every command:
+ * -q (no informational lines), -v (say what is loaded and how long it
+ * took), --color=auto|always|never (auto: colour on a terminal unless
+ * NO_COLOR is set). */
+typedef struct cli_ui {
+	int quiet, verbose;
+	int color;     /* 0 never, 1 always, -1 auto */
+} cli_ui;
+extern cli_ui cli_ui_state;
+/* Handles a global option; returns 1 if it was one, 0 if not, or
+ * EXIT_USAGE + 10 on a bad --color value (already reported). */
+int cli_global_option(const char *name, const char *arg);
+/* An informational line on stderr ("gpushare: wrote ..."), unless -q. */
+void cli_info(const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 1, 2)))
+#endif
+	;
+/* A line on stderr with -v only. */
+void cli_verbose(const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 1, 2)))
+#endif
+	;
+/* sgr (one of the CLI_ colours) when colour is on for stream fd (1 or
+ * 2), else ""; CLI_RESET ends it. */
+const char *cli_color(int fd, const char *sgr);
+#define CLI_RED "\033[1;31m"
+#define CLI_GREEN "\033[1;32m"
+#define CLI_BOLD "\033[1m"
+#define CLI_RESET "\033[0m"
+
 /* Exit statuses (gpushare(1), EXIT STATUS). */
 enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
 

@@ -13,6 +13,63 @@
 #define GS_PROFILES_DIR "/usr/local/share/gpushare/profiles"
 #endif
 
+cli_ui cli_ui_state = { 0, 0, -1 };
+
+int cli_global_option(const char *name, const char *arg)
+{
+	if (strcmp(name, "quiet") == 0)
+		cli_ui_state.quiet = 1;
+	else if (strcmp(name, "verbose") == 0)
+		cli_ui_state.verbose = 1;
+	else if (strcmp(name, "color") != 0)
+		return 0;
+	else if (arg && strcmp(arg, "always") == 0)
+		cli_ui_state.color = 1;
+	else if (arg && strcmp(arg, "never") == 0)
+		cli_ui_state.color = 0;
+	else if (arg && strcmp(arg, "auto") == 0)
+		cli_ui_state.color = -1;
+	else {
+		fprintf(stderr, "gpushare: error: --color must be auto, always or never, not '%s'\n",
+		        arg ? arg : "");
+		return EXIT_USAGE + 10;
+	}
+	return 1;
+}
+
+const char *cli_color(int fd, const char *sgr)
+{
+	const char *no = getenv("NO_COLOR");
+	int on = cli_ui_state.color;
+	if (on < 0)
+		on = isatty(fd) && !(no && *no);
+	return on ? sgr : "";
+}
+
+void cli_info(const char *fmt, ...)
+{
+	va_list ap;
+	if (cli_ui_state.quiet)
+		return;
+	fputs("gpushare: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void cli_verbose(const char *fmt, ...)
+{
+	va_list ap;
+	if (!cli_ui_state.verbose)
+		return;
+	fputs("gpushare: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
 int cli_status(int code)
 {
 	switch (code) {
@@ -27,7 +84,7 @@ int cli_status(int code)
 int cli_error(int status, const char *fmt, ...)
 {
 	va_list ap;
-	fprintf(stderr, "gpushare: error: ");
+	fprintf(stderr, "gpushare: %serror:%s ", cli_color(2, CLI_RED), cli_color(2, CLI_RESET));
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
@@ -46,7 +103,15 @@ int cli_unknown_gpu(const gs_catalog *cat, const char *name)
 int cli_fail(const gs_error *err)
 {
 	char buf[GS_ERROR_MSG_MAX + GS_ERROR_FILE_MAX + 64];
-	fprintf(stderr, "gpushare: %s\n", gs_error_format(err, buf, sizeof buf));
+	char *e;
+	gs_error_format(err, buf, sizeof buf);
+	/* Colour only the word "error:" of "FILE:LINE:COL: error: MSG". */
+	if ((e = strstr(buf, "error: ")) != NULL) {
+		fprintf(stderr, "gpushare: %.*s%serror:%s %s\n", (int)(e - buf), buf,
+		        cli_color(2, CLI_RED), cli_color(2, CLI_RESET), e + 7);
+	} else {
+		fprintf(stderr, "gpushare: %s\n", buf);
+	}
 	return cli_status(err->code);
 }
 
@@ -98,6 +163,8 @@ int cli_load_catalog(const char *flag, gs_catalog **out)
 		dir = find_near_binary(found, sizeof found) == 0 ? found : GS_PROFILES_DIR;
 	if (gs_catalog_load(out, dir, &err) < 0)
 		return cli_fail(&err);
+	cli_verbose("profiles from %s: %zu GPU models, %zu instance types", dir,
+	            gs_catalog_gpu_count(*out), gs_catalog_instance_count(*out));
 	return EXIT_OK;
 }
 

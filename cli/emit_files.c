@@ -66,7 +66,7 @@ int cli_emit_dir(const gs_plan *plan, const gs_emit_opts *o, const char *dir,
 	for (int k = 0; k < GS_EMIT_KIND_COUNT; k++)
 		free(text[k]);
 	if (rc == EXIT_OK)
-		fprintf(stderr, "gpushare: wrote %d files to %s\n", wrote, dir);
+		cli_info("wrote %d files to %s", wrote, dir);
 	return rc;
 }
 

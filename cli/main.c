@@ -45,7 +45,7 @@ const cli_cmd *cli_find_command(const char *name)
 
 static void usage(FILE *out)
 {
-	fprintf(out, "usage: gpushare COMMAND [options] [ARGS]\n"
+	fprintf(out, "usage: gpushare [-q] [-v] [--color=WHEN] COMMAND [options] [ARGS]\n"
 	             "       gpushare --version | --help\n\n"
 	             "Advise on sharing GPUs (time-slicing, MPS, MIG) and what it saves.\n\n"
 	             "commands:\n");
@@ -61,6 +61,22 @@ int main(int argc, char **argv)
 
 	/* `gpushare plan | head -1` must end quietly, not with an error. */
 	signal(SIGPIPE, SIG_DFL);
+	/* Global options may come before the command: gpushare -q plan ... */
+	while (argc > 1 && argv[1][0] == '-') {
+		const char *a = argv[1];
+		int g = strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0
+		            ? cli_global_option("quiet", NULL)
+		        : strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0
+		            ? cli_global_option("verbose", NULL)
+		        : strncmp(a, "--color=", 8) == 0 ? cli_global_option("color", a + 8) : 0;
+		if (g > 1)
+			return EXIT_USAGE;
+		if (!g)
+			break;
+		argv[1] = argv[0];
+		argv++;
+		argc--;
+	}
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;

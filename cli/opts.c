@@ -13,7 +13,7 @@ void cli_usage(const cli_cmd *cmd, FILE *out)
 	fprintf(out, "usage: gpushare %s %s\n\n%s\n", cmd->name, cmd->synopsis,
 	        cmd->summary);
 	if (!cmd->opts || !cmd->opts[0].name)
-		return;
+		goto globals;
 	fprintf(out, "\noptions:\n");
 	for (const cli_opt *o = cmd->opts; o->name; o++) {
 		char left[64];
@@ -24,6 +24,8 @@ void cli_usage(const cli_cmd *cmd, FILE *out)
 			snprintf(left + n, sizeof left - (size_t)n, " %s", o->arg);
 		fprintf(out, "  %-26s %s\n", left, o->help);
 	}
+globals:
+	fprintf(out, "\nglobal options: -q (quiet), -v (verbose), --color=auto|always|never\n");
 }
 
 int cli_usage_error(const cli_cmd *cmd, const char *fmt, ...)
@@ -62,6 +64,12 @@ static size_t build(const cli_cmd *cmd, struct option *lo, char *shorts)
 				shorts[s++] = ':';
 		}
 	}
+	/* The global options, in every command without being in its table. */
+	lo[n++] = (struct option){ "quiet", no_argument, NULL, 1000 };
+	lo[n++] = (struct option){ "verbose", no_argument, NULL, 1001 };
+	lo[n++] = (struct option){ "color", required_argument, NULL, 1002 };
+	shorts[s++] = 'q';
+	shorts[s++] = 'v';
 	memset(&lo[n], 0, sizeof lo[n]);
 	shorts[s] = '\0';
 	return n;
@@ -77,7 +85,7 @@ static int index_of_short(const cli_cmd *cmd, int c)
 
 int cli_next(cli_parser *p)
 {
-	struct option lo[MAX_OPTS];
+	struct option lo[MAX_OPTS + 3];
 	char shorts[2 * MAX_OPTS + 3];
 	int c, idx;
 
@@ -87,7 +95,18 @@ int cli_next(cli_parser *p)
 		p->started = 1;
 	}
 	opterr = 0;
-	c = getopt_long(p->argc, p->argv, shorts, lo, NULL);
+	for (;;) {
+		int g;
+		c = getopt_long(p->argc, p->argv, shorts, lo, NULL);
+		if (c != 'q' && c != 'v' && (c < 1000 || c > 1002))
+			break;
+		g = cli_global_option(c == 'q' || c == 1000 ? "quiet"
+		                      : c == 'v' || c == 1001 ? "verbose" : "color", optarg);
+		if (g > 1) {
+			p->status = EXIT_USAGE;
+			return CLI_EXIT;
+		}
+	}
 	p->optind = optind;
 	if (c == -1)
 		return CLI_DONE;
