@@ -162,7 +162,10 @@ check-run: build/header-check.o $(UNIT_BIN) build/san/gpushare
 	@sh tests/emit/validate.sh build/san/gpushare
 	@CHECK_CASES=200 sh tests/check/run.sh build/san/gpushare
 	@sh tests/hardening/run.sh build/san/gpushare
+	@sh tests/completion/run.sh build/san/gpushare
 	@sh tests/man/lint.sh
+	@sh tests/man/options.sh build/san/gpushare
+	@sh tests/dist.sh
 
 # The planner benchmark (tests/bench/README.md): release flags, not sanitized.
 build/bench/bench: tests/bench/bench.c libgpushare.a
@@ -187,6 +190,9 @@ install: all
 	for m in man/*.5; do [ -e "$$m" ] && cp $$m $(DESTDIR)$(MANDIR)/man5/ || true; done
 	cp profiles/gpus/*.yaml $(DESTDIR)$(PROFILESDIR)/gpus/
 	cp profiles/instances/*.yaml $(DESTDIR)$(PROFILESDIR)/instances/
+	mkdir -p $(DESTDIR)$(DATADIR)/bash-completion/completions $(DESTDIR)$(DATADIR)/zsh/site-functions
+	./gpushare completion bash > $(DESTDIR)$(DATADIR)/bash-completion/completions/gpushare
+	./gpushare completion zsh > $(DESTDIR)$(DATADIR)/zsh/site-functions/_gpushare
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/gpushare $(DESTDIR)$(LIBDIR)/libgpushare.a \
@@ -194,15 +200,28 @@ uninstall:
 	    $(DESTDIR)$(INCLUDEDIR)/gpushare.h $(DESTDIR)$(LIBDIR)/pkgconfig/gpushare.pc
 	for m in man/*.1; do rm -f $(DESTDIR)$(MANDIR)/man1/$${m#man/}; done
 	for m in man/*.5; do rm -f $(DESTDIR)$(MANDIR)/man5/$${m#man/}; done
+	rm -f $(DESTDIR)$(DATADIR)/bash-completion/completions/gpushare \
+	    $(DESTDIR)$(DATADIR)/zsh/site-functions/_gpushare
 	for f in profiles/gpus/*.yaml profiles/instances/*.yaml; do \
 	    rm -f $(DESTDIR)$(PROFILESDIR)/$${f#profiles/}; done
 	-rmdir $(DESTDIR)$(PROFILESDIR)/gpus $(DESTDIR)$(PROFILESDIR)/instances \
 	    $(DESTDIR)$(PROFILESDIR) $(DESTDIR)$(DATADIR)/gpushare 2>/dev/null
 
-clean:
-	rm -rf build gpushare libgpushare.a libgpushare.so gpushare.pc
+# A source tarball that builds from scratch (tests/dist.sh checks it).
+VERSION = $(shell sed -n 's/^\#define GS_VERSION "\(.*\)"/\1/p' lib/gpushare.h)
+DIST = gpushare-$(VERSION)
+dist:
+	@rm -rf build/dist && mkdir -p build/dist/$(DIST)
+	@(git ls-files 2>/dev/null || find Makefile gpushare.pc.in README.md .gitignore .ci \
+	    lib cli profiles examples man tests -type f) | \
+	    grep -v '^build/' | tar -cf - -T - | tar -xf - -C build/dist/$(DIST)
+	@tar -czf $(DIST).tar.gz -C build/dist $(DIST)
+	@echo "$(DIST).tar.gz"
 
-.PHONY: all deps deps-check demo check check-run check-valgrind fuzz fuzz-smoke bench install uninstall clean
+clean:
+	rm -rf build gpushare libgpushare.a libgpushare.so gpushare.pc gpushare-*.tar.gz
+
+.PHONY: all deps deps-check demo check check-run check-valgrind fuzz fuzz-smoke bench dist install uninstall clean
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(SLIB_OBJ:.o=.d) $(SCLI_OBJ:.o=.d) \
     $(VLIB_OBJ:.o=.d) $(VCLI_OBJ:.o=.d) $(FLIB_OBJ:.o=.d)

@@ -157,6 +157,7 @@ int cmd_savings(const cli_cmd *self, int argc, char **argv);
 int cmd_gpus(const cli_cmd *self, int argc, char **argv);
 int cmd_instances(const cli_cmd *self, int argc, char **argv);
 int cmd_mig(const cli_cmd *self, int argc, char **argv);
+int cmd_completion(const cli_cmd *self, int argc, char **argv);
 
 extern const cli_opt plan_opts[];
 extern const cli_opt emit_opts[];
@@ -165,5 +166,6 @@ extern const cli_opt savings_opts[];
 extern const cli_opt gpus_opts[];
 extern const cli_opt instances_opts[];
 extern const cli_opt mig_opts[];
+extern const cli_opt completion_opts[];
 
 #endif

@@ -32,6 +32,10 @@ const cli_cmd cli_commands[] = {
 	  "List the valid MIG geometries of a GPU model, or check one and show\n"
 	  "where each instance is placed (or why it cannot be).",
 	  mig_opts },
+	{ "completion", cmd_completion, "print a bash or zsh completion script", "bash|zsh",
+	  "Print a completion script generated from gpushare's own option tables:\n"
+	  "  gpushare completion bash > /etc/bash_completion.d/gpushare",
+	  completion_opts },
 	{ NULL, NULL, NULL, NULL, NULL, NULL },
 };
 
