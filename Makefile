@@ -165,6 +165,7 @@ check-run: build/header-check.o $(UNIT_BIN) build/san/gpushare
 	@sh tests/completion/run.sh build/san/gpushare
 	@sh tests/man/lint.sh
 	@sh tests/man/options.sh build/san/gpushare
+	@sh tests/man/examples.sh build/san/gpushare
 	@sh tests/dist.sh
 
 # The planner benchmark (tests/bench/README.md): release flags, not sanitized.
