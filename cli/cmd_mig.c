@@ -5,11 +5,12 @@
 
 #include "cli.h"
 
-enum { O_ALL, O_VARIANTS, O_PROFILES, O_HELP };
+enum { O_ALL, O_VARIANTS, O_FORMAT, O_PROFILES, O_HELP };
 
 const cli_opt mig_opts[] = {
 	[O_ALL] = { "all", 'a', NULL, "list every valid geometry, not only the maximal ones" },
 	[O_VARIANTS] = { "variants", 0, NULL, "include media-engine variants (+me, -me, +gfx)" },
+	[O_FORMAT] = CLI_OPT_FORMAT,
 	[O_PROFILES] = CLI_OPT_PROFILES,
 	[O_HELP] = CLI_OPT_HELP,
 	{ NULL, 0, NULL, NULL },
@@ -45,7 +46,7 @@ static int count_geometry(const gs_mig_profile *const *profiles,
 	return 0;
 }
 
-static int list(const gs_gpu *g, int all, int variants)
+static int list(const gs_gpu *g, int all, int variants, int fmt)
 {
 	const gs_mig_profile *allowed[64];
 	size_t n = 0, shown = 0, feasible = 0;
@@ -54,6 +55,13 @@ static int list(const gs_gpu *g, int all, int variants)
 	for (size_t i = 0; i < g->n_mig_profiles && n < 64; i++)
 		if (variants || !g->mig_profiles[i].variant)
 			allowed[n++] = &g->mig_profiles[i];
+	if (fmt != FMT_TEXT) {
+		gs_doc *doc;
+		if (gs_doc_mig_geometries(g, allowed, n, all ? GS_MIG_FEASIBLE : GS_MIG_MAXIMAL, &doc,
+		                          &err) < 0)
+			return cli_fail(&err);
+		return cli_print_doc(doc, fmt);
+	}
 	if (gs_mig_enumerate(g, allowed, n, GS_MIG_FEASIBLE, count_geometry,
 	                     &feasible, &err) < 0)
 		return cli_fail(&err);
@@ -112,7 +120,7 @@ static void print_slots(const gs_gpu *g, const gs_mig_profile **items,
 	printf("\n");
 }
 
-static int check(const gs_gpu *g, int argc, char **argv)
+static int check(const gs_gpu *g, int argc, char **argv, int fmt)
 {
 	const gs_mig_profile *items[MAX_ITEMS] = { NULL };
 	int starts[MAX_ITEMS] = { 0 };
@@ -123,6 +131,14 @@ static int check(const gs_gpu *g, int argc, char **argv)
 	for (int i = 0; i < argc; i++)
 		if ((rc = add_items(g, argv[i], items, &n)) != EXIT_OK)
 			return rc;
+	if (fmt != FMT_TEXT) {
+		gs_doc *doc;
+		/* An invalid geometry is an answer here: printed, exit 1. */
+		if (gs_doc_mig_fit(g, items, n, &doc, &err) < 0)
+			return cli_fail(&err);
+		rc = gs_mig_fit(g, items, n, NULL, NULL) == 0 ? EXIT_OK : EXIT_FAIL;
+		return cli_print_doc(doc, fmt) == EXIT_OK ? rc : EXIT_FAIL;
+	}
 	if (gs_mig_fit(g, items, n, starts, &err) < 0) {
 		return cli_error(err.code == GS_ENOFIT ? EXIT_FAIL : EXIT_USAGE,
 		                 "invalid MIG geometry on %s: %s", g->name, err.msg);
@@ -147,7 +163,7 @@ static int check(const gs_gpu *g, int argc, char **argv)
 int cmd_mig(const cli_cmd *self, int argc, char **argv)
 {
 	const char *profiles = NULL;
-	int all = 0, variants = 0, opt, rc;
+	int all = 0, variants = 0, fmt = FMT_TEXT, opt, rc;
 	gs_catalog *cat = NULL;
 	const gs_gpu *g;
 	cli_parser p;
@@ -160,6 +176,8 @@ int cmd_mig(const cli_cmd *self, int argc, char **argv)
 			variants = 1;
 		else if (opt == O_PROFILES)
 			profiles = p.arg;
+		else if (opt == O_FORMAT && (rc = cli_parse_format(self, p.arg, &fmt)))
+			return rc;
 	}
 	if (opt == CLI_EXIT)
 		return p.status;
@@ -172,9 +190,9 @@ int cmd_mig(const cli_cmd *self, int argc, char **argv)
 	} else if (!g->mig_slots) {
 		rc = cli_error(EXIT_FAIL, "%s does not support MIG", g->name);
 	} else if (p.optind + 1 < argc) {
-		rc = check(g, argc - p.optind - 1, argv + p.optind + 1);
+		rc = check(g, argc - p.optind - 1, argv + p.optind + 1, fmt);
 	} else {
-		rc = list(g, all, variants);
+		rc = list(g, all, variants, fmt);
 	}
 	gs_catalog_free(cat);
 	return rc;

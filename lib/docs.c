@@ -134,6 +134,74 @@ int gs_doc_instances(const gs_catalog *cat, const char *cloud,
 	return gs_doc_wrap(seq, out, err);
 }
 
+typedef struct geo_list {
+	gs_node *seq;
+	int bad;
+} geo_list;
+
+static int add_geometry(const gs_mig_profile *const *profiles, const size_t *counts,
+                        size_t n, void *ud)
+{
+	geo_list *l = ud;
+	gs_node *g = gs_node_new(GS_NODE_SEQ, NULL);
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < counts[i]; k++)
+			l->bad |= gs_node_push(g, gs_node_str(profiles[i]->name));
+	l->bad |= gs_node_push(l->seq, g);
+	return 0;
+}
+
+int gs_doc_mig_geometries(const gs_gpu *gpu, const gs_mig_profile *const *allowed,
+                          size_t n, int which, gs_doc **out, gs_error *err)
+{
+	geo_list l = { gs_node_new(GS_NODE_SEQ, NULL), 0 };
+	gs_node *m = gs_node_new(GS_NODE_MAP, NULL);
+	int rc = gs_mig_enumerate(gpu, allowed, n, which, add_geometry, &l, err);
+	if (rc < 0) {
+		gs_node_free(l.seq);
+		gs_node_free(m);
+		return rc;
+	}
+	l.bad |= gs_node_put(m, "gpu", gs_node_str(gpu->name));
+	l.bad |= gs_node_put(m, "which", gs_node_str(which == GS_MIG_MAXIMAL ? "maximal" : "feasible"));
+	l.bad |= gs_node_put(m, "geometries", l.seq);
+	if (l.bad) {
+		gs_node_free(m);
+		return gs_fail_nomem(err);
+	}
+	return gs_doc_wrap(m, out, err);
+}
+
+int gs_doc_mig_fit(const gs_gpu *gpu, const gs_mig_profile *const *profiles, size_t n,
+                   gs_doc **out, gs_error *err)
+{
+	int starts[32];
+	gs_error why;
+	gs_node *m = gs_node_new(GS_NODE_MAP, NULL), *inst = gs_node_new(GS_NODE_SEQ, NULL);
+	int rc = n > 32 ? GS_ENOFIT : gs_mig_fit(gpu, profiles, n, starts, &why), bad = 0;
+	if (rc < 0 && rc != GS_ENOFIT) {
+		gs_node_free(m);
+		gs_node_free(inst);
+		return gs_fail(err, rc, "%s", why.msg);
+	}
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		gs_node *e = gs_node_new(GS_NODE_MAP, NULL);
+		bad |= gs_node_put(e, "profile", gs_node_str(profiles[i]->name));
+		bad |= gs_node_put(e, "start", gs_node_int(starts[i]));
+		bad |= gs_node_put(e, "size", gs_node_int(profiles[i]->memory_slices));
+		bad |= gs_node_push(inst, e);
+	}
+	bad |= gs_node_put(m, "gpu", gs_node_str(gpu->name));
+	bad |= gs_node_put(m, "valid", gs_node_bool(rc == 0));
+	bad |= gs_node_put(m, "reason", gs_node_str(rc == 0 ? NULL : n > 32 ? "too many instances" : why.msg));
+	bad |= gs_node_put(m, "instances", inst);
+	if (bad) {
+		gs_node_free(m);
+		return gs_fail_nomem(err);
+	}
+	return gs_doc_wrap(m, out, err);
+}
+
 static gs_node *side(int instances, int gpus, gs_micros hour, gs_micros month)
 {
 	gs_node *m = gs_node_new(GS_NODE_MAP, NULL);

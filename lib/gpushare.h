@@ -490,6 +490,14 @@ int gs_doc_gpus(const gs_catalog *cat, const gs_gpu *only, gs_doc **out,
 int gs_doc_instances(const gs_catalog *cat, const char *cloud,
                      const gs_gpu *gpu, gs_doc **out, gs_error *err);
 int gs_doc_savings(const gs_savings *s, gs_doc **out, gs_error *err);
+/* MIG geometries as data: {gpu, which, geometries: [[profile, ...], ...]},
+ * and a check: {gpu, valid, reason, instances: [{profile, start, size}]}
+ * (valid false is a result, not an error). */
+int gs_doc_mig_geometries(const gs_gpu *gpu, const gs_mig_profile *const *allowed,
+                          size_t n, int which, gs_doc **out, gs_error *err);
+int gs_doc_mig_fit(const gs_gpu *gpu, const gs_mig_profile *const *profiles, size_t n,
+                   gs_doc **out, gs_error *err);
+
 
 #ifdef __cplusplus
 }

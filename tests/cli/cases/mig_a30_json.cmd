@@ -1,0 +1,1 @@
+mig --format json A30
