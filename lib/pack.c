@@ -57,7 +57,7 @@ static int conflicts(const planner *pl, const int *reps, int n, int r)
 static int mps_fits(const planner *pl, const gs_gpu *g, const group *gr, int r, int k)
 {
 	int64_t mem_each, comp_each;
-	if (!g->mps_max_clients || k > g->mps_max_clients)
+	if (pl->no_mps || !g->mps_max_clients || k > g->mps_max_clients)
 		return 0;
 	if (pl->via_dra)
 		return 1;
@@ -386,7 +386,7 @@ static const gs_mig_profile *mig_profile_for(const planner *pl, const gs_gpu *g,
                                              const group *gr)
 {
 	const gs_mig_profile *best = NULL;
-	if (!g->mig_slots || (gr->n > 1 && gr->no_ts))
+	if (pl->no_mig || !g->mig_slots || (gr->n > 1 && gr->no_ts))
 		return NULL;
 	for (size_t i = 0; i < g->n_mig_profiles; i++) {
 		const gs_mig_profile *p = &g->mig_profiles[i];
@@ -476,9 +476,14 @@ static int mig_try(const planner *pl, pgpu *pg, const group *gr)
 	int strict = mig_strict(pl, pg->model, gr);
 	if (pg->ng >= 31)
 		return 0;
-	for (int i = 0; i < pg->ng; i++)
+	for (int i = 0; i < pg->ng; i++) {
 		if ((gr->n > 1 && pg->g[i].strict) || (strict && pg->mig_ts))
 			return 0;
+		/* Time-sliced instances of a profile are one pool per node under
+		 * the device plugin: such a GPU holds one tenant. */
+		if (!pl->via_dra && (gr->n > 1 || pg->mig_ts) && pg->g[i].tenant != gr->tenant)
+			return 0;
+	}
 	for (int i = 0; i < pg->ng; i++) {
 		items[i] = pg->g[i].prof;
 		for (int k = 0; k < gr->n; k++)
@@ -598,11 +603,28 @@ static int count_mig(const pack *pk)
 	return n;
 }
 
-static int better(const pack *a, const pack *b)
+/* A packing's score: what it costs bought (when the planner can price
+ * it), then GPUs, then MIG GPUs (less to reconfigure). */
+typedef struct score {
+	gs_micros cost;
+	int gpus, mig;
+} score;
+
+static score score_of(const planner *pl, const pack *pk)
 {
-	if (a->n != b->n)
-		return a->n < b->n;
-	return count_mig(a) < count_mig(b);
+	score s = { 0, pk->n, count_mig(pk) };
+	if (pl->cost && pl->cost(pl, pk, &s.cost) < 0)
+		s.cost = INT64_MAX;
+	return s;
+}
+
+static int better(score a, score b)
+{
+	if (a.cost != b.cost)
+		return a.cost < b.cost;
+	if (a.gpus != b.gpus)
+		return a.gpus < b.gpus;
+	return a.mig < b.mig;
 }
 
 typedef struct fillkey {
@@ -661,7 +683,7 @@ static int by_fill_asc(const void *a, const void *b)
 /* Tries moving the least-filled movable groups into MIG one more at a
  * time, keeping the best packing seen. */
 static int choose_mig(const planner *pl, const gs_gpu *g, group *shared, int ns,
-                      group *fault, int nf, pack *best)
+                      group *fault, int nf, pack *best, score *best_score)
 {
 	char *to_mig = calloc((size_t)(ns ? ns : 1), 1);
 	fillkey *order = malloc((size_t)(ns ? ns : 1) * sizeof *order);
@@ -689,9 +711,11 @@ static int choose_mig(const planner *pl, const gs_gpu *g, group *shared, int ns,
 			to_mig[order[j].i] = 1;
 		if ((rc = build(pl, g, shared, ns, to_mig, fault, nf, &cand)) < 0)
 			break;
-		if (better(&cand, best)) {
+		score sc = score_of(pl, &cand);
+		if (better(sc, *best_score)) {
 			pack_free(best);
 			*best = cand;
+			*best_score = sc;
 		} else {
 			pack_free(&cand);
 		}
@@ -699,6 +723,53 @@ static int choose_mig(const planner *pl, const gs_gpu *g, group *shared, int ns,
 	free(to_mig);
 	free(order);
 	return rc;
+}
+
+/* The groups again, with every time-sliced group whose replicas each fit
+ * a MIG slice split into one group per replica: separate slices let
+ * tenants share a GPU where one time-sliced pool per node cannot. */
+static int split_groups(const planner *pl, const gs_gpu *g, const group *in, int n,
+                        group **out, int *nout)
+{
+	int total = 0, k = 0;
+	group *v;
+	for (int i = 0; i < n; i++)
+		total += in[i].n;
+	if (!(v = calloc((size_t)(total ? total : 1), sizeof *v)))
+		return -1;
+	for (int i = 0; i < n; i++) {
+		int split = in[i].n > 1;
+		for (int r = 0; split && r < in[i].n; r++) {
+			group one = { 0 };
+			int x = in[i].reps[r];
+			one.tenant = in[i].tenant;
+			one.n = 1;
+			one.reps = &x;
+			one.mem = pl->reps[x].w->memory_bytes;
+			one.comp = rep_comp(pl, x, g);
+			split = mig_profile_for(pl, g, &one) != NULL;
+		}
+		for (int r = 0; r < (split ? in[i].n : 1); r++) {
+			group *d = &v[k++];
+			*d = in[i];
+			d->cap = d->n = split ? 1 : in[i].n;
+			if (!(d->reps = malloc((size_t)d->n * sizeof *d->reps))) {
+				groups_free(v, k);
+				return -1;
+			}
+			if (split) {
+				d->reps[0] = in[i].reps[r];
+				d->mem = pl->reps[d->reps[0]].w->memory_bytes;
+				d->comp = rep_comp(pl, d->reps[0], g);
+				d->no_ts = pl->reps[d->reps[0]].no_ts;
+			} else {
+				memcpy(d->reps, in[i].reps, (size_t)d->n * sizeof *d->reps);
+			}
+		}
+	}
+	*out = v;
+	*nout = k;
+	return 0;
 }
 
 int pack_model(const planner *pl, const gs_gpu *g, const int *reps, int n,
@@ -727,7 +798,18 @@ int pack_model(const planner *pl, const gs_gpu *g, const int *reps, int n,
 		goto done;
 	if (build(pl, g, shared, ns, NULL, fault, nf, out) < 0)
 		goto done;
-	rc = g->mig_slots ? choose_mig(pl, g, shared, ns, fault, nf, out) : 0;
+	rc = 0;
+	if (g->mig_slots && !pl->no_mig) {
+		score best = score_of(pl, out);
+		group *split = NULL;
+		int nsplit = 0;
+		rc = choose_mig(pl, g, shared, ns, fault, nf, out, &best);
+		if (rc == 0 && (rc = split_groups(pl, g, shared, ns, &split, &nsplit)) == 0) {
+			if (nsplit != ns)
+				rc = choose_mig(pl, g, split, nsplit, fault, nf, out, &best);
+			groups_free(split, nsplit);
+		}
+	}
 	if (rc < 0)
 		pack_free(out);
 done:

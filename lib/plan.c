@@ -67,6 +67,8 @@ static int tenant_ids(const gs_scenario *s, int *ids)
 	return 0;
 }
 
+static int pack_cost(const planner *pl, const pack *pk, gs_micros *cost);
+
 static int planner_init(planner *pl, const gs_scenario *s, shop *shops)
 {
 	int n = 0, *tids;
@@ -75,6 +77,8 @@ static int planner_init(planner *pl, const gs_scenario *s, shop *shops)
 	pl->cat = s->cat;
 	pl->target = s->target_ppm;
 	pl->via_dra = s->via == GS_VIA_DRA;
+	pl->cost = pack_cost;
+	pl->shops = shops;
 	for (size_t i = 0; i < s->n; i++)
 		n += s->w[i]->pub.replicas;
 	if (!(pl->reps = calloc((size_t)(n ? n : 1), sizeof *pl->reps)) ||
@@ -122,15 +126,47 @@ typedef struct choice {
 
 /* GPUs of one key share nodes: one device-plugin config per node. MIG
  * GPUs that time-slice an instance get nodes of their own (see pack.c,
- * mig_strict). */
+ * mig_strict). The device plugin hands any slot of a node to any pod
+ * that asks for the resource, so under it a node whose slots are shared
+ * holds one tenant: the tenant is part of the key. */
 #define KEY_MIG_TS 4
-static int kind_key(const pgpu *g)
+#define KEY_TENANT 1000
+static long kind_key(const planner *pl, const pgpu *g)
 {
-	if (g->kind == K_MPS)
-		return 100 + g->k;
-	if (g->kind == K_MIG && g->mig_ts)
-		return KEY_MIG_TS;
-	return (int)g->kind;
+	long base = g->kind == K_MPS ? 100 + g->k
+	            : g->kind == K_MIG && g->mig_ts ? KEY_MIG_TS : (long)g->kind;
+	int shared = g->kind == K_TS || g->kind == K_MPS || (g->kind == K_MIG && g->mig_ts);
+	if (!shared || pl->via_dra)
+		return base;
+	return base + KEY_TENANT * (1L + g->g[0].tenant);
+}
+
+static gkind key_kind(long key)
+{
+	long base = key % KEY_TENANT;
+	return base >= 100 ? K_MPS : base == KEY_MIG_TS ? K_MIG : (gkind)base;
+}
+
+static int cmp_long(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+	return (x > y) - (x < y);
+}
+
+/* The pack's distinct keys in increasing order; returns how many. */
+static long pack_keys(const planner *pl, const pack *pk, long **out)
+{
+	long *k = malloc((size_t)(pk->n ? pk->n : 1) * sizeof *k), n = 0;
+	if (!k)
+		return -1;
+	for (int i = 0; i < pk->n; i++)
+		k[i] = kind_key(pl, &pk->gpus[i]);
+	qsort(k, (size_t)pk->n, sizeof *k, cmp_long);
+	for (int i = 0; i < pk->n; i++)
+		if (i == 0 || k[i] != k[n - 1])
+			k[n++] = k[i];
+	*out = k;
+	return n;
 }
 
 /* A lone replica that may be time-sliced can sit on a time-slicing node
@@ -139,31 +175,47 @@ static int kind_key(const pgpu *g)
 static int merge_dedicated(const planner *pl, shop *sh, pack *pk);
 
 /* What buying this packing costs, one sharing configuration per node. */
-static int price_pack(shop *sh, const pack *pk, total *t)
+static int price_pack(const planner *pl, shop *sh, const pack *pk, total *t)
 {
-	int keys[256], counts[256], nk = 0;
+	long *keys = malloc((size_t)(pk->n ? pk->n : 1) * sizeof *keys);
+	int rc = keys ? 0 : -1;
 	memset(t, 0, sizeof *t);
-	for (int i = 0; i < pk->n; i++) {
-		int k = kind_key(&pk->gpus[i]), j;
-		for (j = 0; j < nk && keys[j] != k; j++)
-			;
-		if (j == nk) {
-			if (nk == 256)
-				return -1;
-			keys[nk] = k;
-			counts[nk++] = 0;
-		}
-		counts[j]++;
-	}
-	for (int j = 0; j < nk; j++) {
+	for (int i = 0; keys && i < pk->n; i++)
+		keys[i] = kind_key(pl, &pk->gpus[i]);
+	if (keys)
+		qsort(keys, (size_t)pk->n, sizeof *keys, cmp_long);
+	for (int i = 0, j; rc == 0 && i < pk->n; i = j) {
 		buy b;
-		if (shop_best(sh, counts[j], &b) < 0 || b.cost < 0)
-			return -1;
+		for (j = i; j < pk->n && keys[j] == keys[i]; j++)
+			;
+		if (shop_best(sh, j - i, &b) < 0 || b.cost < 0) {
+			rc = -1;
+			break;
+		}
 		t->cost += b.cost;
 		t->gpus += b.gpus;
 		t->instances += b.instances;
 	}
-	return 0;
+	free(keys);
+	return rc;
+}
+
+static int pack_cost(const planner *pl, const pack *pk, gs_micros *cost)
+{
+	shop *shops = pl->shops;
+	total t;
+	if (!pk->n) {
+		*cost = 0;
+		return 0;
+	}
+	for (int m = 0; m < pl->nmodels; m++)
+		if (pl->models[m] == pk->gpus[0].model) {
+			if (price_pack(pl, &shops[m], pk, &t) < 0)
+				return -1;
+			*cost = t.cost;
+			return 0;
+		}
+	return -1;
 }
 
 static int reps_of_model(const planner *pl, const choice *c, int m, int **out, int *n)
@@ -195,7 +247,7 @@ static int eval_model(const planner *pl, shop *shops, const choice *c, int m, to
 	if (rc < 0)
 		return -1;
 	if ((rc = merge_dedicated(pl, &shops[m], &pk)) == 0)
-		rc = price_pack(&shops[m], &pk, t);
+		rc = price_pack(pl, &shops[m], &pk, t);
 	pack_free(&pk);
 	return rc;
 }
@@ -378,38 +430,38 @@ static int improve(const planner *pl, shop *shops, choice *c)
 
 /* ---- building the result ---------------------------------------------------- */
 
-static int collect_kind(const pack *pk, int key, const pgpu ***out, int *n)
+static int collect_kind(const planner *pl, const pack *pk, long key, const pgpu ***out,
+                        int *n)
 {
 	const pgpu **v = malloc((size_t)(pk->n ? pk->n : 1) * sizeof *v);
 	int k = 0;
 	if (!v)
 		return -1;
 	for (int i = 0; i < pk->n; i++)
-		if (kind_key(&pk->gpus[i]) == key)
+		if (kind_key(pl, &pk->gpus[i]) == key)
 			v[k++] = &pk->gpus[i];
 	*out = v;
 	*n = k;
 	return 0;
 }
 
-/* Buys nodes for every kind of GPU in the packing, in a fixed order. */
+/* Buys nodes for every kind of GPU in the packing, in key order. */
 static int buy_pack(const planner *pl, shop *sh, const pack *pk, nodeset *ns)
 {
-	static const int order[] = { K_DED, K_TS, K_MIG, KEY_MIG_TS };
-	for (int o = 0; o < 4 + 49; o++) {
-		int key = o < 4 ? order[o] : 100 + (o - 4);
+	long *keys, nk = pack_keys(pl, pk, &keys);
+	int rc = nk < 0 ? -1 : 0;
+	for (long i = 0; rc == 0 && i < nk; i++) {
 		const pgpu **v;
-		int n, rc;
-		if (collect_kind(pk, key, &v, &n) < 0)
-			return -1;
-		rc = nodes_buy(pl, sh, v, n,
-		               key >= 100 ? K_MPS : key == KEY_MIG_TS ? K_MIG : (gkind)key,
-		               key >= 100 ? key - 100 : 0, ns);
+		int n;
+		long base = keys[i] % KEY_TENANT;
+		if ((rc = collect_kind(pl, pk, keys[i], &v, &n)) < 0)
+			break;
+		rc = nodes_buy(pl, sh, v, n, key_kind(keys[i]), base >= 100 ? (int)(base - 100) : 0, ns);
 		free(v);
-		if (rc < 0)
-			return -1;
 	}
-	return 0;
+	if (nk >= 0)
+		free(keys);
+	return rc;
 }
 
 static void count_nodes(const nodeset *ns, gs_micros *cost, int *gpus, int *insts)
@@ -427,7 +479,7 @@ static int merge_dedicated(const planner *pl, shop *sh, pack *pk)
 	int ts = 0, moved = 0;
 	for (int i = 0; i < pk->n; i++)
 		ts += pk->gpus[i].kind == K_TS;
-	if (!ts || price_pack(sh, pk, &before) < 0)
+	if (!ts || price_pack(pl, sh, pk, &before) < 0)
 		return 0;
 	for (int i = 0; i < pk->n; i++) {
 		pgpu *g = &pk->gpus[i];
@@ -438,7 +490,7 @@ static int merge_dedicated(const planner *pl, shop *sh, pack *pk)
 		g->k = 1;
 		moved++;
 	}
-	if (!moved || (price_pack(sh, pk, &after) == 0 && total_less(after, before)))
+	if (!moved || (price_pack(pl, sh, pk, &after) == 0 && total_less(after, before)))
 		return 0;
 	for (int i = 0; i < pk->n; i++)
 		if (pk->gpus[i].kind == K_TS && pk->gpus[i].k == 1) {
@@ -521,6 +573,42 @@ static int add_dedicated(pack *pk, const gs_gpu *model, int r)
 	g->g[0].reps[0] = r;
 	g->g[0].n = g->g[0].cap = 1;
 	g->ng = g->capg = 1;
+	return 0;
+}
+
+static int has_kind(const built *b, gkind k)
+{
+	for (int i = 0; i < b->ns.n; i++)
+		if (b->ns.v[i].kind == k)
+			return 1;
+	return 0;
+}
+
+/* The GPU Operator sets mig.strategy for the whole cluster, and the
+ * device plugin refuses MPS under the 'mixed' strategy MIG nodes need: a
+ * device-plugin plan holds MIG or MPS, not both. When the shared plan
+ * has both, it is rebuilt without each and the cheaper one is kept. */
+static int one_of_mig_mps(planner *pl, shop *shops, const choice *c, built *after)
+{
+	built b[2];
+	int best;
+	if (pl->via_dra || !has_kind(after, K_MIG) || !has_kind(after, K_MPS))
+		return 0;
+	memset(b, 0, sizeof b);
+	for (int i = 0; i < 2; i++) {
+		pl->no_mps = i == 0;
+		pl->no_mig = i == 1;
+		if (build_after(pl, shops, c, &b[i]) < 0) {
+			built_free(&b[0]);
+			built_free(&b[1]);
+			return -1;
+		}
+	}
+	pl->no_mps = pl->no_mig = 0;
+	best = b[1].cost < b[0].cost;
+	built_free(after);
+	*after = b[best];
+	built_free(&b[!best]);
 	return 0;
 }
 
@@ -645,6 +733,7 @@ static int make(gs_plan *p, planner *pl, shop *shops, gs_error *err)
 	                                      sizeof *p->rep_cost)))
 		rc = -1;
 	if (rc == 0 && (build_after(pl, shops, &c, &after) < 0 ||
+	                one_of_mig_mps(pl, shops, &c, &after) < 0 ||
 	                build_before(pl, shops, &c, &before, ded) < 0))
 		rc = -1;
 	/* Sharing must never cost more than not sharing: where the heuristic

@@ -43,6 +43,13 @@ typedef struct pack {
 	int n, cap;
 } pack;
 
+struct planner;
+struct pack;
+/* What a packing costs once bought (cost.c's price_pack with the model's
+ * shop), so that packings are compared by money, not GPU count. */
+typedef int (*pack_cost_fn)(const struct planner *pl, const struct pack *pk,
+                            gs_micros *cost);
+
 typedef struct planner {
 	const gs_scenario *s;
 	const gs_catalog *cat;
@@ -55,6 +62,9 @@ typedef struct planner {
 	int nmodels;
 	gs_micros gpu_price[64];   /* cheapest per-GPU price of each model */
 	int via_dra;
+	int no_mig, no_mps;        /* one of them, when a plan may not have both */
+	pack_cost_fn cost;         /* NULL: compare packings by GPU count */
+	void *shops;               /* for cost: the shop of each model */
 } planner;
 
 int pack_model(const planner *pl, const gs_gpu *g, const int *reps, int n,
