@@ -26,6 +26,41 @@ static void claim_name(char *buf, size_t n, size_t node, size_t gpu)
 	snprintf(buf, n, "gpushare-n%zu-gpu%zu", node + 1, gpu);
 }
 
+/* Claims live in a namespace, and tenants in namespaces of their own: a
+ * MIG GPU shared by tenants gets one claim per tenant, numbered in the
+ * order its instances appear ("gpushare-n3-gpu1-t2"). */
+static const char *instance_tenant(const gs_plan_mig *mi)
+{
+	return mi->n_assignments ? mi->assignments[0].workload->tenant : "";
+}
+
+static int tenant_index(const gs_plan_gpu *g, const char *tenant, int *count)
+{
+	int idx = 0, n = 0;
+	for (size_t m = 0; m < g->n_mig; m++) {
+		int seen = 0;
+		for (size_t k = 0; k < m && !seen; k++)
+			seen = strcmp(instance_tenant(&g->mig[k]), instance_tenant(&g->mig[m])) == 0;
+		if (seen)
+			continue;
+		n++;
+		if (strcmp(instance_tenant(&g->mig[m]), tenant) == 0)
+			idx = n;
+	}
+	*count = n;
+	return idx;
+}
+
+static void mig_claim_name(char *buf, size_t n, size_t node, size_t gpu,
+                           const gs_plan_gpu *g, const char *tenant)
+{
+	int count, idx = tenant_index(g, tenant, &count);
+	if (count > 1)
+		snprintf(buf, n, "gpushare-n%zu-gpu%zu-t%d", node + 1, gpu, idx);
+	else
+		claim_name(buf, n, node, gpu);
+}
+
 static void place_of(const gs_plan *p, const gs_emit_opts *o, size_t node, size_t gpu,
                      long mig, place *pl)
 {
@@ -40,7 +75,7 @@ static void place_of(const gs_plan *p, const gs_emit_opts *o, size_t node, size_
 			em_mig_resource(mi->profile, o->rename_shared && mi->replicas > 1,
 			                pl->resource, sizeof pl->resource);
 		else {
-			claim_name(pl->claim, sizeof pl->claim, node, gpu);
+			mig_claim_name(pl->claim, sizeof pl->claim, node, gpu, g, instance_tenant(mi));
 			snprintf(pl->request, sizeof pl->request, "mig-%ld", mig);
 		}
 		return;
@@ -69,11 +104,13 @@ typedef struct group_ {
 	int replicas;
 } pgroup;
 
-/* The distinct places of one workload's replicas, in plan order. */
+/* The distinct places of one workload's replicas, in plan order; *out
+ * grows as needed and belongs to the caller. */
 static int places_of(const gs_plan *p, const gs_emit_opts *o, const gs_workload *w,
-                     pgroup *out, int cap)
+                     pgroup **outp, size_t *cap)
 {
 	int n = 0;
+	pgroup *out = *outp;
 	for (size_t i = 0; i < p->n_nodes; i++)
 		for (size_t g = 0; g < p->nodes[i].n_gpus; g++) {
 			const gs_plan_gpu *pg = &p->nodes[i].gpus[g];
@@ -89,8 +126,9 @@ static int places_of(const gs_plan *p, const gs_emit_opts *o, const gs_workload 
 					for (j = 0; j < n && !same_place(&out[j].where, &pl); j++)
 						;
 					if (j == n) {
-						if (n == cap)
+						if (gs_grow(outp, cap, (size_t)n + 1, sizeof *out) < 0)
 							return -1;
+						out = *outp;
 						out[n].where = pl;
 						out[n++].replicas = 0;
 					}
@@ -101,12 +139,32 @@ static int places_of(const gs_plan *p, const gs_emit_opts *o, const gs_workload 
 	return n;
 }
 
-static gs_node *pod_spec(int *bad, const char *container, const place *pl, int full)
+/* spread: node as the scheduler enforces it: at most one replica of the
+ * Deployment per node. (spread: gpu has no Kubernetes form; the plan's
+ * placement holds it only while nothing else is scheduled there.) */
+static gs_node *spread_nodes(int *bad, const char *app)
 {
+	gs_node *seq = em_seq(), *c = em_map(), *sel = em_map(), *ml = em_map();
+	em_put(bad, c, "maxSkew", em_int(1));
+	em_put(bad, c, "topologyKey", em_str("kubernetes.io/hostname"));
+	em_put(bad, c, "whenUnsatisfiable", em_str("DoNotSchedule"));
+	em_put(bad, ml, "app", em_str(app));
+	em_put(bad, sel, "matchLabels", ml);
+	em_put(bad, c, "labelSelector", sel);
+	em_push(bad, seq, c);
+	return seq;
+}
+
+static gs_node *pod_spec(int *bad, const gs_workload *w, const char *app, const place *pl,
+                         int full)
+{
+	const char *container = w->name;
 	gs_node *spec = em_map(), *sel = em_map(), *tols = em_seq(), *tol = em_map();
 	gs_node *ctrs = em_seq(), *c = em_map(), *res = em_map();
 	em_put(bad, sel, "nvidia.com/device-plugin.config", em_str(pl->config));
 	em_put(bad, spec, "nodeSelector", sel);
+	if (w->spread == GS_SPREAD_NODE)
+		em_put(bad, spec, "topologySpreadConstraints", spread_nodes(bad, app));
 	em_put(bad, tol, "key", em_str("nvidia.com/gpu"));
 	em_put(bad, tol, "operator", em_str("Exists"));
 	em_put(bad, tol, "effect", em_str("NoSchedule"));
@@ -137,7 +195,7 @@ static gs_node *pod_spec(int *bad, const char *container, const place *pl, int f
 	return spec;
 }
 
-static gs_node *deployment(int *bad, const char *name, const char *container,
+static gs_node *deployment(int *bad, const char *name, const gs_workload *w,
                            const pgroup *g)
 {
 	gs_node *d = em_map(), *meta = em_map(), *labels = em_map(), *spec = em_map();
@@ -156,34 +214,54 @@ static gs_node *deployment(int *bad, const char *name, const char *container,
 	em_put(bad, tl, "app", em_str(name));
 	em_put(bad, tmeta, "labels", tl);
 	em_put(bad, tmpl, "metadata", tmeta);
-	em_put(bad, tmpl, "spec", pod_spec(bad, container, &g->where, 1));
+	em_put(bad, tmpl, "spec", pod_spec(bad, w, name, &g->where, 1));
 	em_put(bad, spec, "template", tmpl);
 	em_put(bad, d, "spec", spec);
 	return d;
 }
 
-static gs_node *patch(int *bad, const char *container, const pgroup *g)
+static gs_node *patch(int *bad, const gs_workload *w, const char *name, const pgroup *g)
 {
 	gs_node *d = em_map(), *spec = em_map(), *tmpl = em_map();
 	em_put(bad, spec, "replicas", em_int(g->replicas));
-	em_put(bad, tmpl, "spec", pod_spec(bad, container, &g->where, 0));
+	em_put(bad, tmpl, "spec", pod_spec(bad, w, name, &g->where, 0));
 	em_put(bad, spec, "template", tmpl);
 	em_put(bad, d, "spec", spec);
 	return d;
 }
 
-/* "chat-api", or "chat-api-2" for a second placement; a DNS label. */
-static void part_name(char *buf, size_t n, const char *name, int k)
+/* "chat-api", or "chat-api-2" for a second placement: a DNS label that
+ * no workload and no earlier part has (the number grows until free). */
+static int name_taken(const gs_plan *p, const char *name, char (*used)[64], size_t nused)
 {
-	char suffix[16] = "";
-	if (k > 0)
-		snprintf(suffix, sizeof suffix, "-%d", k + 1);
-	snprintf(buf, n, "%.*s%s", (int)(63 - strlen(suffix)), name, suffix);
+	for (size_t i = 0; i < p->n_wls; i++)
+		if (strcmp(p->wls[i].workload->name, name) == 0)
+			return 1;
+	for (size_t i = 0; i < nused; i++)
+		if (strcmp(used[i], name) == 0)
+			return 1;
+	return 0;
+}
+
+static void part_name(const gs_plan *p, char *buf, const char *name, int k, int *next,
+                      char (*used)[64], size_t nused)
+{
+	char suffix[16];
+	if (k == 0) {
+		snprintf(buf, 64, "%s", name);
+		return;
+	}
+	do {
+		snprintf(suffix, sizeof suffix, "-%d", ++*next);
+		snprintf(buf, 64, "%.*s%s", (int)(63 - strlen(suffix)), name, suffix);
+	} while (name_taken(p, buf, used, nused));
 }
 
 int emit_workloads(const gs_plan *p, const gs_emit_opts *o, ebuf *b)
 {
-	pgroup groups[64];
+	pgroup *groups = NULL;
+	size_t cap = 0, nused = 0, cap_used = 0;
+	char (*used)[64] = NULL;
 	int bad = 0;
 	eb_header(b, p, o,
 	          o->example_deployments
@@ -196,22 +274,29 @@ int emit_workloads(const gs_plan *p, const gs_emit_opts *o, ebuf *b)
 	                "one document per Deployment; containers are matched by name");
 	for (size_t i = 0; i < p->n_wls && !bad; i++) {
 		const gs_workload *w = p->wls[i].workload;
-		int n = places_of(p, o, w, groups, 64);
+		int n = places_of(p, o, w, &groups, &cap), next = 1;
 		if (n < 0)
-			return -1;
-		for (int k = 0; k < n; k++) {
+			bad = 1;
+		for (int k = 0; k < n && !bad; k++) {
 			char name[64];
-			part_name(name, sizeof name, w->name, k);
+			part_name(p, name, w->name, k, &next, used, nused);
+			if (gs_grow(&used, &cap_used, nused + 1, sizeof *used) < 0) {
+				bad = 1;
+				break;
+			}
+			memcpy(used[nused++], name, sizeof name);
 			if (o->example_deployments) {
-				eb_doc(b, deployment(&bad, name, w->name, &groups[k]));
+				eb_doc(b, deployment(&bad, name, w, &groups[k]));
 				continue;
 			}
 			eb_printf(b, "# Deployment %s%s: %d replica%s\n", name,
 			          k ? " (new: a copy of the first, for replicas placed elsewhere)" : "",
 			          groups[k].replicas, groups[k].replicas == 1 ? "" : "s");
-			eb_doc(b, patch(&bad, w->name, &groups[k]));
+			eb_doc(b, patch(&bad, w, name, &groups[k]));
 		}
 	}
+	free(groups);
+	free(used);
 	return bad ? -1 : 0;
 }
 
@@ -317,14 +402,16 @@ static void cel_profile(const char *profile, char *buf, size_t n)
 	buf[o] = '\0';
 }
 
-/* All instances of one MIG GPU in one claim, tied to one physical GPU by
- * matchAttribute on parentUUID, exactly as the plan places them. */
+/* One tenant's instances of a MIG GPU in one claim, tied to one physical
+ * GPU by matchAttribute on parentUUID, as the plan places them. */
 static gs_node *mig_claim(int *bad, const gs_emit_opts *o, const gs_plan_gpu *g,
-                          const char *name)
+                          const char *name, const char *tenant)
 {
 	gs_node *dev = em_map(), *reqs = em_seq(), *cfgs = em_seq(), *all = em_seq();
 	for (size_t m = 0; m < g->n_mig; m++) {
 		char rn[32], cel[160];
+		if (strcmp(instance_tenant(&g->mig[m]), tenant) != 0)
+			continue;
 		snprintf(rn, sizeof rn, "mig-%zu", m);
 		cel_profile(g->mig[m].profile->name, cel, sizeof cel);
 		em_push(bad, reqs, request(bad, o, rn, "mig.nvidia.com", cel));
@@ -336,7 +423,7 @@ static gs_node *mig_claim(int *bad, const gs_emit_opts *o, const gs_plan_gpu *g,
 		}
 	}
 	em_put(bad, dev, "requests", reqs);
-	if (g->n_mig > 1) {
+	if (all && all->n > 1) {
 		gs_node *cons = em_seq(), *c = em_map();
 		em_put(bad, c, "requests", all);
 		em_put(bad, c, "matchAttribute", em_str("gpu.nvidia.com/parentUUID"));
@@ -383,9 +470,20 @@ int emit_dra(const gs_plan *p, const gs_emit_opts *o, ebuf *b)
 			const gs_plan_gpu *pg = &p->nodes[i].gpus[g];
 			char name[64];
 			claim_name(name, sizeof name, i, g);
+			for (size_t m = 0; m < pg->n_mig; m++) {
+				int count, first = 1;
+				const char *t = instance_tenant(&pg->mig[m]);
+				for (size_t k = 0; k < m; k++)
+					first &= strcmp(instance_tenant(&pg->mig[k]), t) != 0;
+				if (!first)
+					continue;
+				mig_claim_name(name, sizeof name, i, g, pg, t);
+				(void)tenant_index(pg, t, &count);
+				eb_doc(b, mig_claim(&bad, o, pg, name, t));
+			}
 			if (pg->n_mig)
-				eb_doc(b, mig_claim(&bad, o, pg, name));
-			else if (pg->n_assignments && pg->strategy != GS_STRATEGY_DEDICATED)
+				continue;
+			if (pg->n_assignments && pg->strategy != GS_STRATEGY_DEDICATED)
 				eb_doc(b, shared_claim(&bad, o, pg, name));
 			else if (pg->n_assignments)
 				dedicated = 1;
@@ -402,9 +500,14 @@ int emit_dra(const gs_plan *p, const gs_emit_opts *o, ebuf *b)
 
 /* ---- Karpenter --------------------------------------------------------------------- */
 
+/* Pools are per (config, mig_config): the second geometry of a MIG node
+ * type ("gpushare-p4d.24xlarge-2") must not share the first's name. */
 static void pool_name(char *buf, size_t n, const gs_plan_node *nd)
 {
-	snprintf(buf, n, "gpushare-%s", nd->config);
+	const char *dash = nd->mig_config ? strrchr(nd->mig_config, '-') : NULL;
+	int numbered = dash && dash[1] >= '0' && dash[1] <= '9' &&
+	               strspn(dash + 1, "0123456789") == strlen(dash + 1);
+	snprintf(buf, n, "gpushare-%s%s", nd->config, numbered ? dash : "");
 	/* NodePool names are DNS subdomains: lower case, no '_'. */
 	for (size_t i = 0; buf[i]; i++)
 		buf[i] = buf[i] == '_' ? '-' : (char)tolower((unsigned char)buf[i]);
@@ -509,21 +612,23 @@ static gs_node *nodeclass(int *bad)
 
 /* Karpenter counts physical GPUs, not time-sliced replicas: an overlay
  * tells it what each planned instance type advertises once renamed. */
+/* One overlay per pool and instance type, selecting both: two pools of
+ * one instance type advertise different slot counts. */
 static gs_node *overlay(int *bad, const gs_plan_node *n)
 {
 	gs_node *ov = em_map(), *meta = em_map(), *spec = em_map(), *reqs = em_seq(),
-	        *types = em_seq(), *cap = em_map();
-	char name[96], type[64], count[32];
+	        *types = em_seq(), *pools = em_seq(), *cap = em_map();
+	char name[160], pool[128], count[32];
 	int slots = n->gpus[0].replicas;
-	gs_label_value(n->instance->type, type);
-	snprintf(name, sizeof name, "gpushare-shared-%.46s", type);
-	for (char *c = name; *c; c++)
-		*c = *c == '_' ? '-' : (char)tolower((unsigned char)*c);
+	pool_name(pool, sizeof pool, n);
+	snprintf(name, sizeof name, "%s-shared", pool);
 	snprintf(count, sizeof count, "%d", slots * (int)n->n_gpus);
 	em_put(bad, ov, "apiVersion", em_str("karpenter.sh/v1alpha1"));
 	em_put(bad, ov, "kind", em_str("NodeOverlay"));
 	em_put(bad, meta, "name", em_str(name));
 	em_put(bad, ov, "metadata", meta);
+	em_push(bad, pools, em_str(pool));
+	em_push(bad, reqs, requirement(bad, "karpenter.sh/nodepool", pools));
 	em_push(bad, types, em_str(n->instance->type));
 	em_push(bad, reqs, requirement(bad, "node.kubernetes.io/instance-type", types));
 	em_put(bad, spec, "requirements", reqs);

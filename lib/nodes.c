@@ -389,9 +389,16 @@ static int name_mig_configs(gs_plan *p)
 		for (long i = 0; i < n; i++) {
 			gs_plan_node *nd = &p->nodes[k[i].node];
 			char buf[96], base[64];
-			if (pass == 0 && k[i].number > 1)
-				snprintf(buf, sizeof buf, "%s%d", nd->config, k[i].number);
-			else if (pass == 0)
+			if (pass == 0 && k[i].number > 1) {
+				/* Keep a label value's 63 characters with the number on. */
+				char num[16];
+				size_t keep;
+				snprintf(num, sizeof num, "%d", k[i].number);
+				keep = strlen(nd->config) + strlen(num) > 63 ? 63 - strlen(num) - 4
+				                                            : strlen(nd->config) - 4;
+				snprintf(buf, sizeof buf, "%.*s-mig%s", (int)keep, nd->config, num);
+				gs_label_value(buf, buf);
+			} else if (pass == 0)
 				snprintf(buf, sizeof buf, "%s", nd->config);
 			else {
 				gs_label_value(nd->instance->type, base);

@@ -1,0 +1,1 @@
+emit dra --dra --dra-api v2 $REPO/examples/workloads.yaml

@@ -1,0 +1,2 @@
+emit dra $REPO/examples/workloads.yaml
+# No example says via: dra, so DRA needs --dra.

@@ -1,0 +1,1 @@
+emit karpenter $REPO/examples/spot.yaml

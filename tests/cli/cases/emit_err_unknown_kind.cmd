@@ -1,0 +1,1 @@
+emit bogus $REPO/examples/workloads.yaml

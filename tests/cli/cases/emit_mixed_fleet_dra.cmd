@@ -1,0 +1,1 @@
+emit dra --dra $REPO/examples/mixed-fleet.yaml

@@ -1,0 +1,1 @@
+emit device-plugin $REPO/examples/multi-tenant-mig.yaml

@@ -1,0 +1,1 @@
+emit dra --dra $REPO/examples/multi-tenant-mig.yaml

@@ -1,0 +1,1 @@
+emit dra --dra --dra-api v1beta1 $REPO/examples/multi-tenant-mig.yaml

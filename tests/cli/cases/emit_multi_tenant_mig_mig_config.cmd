@@ -1,0 +1,1 @@
+emit mig-config $REPO/examples/multi-tenant-mig.yaml

@@ -1,0 +1,1 @@
+emit workloads $REPO/examples/multi-tenant-mig.yaml

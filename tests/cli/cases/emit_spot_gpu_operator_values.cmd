@@ -1,0 +1,1 @@
+emit gpu-operator-values $REPO/examples/spot.yaml

@@ -1,0 +1,1 @@
+emit workloads $REPO/examples/spot.yaml

@@ -1,0 +1,1 @@
+emit workloads --example-deployments $REPO/examples/spot.yaml

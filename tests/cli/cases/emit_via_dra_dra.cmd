@@ -1,0 +1,2 @@
+emit dra $FIXTURES/emit/via-dra.yaml
+# via: dra: no --dra needed.

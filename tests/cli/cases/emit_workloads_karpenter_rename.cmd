@@ -1,0 +1,1 @@
+emit karpenter --rename-shared $REPO/examples/workloads.yaml

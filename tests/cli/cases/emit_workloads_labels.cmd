@@ -1,0 +1,1 @@
+emit labels $REPO/examples/workloads.yaml

@@ -1,0 +1,1981 @@
+/*
+ * test_emit.c - the Kubernetes-configuration emitters, round trip: every
+ * example (and the fixtures of fixtures/emit/) is planned, every kind the
+ * plan wants is emitted in several option variants, and the text is parsed
+ * back (documents split on "---" lines, each read with gs_yaml_read_buffer)
+ * and checked against the plan, never against hard-coded text: the
+ * device-plugin configs, GPU Operator values, mig-parted geometries, node
+ * labels, workload patches and Deployments, DRA claims and Karpenter
+ * NodePools. The formats' rules are those of
+ * shared/reference/k8s-formats.md §1-§5 and §8.
+ *
+ * One test per (plan, kind) runs every variant and reports every failed
+ * check (with the plan, kind and variant) before failing, so one bug does
+ * not hide the next.
+ */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+#include "node.h"
+
+/* ---- the plans ----------------------------------------------------------------- */
+
+typedef struct fixture {
+	const char *name;
+	const char *path;      /* relative to tests/ */
+	const char *profiles;  /* NULL: the shipped profiles */
+	int via_dra;           /* the file says via: dra */
+} fixture;
+
+static const fixture fixtures[] = {
+	{ "workloads", "../examples/workloads.yaml", NULL, 0 },
+	{ "mixed-fleet", "../examples/mixed-fleet.yaml", NULL, 0 },
+	{ "multi-tenant-mig", "../examples/multi-tenant-mig.yaml", NULL, 0 },
+	{ "spot", "../examples/spot.yaml", NULL, 0 },
+	{ "mig-ts-mps", "fixtures/emit/mig-ts-mps.yaml", NULL, 0 },
+	{ "via-dra", "fixtures/emit/via-dra.yaml", NULL, 1 },
+	{ "mig-pools", "fixtures/emit/mig-pools.yaml", NULL, 0 },
+	{ "name-clash", "fixtures/emit/name-clash.yaml", NULL, 0 },
+	{ "tenants", "fixtures/emit/tenants.yaml", NULL, 0 },
+	{ "many-places", "fixtures/emit/many-places.yaml", NULL, 1 },
+	{ "long-type", "fixtures/emit/long-type.yaml",
+	  TEST_PROFILES ":fixtures/emit/profiles-long", 0 },
+};
+#define N_FIXTURES (sizeof fixtures / sizeof fixtures[0])
+
+typedef struct loaded {
+	gs_catalog *cat;
+	gs_scenario *scn, *scn2;
+	gs_plan *plan, *plan2; /* plan2: planned again from a fresh load */
+} loaded;
+
+static loaded plans[N_FIXTURES];
+
+static gs_error clean_err(void)
+{
+	gs_error e;
+	memset(&e, 0, sizeof e);
+	return e;
+}
+
+static int group_setup(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < N_FIXTURES; i++) {
+		gs_plan_opts po = GS_PLAN_OPTS_INIT;
+		gs_error err = clean_err();
+		loaded *l = &plans[i];
+		const char *prof = fixtures[i].profiles ? fixtures[i].profiles : TEST_PROFILES;
+		if (gs_catalog_load(&l->cat, prof, &err) < 0 ||
+		    gs_scenario_load(l->cat, fixtures[i].path, &l->scn, &err) < 0 ||
+		    gs_plan_make(l->scn, &po, &l->plan, &err) < 0 ||
+		    gs_scenario_load(l->cat, fixtures[i].path, &l->scn2, &err) < 0 ||
+		    gs_plan_make(l->scn2, &po, &l->plan2, &err) < 0) {
+			char buf[1024];
+			fprintf(stderr, "%s: %s\n", fixtures[i].path,
+			        gs_error_format(&err, buf, sizeof buf));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int group_teardown(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < N_FIXTURES; i++) {
+		gs_plan_free(plans[i].plan);
+		gs_plan_free(plans[i].plan2);
+		gs_scenario_free(plans[i].scn);
+		gs_scenario_free(plans[i].scn2);
+		gs_catalog_free(plans[i].cat);
+	}
+	return 0;
+}
+
+/* ---- option variants ------------------------------------------------------------- */
+
+typedef struct variant {
+	const char *name;
+	int rename, examples, dra;
+	gs_dra_api api;
+} variant;
+
+static const variant variants[] = {
+	{ "default", 0, 0, 0, GS_DRA_V1 },
+	{ "rename-shared", 1, 0, 0, GS_DRA_V1 },
+	{ "example-deployments", 0, 1, 0, GS_DRA_V1 },
+	{ "rename-shared+example-deployments", 1, 1, 0, GS_DRA_V1 },
+	{ "dra-v1", 0, 0, 1, GS_DRA_V1 },
+	{ "dra-v1beta2", 0, 0, 1, GS_DRA_V1BETA2 },
+	{ "dra-v1beta1", 0, 1, 1, GS_DRA_V1BETA1 },
+};
+#define N_VARIANTS (sizeof variants / sizeof variants[0])
+
+static gs_emit_opts opts_of(const variant *v)
+{
+	gs_emit_opts o = GS_EMIT_OPTS_INIT;
+	o.rename_shared = v->rename;
+	o.example_deployments = v->examples;
+	o.dra = v->dra;
+	o.dra_api = v->api;
+	return o;
+}
+
+/* ---- non-fatal checks ----------------------------------------------------------- */
+
+typedef struct ctx {
+	char where[160];  /* plan/kind/variant */
+	const fixture *fx;
+	const loaded *ld;
+	const gs_plan *p;
+	int failures;
+} ctx;
+
+static void check_failed(ctx *c, int line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void check_failed(ctx *c, int line, const char *fmt, ...)
+{
+	va_list ap;
+	if (c->failures++ >= 40)
+		return;
+	fprintf(stderr, "    %s (test_emit.c:%d): ", c->where, line);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+#define CHECK(c, cond, ...)                                                   \
+	do {                                                                      \
+		if (!(cond))                                                          \
+			check_failed((c), __LINE__, __VA_ARGS__);                         \
+	} while (0)
+
+/* ---- tree helpers ------------------------------------------------------------------- */
+
+static const gs_node *get(const gs_node *n, const char *key)
+{
+	return n && n->kind == GS_NODE_MAP ? gs_node_get(n, key) : NULL;
+}
+
+/* get(get(get(n, k1), k2), ...), NULL-terminated. */
+static const gs_node *at(const gs_node *n, ...)
+{
+	va_list ap;
+	const char *k;
+	va_start(ap, n);
+	while (n && (k = va_arg(ap, const char *)))
+		n = get(n, k);
+	va_end(ap);
+	return n;
+}
+
+static const char *str(const gs_node *n)
+{
+	return n && n->kind == GS_NODE_STRING ? n->text : NULL;
+}
+
+static int str_eq(const gs_node *n, const char *want)
+{
+	return str(n) && want && strcmp(str(n), want) == 0;
+}
+
+/* A YAML boolean: a plain (unquoted) true or false. */
+static int is_bool(const gs_node *n, int want)
+{
+	return n && n->kind == GS_NODE_STRING && !n->quoted &&
+	       strcmp(n->text, want ? "true" : "false") == 0;
+}
+
+/* A YAML integer: plain digits. */
+static int int_of(const gs_node *n, long *out)
+{
+	const char *s = n && n->kind == GS_NODE_STRING && !n->quoted ? n->text : NULL;
+	if (!s || !*s)
+		return 0;
+	for (const char *q = s; *q; q++)
+		if (!isdigit((unsigned char)*q))
+			return 0;
+	*out = strtol(s, NULL, 10);
+	return 1;
+}
+
+/* An integer written as a number or as a quoted string ("8"). */
+static int quantity_of(const gs_node *n, long *out)
+{
+	const char *s = n && n->kind == GS_NODE_STRING ? n->text : NULL;
+	if (!s || !*s)
+		return 0;
+	for (const char *q = s; *q; q++)
+		if (!isdigit((unsigned char)*q))
+			return 0;
+	*out = strtol(s, NULL, 10);
+	return 1;
+}
+
+static size_t seq_len(const gs_node *n)
+{
+	return n && n->kind == GS_NODE_SEQ ? n->n : 0;
+}
+
+static int is_seq(const gs_node *n) { return n && n->kind == GS_NODE_SEQ; }
+static int is_map(const gs_node *n) { return n && n->kind == GS_NODE_MAP; }
+
+/* Every key of map n is one of the NULL-terminated list; returns the first
+ * that is not, or NULL. */
+static const char *unknown_key(const gs_node *n, const char *const *allowed)
+{
+	if (!is_map(n))
+		return NULL;
+	for (size_t i = 0; i < n->n; i++) {
+		int ok = 0;
+		for (const char *const *a = allowed; *a && !ok; a++)
+			ok = strcmp(n->keys[i]->text, *a) == 0;
+		if (!ok)
+			return n->keys[i]->text;
+	}
+	return NULL;
+}
+
+/* A Kubernetes label value (§1.5, §5.2): at most 63 characters,
+ * [A-Za-z0-9-_.], alphanumeric at both ends. */
+static int label_value_ok(const char *s)
+{
+	size_t n = s ? strlen(s) : 0;
+	if (n == 0 || n > 63 || !isalnum((unsigned char)s[0]) ||
+	    !isalnum((unsigned char)s[n - 1]))
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (!isalnum((unsigned char)s[i]) && !strchr("-_.", s[i]))
+			return 0;
+	return 1;
+}
+
+/* An object name (DNS subdomain): lower case, digits, '-' and '.',
+ * alphanumeric ends, at most 253. */
+static int object_name_ok(const char *s)
+{
+	size_t n = s ? strlen(s) : 0;
+	if (n == 0 || n > 253 || !isalnum((unsigned char)s[0]) ||
+	    !isalnum((unsigned char)s[n - 1]))
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (!(islower((unsigned char)s[i]) || isdigit((unsigned char)s[i]) ||
+		      s[i] == '-' || s[i] == '.'))
+			return 0;
+	return 1;
+}
+
+/* ---- a small set of strings ------------------------------------------------------- */
+
+typedef struct sset {
+	const char *v[512];
+	size_t n;
+} sset;
+
+static int sset_has(const sset *s, const char *x)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (strcmp(s->v[i], x) == 0)
+			return 1;
+	return 0;
+}
+
+static void sset_add(sset *s, const char *x)
+{
+	if (x && !sset_has(s, x) && s->n < sizeof s->v / sizeof s->v[0])
+		s->v[s->n++] = x;
+}
+
+/* ---- documents ------------------------------------------------------------------------ */
+
+typedef struct docs {
+	gs_node *v[512];
+	size_t n;
+} docs;
+
+static void docs_free(docs *d)
+{
+	for (size_t i = 0; i < d->n; i++)
+		gs_node_free(d->v[i]);
+	d->n = 0;
+}
+
+static int parse_doc(ctx *c, const char *start, size_t n, docs *out)
+{
+	gs_node *doc = NULL;
+	gs_error err = clean_err();
+	char buf[1024];
+	if (gs_yaml_read_buffer(c->where, start, n, &doc, &err) < 0) {
+		CHECK(c, 0, "document %zu does not parse: %s", out->n + 1,
+		      gs_error_format(&err, buf, sizeof buf));
+		return -1;
+	}
+	if (out->n == sizeof out->v / sizeof out->v[0]) {
+		CHECK(c, 0, "more than %zu documents", out->n);
+		gs_node_free(doc);
+		return -1;
+	}
+	CHECK(c, is_map(doc), "document %zu is not a mapping", out->n + 1);
+	out->v[out->n++] = doc;
+	return 0;
+}
+
+/* Splits text into documents on lines that are exactly "---" and parses
+ * each. What precedes the first "---" must be comments. Returns 0 when
+ * every document parsed. */
+static int split_docs(ctx *c, const char *text, docs *out)
+{
+	const char *p = text, *start = NULL;
+	int bad = 0;
+	out->n = 0;
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		if (len == 3 && strncmp(p, "---", 3) == 0) {
+			if (start && parse_doc(c, start, (size_t)(p - start), out) < 0)
+				bad = 1;
+			start = p + len + (nl ? 1 : 0);
+		} else if (!start && len > 0) {
+			CHECK(c, p[0] == '#', "line before the first document is not a comment: %.*s",
+			      (int)len, p);
+		}
+		p += len + (nl ? 1 : 0);
+	}
+	if (start && parse_doc(c, start, (size_t)(p - start), out) < 0)
+		bad = 1;
+	/* No two objects of one kind share a name: kubectl apply would keep
+	 * only the last. */
+	for (size_t i = 0; i < out->n; i++)
+		for (size_t j = 0; j < i; j++) {
+			const char *ki = str(get(out->v[i], "kind")), *kj = str(get(out->v[j], "kind"));
+			const char *ni = str(at(out->v[i], "metadata", "name", NULL));
+			const char *nj = str(at(out->v[j], "metadata", "name", NULL));
+			if (ki && kj && ni && nj && strcmp(ki, kj) == 0)
+				CHECK(c, strcmp(ni, nj) != 0,
+				      "documents %zu and %zu are both %s '%s' (the second replaces the first)",
+				      j + 1, i + 1, ki, ni);
+		}
+	return bad ? -1 : 0;
+}
+
+/* Emits kind k and parses it; fails the check (and returns -1) on error. */
+static int emit_docs(ctx *c, gs_emit_kind k, const gs_emit_opts *o, docs *out)
+{
+	char *text = NULL;
+	gs_error err = clean_err();
+	char buf[1024];
+	int rc;
+	out->n = 0;
+	if (gs_emit(c->p, k, o, &text, &err) < 0) {
+		CHECK(c, 0, "gs_emit(%s) failed: %s", gs_emit_kind_name(k),
+		      gs_error_format(&err, buf, sizeof buf));
+		return -1;
+	}
+	rc = split_docs(c, text, out);
+	free(text);
+	return rc;
+}
+
+/* ---- plan helpers ------------------------------------------------------------------ */
+
+static int node_is_mig(const gs_plan_node *n)
+{
+	return n->mig_config != NULL;
+}
+
+static gs_strategy node_strategy(const gs_plan_node *n)
+{
+	return n->n_gpus ? n->gpus[0].strategy : GS_STRATEGY_DEDICATED;
+}
+
+static int node_is_aws(const gs_plan_node *n)
+{
+	return strcmp(n->instance->cloud, "aws") == 0;
+}
+
+static int plan_has_mig(const gs_plan *p)
+{
+	for (size_t i = 0; i < gs_plan_node_count(p); i++)
+		if (node_is_mig(gs_plan_node_at(p, i)))
+			return 1;
+	return 0;
+}
+
+static int uses_dra(const ctx *c, const gs_emit_opts *o)
+{
+	return o->dra || c->fx->via_dra;
+}
+
+/* "nvidia.com/mig-1g.5gb" ('+' becomes '.'), plus ".shared" if asked. */
+static void mig_resource(const gs_mig_profile *prof, int shared, char *buf, size_t n)
+{
+	size_t o = (size_t)snprintf(buf, n, "nvidia.com/mig-");
+	for (const char *q = prof->name; *q && o + 1 < n; q++)
+		buf[o++] = *q == '+' ? '.' : *q;
+	buf[o] = '\0';
+	if (shared)
+		strncat(buf, ".shared", n - strlen(buf) - 1);
+}
+
+static const char *tenant_of(const gs_assignment *a)
+{
+	return a->workload->tenant ? a->workload->tenant : "default";
+}
+
+/* ---- device-plugin ConfigMap --------------------------------------------------------- */
+
+/* The replicas the device plugin must advertise for each MIG resource of
+ * the nodes with config `cfg` (instances with replicas >= 2). */
+typedef struct migres {
+	char name[96];
+	int replicas;
+	int conflict;
+} migres;
+
+static size_t mig_shared_resources(const gs_plan *p, const char *cfg, migres *out, size_t cap)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < gs_plan_node_count(p); i++) {
+		const gs_plan_node *nd = gs_plan_node_at(p, i);
+		if (strcmp(nd->config, cfg) != 0)
+			continue;
+		for (size_t g = 0; g < nd->n_gpus; g++)
+			for (size_t m = 0; m < nd->gpus[g].n_mig; m++) {
+				const gs_plan_mig *mi = &nd->gpus[g].mig[m];
+				char name[96];
+				size_t k;
+				if (mi->replicas < 2)
+					continue;
+				mig_resource(mi->profile, 0, name, sizeof name);
+				for (k = 0; k < n && strcmp(out[k].name, name) != 0; k++)
+					;
+				if (k == n && n < cap) {
+					snprintf(out[n].name, sizeof out[n].name, "%s", name);
+					out[n].replicas = mi->replicas;
+					out[n++].conflict = 0;
+				} else if (k < n && out[k].replicas != mi->replicas) {
+					out[k].conflict = 1;
+				}
+			}
+	}
+	return n;
+}
+
+/* The device plugin hands out any replica of a shared resource of a node
+ * to any pod that asks for it: every replica of one resource on one node
+ * must belong to one tenant and none may be fault-isolated (the plan's
+ * per-GPU placement is not what the kubelet sees). */
+static void check_shared_pool(ctx *c, const gs_plan_node *nd, size_t ni, const char *res,
+                              const gs_mig_profile *prof)
+{
+	const gs_assignment *first = NULL;
+	size_t first_gpu = 0;
+	int fault = 0, mixed = 0;
+	for (size_t g = 0; g < nd->n_gpus; g++) {
+		const gs_plan_gpu *pg = &nd->gpus[g];
+		for (long m = prof ? 0 : -1; m < (prof ? (long)pg->n_mig : 0); m++) {
+			const gs_assignment *a = m < 0 ? pg->assignments : pg->mig[m].assignments;
+			size_t na = m < 0 ? pg->n_assignments : pg->mig[m].n_assignments;
+			if (m >= 0 && pg->mig[m].profile != prof)
+				continue;
+			for (size_t k = 0; k < na; k++) {
+				const gs_workload *w = a[k].workload;
+				if (w->isolation_fault && !fault++)
+					CHECK(c, 0,
+					      "node %zu advertises %s as shared, but fault-isolated %s/%d "
+					      "(gpu %zu) is in that pool",
+					      ni + 1, res, w->name, a[k].replica, g);
+				if (!first) {
+					first = &a[k];
+					first_gpu = g;
+				} else if (strcmp(tenant_of(first), tenant_of(&a[k])) != 0 && !mixed++) {
+					CHECK(c, 0,
+					      "node %zu pools the replicas of %s of tenants %s (%s/%d, gpu %zu) "
+					      "and %s (%s/%d, gpu %zu): the device plugin gives any pod any replica",
+					      ni + 1, res, tenant_of(first), first->workload->name, first->replica,
+					      first_gpu, tenant_of(&a[k]), w->name, a[k].replica, g);
+				}
+			}
+		}
+	}
+}
+
+static void check_dp_config(ctx *c, const gs_emit_opts *o, const char *key, const gs_node *cfg)
+{
+	static const char *const top_keys[] = { "version", "flags", "sharing", NULL };
+	static const char *const block_keys[] = { "renameByDefault", "failRequestsGreaterThanOne",
+		                                      "resources", NULL };
+	const gs_plan *p = c->p;
+	const gs_plan_node *first = NULL;
+	const gs_node *sharing = get(cfg, "sharing"), *ts = get(sharing, "timeSlicing"),
+	              *mps = get(sharing, "mps"), *block = ts ? ts : mps, *res;
+	const char *bad;
+	int mig = 0;
+
+	for (size_t i = 0; i < gs_plan_node_count(p); i++) {
+		const gs_plan_node *nd = gs_plan_node_at(p, i);
+		if (strcmp(nd->config, key) != 0)
+			continue;
+		if (!first) {
+			first = nd;
+			mig = node_is_mig(nd);
+		}
+		CHECK(c, node_is_mig(nd) == mig, "config %s is used by MIG and non-MIG nodes", key);
+		CHECK(c, node_strategy(nd) == (mig ? GS_STRATEGY_MIG : node_strategy(first)),
+		      "config %s: node %zu has another strategy", key, i + 1);
+		for (size_t g = 0; g < nd->n_gpus; g++) {
+			CHECK(c, nd->gpus[g].strategy == node_strategy(first),
+			      "config %s: node %zu gpu %zu has another strategy (one config per node)",
+			      key, i + 1, g);
+			CHECK(c, mig || nd->gpus[g].replicas == first->gpus[0].replicas,
+			      "config %s: node %zu gpu %zu has %d replicas, gpu 0 of node 1 %d", key,
+			      i + 1, g, nd->gpus[g].replicas, first->gpus[0].replicas);
+		}
+	}
+	CHECK(c, first || strcmp(key, "none") == 0, "key %s is no node's config", key);
+
+	CHECK(c, is_map(cfg), "config %s is not a mapping", key);
+	CHECK(c, str_eq(get(cfg, "version"), "v1"), "config %s: version is not v1", key);
+	CHECK(c, !(bad = unknown_key(cfg, top_keys)),
+	      "config %s: unknown key %s (the plugin ignores it)", key, bad);
+	CHECK(c, str_eq(at(cfg, "flags", "migStrategy", NULL), mig ? "mixed" : "none"),
+	      "config %s: flags.migStrategy is %s, want %s", key,
+	      str(at(cfg, "flags", "migStrategy", NULL)) ? str(at(cfg, "flags", "migStrategy", NULL))
+	                                                 : "(none)",
+	      mig ? "mixed" : "none");
+	CHECK(c, !(ts && mps), "config %s: both sharing.timeSlicing and sharing.mps", key);
+	CHECK(c, !sharing || (block && sharing->n == 1),
+	      "config %s: sharing holds something other than one timeSlicing or mps block", key);
+	CHECK(c, !(mig && mps), "config %s: MPS on a MIG node", key);
+
+	/* What the plan needs. */
+	if (!first || (!mig && node_strategy(first) == GS_STRATEGY_DEDICATED)) {
+		CHECK(c, !sharing, "config %s: a sharing block on unshared nodes", key);
+		return;
+	}
+	if (block) {
+		CHECK(c, !(bad = unknown_key(block, block_keys)), "config %s: unknown key %s", key, bad);
+		CHECK(c, is_bool(get(block, "failRequestsGreaterThanOne"), 1),
+		      "config %s: failRequestsGreaterThanOne is not true", key);
+		if (o->rename_shared)
+			CHECK(c, is_bool(get(block, "renameByDefault"), 1),
+			      "config %s: renameByDefault is not true with rename_shared", key);
+		else
+			CHECK(c, !get(block, "renameByDefault") || is_bool(get(block, "renameByDefault"), 0),
+			      "config %s: renameByDefault is true without rename_shared", key);
+	}
+	res = get(block, "resources");
+	CHECK(c, !block || seq_len(res) > 0, "config %s: no resources", key);
+	for (size_t r = 0; r < seq_len(res); r++) {
+		long reps = 0;
+		CHECK(c, int_of(get(res->items[r], "replicas"), &reps) && reps >= 2,
+		      "config %s: resource %zu has replicas < 2 or not an integer", key, r);
+		CHECK(c, str(get(res->items[r], "name")), "config %s: resource %zu has no name", key, r);
+	}
+
+	if (!mig) {
+		gs_strategy s = node_strategy(first);
+		long reps = 0;
+		CHECK(c, s == GS_STRATEGY_MPS ? mps != NULL : ts != NULL,
+		      "config %s: the plan %s, the config has %s", key, gs_strategy_name(s),
+		      ts ? "timeSlicing" : mps ? "mps" : "no sharing");
+		CHECK(c, seq_len(res) == 1, "config %s: %zu resources, want nvidia.com/gpu only", key,
+		      seq_len(res));
+		if (seq_len(res) >= 1) {
+			CHECK(c, str_eq(get(res->items[0], "name"), "nvidia.com/gpu"),
+			      "config %s: resource is not nvidia.com/gpu", key);
+			CHECK(c, int_of(get(res->items[0], "replicas"), &reps) &&
+			             reps == first->gpus[0].replicas,
+			      "config %s: replicas %ld, the plan's GPUs %d", key, reps,
+			      first->gpus[0].replicas);
+		}
+		for (size_t i = 0; i < gs_plan_node_count(p) && !uses_dra(c, o); i++)
+			if (strcmp(gs_plan_node_at(p, i)->config, key) == 0)
+				check_shared_pool(c, gs_plan_node_at(p, i), i, "nvidia.com/gpu", NULL);
+		return;
+	}
+
+	/* MIG: one resource per time-sliced profile, with its replicas. */
+	{
+		migres want[64];
+		size_t nw = mig_shared_resources(p, key, want, 64);
+		for (size_t k = 0; k < nw; k++)
+			CHECK(c, !want[k].conflict,
+			      "config %s: the plan gives %s two replica counts; one config cannot", key,
+			      want[k].name);
+		/* The config shares every instance of a listed profile. */
+		for (size_t i = 0; i < gs_plan_node_count(p); i++) {
+			const gs_plan_node *nd = gs_plan_node_at(p, i);
+			if (strcmp(nd->config, key) != 0)
+				continue;
+			for (size_t g = 0; g < nd->n_gpus; g++)
+				for (size_t m = 0; m < nd->gpus[g].n_mig; m++) {
+					char name[96];
+					if (nd->gpus[g].mig[m].replicas >= 2)
+						continue;
+					mig_resource(nd->gpus[g].mig[m].profile, 0, name, sizeof name);
+					for (size_t k = 0; k < nw; k++)
+						CHECK(c, strcmp(want[k].name, name) != 0,
+						      "config %s time-slices %s, but node %zu gpu %zu has a dedicated "
+						      "instance of it",
+						      key, name, i + 1, g);
+				}
+		}
+		if (nw == 0) {
+			CHECK(c, !sharing, "config %s: sharing on a MIG node with nothing time-sliced", key);
+			return;
+		}
+		CHECK(c, ts != NULL, "config %s: time-sliced MIG instances but no sharing.timeSlicing",
+		      key);
+		CHECK(c, seq_len(res) == nw, "config %s: %zu resources, the plan time-slices %zu", key,
+		      seq_len(res), nw);
+		for (size_t k = 0; k < nw; k++) {
+			int found = 0;
+			for (size_t r = 0; r < seq_len(res); r++) {
+				long reps = 0;
+				if (!str_eq(get(res->items[r], "name"), want[k].name))
+					continue;
+				found = 1;
+				CHECK(c, int_of(get(res->items[r], "replicas"), &reps) &&
+				             reps == want[k].replicas,
+				      "config %s: %s has replicas %ld, the plan's instances %d", key,
+				      want[k].name, reps, want[k].replicas);
+			}
+			CHECK(c, found, "config %s: %s is time-sliced in the plan but not listed", key,
+			      want[k].name);
+		}
+		for (size_t i = 0; i < gs_plan_node_count(p) && !uses_dra(c, o); i++) {
+			const gs_plan_node *nd = gs_plan_node_at(p, i);
+			if (strcmp(nd->config, key) != 0)
+				continue;
+			for (size_t k = 0; k < nw; k++) {
+				const gs_mig_profile *prof = NULL;
+				for (size_t g = 0; g < nd->n_gpus && !prof; g++)
+					for (size_t m = 0; m < nd->gpus[g].n_mig && !prof; m++) {
+						char name[96];
+						mig_resource(nd->gpus[g].mig[m].profile, 0, name, sizeof name);
+						if (strcmp(name, want[k].name) == 0)
+							prof = nd->gpus[g].mig[m].profile;
+					}
+				if (prof)
+					check_shared_pool(c, nd, i, want[k].name, prof);
+			}
+		}
+	}
+}
+
+static void check_configmap_header(ctx *c, const gs_node *cm, const gs_emit_opts *o)
+{
+	CHECK(c, str_eq(get(cm, "apiVersion"), "v1"), "ConfigMap apiVersion is not v1");
+	CHECK(c, str_eq(get(cm, "kind"), "ConfigMap"), "not a ConfigMap");
+	CHECK(c, object_name_ok(str(at(cm, "metadata", "name", NULL))), "bad ConfigMap name");
+	CHECK(c, str_eq(at(cm, "metadata", "namespace", NULL), o->namespace_),
+	      "ConfigMap namespace is not %s", o->namespace_);
+}
+
+static void check_device_plugin(ctx *c, const gs_emit_opts *o, const docs *d)
+{
+	const gs_node *data;
+	sset want = { { NULL }, 0 };
+	if (d->n != 1) {
+		CHECK(c, 0, "%zu documents, want one ConfigMap", d->n);
+		return;
+	}
+	check_configmap_header(c, d->v[0], o);
+	data = get(d->v[0], "data");
+	CHECK(c, is_map(data), "no data");
+	if (!is_map(data))
+		return;
+	sset_add(&want, "none");
+	for (size_t i = 0; i < gs_plan_node_count(c->p); i++)
+		sset_add(&want, gs_plan_node_at(c->p, i)->config);
+	CHECK(c, data->n == want.n, "%zu data keys, want %zu (none + one per node config)", data->n,
+	      want.n);
+	for (size_t i = 0; i < want.n; i++)
+		CHECK(c, get(data, want.v[i]) != NULL, "no data key for config %s", want.v[i]);
+	for (size_t i = 0; i < data->n; i++) {
+		const char *key = data->keys[i]->text;
+		gs_node *cfg = NULL;
+		gs_error err = clean_err();
+		char buf[1024];
+		CHECK(c, sset_has(&want, key), "data key %s is no node's config", key);
+		CHECK(c, label_value_ok(key), "data key '%s' (%zu chars) is not a valid label value",
+		      key, strlen(key));
+		if (!str(data->items[i])) {
+			CHECK(c, 0, "data[%s] is not a string", key);
+			continue;
+		}
+		if (gs_yaml_read_buffer(key, data->items[i]->text, strlen(data->items[i]->text), &cfg,
+		                        &err) < 0) {
+			CHECK(c, 0, "data[%s] does not parse: %s", key,
+			      gs_error_format(&err, buf, sizeof buf));
+			continue;
+		}
+		check_dp_config(c, o, key, cfg);
+		gs_node_free(cfg);
+	}
+}
+
+/* ---- GPU Operator values ---------------------------------------------------------- */
+
+static char *configmap_name(ctx *c, gs_emit_kind k, const gs_emit_opts *o)
+{
+	docs d;
+	char *name = NULL;
+	if (emit_docs(c, k, o, &d) == 0 && d.n == 1 && str(at(d.v[0], "metadata", "name", NULL)))
+		name = strdup(str(at(d.v[0], "metadata", "name", NULL)));
+	docs_free(&d);
+	return name;
+}
+
+static void check_operator_values(ctx *c, const gs_emit_opts *o, const docs *d)
+{
+	const gs_node *v = d->n == 1 ? d->v[0] : NULL;
+	char *dp = configmap_name(c, GS_EMIT_DEVICE_PLUGIN, o);
+	CHECK(c, v != NULL, "%zu documents, want one", d->n);
+	CHECK(c, dp && str_eq(at(v, "devicePlugin", "config", "name", NULL), dp),
+	      "devicePlugin.config.name is not the device-plugin ConfigMap's name %s", dp ? dp : "?");
+	CHECK(c, str_eq(at(v, "devicePlugin", "config", "default", NULL), "none"),
+	      "devicePlugin.config.default is not none");
+	if (plan_has_mig(c->p)) {
+		char *mig = configmap_name(c, GS_EMIT_MIG_PARTED, o);
+		const gs_node *def = at(v, "migManager", "config", "default", NULL);
+		CHECK(c, str_eq(at(v, "mig", "strategy", NULL), "mixed"), "mig.strategy is not mixed");
+		CHECK(c, mig && str_eq(at(v, "migManager", "config", "name", NULL), mig),
+		      "migManager.config.name is not the mig-parted ConfigMap's name %s",
+		      mig ? mig : "?");
+		CHECK(c, !def || str_eq(def, "all-disabled") || str_eq(def, ""),
+		      "migManager.config.default must be all-disabled or empty (§6)");
+		/* The operator passes mig.strategy to every node's device plugin
+		 * (env beats the file, §6), and the plugin refuses MPS with mixed
+		 * (§1.3: "using --mig-strategy=mixed is not supported with MPS"). */
+		for (size_t i = 0; i < gs_plan_node_count(c->p) && !uses_dra(c, o); i++)
+			if (node_strategy(gs_plan_node_at(c->p, i)) == GS_STRATEGY_MPS &&
+			    str_eq(at(v, "mig", "strategy", NULL), "mixed")) {
+				CHECK(c, 0,
+				      "mig.strategy mixed reaches the device plugin of MPS node %zu (%s), "
+				      "which refuses to start: MIG and MPS nodes cannot share these values",
+				      i + 1, gs_plan_node_at(c->p, i)->config);
+				break;
+			}
+		free(mig);
+	} else {
+		CHECK(c, !get(v, "mig"), "mig values without MIG nodes");
+		CHECK(c, !get(v, "migManager"), "migManager values without MIG nodes");
+	}
+	free(dp);
+}
+
+/* ---- mig-parted -------------------------------------------------------------------- */
+
+static void check_geometry(ctx *c, const gs_plan_node *nd, size_t ni, const gs_node *items)
+{
+	static const char *const item_keys[] = { "devices", "mig-enabled", "mig-devices",
+		                                     "device-filter", NULL };
+	int covered[64] = { 0 };
+	const char *bad;
+	CHECK(c, seq_len(items) > 0, "node %zu: mig config %s has no items", ni + 1, nd->mig_config);
+	for (size_t it = 0; it < seq_len(items); it++) {
+		const gs_node *item = items->items[it], *devs = get(item, "devices"),
+		              *en = get(item, "mig-enabled"), *md = get(item, "mig-devices");
+		int enabled = is_bool(en, 1);
+		size_t idx[64], nidx = 0;
+		CHECK(c, !(bad = unknown_key(item, item_keys)), "%s item %zu: unknown key %s",
+		      nd->mig_config, it, bad);
+		CHECK(c, is_bool(en, 1) || is_bool(en, 0), "%s item %zu: mig-enabled is not a boolean",
+		      nd->mig_config, it);
+		if (str_eq(devs, "all")) {
+			for (size_t g = 0; g < nd->n_gpus && nidx < 64; g++)
+				idx[nidx++] = g;
+		} else if (is_seq(devs)) {
+			for (size_t k = 0; k < devs->n; k++) {
+				long g = -1;
+				CHECK(c, int_of(devs->items[k], &g) && g >= 0 && (size_t)g < nd->n_gpus,
+				      "%s item %zu: device %zu is not a GPU index of node %zu", nd->mig_config,
+				      it, k, ni + 1);
+				if (g >= 0 && (size_t)g < nd->n_gpus && nidx < 64)
+					idx[nidx++] = (size_t)g;
+			}
+		} else {
+			CHECK(c, 0, "%s item %zu: devices is neither all nor a list", nd->mig_config, it);
+		}
+		if (enabled)
+			CHECK(c, is_map(md), "%s item %zu: mig-enabled without mig-devices",
+			      nd->mig_config, it);
+		else
+			CHECK(c, !md || (is_map(md) && md->n == 0),
+			      "%s item %zu: mig-devices on a MIG-disabled item", nd->mig_config, it);
+		for (size_t k = 0; k < nidx; k++) {
+			const gs_plan_gpu *pg = &nd->gpus[idx[k]];
+			const gs_mig_profile *list[64];
+			size_t nl = 0, total = 0;
+			gs_error err = clean_err();
+			char buf[1024];
+			if (idx[k] < 64)
+				covered[idx[k]]++;
+			if (!enabled) {
+				CHECK(c, pg->n_mig == 0,
+				      "%s: node %zu gpu %zu holds %zu MIG instances but is MIG-disabled",
+				      nd->mig_config, ni + 1, idx[k], pg->n_mig);
+				continue;
+			}
+			for (size_t e = 0; is_map(md) && e < md->n; e++) {
+				const char *pname = md->keys[e]->text;
+				const gs_mig_profile *prof = gs_mig_profile_find(pg->model, pname);
+				long count = -1;
+				size_t planned = 0;
+				CHECK(c, prof && strcmp(prof->name, pname) == 0,
+				      "%s: '%s' is not a %s profile", nd->mig_config, pname, pg->model->name);
+				CHECK(c, int_of(md->items[e], &count) && count >= 0,
+				      "%s: count of %s is not an integer", nd->mig_config, pname);
+				if (!prof)
+					continue;
+				for (size_t m = 0; m < pg->n_mig; m++)
+					planned += pg->mig[m].profile == prof;
+				CHECK(c, count >= 0 && (size_t)count == planned,
+				      "%s: node %zu gpu %zu gets %ld x %s, the plan has %zu", nd->mig_config,
+				      ni + 1, idx[k], count, pname, planned);
+				for (long x = 0; x < count && nl < 64; x++)
+					list[nl++] = prof;
+				total += count > 0 ? (size_t)count : 0;
+			}
+			CHECK(c, total == pg->n_mig, "%s: node %zu gpu %zu gets %zu instances, the plan %zu",
+			      nd->mig_config, ni + 1, idx[k], total, pg->n_mig);
+			if (nl)
+				CHECK(c, gs_mig_fit(pg->model, list, nl, NULL, &err) == 0,
+				      "%s: node %zu gpu %zu: not a valid geometry: %s", nd->mig_config, ni + 1,
+				      idx[k], gs_error_format(&err, buf, sizeof buf));
+		}
+	}
+	for (size_t g = 0; g < nd->n_gpus && g < 64; g++)
+		CHECK(c, covered[g] == 1, "%s: node %zu gpu %zu is covered %d times, want once",
+		      nd->mig_config, ni + 1, g, covered[g]);
+}
+
+static void check_mig_parted(ctx *c, const gs_emit_opts *o, const docs *d)
+{
+	static const char *const top_keys[] = { "version", "mig-configs", NULL };
+	const gs_node *data, *mc, *off;
+	gs_node *cfg = NULL;
+	gs_error err = clean_err();
+	char buf[1024];
+	const char *bad;
+	sset want = { { NULL }, 0 };
+
+	if (d->n != 1) {
+		CHECK(c, 0, "%zu documents, want one ConfigMap", d->n);
+		return;
+	}
+	check_configmap_header(c, d->v[0], o);
+	data = get(d->v[0], "data");
+	CHECK(c, is_map(data) && data->n == 1 && str(get(data, "config.yaml")),
+	      "data is not exactly the key config.yaml");
+	if (!str(get(data, "config.yaml")))
+		return;
+	if (gs_yaml_read_buffer("config.yaml", str(get(data, "config.yaml")),
+	                        strlen(str(get(data, "config.yaml"))), &cfg, &err) < 0) {
+		CHECK(c, 0, "config.yaml does not parse: %s", gs_error_format(&err, buf, sizeof buf));
+		return;
+	}
+	CHECK(c, str_eq(get(cfg, "version"), "v1"), "version is not v1");
+	CHECK(c, !(bad = unknown_key(cfg, top_keys)), "unknown top-level key %s", bad);
+	mc = get(cfg, "mig-configs");
+	sset_add(&want, "all-disabled");
+	for (size_t i = 0; i < gs_plan_node_count(c->p); i++)
+		sset_add(&want, gs_plan_node_at(c->p, i)->mig_config);
+	CHECK(c, is_map(mc) && mc->n == want.n, "%zu mig-configs, want %zu", is_map(mc) ? mc->n : 0,
+	      want.n);
+	for (size_t i = 0; is_map(mc) && i < mc->n; i++) {
+		CHECK(c, sset_has(&want, mc->keys[i]->text), "mig-config %s is no node's",
+		      mc->keys[i]->text);
+		CHECK(c, label_value_ok(mc->keys[i]->text), "mig-config name '%s' is not a label value",
+		      mc->keys[i]->text);
+	}
+	off = get(mc, "all-disabled");
+	CHECK(c, seq_len(off) == 1 && str_eq(get(off->items[0], "devices"), "all") &&
+	             is_bool(get(off->items[0], "mig-enabled"), 0) &&
+	             !get(off->items[0], "mig-devices"),
+	      "all-disabled is not [{devices: all, mig-enabled: false}]");
+	for (size_t i = 0; i < gs_plan_node_count(c->p); i++) {
+		const gs_plan_node *nd = gs_plan_node_at(c->p, i);
+		if (!nd->mig_config)
+			continue;
+		CHECK(c, get(mc, nd->mig_config) != NULL, "no mig-config %s", nd->mig_config);
+		if (get(mc, nd->mig_config))
+			check_geometry(c, nd, i, get(mc, nd->mig_config));
+	}
+	gs_node_free(cfg);
+}
+
+/* ---- labels.sh ------------------------------------------------------------------- */
+
+static int label_chars(const char *s, size_t n, const char *extra)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!isalnum((unsigned char)s[i]) && !strchr(extra, s[i]))
+			return 0;
+	return 1;
+}
+
+/* `kubectl label node "${NODE_<n>:?MSG}" 'KEY=VALUE' --overwrite` or with
+ * "$NODE_<n>": returns n, or 0 when the line has another shape. */
+static size_t label_line(const char *line, size_t len, char *key, char *value)
+{
+	static const char head[] = "kubectl label node \"";
+	static const char tail[] = "' --overwrite";
+	const char *p = line, *end = line + len, *q;
+	size_t n = 0;
+	if (len < sizeof head || strncmp(p, head, sizeof head - 1) != 0)
+		return 0;
+	p += sizeof head - 1;
+	if (strncmp(p, "${NODE_", 7) == 0)
+		p += 7;
+	else if (strncmp(p, "$NODE_", 6) == 0)
+		p += 6;
+	else
+		return 0;
+	while (p < end && isdigit((unsigned char)*p))
+		n = n * 10 + (size_t)(*p++ - '0');
+	if (p < end && *p == ':') { /* ${NODE_n:?message} */
+		if (p + 1 >= end || p[1] != '?' || line[sizeof head - 1] != '$' ||
+		    line[sizeof head] != '{')
+			return 0;
+		q = memchr(p, '}', (size_t)(end - p));
+		if (!q || !label_chars(p + 2, (size_t)(q - p - 2), " _.-"))
+			return 0;
+		p = q + 1;
+	} else if (line[sizeof head] == '{') {
+		return 0;
+	}
+	if (end - p < 3 || strncmp(p, "\" '", 3) != 0)
+		return 0;
+	p += 3;
+	q = memchr(p, '=', (size_t)(end - p));
+	if (!q || (size_t)(q - p) >= 64 || (size_t)(end - q) < sizeof tail ||
+	    strcmp(end - (sizeof tail - 1), tail) != 0)
+		return 0;
+	memcpy(key, p, (size_t)(q - p));
+	key[q - p] = '\0';
+	len = (size_t)(end - (sizeof tail - 1) - (q + 1));
+	if (len >= 96)
+		return 0;
+	memcpy(value, q + 1, len);
+	value[len] = '\0';
+	return n;
+}
+
+static void check_labels(ctx *c, const char *text)
+{
+	const gs_plan *p = c->p;
+	size_t nn = gs_plan_node_count(p);
+	int *dp = calloc(nn + 1, sizeof *dp), *mig = calloc(nn + 1, sizeof *mig);
+	const char *line = text;
+	CHECK(c, strncmp(text, "#!/bin/sh\n", 10) == 0, "does not start with #!/bin/sh");
+	while (dp && mig && *line) {
+		const char *nl = strchr(line, '\n');
+		size_t len = nl ? (size_t)(nl - line) : strlen(line);
+		char copy[1024], key[96], value[96];
+		size_t n;
+		snprintf(copy, sizeof copy, "%.*s", (int)len, line);
+		line += len + (nl ? 1 : 0);
+		if (len == 0 || copy[0] == '#')
+			continue;
+		CHECK(c, !strstr(copy, "$(") && !strchr(copy, '`'),
+		      "command substitution outside a comment: %s", copy);
+		if (strcmp(copy, "set -eu") == 0)
+			continue;
+		n = label_line(copy, strlen(copy), key, value);
+		CHECK(c, n >= 1 && n <= nn, "unexpected line: %s", copy);
+		if (n < 1 || n > nn)
+			continue;
+		CHECK(c, label_value_ok(value), "label value '%s' is not valid", value);
+		if (strcmp(key, "nvidia.com/device-plugin.config") == 0) {
+			CHECK(c, strstr(copy, "\"${NODE_") != NULL,
+			      "the first label line of a node must check NODE_%zu is set: %s", n, copy);
+			CHECK(c, strcmp(value, gs_plan_node_at(p, n - 1)->config) == 0,
+			      "node %zu labelled %s, its config is %s", n, value,
+			      gs_plan_node_at(p, n - 1)->config);
+			dp[n]++;
+		} else if (strcmp(key, "nvidia.com/mig.config") == 0) {
+			const char *want = gs_plan_node_at(p, n - 1)->mig_config;
+			CHECK(c, want && strcmp(value, want) == 0, "node %zu gets mig.config=%s, want %s", n,
+			      value, want ? want : "(no MIG)");
+			CHECK(c, dp[n] == 1, "node %zu: mig.config before the checked NODE_%zu line", n, n);
+			mig[n]++;
+		} else {
+			CHECK(c, 0, "unexpected label key %s", key);
+		}
+	}
+	for (size_t i = 1; dp && mig && i <= nn; i++) {
+		CHECK(c, dp[i] == 1, "node %zu has %d device-plugin.config lines, want 1", i, dp[i]);
+		CHECK(c, mig[i] == (node_is_mig(gs_plan_node_at(p, i - 1)) ? 1 : 0),
+		      "node %zu has %d mig.config lines", i, mig[i]);
+	}
+	free(dp);
+	free(mig);
+}
+
+/* ---- DRA ---------------------------------------------------------------------------- */
+
+static const char *api_name(gs_dra_api a)
+{
+	return a == GS_DRA_V1BETA1 ? "resource.k8s.io/v1beta1"
+	       : a == GS_DRA_V1BETA2 ? "resource.k8s.io/v1beta2" : "resource.k8s.io/v1";
+}
+
+static const gs_node *claim_devices(const gs_node *doc)
+{
+	return str_eq(get(doc, "kind"), "ResourceClaimTemplate")
+	           ? at(doc, "spec", "spec", "devices", NULL)
+	           : at(doc, "spec", "devices", NULL);
+}
+
+static const gs_node *find_request(const gs_node *devices, const char *name)
+{
+	const gs_node *reqs = get(devices, "requests");
+	for (size_t i = 0; i < seq_len(reqs); i++)
+		if (str_eq(get(reqs->items[i], "name"), name))
+			return reqs->items[i];
+	return NULL;
+}
+
+/* The request's deviceClassName/selectors map, per API version. */
+static const gs_node *request_body(const gs_node *req, gs_dra_api api)
+{
+	return api == GS_DRA_V1BETA1 ? req : get(req, "exactly");
+}
+
+/* The profile a MIG request's CEL selector names, into buf ("" if none). */
+static void request_profile(const gs_node *body, char *buf, size_t n)
+{
+	static const char pre[] = "device.attributes['gpu.nvidia.com'].profile == '";
+	const gs_node *sels = get(body, "selectors");
+	const char *e;
+	buf[0] = '\0';
+	if (seq_len(sels) != 1 || !(e = str(at(sels->items[0], "cel", "expression", NULL))))
+		return;
+	if (strncmp(e, pre, sizeof pre - 1) == 0 && strlen(e) >= sizeof pre &&
+	    e[strlen(e) - 1] == '\'')
+		snprintf(buf, n, "%.*s", (int)(strlen(e) - sizeof pre), e + sizeof pre - 1);
+}
+
+/* Whether request `name` is covered by a config entry of this kind and
+ * strategy. */
+static const gs_node *config_for(const gs_node *devices, const char *name)
+{
+	const gs_node *cfgs = get(devices, "config");
+	const gs_node *found = NULL;
+	for (size_t i = 0; i < seq_len(cfgs); i++) {
+		const gs_node *reqs = get(cfgs->items[i], "requests");
+		for (size_t r = 0; r < seq_len(reqs); r++)
+			if (str_eq(reqs->items[r], name))
+				found = cfgs->items[i]; /* later entries win */
+	}
+	return found;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* A claim's content as text: "mig:P[/ts],P..." (profiles sorted) or "gpu:ts",
+ * "gpu:mps", "gpu:none". */
+static void claim_signature(ctx *c, const gs_node *doc, gs_dra_api api, char *buf, size_t n)
+{
+	const gs_node *dev = claim_devices(doc), *reqs = get(dev, "requests");
+	char parts[32][64];
+	const char *sorted[32];
+	size_t np = 0, o = 0;
+	int mig = 0, gpu = 0;
+	buf[0] = '\0';
+	for (size_t r = 0; r < seq_len(reqs) && np < 32; r++) {
+		const gs_node *body = request_body(reqs->items[r], api);
+		const char *name = str(get(reqs->items[r], "name"));
+		const gs_node *cfg = name ? config_for(dev, name) : NULL;
+		const char *kind = str(at(cfg, "opaque", "parameters", "kind", NULL));
+		const char *strat = str(at(cfg, "opaque", "parameters", "sharing", "strategy", NULL));
+		if (str_eq(get(body, "deviceClassName"), "mig.nvidia.com")) {
+			char prof[48];
+			mig = 1;
+			request_profile(body, prof, sizeof prof);
+			CHECK(c, prof[0], "MIG request %s has no profile selector", name ? name : "?");
+			CHECK(c, !cfg || (kind && strcmp(kind, "MigDeviceConfig") == 0),
+			      "MIG request %s configured by a %s", name ? name : "?", kind ? kind : "?");
+			snprintf(parts[np], sizeof parts[np], "%s%s", prof,
+			         strat && strcmp(strat, "TimeSlicing") == 0 ? "/ts" : "");
+			sorted[np] = parts[np];
+			np++;
+		} else {
+			gpu = 1;
+			CHECK(c, !cfg || (kind && strcmp(kind, "GpuConfig") == 0),
+			      "GPU request %s configured by a %s", name ? name : "?", kind ? kind : "?");
+			snprintf(buf, n, "gpu:%s",
+			         !strat ? "none" : strcmp(strat, "MPS") == 0 ? "mps"
+			                           : strcmp(strat, "TimeSlicing") == 0 ? "ts" : "?");
+		}
+	}
+	CHECK(c, !(mig && gpu), "a claim mixes MIG and whole-GPU requests");
+	if (gpu) {
+		CHECK(c, seq_len(reqs) == 1, "a whole-GPU claim with %zu requests", seq_len(reqs));
+		return;
+	}
+	qsort(sorted, np, sizeof *sorted, cmp_str);
+	o = (size_t)snprintf(buf, n, "mig:");
+	for (size_t i = 0; i < np && o < n; i++)
+		o += (size_t)snprintf(buf + o, n - o, "%s%s", i ? "," : "", sorted[i]);
+}
+
+static const char *mig_tenant(const gs_plan_mig *m)
+{
+	return m->n_assignments ? m->assignments[0].workload->tenant : "";
+}
+
+/* tenant NULL: the whole GPU; else only that tenant's MIG instances
+ * (claims are namespaced, so each tenant of a MIG GPU gets its own). */
+static void gpu_signature(const gs_plan_gpu *g, const char *tenant, char *buf, size_t n)
+{
+	char parts[32][64];
+	const char *sorted[32];
+	size_t np = 0, o;
+	if (!g->n_mig) {
+		snprintf(buf, n, "gpu:%s", g->strategy == GS_STRATEGY_MPS ? "mps" : "ts");
+		return;
+	}
+	for (size_t m = 0; m < g->n_mig && np < 32; m++) {
+		if (tenant && strcmp(mig_tenant(&g->mig[m]), tenant) != 0)
+			continue;
+		snprintf(parts[np], sizeof parts[np], "%s%s", g->mig[m].profile->name,
+		         g->mig[m].strategy == GS_STRATEGY_TIME_SLICING ? "/ts" : "");
+		sorted[np] = parts[np];
+		np++;
+	}
+	qsort(sorted, np, sizeof *sorted, cmp_str);
+	o = (size_t)snprintf(buf, n, "mig:");
+	for (size_t i = 0; i < np && o < n; i++)
+		o += (size_t)snprintf(buf + o, n - o, "%s%s", i ? "," : "", sorted[i]);
+}
+
+static void check_dra_config_entry(ctx *c, const char *claim, const gs_node *e,
+                                   const gs_node *devices, gs_dra_api api)
+{
+	static const char *const param_keys[] = { "apiVersion", "kind", "sharing", NULL };
+	const gs_node *params = at(e, "opaque", "parameters", NULL), *sh = get(params, "sharing"),
+	              *reqs = get(e, "requests");
+	const char *kind = str(get(params, "kind")), *strat = str(get(sh, "strategy")), *bad;
+	CHECK(c, str_eq(at(e, "opaque", "driver", NULL), "gpu.nvidia.com"),
+	      "%s: opaque driver is not gpu.nvidia.com", claim);
+	CHECK(c, str_eq(get(params, "apiVersion"), "resource.nvidia.com/v1beta1"),
+	      "%s: parameters apiVersion is not resource.nvidia.com/v1beta1", claim);
+	CHECK(c, !(bad = unknown_key(params, param_keys)), "%s: unknown parameter %s (strict decoder)",
+	      claim, bad);
+	CHECK(c, kind && (strcmp(kind, "GpuConfig") == 0 || strcmp(kind, "MigDeviceConfig") == 0),
+	      "%s: parameters kind %s", claim, kind ? kind : "(none)");
+	CHECK(c, strat && (strcmp(strat, "TimeSlicing") == 0 || strcmp(strat, "MPS") == 0),
+	      "%s: sharing.strategy %s", claim, strat ? strat : "(none)");
+	CHECK(c, seq_len(reqs) > 0, "%s: a config entry for no request", claim);
+	for (size_t r = 0; r < seq_len(reqs); r++) {
+		const gs_node *req = str(reqs->items[r]) ? find_request(devices, str(reqs->items[r])) : NULL;
+		const gs_node *body = request_body(req, api);
+		CHECK(c, req != NULL, "%s: config names an unknown request", claim);
+		if (req && kind)
+			CHECK(c, str_eq(get(body, "deviceClassName"),
+			                strcmp(kind, "GpuConfig") == 0 ? "gpu.nvidia.com" : "mig.nvidia.com"),
+			      "%s: %s applied to a request of another device class", claim, kind);
+	}
+	if (kind && strcmp(kind, "MigDeviceConfig") == 0) {
+		CHECK(c, !get(sh, "timeSlicingConfig"), "%s: timeSlicingConfig in a MigDeviceConfig",
+		      claim);
+		CHECK(c, !get(sh, "mpsConfig"), "%s: MPS on a MIG device", claim);
+	}
+	if (strat && strcmp(strat, "TimeSlicing") == 0) {
+		const gs_node *tsc = get(sh, "timeSlicingConfig"), *iv = get(tsc, "interval");
+		CHECK(c, !get(sh, "mpsConfig"), "%s: mpsConfig with TimeSlicing", claim);
+		if (kind && strcmp(kind, "GpuConfig") == 0)
+			CHECK(c, str_eq(iv, "Default") || str_eq(iv, "Short") || str_eq(iv, "Medium") ||
+			             str_eq(iv, "Long"),
+			      "%s: GpuConfig TimeSlicing without a valid timeSlicingConfig.interval", claim);
+	}
+	if (strat && strcmp(strat, "MPS") == 0) {
+		const gs_node *m = get(sh, "mpsConfig");
+		const char *lim = str(get(m, "defaultPinnedDeviceMemoryLimit"));
+		long threads = -1;
+		size_t ll = lim ? strlen(lim) : 0;
+		CHECK(c, !get(sh, "timeSlicingConfig"), "%s: timeSlicingConfig with MPS", claim);
+		CHECK(c, int_of(get(m, "defaultActiveThreadPercentage"), &threads) && threads >= 1 &&
+		             threads <= 100,
+		      "%s: defaultActiveThreadPercentage %ld not in 1..100", claim, threads);
+		CHECK(c, ll > 2 && strcmp(lim + ll - 2, "Mi") == 0 && label_chars(lim, ll - 2, "") &&
+		             atol(lim) >= 1,
+		      "%s: defaultPinnedDeviceMemoryLimit '%s' is not <N>Mi with N >= 1", claim,
+		      lim ? lim : "(none)");
+	}
+}
+
+static void check_dra(ctx *c, const gs_emit_opts *o, const docs *d)
+{
+	const char *want_sig[512], *got_sig[512];
+	char sigs[512][256], psigs[512][256];
+	size_t nwant = 0, ngot = 0, templates = 0;
+	int dedicated = 0;
+
+	for (size_t i = 0; i < gs_plan_node_count(c->p); i++) {
+		const gs_plan_node *nd = gs_plan_node_at(c->p, i);
+		for (size_t g = 0; g < nd->n_gpus; g++) {
+			const gs_plan_gpu *pg = &nd->gpus[g];
+			if (!pg->n_mig && !pg->n_assignments)
+				continue;
+			if (!pg->n_mig && pg->strategy == GS_STRATEGY_DEDICATED) {
+				dedicated = 1;
+				continue;
+			}
+			for (size_t m = 0; m < (pg->n_mig ? pg->n_mig : 1) && nwant < 512; m++) {
+				int first = 1;
+				for (size_t k = 0; pg->n_mig && k < m; k++)
+					first &= strcmp(mig_tenant(&pg->mig[k]), mig_tenant(&pg->mig[m])) != 0;
+				if (!first)
+					continue;
+				gpu_signature(pg, pg->n_mig ? mig_tenant(&pg->mig[m]) : NULL, psigs[nwant],
+				              sizeof psigs[nwant]);
+				want_sig[nwant] = psigs[nwant];
+				nwant++;
+			}
+		}
+	}
+	for (size_t i = 0; i < d->n; i++) {
+		const gs_node *doc = d->v[i], *dev = claim_devices(doc), *reqs = get(dev, "requests"),
+		              *cons = get(dev, "constraints"), *cfgs = get(dev, "config");
+		const char *kind = str(get(doc, "kind")), *name = str(at(doc, "metadata", "name", NULL));
+		const char *cn = name ? name : "?";
+		int tmpl = kind && strcmp(kind, "ResourceClaimTemplate") == 0;
+		size_t nmig = 0;
+		CHECK(c, str_eq(get(doc, "apiVersion"), api_name(o->dra_api)),
+		      "document %zu: apiVersion %s, want %s", i + 1,
+		      str(get(doc, "apiVersion")) ? str(get(doc, "apiVersion")) : "(none)",
+		      api_name(o->dra_api));
+		CHECK(c, kind && (tmpl || strcmp(kind, "ResourceClaim") == 0), "document %zu: kind %s",
+		      i + 1, kind ? kind : "(none)");
+		CHECK(c, object_name_ok(name), "document %zu: bad name", i + 1);
+		CHECK(c, seq_len(reqs) >= 1 && seq_len(reqs) <= 32, "%s: %zu requests", cn,
+		      seq_len(reqs));
+		for (size_t r = 0; r < seq_len(reqs); r++) {
+			const gs_node *req = reqs->items[r], *body = request_body(req, o->dra_api);
+			const char *rn = str(get(req, "name"));
+			CHECK(c, rn && label_chars(rn, strlen(rn), "-"), "%s: request %zu has a bad name",
+			      cn, r);
+			for (size_t q = 0; rn && q < r; q++)
+				CHECK(c, !str_eq(get(reqs->items[q], "name"), rn), "%s: request %s twice", cn,
+				      rn);
+			if (o->dra_api == GS_DRA_V1BETA1)
+				CHECK(c, !get(req, "exactly"), "%s: `exactly` under v1beta1", cn);
+			else
+				CHECK(c, is_map(get(req, "exactly")) && !get(req, "deviceClassName"),
+				      "%s: request %s is not {name, exactly: {...}} under %s", cn,
+				      rn ? rn : "?", api_name(o->dra_api));
+			CHECK(c, str_eq(get(body, "deviceClassName"), "gpu.nvidia.com") ||
+			             str_eq(get(body, "deviceClassName"), "mig.nvidia.com"),
+			      "%s: request %s has no known deviceClassName", cn, rn ? rn : "?");
+			nmig += str_eq(get(body, "deviceClassName"), "mig.nvidia.com");
+		}
+		/* MIG instances of one claim sit on one physical GPU. */
+		if (nmig >= 2) {
+			int found = 0;
+			for (size_t k = 0; k < seq_len(cons); k++) {
+				const gs_node *cr = get(cons->items[k], "requests");
+				int all = seq_len(cr) == seq_len(reqs);
+				for (size_t r = 0; all && r < seq_len(reqs); r++) {
+					int in = 0;
+					for (size_t q = 0; q < seq_len(cr); q++)
+						in |= str_eq(cr->items[q], str(get(reqs->items[r], "name")));
+					all = in;
+				}
+				found |= all && str_eq(get(cons->items[k], "matchAttribute"),
+				                       "gpu.nvidia.com/parentUUID");
+			}
+			CHECK(c, found, "%s: %zu MIG requests without a parentUUID constraint over all", cn,
+			      nmig);
+		}
+		for (size_t k = 0; k < seq_len(cfgs); k++)
+			check_dra_config_entry(c, cn, cfgs->items[k], dev, o->dra_api);
+		if (tmpl) {
+			templates++;
+			CHECK(c, seq_len(reqs) == 1 && nmig == 0 && !cfgs,
+			      "%s: a template for dedicated GPUs holds more than one plain GPU request", cn);
+			continue;
+		}
+		if (ngot < 512) {
+			claim_signature(c, doc, o->dra_api, sigs[ngot], sizeof sigs[ngot]);
+			got_sig[ngot] = sigs[ngot];
+			ngot++;
+		}
+	}
+	/* One claim per shared GPU, and per tenant of each MIG GPU. */
+	qsort(want_sig, nwant, sizeof *want_sig, cmp_str);
+	qsort(got_sig, ngot, sizeof *got_sig, cmp_str);
+	CHECK(c, ngot == nwant, "%zu ResourceClaims, the plan has %zu shared or MIG GPUs", ngot,
+	      nwant);
+	for (size_t i = 0; i < ngot && i < nwant; i++)
+		CHECK(c, strcmp(got_sig[i], want_sig[i]) == 0,
+		      "claims and plan GPUs differ: claim %s, plan GPU %s", got_sig[i], want_sig[i]);
+	CHECK(c, templates == (size_t)(dedicated ? 1 : 0),
+	      "%zu ResourceClaimTemplates, the plan %s dedicated GPUs", templates,
+	      dedicated ? "has" : "has no");
+}
+
+/* ---- workloads ------------------------------------------------------------------------ */
+
+typedef struct wplace {
+	const gs_workload *w;
+	const char *config;
+	char res[128];
+	int want, got;
+} wplace;
+
+/* What a replica on this GPU (or MIG instance m) requests. */
+static void expected_resource(const ctx *c, const gs_emit_opts *o, const gs_plan_gpu *g, long m,
+                              char *buf, size_t n)
+{
+	if (uses_dra(c, o)) {
+		if (m >= 0)
+			snprintf(buf, n, "claim:mig:%s", g->mig[m].profile->name);
+		else
+			snprintf(buf, n, "%s", g->strategy == GS_STRATEGY_DEDICATED ? "template:gpu"
+			                                                          : "claim:gpu");
+	} else if (m >= 0) {
+		mig_resource(g->mig[m].profile, o->rename_shared && g->mig[m].replicas >= 2, buf, n);
+	} else {
+		snprintf(buf, n, "nvidia.com/gpu%s",
+		         o->rename_shared && g->strategy != GS_STRATEGY_DEDICATED ? ".shared" : "");
+	}
+}
+
+static size_t expected_places(const ctx *c, const gs_emit_opts *o, wplace *out, size_t cap)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < gs_plan_node_count(c->p); i++) {
+		const gs_plan_node *nd = gs_plan_node_at(c->p, i);
+		for (size_t g = 0; g < nd->n_gpus; g++) {
+			const gs_plan_gpu *pg = &nd->gpus[g];
+			for (long m = -1; m < (long)pg->n_mig; m++) {
+				const gs_assignment *a = m < 0 ? pg->assignments : pg->mig[m].assignments;
+				size_t na = m < 0 ? pg->n_assignments : pg->mig[m].n_assignments;
+				for (size_t k = 0; k < na; k++) {
+					char res[128];
+					size_t j;
+					expected_resource(c, o, pg, m, res, sizeof res);
+					for (j = 0; j < n; j++)
+						if (out[j].w == a[k].workload && strcmp(out[j].config, nd->config) == 0 &&
+						    strcmp(out[j].res, res) == 0)
+							break;
+					if (j == n) {
+						if (n == cap)
+							return n;
+						out[n].w = a[k].workload;
+						out[n].config = nd->config;
+						snprintf(out[n].res, sizeof out[n].res, "%s", res);
+						out[n].want = out[n].got = 0;
+						n++;
+					}
+					out[j].want++;
+				}
+			}
+		}
+	}
+	return n;
+}
+
+/* What a pod spec requests, in expected_resource's terms. */
+static void pod_resource(ctx *c, const gs_emit_opts *o, const gs_node *spec, const docs *dra,
+                         char *buf, size_t n)
+{
+	const gs_node *ctr = seq_len(get(spec, "containers")) ? get(spec, "containers")->items[0] : NULL;
+	const gs_node *limits = at(ctr, "resources", "limits", NULL);
+	const gs_node *claims = at(ctr, "resources", "claims", NULL);
+	buf[0] = '\0';
+	if (!uses_dra(c, o)) {
+		long one = 0;
+		CHECK(c, !claims && !get(spec, "resourceClaims"), "resource claims without DRA");
+		CHECK(c, is_map(limits) && limits->n == 1, "limits do not hold exactly one resource");
+		if (!is_map(limits) || limits->n != 1)
+			return;
+		CHECK(c, (int_of(limits->items[0], &one) || quantity_of(limits->items[0], &one)) &&
+		             one == 1,
+		      "limit of %s is not 1", limits->keys[0]->text);
+		snprintf(buf, n, "%s", limits->keys[0]->text);
+		return;
+	}
+	CHECK(c, !get(limits, "nvidia.com/gpu") && !get(limits, "nvidia.com/gpu.shared"),
+	      "a device-plugin limit beside DRA claims");
+	CHECK(c, seq_len(claims) == 1, "the container names %zu claims, want 1", seq_len(claims));
+	if (seq_len(claims) != 1)
+		return;
+	{
+		const char *cname = str(get(claims->items[0], "name"));
+		const char *rq = str(get(claims->items[0], "request"));
+		const gs_node *rcs = get(spec, "resourceClaims"), *rc = NULL, *doc = NULL, *req;
+		const char *claim, *tname;
+		for (size_t i = 0; cname && i < seq_len(rcs); i++)
+			if (str_eq(get(rcs->items[i], "name"), cname))
+				rc = rcs->items[i];
+		CHECK(c, rc != NULL, "container claim %s is not in the pod's resourceClaims",
+		      cname ? cname : "?");
+		claim = str(get(rc, "resourceClaimName"));
+		tname = str(get(rc, "resourceClaimTemplateName"));
+		CHECK(c, rc == NULL || (!claim != !tname),
+		      "pod claim %s needs exactly one of resourceClaimName and resourceClaimTemplateName",
+		      cname ? cname : "?");
+		for (size_t i = 0; dra && i < dra->n && (claim || tname); i++)
+			if (str_eq(get(dra->v[i], "kind"), claim ? "ResourceClaim" : "ResourceClaimTemplate") &&
+			    str_eq(at(dra->v[i], "metadata", "name", NULL), claim ? claim : tname))
+				doc = dra->v[i];
+		CHECK(c, doc != NULL || !rc, "claim %s is not in the DRA output",
+		      claim ? claim : tname ? tname : "?");
+		if (!doc)
+			return;
+		req = rq ? find_request(claim_devices(doc), rq) : NULL;
+		CHECK(c, req != NULL, "claim %s has no request %s", claim ? claim : tname, rq ? rq : "?");
+		if (!req)
+			return;
+		if (str_eq(get(request_body(req, o->dra_api), "deviceClassName"), "mig.nvidia.com")) {
+			char prof[48];
+			request_profile(request_body(req, o->dra_api), prof, sizeof prof);
+			snprintf(buf, n, "claim:mig:%s", prof);
+		} else {
+			snprintf(buf, n, "%s:gpu", claim ? "claim" : "template");
+		}
+	}
+}
+
+/* Whether a pod spec keeps its replicas on distinct nodes: a required
+ * anti-affinity or a hard spread constraint on kubernetes.io/hostname. */
+static int keeps_nodes_apart(const gs_node *pod)
+{
+	const gs_node *aa = at(pod, "affinity", "podAntiAffinity",
+	                       "requiredDuringSchedulingIgnoredDuringExecution", NULL);
+	const gs_node *tsc = get(pod, "topologySpreadConstraints");
+	for (size_t i = 0; i < seq_len(aa); i++)
+		if (str_eq(get(aa->items[i], "topologyKey"), "kubernetes.io/hostname"))
+			return 1;
+	for (size_t i = 0; i < seq_len(tsc); i++) {
+		long skew = 0;
+		if (str_eq(get(tsc->items[i], "topologyKey"), "kubernetes.io/hostname") &&
+		    str_eq(get(tsc->items[i], "whenUnsatisfiable"), "DoNotSchedule") &&
+		    int_of(get(tsc->items[i], "maxSkew"), &skew) && skew == 1)
+			return 1;
+	}
+	return 0;
+}
+
+static void check_workloads(ctx *c, const gs_emit_opts *o, const docs *d)
+{
+	wplace want[1024];
+	size_t nw = expected_places(c, o, want, 1024);
+	docs dra = { { NULL }, 0 };
+	sset names = { { NULL }, 0 };
+	const gs_scenario *s = c->ld->scn;
+
+	if (uses_dra(c, o))
+		emit_docs(c, GS_EMIT_DRA, o, &dra);
+	for (size_t i = 0; i < d->n; i++) {
+		const gs_node *doc = d->v[i], *spec, *pod, *ctrs;
+		const char *wname, *cfg;
+		const gs_workload *w;
+		char res[128];
+		long reps = -1;
+		size_t j;
+		if (o->example_deployments) {
+			const gs_node *ml = at(doc, "spec", "selector", "matchLabels", NULL);
+			const gs_node *tl = at(doc, "spec", "template", "metadata", "labels", NULL);
+			const char *name = str(at(doc, "metadata", "name", NULL));
+			CHECK(c, str_eq(get(doc, "apiVersion"), "apps/v1") &&
+			             str_eq(get(doc, "kind"), "Deployment"),
+			      "document %zu is not an apps/v1 Deployment", i + 1);
+			CHECK(c, name && object_name_ok(name) && strlen(name) <= 63,
+			      "document %zu: bad Deployment name", i + 1);
+			CHECK(c, !name || !sset_has(&names, name), "two Deployments named %s",
+			      name ? name : "?");
+			sset_add(&names, name);
+			CHECK(c, is_map(ml) && ml->n > 0, "Deployment %s has no selector",
+			      name ? name : "?");
+			for (size_t k = 0; is_map(ml) && k < ml->n; k++)
+				CHECK(c, str(ml->items[k]) && str_eq(get(tl, ml->keys[k]->text), str(ml->items[k])),
+				      "Deployment %s: selector %s does not match the template labels",
+				      name ? name : "?", ml->keys[k]->text);
+		} else {
+			static const char *const patch_keys[] = { "spec", NULL };
+			const char *bad;
+			CHECK(c, !(bad = unknown_key(doc, patch_keys)), "patch %zu: unexpected key %s", i + 1,
+			      bad);
+		}
+		spec = get(doc, "spec");
+		pod = at(spec, "template", "spec", NULL);
+		ctrs = get(pod, "containers");
+		CHECK(c, int_of(get(spec, "replicas"), &reps) && reps >= 1,
+		      "document %zu: replicas is not a positive integer", i + 1);
+		CHECK(c, seq_len(ctrs) == 1, "document %zu: %zu containers, want 1", i + 1, seq_len(ctrs));
+		wname = seq_len(ctrs) ? str(get(ctrs->items[0], "name")) : NULL;
+		w = wname ? gs_scenario_find(s, wname) : NULL;
+		CHECK(c, w != NULL, "document %zu: container %s is no workload", i + 1,
+		      wname ? wname : "(none)");
+		if (o->example_deployments)
+			CHECK(c, seq_len(ctrs) && str(get(ctrs->items[0], "image")) != NULL,
+			      "Deployment %zu: container without an image", i + 1);
+		cfg = str(at(pod, "nodeSelector", "nvidia.com/device-plugin.config", NULL));
+		CHECK(c, cfg != NULL, "document %zu: no nvidia.com/device-plugin.config nodeSelector",
+		      i + 1);
+		CHECK(c, !cfg || label_value_ok(cfg), "document %zu: nodeSelector '%s' is not a label value",
+		      i + 1, cfg ? cfg : "");
+		/* spread: node survives only if the scheduler is told. */
+		if (w && w->spread == GS_SPREAD_NODE && reps > 1)
+			CHECK(c, keeps_nodes_apart(pod),
+			      "document %zu: %ld replicas of %s (spread: node) with nothing that keeps "
+			      "them on distinct nodes",
+			      i + 1, reps, w->name);
+		pod_resource(c, o, pod, &dra, res, sizeof res);
+		if (!w || !cfg || !res[0] || reps < 0)
+			continue;
+		for (j = 0; j < nw; j++)
+			if (want[j].w == w && strcmp(want[j].config, cfg) == 0 && strcmp(want[j].res, res) == 0)
+				break;
+		CHECK(c, j < nw, "%s: %ld replicas on %s requesting %s, but the plan has none there",
+		      w->name, reps, cfg, res);
+		if (j < nw)
+			want[j].got += (int)reps;
+	}
+	for (size_t j = 0; j < nw; j++)
+		CHECK(c, want[j].got == want[j].want,
+		      "%s: %d replicas on %s requesting %s, the plan places %d there", want[j].w->name,
+		      want[j].got, want[j].config, want[j].res, want[j].want);
+	for (size_t i = 0; i < gs_scenario_workload_count(s); i++) {
+		const gs_workload *w = gs_scenario_workload(s, i);
+		int total = 0;
+		for (size_t j = 0; j < nw; j++)
+			if (want[j].w == w)
+				total += want[j].got;
+		CHECK(c, total == w->replicas, "%s: the documents add up to %d replicas, want %d",
+		      w->name, total, w->replicas);
+	}
+	docs_free(&dra);
+}
+
+/* ---- Karpenter --------------------------------------------------------------------- */
+
+static int same_pool(const gs_plan_node *a, const gs_plan_node *b)
+{
+	return strcmp(a->config, b->config) == 0 &&
+	       ((!a->mig_config && !b->mig_config) ||
+	        (a->mig_config && b->mig_config && strcmp(a->mig_config, b->mig_config) == 0));
+}
+
+static const gs_node *requirement(const gs_node *reqs, const char *key)
+{
+	for (size_t i = 0; i < seq_len(reqs); i++)
+		if (str_eq(get(reqs->items[i], "key"), key))
+			return reqs->items[i];
+	return NULL;
+}
+
+static int values_have(const gs_node *req, const char *v)
+{
+	const gs_node *vals = get(req, "values");
+	for (size_t i = 0; i < seq_len(vals); i++)
+		if (str_eq(vals->items[i], v))
+			return 1;
+	return 0;
+}
+
+/* Whether a NodeOverlay's requirements select this node (keys it cannot
+ * judge select every node). */
+static int overlay_matches(ctx *c, const gs_node *reqs, const gs_plan_node *nd,
+                           const char *pool)
+{
+	for (size_t i = 0; i < seq_len(reqs); i++) {
+		const gs_node *r = reqs->items[i];
+		const char *key = str(get(r, "key")), *val = NULL;
+		CHECK(c, str_eq(get(r, "operator"), "In"), "overlay requirement %s: operator is not In",
+		      key ? key : "?");
+		if (!key)
+			continue;
+		if (strcmp(key, "node.kubernetes.io/instance-type") == 0)
+			val = nd->instance->type;
+		else if (strcmp(key, "nvidia.com/device-plugin.config") == 0)
+			val = nd->config;
+		else if (strcmp(key, "nvidia.com/mig.config") == 0)
+			val = nd->mig_config ? nd->mig_config : "";
+		else if (strcmp(key, "karpenter.sh/nodepool") == 0)
+			val = pool;
+		if (val && !values_have(r, val))
+			return 0;
+	}
+	return 1;
+}
+
+static void check_karpenter(ctx *c, const gs_emit_opts *o, const docs *d)
+{
+	const gs_plan *p = c->p;
+	size_t nn = gs_plan_node_count(p), pools = 0, nodeclasses = 0;
+	const char *ncname = NULL;
+	char **pool_of = calloc(nn + 1, sizeof *pool_of);
+	int *covered = calloc(nn + 1, sizeof *covered);
+
+	for (size_t i = 0; i < d->n; i++)
+		if (str_eq(get(d->v[i], "kind"), "EC2NodeClass")) {
+			const gs_node *spec = get(d->v[i], "spec");
+			nodeclasses++;
+			ncname = str(at(d->v[i], "metadata", "name", NULL));
+			CHECK(c, str_eq(get(d->v[i], "apiVersion"), "karpenter.k8s.aws/v1"),
+			      "EC2NodeClass is not karpenter.k8s.aws/v1");
+			CHECK(c, seq_len(get(spec, "amiSelectorTerms")) > 0 &&
+			             seq_len(get(spec, "subnetSelectorTerms")) > 0 &&
+			             seq_len(get(spec, "securityGroupSelectorTerms")) > 0,
+			      "EC2NodeClass lacks a required selector");
+			CHECK(c, !get(spec, "role") != !get(spec, "instanceProfile"),
+			      "EC2NodeClass needs exactly one of role and instanceProfile");
+		}
+	CHECK(c, nodeclasses == 1, "%zu EC2NodeClasses, want 1", nodeclasses);
+
+	for (size_t i = 0; i < d->n; i++) {
+		const gs_node *np = d->v[i], *tmpl = at(np, "spec", "template", NULL),
+		              *labels = at(tmpl, "metadata", "labels", NULL),
+		              *tspec = get(tmpl, "spec"), *reqs = get(tspec, "requirements"),
+		              *types = requirement(reqs, "node.kubernetes.io/instance-type"),
+		              *capt = requirement(reqs, "karpenter.sh/capacity-type");
+		const char *name = str(at(np, "metadata", "name", NULL));
+		const char *cfg = str(get(labels, "nvidia.com/device-plugin.config"));
+		const char *mig = str(get(labels, "nvidia.com/mig.config"));
+		const char *pn = name ? name : "?";
+		sset want_types = { { NULL }, 0 };
+		long limit = -1, gpus = 0;
+		int any = 0;
+		if (!str_eq(get(np, "kind"), "NodePool"))
+			continue;
+		pools++;
+		CHECK(c, str_eq(get(np, "apiVersion"), "karpenter.sh/v1"), "%s: not karpenter.sh/v1", pn);
+		CHECK(c, object_name_ok(name), "NodePool name %s is not a DNS subdomain", pn);
+		CHECK(c, cfg && label_value_ok(cfg), "%s: no valid device-plugin.config label", pn);
+		CHECK(c, !mig || label_value_ok(mig), "%s: mig.config label is not a label value", pn);
+		CHECK(c, str_eq(at(tspec, "nodeClassRef", "group", NULL), "karpenter.k8s.aws") &&
+		             str_eq(at(tspec, "nodeClassRef", "kind", NULL), "EC2NodeClass") &&
+		             ncname && str_eq(at(tspec, "nodeClassRef", "name", NULL), ncname),
+		      "%s: nodeClassRef is not {karpenter.k8s.aws, EC2NodeClass, %s}", pn,
+		      ncname ? ncname : "?");
+		CHECK(c, str_eq(get(types, "operator"), "In"), "%s: instance-type operator is not In", pn);
+		CHECK(c, capt && values_have(capt, gs_pricing_name(gs_plan_summary_get(p)->pricing)) &&
+		             seq_len(get(capt, "values")) == 1,
+		      "%s: capacity-type is not [%s]", pn,
+		      gs_pricing_name(gs_plan_summary_get(p)->pricing));
+		for (size_t n = 0; cfg && n < nn; n++) {
+			const gs_plan_node *nd = gs_plan_node_at(p, n);
+			if (!node_is_aws(nd) || strcmp(nd->config, cfg) != 0 ||
+			    (!nd->mig_config != !mig) || (mig && strcmp(nd->mig_config, mig) != 0))
+				continue;
+			any = 1;
+			covered[n]++;
+			pool_of[n] = (char *)name;
+			gpus += (long)nd->n_gpus;
+			sset_add(&want_types, nd->instance->type);
+		}
+		CHECK(c, any, "%s: labels %s/%s match no AWS node of the plan", pn, cfg ? cfg : "?",
+		      mig ? mig : "-");
+		CHECK(c, seq_len(get(types, "values")) == want_types.n,
+		      "%s: %zu instance types, the pool's nodes have %zu", pn,
+		      seq_len(get(types, "values")), want_types.n);
+		for (size_t k = 0; k < want_types.n; k++)
+			CHECK(c, values_have(types, want_types.v[k]), "%s: instance type %s is missing", pn,
+			      want_types.v[k]);
+		CHECK(c, quantity_of(at(np, "spec", "limits", "nvidia.com/gpu", NULL), &limit) &&
+		             limit == gpus,
+		      "%s: limits nvidia.com/gpu %ld, the pool's nodes have %ld GPUs", pn, limit, gpus);
+	}
+	{
+		size_t distinct = 0;
+		for (size_t n = 0; n < nn; n++) {
+			const gs_plan_node *nd = gs_plan_node_at(p, n);
+			int seen = 0;
+			if (!node_is_aws(nd))
+				continue;
+			CHECK(c, covered[n] == 1, "AWS node %zu (%s, %s) is in %d NodePools, want 1", n + 1,
+			      nd->config, nd->mig_config ? nd->mig_config : "-", covered[n]);
+			for (size_t m = 0; m < n && !seen; m++)
+				seen = node_is_aws(gs_plan_node_at(p, m)) && same_pool(gs_plan_node_at(p, m), nd);
+			distinct += !seen;
+		}
+		CHECK(c, pools == distinct, "%zu NodePools, the plan has %zu distinct AWS node kinds",
+		      pools, distinct);
+	}
+
+	/* NodeOverlays: what renamed shared nodes advertise. */
+	{
+		size_t overlays = 0;
+		int *ov = calloc(nn + 1, sizeof *ov);
+		for (size_t i = 0; ov && i < d->n; i++) {
+			const gs_node *doc = d->v[i], *reqs = at(doc, "spec", "requirements", NULL);
+			const char *name = str(at(doc, "metadata", "name", NULL));
+			long cap = -1;
+			int wrong = 0;
+			if (!str_eq(get(doc, "kind"), "NodeOverlay"))
+				continue;
+			overlays++;
+			CHECK(c, str_eq(get(doc, "apiVersion"), "karpenter.sh/v1alpha1"),
+			      "NodeOverlay %s is not karpenter.sh/v1alpha1", name ? name : "?");
+			CHECK(c, object_name_ok(name), "NodeOverlay name is not a DNS subdomain");
+			CHECK(c, quantity_of(at(doc, "spec", "capacity", "nvidia.com/gpu.shared", NULL), &cap),
+			      "NodeOverlay %s: no capacity nvidia.com/gpu.shared", name ? name : "?");
+			for (size_t n = 0; n < nn; n++) {
+				const gs_plan_node *nd = gs_plan_node_at(p, n);
+				gs_strategy s = node_strategy(nd);
+				long want = (long)nd->gpus[0].replicas * (long)nd->n_gpus;
+				if (!node_is_aws(nd) || !overlay_matches(c, reqs, nd, pool_of[n]))
+					continue;
+				ov[n]++;
+				CHECK(c, s == GS_STRATEGY_TIME_SLICING || s == GS_STRATEGY_MPS,
+				      "NodeOverlay %s selects node %zu (%s), which shares nothing",
+				      name ? name : "?", n + 1, nd->config);
+				if (cap != want && !wrong++)
+					CHECK(c, 0,
+					      "NodeOverlay %s gives node %zu (%s, %s) nvidia.com/gpu.shared %ld, "
+					      "it advertises %d x %zu = %ld",
+					      name ? name : "?", n + 1, nd->instance->type, nd->config, cap,
+					      nd->gpus[0].replicas, nd->n_gpus, want);
+			}
+		}
+		if (!o->rename_shared)
+			CHECK(c, overlays == 0, "NodeOverlays without rename_shared");
+		for (size_t n = 0; ov && o->rename_shared && n < nn; n++) {
+			const gs_plan_node *nd = gs_plan_node_at(p, n);
+			gs_strategy s = node_strategy(nd);
+			if (node_is_aws(nd) && (s == GS_STRATEGY_TIME_SLICING || s == GS_STRATEGY_MPS))
+				CHECK(c, ov[n] >= 1, "shared AWS node %zu (%s) has no NodeOverlay", n + 1,
+				      nd->config);
+		}
+		free(ov);
+	}
+	free(pool_of);
+	free(covered);
+}
+
+/* ---- the round trip -------------------------------------------------------------- */
+
+static const char *not_wanted_msg(gs_emit_kind k)
+{
+	switch (k) {
+	case GS_EMIT_MIG_PARTED: return "error: the plan has no mig-config configuration (no MIG GPUs)";
+	case GS_EMIT_DRA: return "error: the plan has no dra configuration (use --dra or via: dra)";
+	case GS_EMIT_KARPENTER:
+		return "error: the plan has no karpenter configuration "
+		       "(Karpenter provisions AWS nodes only)";
+	default: return "(always wanted)";
+	}
+}
+
+typedef struct rt_case {
+	size_t fixture;
+	gs_emit_kind kind;
+	char label[96];
+} rt_case;
+
+static void round_trip_one(ctx *c, const rt_case *t, const variant *v)
+{
+	gs_emit_opts o = opts_of(v);
+	char *text = NULL, *again = NULL, *other = NULL;
+	gs_error err = clean_err();
+	char buf[1024];
+	docs d = { { NULL }, 0 };
+
+	snprintf(c->where, sizeof c->where, "%s/%s/%s", fixtures[t->fixture].name,
+	         gs_emit_kind_name(t->kind), v->name);
+	if (!gs_emit_wanted(c->p, t->kind, &o)) {
+		/* Only these kinds may be unwanted, and only for their reasons. */
+		int mig = plan_has_mig(c->p), aws = 0;
+		for (size_t i = 0; i < gs_plan_node_count(c->p); i++)
+			aws |= node_is_aws(gs_plan_node_at(c->p, i));
+		CHECK(c, (t->kind == GS_EMIT_MIG_PARTED && !mig) ||
+		             (t->kind == GS_EMIT_DRA && !uses_dra(c, &o)) ||
+		             (t->kind == GS_EMIT_KARPENTER && !aws),
+		      "gs_emit_wanted says no");
+		CHECK(c, gs_emit(c->p, t->kind, &o, &text, &err) == GS_EINVAL,
+		      "an unwanted kind does not fail with GS_EINVAL");
+		CHECK(c, text == NULL, "an unwanted kind gave text");
+		CHECK(c, strcmp(gs_error_format(&err, buf, sizeof buf), not_wanted_msg(t->kind)) == 0,
+		      "message '%s', want '%s'", buf, not_wanted_msg(t->kind));
+		free(text);
+		return;
+	}
+	if (gs_emit(c->p, t->kind, &o, &text, &err) < 0) {
+		CHECK(c, 0, "gs_emit failed: %s", gs_error_format(&err, buf, sizeof buf));
+		return;
+	}
+	/* Deterministic: the same plan, and the same file planned again. */
+	CHECK(c, gs_emit(c->p, t->kind, &o, &again, NULL) == 0 && strcmp(text, again) == 0,
+	      "a second gs_emit gave other text");
+	CHECK(c, gs_emit(c->ld->plan2, t->kind, &o, &other, NULL) == 0 && strcmp(text, other) == 0,
+	      "the same file planned again gave other text");
+	CHECK(c, strlen(text) > 0 && text[strlen(text) - 1] == '\n', "does not end with a newline");
+	if (t->kind == GS_EMIT_LABELS) {
+		check_labels(c, text);
+	} else if (split_docs(c, text, &d) == 0) {
+		switch (t->kind) {
+		case GS_EMIT_DEVICE_PLUGIN: check_device_plugin(c, &o, &d); break;
+		case GS_EMIT_OPERATOR_VALUES: check_operator_values(c, &o, &d); break;
+		case GS_EMIT_MIG_PARTED: check_mig_parted(c, &o, &d); break;
+		case GS_EMIT_WORKLOADS: check_workloads(c, &o, &d); break;
+		case GS_EMIT_DRA: check_dra(c, &o, &d); break;
+		case GS_EMIT_KARPENTER: check_karpenter(c, &o, &d); break;
+		default: break;
+		}
+	}
+	docs_free(&d);
+	free(text);
+	free(again);
+	free(other);
+}
+
+static void test_round_trip(void **state)
+{
+	const rt_case *t = *state;
+	ctx c;
+	memset(&c, 0, sizeof c);
+	c.fx = &fixtures[t->fixture];
+	c.ld = &plans[t->fixture];
+	c.p = plans[t->fixture].plan;
+	for (size_t v = 0; v < N_VARIANTS; v++)
+		round_trip_one(&c, t, &variants[v]);
+	if (c.failures)
+		fail_msg("%s: %d checks failed (the first 40 are listed above)", t->label, c.failures);
+}
+
+/* ---- names, refusals, headers ------------------------------------------------------- */
+
+static void test_kind_names(void **state)
+{
+	static const char *const names[GS_EMIT_KIND_COUNT][2] = {
+		{ "device-plugin", "device-plugin-config.yaml" },
+		{ "gpu-operator-values", "gpu-operator-values.yaml" },
+		{ "mig-config", "mig-config.yaml" },
+		{ "labels", "labels.sh" },
+		{ "workloads", "workloads.yaml" },
+		{ "dra", "resourceclaims.yaml" },
+		{ "karpenter", "karpenter.yaml" },
+	};
+	gs_emit_kind k = GS_EMIT_LABELS;
+	(void)state;
+	for (int i = 0; i < GS_EMIT_KIND_COUNT; i++) {
+		assert_string_equal(gs_emit_kind_name((gs_emit_kind)i), names[i][0]);
+		assert_string_equal(gs_emit_file_name((gs_emit_kind)i), names[i][1]);
+		assert_int_equal(gs_emit_kind_parse(names[i][0], &k), 0);
+		assert_int_equal(k, i);
+	}
+	k = GS_EMIT_LABELS;
+	assert_int_equal(gs_emit_kind_parse("bogus", &k), GS_ENOTFOUND);
+	assert_int_equal(gs_emit_kind_parse("Device-Plugin", &k), GS_ENOTFOUND);
+	assert_int_equal(gs_emit_kind_parse("", &k), GS_ENOTFOUND);
+	assert_int_equal(k, GS_EMIT_LABELS);
+}
+
+/* The refusals, pinned: examples/workloads.yaml has no MIG and no DRA;
+ * examples/spot.yaml buys no AWS node. */
+static void test_not_wanted(void **state)
+{
+	gs_emit_opts o = GS_EMIT_OPTS_INIT;
+	const gs_plan *wl = plans[0].plan, *spot = plans[3].plan;
+	gs_error err = clean_err();
+	char *text = NULL;
+	(void)state;
+
+	assert_false(gs_emit_wanted(wl, GS_EMIT_MIG_PARTED, &o));
+	assert_int_equal(gs_emit(wl, GS_EMIT_MIG_PARTED, &o, &text, &err), GS_EINVAL);
+	assert_null(text);
+	assert_int_equal(err.code, GS_EINVAL);
+	assert_gs_error(&err, "error: the plan has no mig-config configuration (no MIG GPUs)");
+
+	err = clean_err();
+	assert_false(gs_emit_wanted(wl, GS_EMIT_DRA, &o));
+	assert_int_equal(gs_emit(wl, GS_EMIT_DRA, &o, &text, &err), GS_EINVAL);
+	assert_null(text);
+	assert_gs_error(&err, "error: the plan has no dra configuration (use --dra or via: dra)");
+	o.dra = 1;
+	assert_true(gs_emit_wanted(wl, GS_EMIT_DRA, &o));
+	o.dra = 0;
+
+	err = clean_err();
+	assert_false(gs_emit_wanted(spot, GS_EMIT_KARPENTER, &o));
+	assert_int_equal(gs_emit(spot, GS_EMIT_KARPENTER, &o, &text, &err), GS_EINVAL);
+	assert_null(text);
+	assert_gs_error(&err, "error: the plan has no karpenter configuration "
+	                      "(Karpenter provisions AWS nodes only)");
+	assert_true(gs_emit_wanted(wl, GS_EMIT_KARPENTER, &o));
+
+	/* The always-wanted kinds. */
+	for (int k = 0; k < GS_EMIT_KIND_COUNT; k++)
+		if (k != GS_EMIT_MIG_PARTED && k != GS_EMIT_DRA && k != GS_EMIT_KARPENTER)
+			assert_true(gs_emit_wanted(spot, (gs_emit_kind)k, &o));
+
+	/* A kind that does not exist. */
+	err = clean_err();
+	assert_int_equal(gs_emit(wl, (gs_emit_kind)GS_EMIT_KIND_COUNT, &o, &text, &err), GS_EINVAL);
+	assert_null(text);
+	assert_gs_error(&err, "error: unknown kind of configuration");
+}
+
+/* A hostile source name ends no comment and reaches no command. */
+static void test_source_in_header(void **state)
+{
+	gs_emit_opts o = GS_EMIT_OPTS_INIT;
+	const gs_plan *p = plans[4].plan; /* mig-ts-mps: every kind */
+	(void)state;
+	o.source = "evil\n---\nkind: Secret\r\n$(reboot) `id`\n#";
+	o.dra = 1;
+	o.rename_shared = 1;
+	for (int k = 0; k < GS_EMIT_KIND_COUNT; k++) {
+		char *text = NULL;
+		gs_error err = clean_err();
+		int named = 0, outside = 0;
+		assert_true(gs_emit_wanted(p, (gs_emit_kind)k, &o));
+		assert_gs_ok(gs_emit(p, (gs_emit_kind)k, &o, &text, &err), &err);
+		named = strstr(text, "from evil?---?kind: Secret??$(reboot) `id`?# (") != NULL;
+		/* Every line that holds a piece of the name is a comment. */
+		for (const char *line = text; *line;) {
+			const char *nl = strchr(line, '\n');
+			size_t len = nl ? (size_t)(nl - line) : strlen(line);
+			char copy[1024];
+			snprintf(copy, sizeof copy, "%.*s", (int)len, line);
+			if ((strstr(copy, "evil") || strstr(copy, "Secret") || strstr(copy, "reboot")) &&
+			    copy[0] != '#')
+				outside++;
+			line += len + (nl ? 1 : 0);
+		}
+		free(text);
+		assert_true(named);
+		assert_int_equal(outside, 0);
+	}
+}
+
+/* ---- main ---------------------------------------------------------------------- */
+
+int main(void)
+{
+	static rt_case cases[N_FIXTURES * GS_EMIT_KIND_COUNT];
+	static struct CMUnitTest tests[N_FIXTURES * GS_EMIT_KIND_COUNT + 8];
+	size_t n = 0;
+#define ADD(f) tests[n++] = (struct CMUnitTest)cmocka_unit_test(f)
+	ADD(test_kind_names);
+	ADD(test_not_wanted);
+	ADD(test_source_in_header);
+	for (size_t f = 0; f < N_FIXTURES; f++)
+		for (int k = 0; k < GS_EMIT_KIND_COUNT; k++) {
+			rt_case *t = &cases[f * GS_EMIT_KIND_COUNT + (size_t)k];
+			t->fixture = f;
+			t->kind = (gs_emit_kind)k;
+			snprintf(t->label, sizeof t->label, "round trip %s %s", fixtures[f].name,
+			         gs_emit_kind_name((gs_emit_kind)k));
+			tests[n++] = (struct CMUnitTest){ t->label, test_round_trip, NULL, NULL, t };
+		}
+#undef ADD
+	return _cmocka_run_group_tests("test_emit", tests, n, group_setup, group_teardown);
+}
