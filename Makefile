@@ -159,6 +159,7 @@ check-run: build/header-check.o $(UNIT_BIN) build/san/gpushare
 	@set -e; for t in $(UNIT_BIN); do \
 	    echo "== $$t"; (cd tests && GS_TOP=.. ../$$t); done
 	@sh tests/cli/run.sh build/san/gpushare
+	@sh tests/repl/run.sh build/san/gpushare
 	@sh tests/emit/validate.sh build/san/gpushare
 	@CHECK_CASES=200 sh tests/check/run.sh build/san/gpushare
 	@sh tests/hardening/run.sh build/san/gpushare

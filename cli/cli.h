@@ -158,6 +158,7 @@ int cmd_gpus(const cli_cmd *self, int argc, char **argv);
 int cmd_instances(const cli_cmd *self, int argc, char **argv);
 int cmd_mig(const cli_cmd *self, int argc, char **argv);
 int cmd_completion(const cli_cmd *self, int argc, char **argv);
+int cmd_repl(const cli_cmd *self, int argc, char **argv);
 
 extern const cli_opt plan_opts[];
 extern const cli_opt emit_opts[];
@@ -167,5 +168,6 @@ extern const cli_opt gpus_opts[];
 extern const cli_opt instances_opts[];
 extern const cli_opt mig_opts[];
 extern const cli_opt completion_opts[];
+extern const cli_opt repl_opts[];
 
 #endif

@@ -2,6 +2,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -32,6 +33,11 @@ const cli_cmd cli_commands[] = {
 	  "List the valid MIG geometries of a GPU model, or check one and show\n"
 	  "where each instance is placed (or why it cannot be).",
 	  mig_opts },
+	{ "repl", cmd_repl, "start an interactive what-if session", "[options] [FILE]",
+	  "Start a what-if session on the workloads of FILE (or none): edit them,\n"
+	  "see the plan's cost after every change, compare and save scenarios.\n"
+	  "Reads a script, one command a line, when stdin is not a terminal.",
+	  repl_opts },
 	{ "completion", cmd_completion, "print a bash or zsh completion script", "bash|zsh",
 	  "Print a completion script generated from gpushare's own option tables:\n"
 	  "  gpushare completion bash > /etc/bash_completion.d/gpushare",
@@ -82,6 +88,11 @@ int main(int argc, char **argv)
 		argc--;
 	}
 	if (argc < 2) {
+		/* On a terminal, plain `gpushare` starts a session. */
+		if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {
+			char name[] = "repl", *args[] = { name, NULL };
+			return cmd_repl(cli_find_command("repl"), 1, args);
+		}
 		usage(stderr);
 		return EXIT_USAGE;
 	}

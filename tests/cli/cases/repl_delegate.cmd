@@ -1,0 +1,2 @@
+repl $REPO/examples/workloads.yaml
+# stdin: $FIXTURES/repl/delegate.gsh

@@ -1,0 +1,3 @@
+repl $REPO/examples/workloads.yaml
+# stdin: $FIXTURES/repl/errors.gsh
+# Without --keep-going the script ends at its first failing line.

@@ -1,0 +1,1 @@
+repl a.yaml b.yaml

@@ -1,0 +1,2 @@
+repl
+# stdin: $FIXTURES/repl/scratch.gsh

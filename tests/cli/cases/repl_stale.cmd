@@ -1,0 +1,2 @@
+repl -k $REPO/examples/workloads.yaml
+# stdin: $FIXTURES/repl/stale.gsh
