@@ -163,6 +163,7 @@ check-run: build/header-check.o $(UNIT_BIN) build/san/gpushare
 	@sh tests/emit/validate.sh build/san/gpushare
 	@CHECK_CASES=200 sh tests/check/run.sh build/san/gpushare
 	@sh tests/hardening/run.sh build/san/gpushare
+	@sh tests/report/run.sh build/san/gpushare
 	@sh tests/completion/run.sh build/san/gpushare
 	@sh tests/man/lint.sh
 	@sh tests/man/options.sh build/san/gpushare

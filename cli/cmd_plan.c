@@ -4,14 +4,15 @@
 
 #include "cli.h"
 
-enum { O_FORMAT, O_EMIT, O_FORCE, O_KARPENTER, O_RENAME, O_EXAMPLES, O_DRA, O_DRA_API,
-       O_NAMESPACE, O_PROFILES, O_HELP };
+enum { O_FORMAT, O_EMIT, O_FORCE, O_KARPENTER, O_REPORT, O_RENAME, O_EXAMPLES, O_DRA,
+       O_DRA_API, O_NAMESPACE, O_PROFILES, O_HELP };
 
 const cli_opt plan_opts[] = {
 	[O_FORMAT] = CLI_OPT_FORMAT,
 	[O_EMIT] = { "emit", 'e', "DIR", "write the plan's Kubernetes configuration into DIR" },
 	[O_FORCE] = { "force", 'f', NULL, "with --emit, replace existing files" },
 	[O_KARPENTER] = { "karpenter", 0, NULL, "with --emit, also write Karpenter NodePools" },
+	[O_REPORT] = { "report", 'r', "FILE", "write the plan as one self-contained HTML page" },
 	[O_RENAME] = CLI_OPT_RENAME,
 	[O_EXAMPLES] = CLI_OPT_EXAMPLES,
 	[O_DRA] = CLI_OPT_DRA,
@@ -151,6 +152,21 @@ static void print_rest(const gs_plan *p)
 		printf("  - %s\n", gs_plan_warning_at(p, i));
 }
 
+/* The HTML page, written like every other file: atomically. */
+static int write_report(const gs_plan *plan, const char *title, const char *path, int force)
+{
+	char *html = NULL;
+	gs_error err;
+	int rc = EXIT_OK;
+	if (gs_report_html(plan, title, &html, &err) < 0 ||
+	    gs_write_file(path, html, strlen(html), !force, &err) < 0)
+		rc = cli_fail(&err);
+	else
+		cli_info("wrote the report to %s", path);
+	free(html);
+	return rc;
+}
+
 int cli_plan_print(const gs_plan *plan, const gs_scenario *scn, int fmt)
 {
 	gs_error err;
@@ -170,7 +186,7 @@ int cmd_plan(const cli_cmd *self, int argc, char **argv)
 {
 	gs_plan_opts po = GS_PLAN_OPTS_INIT;
 	gs_emit_opts eo = GS_EMIT_OPTS_INIT;
-	const char *profiles = NULL, *emit_dir = NULL;
+	const char *profiles = NULL, *emit_dir = NULL, *report = NULL;
 	int force = 0, karpenter = 0;
 	gs_scenario *scn = NULL;
 	gs_catalog *cat = NULL;
@@ -192,6 +208,8 @@ int cmd_plan(const cli_cmd *self, int argc, char **argv)
 			force = 1;
 		else if (opt == O_KARPENTER)
 			karpenter = 1;
+		else if (opt == O_REPORT)
+			report = p.arg;
 		else
 			rc = cli_emit_option(self, O_RENAME, opt, p.arg, &eo);
 		if (rc)
@@ -211,6 +229,8 @@ int cmd_plan(const cli_cmd *self, int argc, char **argv)
 	} else {
 		eo.source = argv[p.optind];
 		rc = emit_dir ? cli_emit_dir(plan, &eo, emit_dir, karpenter, force) : EXIT_OK;
+		if (rc == EXIT_OK && report)
+			rc = write_report(plan, argv[p.optind], report, force);
 		if (rc == EXIT_OK)
 			rc = cli_plan_print(plan, scn, fmt);
 	}

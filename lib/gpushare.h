@@ -475,6 +475,17 @@ int gs_emit(const gs_plan *p, gs_emit_kind k, const gs_emit_opts *o, char **out,
             gs_error *err);
 
 /* ------------------------------------------------------------------ */
+/* Reports: a plan as one self-contained HTML page                     */
+
+/* Renders the plan as an HTML5 page: before and after costs, a chart of
+ * the cost per team, the workloads, and a picture of every GPU's
+ * partitions. The page loads nothing (inline CSS and SVG, no script) and
+ * is the same bytes for the same plan. `title` names the plan (e.g. the
+ * workload file; NULL: "the current scenario") and is escaped like every
+ * other string. *out is NUL-terminated; the caller frees it with free(). */
+int gs_report_html(const gs_plan *p, const char *title, char **out, gs_error *err);
+
+/* ------------------------------------------------------------------ */
 /* Documents: structured output rendered as JSON or YAML              */
 
 typedef enum gs_format { GS_FORMAT_JSON, GS_FORMAT_YAML } gs_format;

@@ -5,7 +5,7 @@
 set -u
 pkgs="libyaml-dev libcjson-dev libreadline-dev pkg-config"
 if [ "${1:-run}" = check ]; then
-	pkgs="$pkgs libcmocka-dev mandoc python3-yaml valgrind clang libclang-rt-14-dev"
+	pkgs="$pkgs libcmocka-dev mandoc python3-yaml valgrind clang libclang-rt-14-dev chromium"
 fi
 missing=""
 for p in $pkgs; do
