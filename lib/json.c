@@ -159,7 +159,17 @@ int gs_json_read_buffer(const char *name, const char *buf, size_t len,
 		                  "file is larger than the %u MiB limit", GS_READ_MAX_BYTES >> 20);
 	if (memchr(buf, '\0', len))
 		return gs_fail_at(err, GS_ESYNTAX, name, 0, 0, "NUL byte in the file");
-	j = cJSON_ParseWithLengthOpts(buf, len, &end, 1);
+	/* Parse the given bytes, then allow only white space after them: the
+	 * buffer's length excludes its NUL, so cJSON's own NUL check cannot
+	 * be used. */
+	j = cJSON_ParseWithLengthOpts(buf, len, &end, 0);
+	while (j && end && end < buf + len && (*end == ' ' || *end == '\t' || *end == '\n' ||
+	                                       *end == '\r'))
+		end++;
+	if (j && end && end < buf + len) {
+		cJSON_Delete(j);
+		j = NULL;
+	}
 	if (!j) {
 		unsigned long line, col;
 		position(buf, end ? end : buf + len, &line, &col);
