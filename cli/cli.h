@@ -159,6 +159,7 @@ int cmd_instances(const cli_cmd *self, int argc, char **argv);
 int cmd_mig(const cli_cmd *self, int argc, char **argv);
 int cmd_completion(const cli_cmd *self, int argc, char **argv);
 int cmd_repl(const cli_cmd *self, int argc, char **argv);
+int cmd_lint(const cli_cmd *self, int argc, char **argv);
 
 extern const cli_opt plan_opts[];
 extern const cli_opt emit_opts[];
@@ -169,5 +170,6 @@ extern const cli_opt instances_opts[];
 extern const cli_opt mig_opts[];
 extern const cli_opt completion_opts[];
 extern const cli_opt repl_opts[];
+extern const cli_opt lint_opts[];
 
 #endif

@@ -33,6 +33,12 @@ const cli_cmd cli_commands[] = {
 	  "List the valid MIG geometries of a GPU model, or check one and show\n"
 	  "where each instance is placed (or why it cannot be).",
 	  mig_opts },
+	{ "lint", cmd_lint, "check device-plugin, mig-parted, DRA and Karpenter configs",
+	  "[options] FILE...",
+	  "Check existing NVIDIA device-plugin, mig-parted, DRA and Karpenter\n"
+	  "configuration (bare, in ConfigMaps or in Kubernetes YAML streams) and\n"
+	  "explain each problem with its location.",
+	  lint_opts },
 	{ "repl", cmd_repl, "start an interactive what-if session", "[options] [FILE]",
 	  "Start a what-if session on the workloads of FILE (or none): edit them,\n"
 	  "see the plan's cost after every change, compare and save scenarios.\n"

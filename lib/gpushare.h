@@ -486,6 +486,70 @@ int gs_emit(const gs_plan *p, gs_emit_kind k, const gs_emit_opts *o, char **out,
 int gs_report_html(const gs_plan *p, const char *title, char **out, gs_error *err);
 
 /* ------------------------------------------------------------------ */
+/* Lint: checking existing device-plugin, mig-parted, DRA and          */
+/* Karpenter configuration (gpushare-lint(1))                          */
+
+typedef enum gs_severity { GS_SEVERITY_ERROR, GS_SEVERITY_WARNING } gs_severity;
+
+const char *gs_severity_name(gs_severity s); /* "error", "warning" */
+
+/* One rule. Static, read-only; each rule has one severity. */
+typedef struct gs_lint_rule {
+	const char *id;       /* stable and short: "dp-replicas" */
+	gs_severity severity;
+	const char *summary;  /* one line: what the rule catches */
+} gs_lint_rule;
+
+/* Every rule, in the manual's order. */
+size_t gs_lint_rule_count(void);
+const gs_lint_rule *gs_lint_rule_at(size_t i);
+
+/* One problem. Read-only record owned by its gs_lint; valid until the next
+ * gs_lint_file/gs_lint_buffer call on it or gs_lint_free. */
+typedef struct gs_finding {
+	const char *file;
+	unsigned long line, col;  /* 1-based, in the file */
+	gs_severity severity;
+	const char *id;           /* the rule's id */
+	const char *message;      /* what is wrong and what to write instead */
+} gs_finding;
+
+typedef struct gs_lint_opts {
+	/* For MIG geometry checks; NULL skips them. Borrowed: it must outlive
+	 * the gs_lint. */
+	const gs_catalog *catalog;
+	/* The GPU every mig-parted config is for (a MIG model of catalog).
+	 * NULL: the model a device-filter names, else any MIG model. */
+	const gs_gpu *gpu;
+} gs_lint_opts;
+
+#define GS_LINT_OPTS_INIT { NULL, NULL }
+
+typedef struct gs_lint gs_lint;
+
+/* An empty result that files are linted into. opts is copied. */
+int gs_lint_new(const gs_lint_opts *opts, gs_lint **out, gs_error *err);
+void gs_lint_free(gs_lint *l);
+
+/* Lints a file (path "-" is stdin) or a buffer named `name`: a bare
+ * device-plugin or mig-parted config, Helm values that embed them, or a
+ * Kubernetes YAML stream (documents split on "---" lines; ConfigMap data
+ * values are linted as configs, with positions in the file). Adds the
+ * file's findings sorted by position. Fails (GS_EIO, GS_ESYNTAX with the
+ * position, GS_ELIMIT) only when the input cannot be read or is not YAML;
+ * problems in the configs are findings, not failures. */
+int gs_lint_file(gs_lint *l, const char *path, gs_error *err);
+int gs_lint_buffer(gs_lint *l, const char *name, const char *buf, size_t len,
+                   gs_error *err);
+
+size_t gs_lint_count(const gs_lint *l);
+const gs_finding *gs_lint_at(const gs_lint *l, size_t i);
+size_t gs_lint_error_count(const gs_lint *l);   /* findings that are errors */
+
+/* The findings as a list of {file, line, col, severity, id, message}. */
+int gs_doc_lint(const gs_lint *l, gs_doc **out, gs_error *err);
+
+/* ------------------------------------------------------------------ */
 /* Documents: structured output rendered as JSON or YAML              */
 
 typedef enum gs_format { GS_FORMAT_JSON, GS_FORMAT_YAML } gs_format;

@@ -1,0 +1,1 @@
+lint $REPO/tests/fixtures/lint/validate/k8s/bad/nodepool-bad-requirements.yaml

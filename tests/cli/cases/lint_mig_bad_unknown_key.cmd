@@ -1,0 +1,1 @@
+lint $REPO/tests/fixtures/lint/validate/mig-parted/bad/unknown-key.yaml

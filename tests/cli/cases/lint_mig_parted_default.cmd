@@ -1,0 +1,1 @@
+lint $REPO/tests/fixtures/lint/nvidia/mig-parted-config-default.yaml

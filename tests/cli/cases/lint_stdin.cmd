@@ -1,0 +1,2 @@
+lint -
+# stdin: ../../fixtures/lint/validate/mig-parted/bad/invalid-profile.yaml
