@@ -153,6 +153,7 @@ int cli_emit_option(const cli_cmd *self, int first, int idx, const char *arg,
 int cmd_plan(const cli_cmd *self, int argc, char **argv);
 int cmd_emit(const cli_cmd *self, int argc, char **argv);
 int cmd_advise(const cli_cmd *self, int argc, char **argv);
+int cmd_import(const cli_cmd *self, int argc, char **argv);
 int cmd_savings(const cli_cmd *self, int argc, char **argv);
 int cmd_gpus(const cli_cmd *self, int argc, char **argv);
 int cmd_instances(const cli_cmd *self, int argc, char **argv);
@@ -164,6 +165,7 @@ int cmd_lint(const cli_cmd *self, int argc, char **argv);
 extern const cli_opt plan_opts[];
 extern const cli_opt emit_opts[];
 extern const cli_opt advise_opts[];
+extern const cli_opt import_opts[];
 extern const cli_opt savings_opts[];
 extern const cli_opt gpus_opts[];
 extern const cli_opt instances_opts[];

@@ -19,6 +19,11 @@ const cli_cmd cli_commands[] = {
 	{ "advise", cmd_advise, "advise which sharing strategies suit one workload", "--memory SIZE --compute SHARE [options]",
 	  "Advise which sharing strategies suit one workload, and why.",
 	  advise_opts },
+	{ "import", cmd_import, "import workloads and GPU utilization from a cluster",
+	  "--nodes FILE --pods FILE [--metrics FILE]... [options]",
+	  "Read a cluster's GPU nodes and pods (kubectl -o json) and their DCGM metrics;\n"
+	  "write a workload file to plan from, or report how busy the GPUs really are.",
+	  import_opts },
 	{ "savings", cmd_savings, "what W whole-GPU workloads save by sharing GPUs",
 	  "--instance TYPE --replicas N [options]",
 	  "Compare W workloads that each hold a whole GPU with the same workloads\n"

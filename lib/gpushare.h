@@ -475,17 +475,6 @@ int gs_emit(const gs_plan *p, gs_emit_kind k, const gs_emit_opts *o, char **out,
             gs_error *err);
 
 /* ------------------------------------------------------------------ */
-/* Reports: a plan as one self-contained HTML page                     */
-
-/* Renders the plan as an HTML5 page: before and after costs, a chart of
- * the cost per team, the workloads, and a picture of every GPU's
- * partitions. The page loads nothing (inline CSS and SVG, no script) and
- * is the same bytes for the same plan. `title` names the plan (e.g. the
- * workload file; NULL: "the current scenario") and is escaped like every
- * other string. *out is NUL-terminated; the caller frees it with free(). */
-int gs_report_html(const gs_plan *p, const char *title, char **out, gs_error *err);
-
-/* ------------------------------------------------------------------ */
 /* Lint: checking existing device-plugin, mig-parted, DRA and          */
 /* Karpenter configuration (gpushare-lint(1))                          */
 
@@ -548,6 +537,147 @@ size_t gs_lint_error_count(const gs_lint *l);   /* findings that are errors */
 
 /* The findings as a list of {file, line, col, severity, id, message}. */
 int gs_doc_lint(const gs_lint *l, gs_doc **out, gs_error *err);
+
+/* ------------------------------------------------------------------ */
+/* Cluster import: kubectl inventories and DCGM metrics                */
+
+typedef struct gs_inventory gs_inventory;
+
+typedef struct gs_import_opts {
+	const char *nodes;            /* `kubectl get nodes -o json`; "-": stdin */
+	const char *pods;             /* `kubectl get pods -A -o json`; "-": stdin */
+	const char *const *metrics;   /* dcgm-exporter scrapes (text format) or */
+	size_t n_metrics;             /* Prometheus query results (JSON)       */
+	int percentile;               /* 1..100 */
+	const char *team_label;       /* pod label naming the team; NULL: namespace */
+} gs_import_opts;
+
+#define GS_IMPORT_OPTS_INIT { NULL, NULL, NULL, 0, 95, NULL }
+
+/* Activity below this share of a GPU (p95) makes an allocated GPU idle. */
+#define GS_IMPORT_IDLE_PPM 50000
+
+/* One GPU of a node, as its metrics show it. */
+typedef struct gs_import_gpu {
+	int index;              /* the exporter's `gpu` label */
+	int measured;           /* 0: no samples for this GPU */
+	int attributed;         /* samples of a counted pod name this GPU */
+	int64_t compute_ppm;    /* percentile of activity, of the whole GPU */
+	int64_t memory_mib;     /* percentile of framebuffer used; -1: none */
+	const char *metric;     /* DCGM field the activity came from */
+} gs_import_gpu;
+
+/* A node with NVIDIA GPUs. Read-only record owned by the inventory. */
+typedef struct gs_import_node {
+	const char *name;
+	const char *instance_type;   /* instance-type label; NULL: none */
+	const gs_instance *instance; /* NULL: not in the catalog */
+	const char *product;         /* nvidia.com/gpu.product; NULL: none */
+	const gs_gpu *gpu;
+	int gpu_count;               /* physical GPUs */
+	int64_t gpu_memory_mib;      /* nvidia.com/gpu.memory in MiB; 0: none */
+	const char *sharing;         /* "none", "time-slicing", "mps",
+	                                "mig-single" or "mig-mixed" */
+	int replicas;                /* advertised per GPU when time-sliced */
+	int pods;                    /* counted pods that run here */
+	int64_t requested_ppm;       /* GPUs its pods request, in ppm of a GPU */
+	const gs_import_gpu *gpus;   /* n_gpus (= gpu_count) entries */
+	size_t n_gpus;
+	int idle_unrequested;        /* GPUs no pod requests */
+	int idle_low;                /* allocated, but activity under the idle share */
+	gs_micros price_per_hour;    /* on-demand; -1: unknown */
+	gs_micros idle_per_month;    /* price share of the idle GPUs */
+} gs_import_node;
+
+enum {
+	GS_IMPORT_NO_METRICS = 1,   /* no pod has metrics: keeps its whole request */
+	GS_IMPORT_PARTIAL = 2,      /* some pods have no metrics */
+	GS_IMPORT_MIXED_MODELS = 4, /* its pods run on several GPU models */
+	GS_IMPORT_UNSCHEDULED = 8,  /* no pod on a known GPU node: left out */
+	GS_IMPORT_MULTI_GPU = 16    /* pods request several GPUs: one replica each */
+};
+
+/* A workload: the Running and Pending pods of one owner that request GPUs.
+ * Read-only record owned by the inventory. */
+typedef struct gs_import_workload {
+	const char *name;          /* in the workload file (a DNS label) */
+	const char *namespace_;    /* also its tenant */
+	const char *owner_kind;    /* "Deployment", "StatefulSet", "Job", "Pod", ... */
+	const char *owner;
+	const char *team;
+	int pods, pods_measured;   /* pods, and pods with activity samples */
+	int replicas;              /* GPUs (or GPU slices) its pods request */
+	int64_t requested_ppm;     /* all its scheduled pods, in ppm of a GPU */
+	const gs_gpu *gpu;         /* the model most of its pods run on */
+	const gs_instance *instance; /* the instance most run on; NULL: unknown */
+	int nodes;                 /* distinct nodes its pods run on */
+	const char *metric;        /* DCGM field of compute; NULL: not measured */
+	int64_t compute_ppm;       /* percentile per replica, of a whole GPU */
+	int64_t memory_mib;        /* percentile of FB used per replica */
+	int memory_measured;
+	int64_t gpu_memory_mib;    /* what the workload file says: gpuMemory */
+	int compute_percent;       /* and compute */
+	unsigned flags;            /* GS_IMPORT_* */
+} gs_import_workload;
+
+typedef struct gs_import_summary {
+	int nodes, gpus, pods, workloads;
+	int idle_gpus;
+	int percentile;
+	int hours_per_month;
+	const char *cloud;         /* "aws", ... or "all" when mixed or unknown */
+	gs_micros cost_per_hour;   /* on-demand, of the nodes with a known price */
+	gs_micros idle_per_month;
+	size_t samples;            /* DCGM samples read (of the fields used) */
+	size_t unmatched;          /* of those, matching no pod and no GPU */
+} gs_import_summary;
+
+/* Reads the inventory and metrics that opts name and measures every
+ * workload and GPU. Compute comes from DCGM_FI_PROF_SM_ACTIVE, else
+ * DCGM_FI_PROF_GR_ENGINE_ACTIVE, else DCGM_FI_DEV_GPU_UTIL; memory from
+ * DCGM_FI_DEV_FB_USED; each the opts->percentile over all samples of a
+ * workload's pods (nearest rank). A workload without samples keeps what
+ * it requested: a whole GPU (compute 100%, memory the GPU's), or its MIG
+ * slice. Unknown GPU products are errors naming the label value. The
+ * catalog must outlive the inventory. */
+int gs_import_load(const gs_catalog *cat, const gs_import_opts *opts,
+                   gs_inventory **out, gs_error *err);
+void gs_import_free(gs_inventory *inv);
+
+const gs_import_summary *gs_import_summary_get(const gs_inventory *inv);
+size_t gs_import_node_count(const gs_inventory *inv);
+const gs_import_node *gs_import_node_at(const gs_inventory *inv, size_t i);
+size_t gs_import_workload_count(const gs_inventory *inv);
+const gs_import_workload *gs_import_workload_at(const gs_inventory *inv, size_t i);
+size_t gs_import_warning_count(const gs_inventory *inv);
+const char *gs_import_warning_at(const gs_inventory *inv, size_t i);
+
+/* A scenario of the scheduled workloads: replicas, gpuMemory (percentile
+ * of FB used rounded up to 0.5 GiB, at most the GPU's memory), compute
+ * (rounded up to a whole percent, at least 1%), measuredOn, team, tenant,
+ * current; cloud from the nodes. Its cluster cost is the on-demand price
+ * of the GPU nodes. The caller frees *out with gs_scenario_free. */
+int gs_import_scenario(const gs_inventory *inv, gs_scenario **out, gs_error *err);
+/* That scenario as a workload file (YAML) with a header comment; the
+ * caller frees *out with free(). */
+int gs_import_render(const gs_inventory *inv, char **out, gs_error *err);
+/* Writes that file to path atomically; with exclusive, an existing path
+ * is refused. */
+int gs_import_write(const gs_inventory *inv, const char *path, int exclusive,
+                    gs_error *err);
+/* The utilization report: nodes, GPUs, workloads, idle money. */
+int gs_doc_import_report(const gs_inventory *inv, gs_doc **out, gs_error *err);
+
+/* ------------------------------------------------------------------ */
+/* Reports: a plan as one self-contained HTML page                     */
+
+/* Renders the plan as an HTML5 page: before and after costs, a chart of
+ * the cost per team, the workloads, and a picture of every GPU's
+ * partitions. The page loads nothing (inline CSS and SVG, no script) and
+ * is the same bytes for the same plan. `title` names the plan (e.g. the
+ * workload file; NULL: "the current scenario") and is escaped like every
+ * other string. *out is NUL-terminated; the caller frees it with free(). */
+int gs_report_html(const gs_plan *p, const char *title, char **out, gs_error *err);
 
 /* ------------------------------------------------------------------ */
 /* Documents: structured output rendered as JSON or YAML              */

@@ -1,0 +1,239 @@
+/* cmd_import.c - `gpushare import`: workloads and GPU utilization from a
+ * running cluster (kubectl inventories and DCGM metrics). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+enum { O_NODES, O_PODS, O_METRICS, O_PERCENTILE, O_TEAM_LABEL, O_OUTPUT, O_FORCE,
+       O_REPORT, O_FORMAT, O_PROFILES, O_HELP };
+
+const cli_opt import_opts[] = {
+	[O_NODES] = { "nodes", 0, "FILE", "the output of 'kubectl get nodes -o json' (- for stdin)" },
+	[O_PODS] = { "pods", 0, "FILE", "the output of 'kubectl get pods -A -o json' (- for stdin)" },
+	[O_METRICS] = { "metrics", 'm', "FILE", "a dcgm-exporter scrape or a Prometheus query result (repeatable)" },
+	[O_PERCENTILE] = { "percentile", 'p', "N", "percentile of the samples to plan for (default 95)" },
+	[O_TEAM_LABEL] = { "team-label", 0, "KEY", "pod label naming the team (default: the namespace)" },
+	[O_OUTPUT] = { "output", 'o', "FILE", "write the workload file to FILE, not to stdout" },
+	[O_FORCE] = { "force", 'f', NULL, "with --output, replace an existing file" },
+	[O_REPORT] = { "report", 'r', NULL, "print the utilization report" },
+	[O_FORMAT] = { "format", 0, "FMT", "report format: text, json or yaml (implies --report)" },
+	[O_PROFILES] = CLI_OPT_PROFILES,
+	[O_HELP] = CLI_OPT_HELP,
+	{ NULL, 0, NULL, NULL },
+};
+
+typedef struct args {
+	gs_import_opts o;
+	const char **metrics;
+	const char *output;
+	const char *profiles;
+	int force, report, fmt;
+} args;
+
+/* "91.6%" from ppm, rounded to a tenth. */
+static char *pct(int64_t ppm, char *buf, size_t size)
+{
+	int64_t t = (ppm + 500) / 1000;
+	snprintf(buf, size, "%lld.%lld%%", (long long)(t / 10), (long long)(t % 10));
+	return buf;
+}
+
+/* "0.38" GPUs from ppm of a GPU, rounded to hundredths. */
+static char *gpus(int64_t ppm, char *buf, size_t size)
+{
+	int64_t h = (ppm + 5000) / 10000;
+	snprintf(buf, size, "%lld.%02lld", (long long)(h / 100), (long long)(h % 100));
+	return buf;
+}
+
+static void print_gpu(const gs_import_gpu *p)
+{
+	char a[32];
+	if (!p->measured) {
+		printf("    gpu %d: no metrics\n", p->index);
+		return;
+	}
+	printf("    gpu %d: %s active (%s)", p->index, pct(p->compute_ppm, a, sizeof a), p->metric);
+	if (p->memory_mib >= 0)
+		printf(", %lld MiB used", (long long)p->memory_mib);
+	printf("\n");
+}
+
+static void print_node(const gs_import_node *n)
+{
+	char price[32], idle[32], req[32];
+	int total = n->idle_unrequested + n->idle_low;
+
+	printf("  %s: %s, %d x %s", n->name, n->instance_type ? n->instance_type : "no instance type",
+	       n->gpu_count, n->gpu->name);
+	if (strcmp(n->sharing, "time-slicing") == 0 || strcmp(n->sharing, "mps") == 0)
+		printf(" (%s x%d)", n->sharing, n->replicas);
+	else if (strcmp(n->sharing, "none") != 0)
+		printf(" (%s)", n->sharing);
+	if (n->price_per_hour < 0)
+		printf(", price unknown\n");
+	else
+		printf(", %s/h\n", cli_price(n->price_per_hour, price, sizeof price));
+	printf("    %d pod%s request %s GPUs; idle %d (%d unrequested, %d under 5%%), %s/month\n",
+	       n->pods, n->pods == 1 ? "" : "s", gpus(n->requested_ppm, req, sizeof req), total,
+	       n->idle_unrequested, n->idle_low, cli_money(n->idle_per_month, idle, sizeof idle));
+	for (size_t g = 0; g < n->n_gpus; g++)
+		print_gpu(&n->gpus[g]);
+}
+
+static void print_workload(const gs_import_workload *w)
+{
+	char a[32], b[32];
+	printf("  %s (%s %s/%s, team %s)\n", w->name, w->owner_kind, w->namespace_, w->owner, w->team);
+	if (w->flags & GS_IMPORT_UNSCHEDULED) {
+		printf("    %d pod%s, none on a known GPU node: left out of the workload file\n", w->pods,
+		       w->pods == 1 ? "" : "s");
+		return;
+	}
+	printf("    %d pod%s on %d node%s (%s, %s), %d replica%s, request %s GPUs\n", w->pods,
+	       w->pods == 1 ? "" : "s", w->nodes, w->nodes == 1 ? "" : "s",
+	       w->instance ? w->instance->type : "instance unknown", w->gpu->name, w->replicas,
+	       w->replicas == 1 ? "" : "s", gpus(w->requested_ppm, a, sizeof a));
+	if (w->metric)
+		printf("    compute %s of a GPU (%s)", pct(w->compute_ppm, b, sizeof b), w->metric);
+	else
+		printf("    compute: no metrics, keeps %s", pct(w->compute_ppm, b, sizeof b));
+	if (w->memory_measured)
+		printf(", memory %lld MiB\n", (long long)w->memory_mib);
+	else
+		printf(", memory: no metrics, keeps %lld MiB\n", (long long)w->memory_mib);
+	printf("    writes gpuMemory %lldMiB, compute %d%%\n", (long long)w->gpu_memory_mib,
+	       w->compute_percent);
+	if (w->flags & GS_IMPORT_PARTIAL)
+		printf("    no metrics for %d of %d pods\n", w->pods - w->pods_measured, w->pods);
+	if (w->flags & GS_IMPORT_MIXED_MODELS)
+		printf("    its pods run on several GPU models\n");
+	if (w->flags & GS_IMPORT_MULTI_GPU)
+		printf("    its pods request several GPUs each: one replica per GPU\n");
+}
+
+static void print_report(const gs_inventory *inv)
+{
+	const gs_import_summary *s = gs_import_summary_get(inv);
+	char h[32], m[32], idle[32];
+
+	printf("Cluster: %d GPU node%s (%s), %d GPUs, %d pod%s in %d workload%s\n", s->nodes,
+	       s->nodes == 1 ? "" : "s", s->cloud, s->gpus, s->pods, s->pods == 1 ? "" : "s",
+	       s->workloads, s->workloads == 1 ? "" : "s");
+	printf("Cost:    %s/h, %s/month on demand\n", cli_money(s->cost_per_hour, h, sizeof h),
+	       cli_money(s->cost_per_hour * s->hours_per_month, m, sizeof m));
+	printf("Idle:    %d of %d GPUs, %s/month\n", s->idle_gpus, s->gpus,
+	       cli_money(s->idle_per_month, idle, sizeof idle));
+	printf("Metrics: p%d of %zu DCGM samples, %zu matching no pod or GPU\n", s->percentile,
+	       s->samples, s->unmatched);
+	printf("\nNODES\n");
+	for (size_t i = 0; i < gs_import_node_count(inv); i++)
+		print_node(gs_import_node_at(inv, i));
+	printf("\nWORKLOADS\n");
+	for (size_t i = 0; i < gs_import_workload_count(inv); i++)
+		print_workload(gs_import_workload_at(inv, i));
+	if (gs_import_warning_count(inv))
+		printf("\nWARNINGS\n");
+	for (size_t i = 0; i < gs_import_warning_count(inv); i++)
+		printf("  - %s\n", gs_import_warning_at(inv, i));
+}
+
+/* Returns -1 to go on, else the exit status (after --help or an error). */
+static int parse(const cli_cmd *self, int argc, char **argv, args *a)
+{
+	cli_parser p;
+	int opt = 0, rc = 0, stdin_users = 0;
+
+	cli_parse_begin(&p, self, argc, argv);
+	while (rc == 0 && (opt = cli_next(&p)) >= 0) {
+		switch (opt) {
+		case O_NODES: a->o.nodes = p.arg; break;
+		case O_PODS: a->o.pods = p.arg; break;
+		case O_METRICS: a->metrics[a->o.n_metrics++] = p.arg; break;
+		case O_PERCENTILE: rc = cli_parse_int(self, "percentile", p.arg, 1, 100, &a->o.percentile); break;
+		case O_TEAM_LABEL: a->o.team_label = p.arg; break;
+		case O_OUTPUT: a->output = p.arg; break;
+		case O_FORCE: a->force = 1; break;
+		case O_REPORT: a->report = 1; break;
+		case O_FORMAT: rc = cli_parse_format(self, p.arg, &a->fmt); a->report = 1; break;
+		case O_PROFILES: a->profiles = p.arg; break;
+		}
+	}
+	if (rc)
+		return rc;
+	if (opt == CLI_EXIT)
+		return p.status;
+	if (p.optind < argc)
+		return cli_usage_error(self, "unexpected argument '%s'", argv[p.optind]);
+	if (!a->o.nodes || !a->o.pods)
+		return cli_usage_error(self, "--nodes and --pods are required");
+	stdin_users = (strcmp(a->o.nodes, "-") == 0) + (strcmp(a->o.pods, "-") == 0);
+	for (size_t i = 0; i < a->o.n_metrics; i++)
+		stdin_users += strcmp(a->metrics[i], "-") == 0;
+	if (stdin_users > 1)
+		return cli_usage_error(self, "only one input can be read from stdin ('-')");
+	if (a->force && !a->output)
+		return cli_usage_error(self, "--force needs --output");
+	return -1;
+}
+
+/* The workload file goes to --output, else to stdout unless the report
+ * does; the report goes to stdout. */
+static int run(const args *a, const gs_inventory *inv)
+{
+	gs_error err;
+	gs_doc *doc;
+	char *text;
+
+	if (a->output) {
+		int n = 0;
+		if (gs_import_write(inv, a->output, !a->force, &err) < 0)
+			return cli_fail(&err);
+		for (size_t i = 0; i < gs_import_workload_count(inv); i++)
+			n += !(gs_import_workload_at(inv, i)->flags & GS_IMPORT_UNSCHEDULED);
+		fprintf(stderr, "gpushare: wrote %d workload%s to %s\n", n, n == 1 ? "" : "s",
+		        a->output);
+	}
+	if (!a->report && !a->output) {
+		if (gs_import_render(inv, &text, &err) < 0)
+			return cli_fail(&err);
+		fputs(text, stdout);
+		free(text);
+	}
+	if (!a->report) {
+		for (size_t i = 0; i < gs_import_warning_count(inv); i++)
+			fprintf(stderr, "gpushare: warning: %s\n", gs_import_warning_at(inv, i));
+		return EXIT_OK;
+	}
+	if (a->fmt == FMT_TEXT) {
+		print_report(inv);
+		return EXIT_OK;
+	}
+	return gs_doc_import_report(inv, &doc, &err) < 0 ? cli_fail(&err) : cli_print_doc(doc, a->fmt);
+}
+
+int cmd_import(const cli_cmd *self, int argc, char **argv)
+{
+	args a = { GS_IMPORT_OPTS_INIT, NULL, NULL, NULL, 0, 0, FMT_TEXT };
+	gs_catalog *cat = NULL;
+	gs_inventory *inv = NULL;
+	gs_error err;
+	int rc;
+
+	/* Every --metrics is an argument, so argc bounds how many there are. */
+	if (!(a.metrics = calloc((size_t)argc + 1, sizeof *a.metrics)))
+		return cli_error(EXIT_FAIL, "out of memory");
+	a.o.metrics = a.metrics;
+	if ((rc = parse(self, argc, argv, &a)) < 0 &&
+	    (rc = cli_load_catalog(a.profiles, &cat)) == EXIT_OK) {
+		if (gs_import_load(cat, &a.o, &inv, &err) < 0)
+			rc = cli_fail(&err);
+		else
+			rc = run(&a, inv);
+	}
+	gs_import_free(inv);
+	gs_catalog_free(cat);
+	free(a.metrics);
+	return rc;
+}

@@ -1,0 +1,1 @@
+import --nodes $REPO/tests/fixtures/import/nodes.json
