@@ -176,8 +176,14 @@ build/bench/bench: tests/bench/bench.c libgpushare.a
 	@$(if $(Q),echo "  CC      $@")
 	$(Q)$(CC) $(ALL_CFLAGS) -O2 -o $@ tests/bench/bench.c libgpushare.a $(DEPS_LIBS) -lm
 
-bench: build/bench/bench
+build/bench/import_gen: tests/bench/import_gen.c libgpushare.a
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $@")
+	$(Q)$(CC) $(ALL_CFLAGS) -O2 -o $@ tests/bench/import_gen.c libgpushare.a $(DEPS_LIBS) -lm
+
+bench: build/bench/bench build/bench/import_gen
 	./build/bench/bench $(BENCH_SIZES)
+	./build/bench/import_gen
 
 install: all
 	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig \

@@ -19,6 +19,23 @@ seeds() { # harness dir
 		for f in profiles/instances/*.yaml; do
 			{ printf '\001'; cat "$f"; } > "$2/inst-$(basename "$f")"
 		done ;;
+	fuzz_lint)
+		cp tests/fixtures/lint/*.yaml "$2" 2>/dev/null
+		cp ../shared/samples/configs/*/*.yaml "$2" 2>/dev/null ;;
+	fuzz_prom)
+		for f in tests/fixtures/import/*.prom tests/fixtures/import/samples/*.prom; do
+			[ -f "$f" ] && { printf '\000'; cat "$f"; } > "$2/text-$(basename "$f")"
+		done
+		for f in tests/fixtures/import/*.json; do
+			[ -f "$f" ] && { printf '\001'; cat "$f"; } > "$2/json-$(basename "$f")"
+		done ;;
+	fuzz_import)
+		for f in tests/fixtures/import/*nodes*.json; do
+			[ -f "$f" ] && { printf '\000'; cat "$f"; } > "$2/n-$(basename "$f")"
+		done
+		for f in tests/fixtures/import/*pods*.json; do
+			[ -f "$f" ] && { printf '\001'; cat "$f"; } > "$2/p-$(basename "$f")"
+		done ;;
 	*)
 		[ -d "tests/fuzz/seeds/$1" ] && cp tests/fuzz/seeds/"$1"/* "$2" 2>/dev/null ;;
 	esac
