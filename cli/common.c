@@ -46,16 +46,21 @@ const char *cli_color(int fd, const char *sgr)
 	return on ? sgr : "";
 }
 
+static void say(const char *fmt, va_list ap)
+{
+	fputs("gpushare: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 void cli_info(const char *fmt, ...)
 {
 	va_list ap;
 	if (cli_ui_state.quiet)
 		return;
-	fputs("gpushare: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 void cli_verbose(const char *fmt, ...)
@@ -63,11 +68,9 @@ void cli_verbose(const char *fmt, ...)
 	va_list ap;
 	if (!cli_ui_state.verbose)
 		return;
-	fputs("gpushare: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 int cli_status(int code)
