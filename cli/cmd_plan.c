@@ -4,8 +4,11 @@
 
 #include "cli.h"
 
-enum { O_FORMAT, O_EMIT, O_FORCE, O_KARPENTER, O_REPORT, O_RENAME, O_EXAMPLES, O_DRA,
-       O_DRA_API, O_NAMESPACE, O_PROFILES, O_HELP };
+enum { O_FORMAT, O_EMIT, O_FORCE, O_KARPENTER, O_REPORT, O_NODES, O_PODS, O_METRICS,
+       O_PERCENTILE, O_TEAM_LABEL, O_RENAME, O_EXAMPLES, O_DRA, O_DRA_API, O_NAMESPACE,
+       O_PROFILES, O_HELP };
+
+#define MAX_METRICS 64
 
 const cli_opt plan_opts[] = {
 	[O_FORMAT] = CLI_OPT_FORMAT,
@@ -13,6 +16,11 @@ const cli_opt plan_opts[] = {
 	[O_FORCE] = { "force", 'f', NULL, "with --emit, replace existing files" },
 	[O_KARPENTER] = { "karpenter", 0, NULL, "with --emit, also write Karpenter NodePools" },
 	[O_REPORT] = { "report", 'r', "FILE", "write the plan as one self-contained HTML page" },
+	[O_NODES] = { "nodes", 0, "FILE", "plan a cluster: kubectl get nodes -o json (instead of FILE)" },
+	[O_PODS] = { "pods", 0, "FILE", "with --nodes: kubectl get pods -A -o json" },
+	[O_METRICS] = { "metrics", 0, "FILE", "with --nodes: dcgm-exporter scrape or range query (repeatable)" },
+	[O_PERCENTILE] = { "percentile", 0, "N", "with --nodes: percentile of the metrics (default 95)" },
+	[O_TEAM_LABEL] = { "team-label", 0, "KEY", "with --nodes: pod label naming the team (default: namespace)" },
 	[O_RENAME] = CLI_OPT_RENAME,
 	[O_EXAMPLES] = CLI_OPT_EXAMPLES,
 	[O_DRA] = CLI_OPT_DRA,
@@ -52,7 +60,7 @@ static void print_summary(const gs_plan_summary *s, const char *file, size_t nw)
 	pct(b, sizeof b, s->util_after_permille);
 	printf("%-14s %14s %14s\n", "utilization", a, b);
 	if (s->current_per_hour >= 0)
-		printf("%-14s %14s (what the workloads with 'current' cost today)\n", "current",
+		printf("%-14s %14s (what they run on today)\n", "current",
 		       cli_money(s->current_per_hour, d, sizeof d));
 }
 
@@ -182,8 +190,28 @@ int cli_plan_print(const gs_plan *plan, const gs_scenario *scn, int fmt)
 	return EXIT_OK;
 }
 
+/* The scenario of a cluster: what gpushare import reads, compared with
+ * what the cluster costs today. */
+static int import_scenario(const gs_catalog *cat, const gs_import_opts *io, gs_scenario **scn,
+                           gs_error *err)
+{
+	gs_inventory *inv = NULL;
+	int rc = gs_import_load(cat, io, &inv, err);
+	if (rc == 0)
+		rc = gs_import_scenario(inv, scn, err);
+	if (rc == 0) {
+		char name[512];
+		snprintf(name, sizeof name, "the cluster in %s", io->nodes);
+		rc = gs_scenario_set_file(*scn, name, err);
+	}
+	gs_import_free(inv);
+	return rc;
+}
+
 int cmd_plan(const cli_cmd *self, int argc, char **argv)
 {
+	gs_import_opts io = GS_IMPORT_OPTS_INIT;
+	const char *metrics[MAX_METRICS];
 	gs_plan_opts po = GS_PLAN_OPTS_INIT;
 	gs_emit_opts eo = GS_EMIT_OPTS_INIT;
 	const char *profiles = NULL, *emit_dir = NULL, *report = NULL;
@@ -210,6 +238,18 @@ int cmd_plan(const cli_cmd *self, int argc, char **argv)
 			karpenter = 1;
 		else if (opt == O_REPORT)
 			report = p.arg;
+		else if (opt == O_NODES)
+			io.nodes = p.arg;
+		else if (opt == O_PODS)
+			io.pods = p.arg;
+		else if (opt == O_METRICS && io.n_metrics == MAX_METRICS)
+			rc = cli_usage_error(self, "at most %d --metrics files", MAX_METRICS);
+		else if (opt == O_METRICS)
+			metrics[io.n_metrics++] = p.arg;
+		else if (opt == O_PERCENTILE)
+			rc = cli_parse_int(self, "percentile", p.arg, 1, 100, &io.percentile);
+		else if (opt == O_TEAM_LABEL)
+			io.team_label = p.arg;
 		else
 			rc = cli_emit_option(self, O_RENAME, opt, p.arg, &eo);
 		if (rc)
@@ -217,20 +257,26 @@ int cmd_plan(const cli_cmd *self, int argc, char **argv)
 	}
 	if (opt == CLI_EXIT)
 		return p.status;
-	if (p.optind >= argc)
-		return cli_usage_error(self, "a workload file is required");
+	io.metrics = metrics;
+	if (!io.nodes != !io.pods)
+		return cli_usage_error(self, "--nodes and --pods go together");
+	if (io.nodes && p.optind < argc)
+		return cli_usage_error(self, "give a workload FILE or --nodes and --pods, not both");
+	if (!io.nodes && p.optind >= argc)
+		return cli_usage_error(self, "a workload file (or --nodes and --pods) is required");
 	if (argc - p.optind > 1)
 		return cli_usage_error(self, "unexpected argument '%s'", argv[p.optind + 1]);
 	if ((rc = cli_load_catalog(profiles, &cat)) != EXIT_OK)
 		return rc;
-	if (gs_scenario_load(cat, argv[p.optind], &scn, &err) < 0 ||
+	if ((io.nodes ? import_scenario(cat, &io, &scn, &err)
+	              : gs_scenario_load(cat, argv[p.optind], &scn, &err)) < 0 ||
 	    gs_plan_make(scn, &po, &plan, &err) < 0) {
 		rc = cli_fail(&err);
 	} else {
-		eo.source = argv[p.optind];
+		eo.source = io.nodes ? io.nodes : argv[p.optind];
 		rc = emit_dir ? cli_emit_dir(plan, &eo, emit_dir, karpenter, force) : EXIT_OK;
 		if (rc == EXIT_OK && report)
-			rc = write_report(plan, argv[p.optind], report, force);
+			rc = write_report(plan, eo.source, report, force);
 		if (rc == EXIT_OK)
 			rc = cli_plan_print(plan, scn, fmt);
 	}

@@ -318,6 +318,10 @@ int gs_scenario_remove(gs_scenario *s, const char *name, gs_error *err);
  * the plan reports it as the current cost instead of the sum of the
  * workloads' `current`. -1 unsets it. */
 void gs_scenario_set_cluster_cost(gs_scenario *s, gs_micros per_hour);
+/* The same with the cluster's GPU and node counts: a plan of such a
+ * scenario then compares with the cluster as it is ("before" is today's
+ * cost, GPUs and nodes) rather than with one GPU per replica. */
+void gs_scenario_set_cluster(gs_scenario *s, gs_micros per_hour, int gpus, int nodes);
 /* Checks what a loader checks at the end: required keys, fits. */
 int gs_scenario_validate(const gs_scenario *s, gs_error *err);
 
@@ -326,6 +330,8 @@ const gs_workload *gs_scenario_workload(const gs_scenario *s, size_t i);
 const gs_workload *gs_scenario_find(const gs_scenario *s, const char *name);
 const gs_catalog *gs_scenario_catalog(const gs_scenario *s);
 const char *gs_scenario_file(const gs_scenario *s); /* NULL if none */
+/* Names the scenario in messages and headings (a file, or a cluster). */
+int gs_scenario_set_file(gs_scenario *s, const char *name, gs_error *err);
 
 /* Renders the scenario as a workload file (YAML) the loader accepts. */
 int gs_doc_scenario(const gs_scenario *s, gs_doc **out, gs_error *err);

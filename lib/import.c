@@ -1442,7 +1442,8 @@ int gs_import_scenario(const gs_inventory *inv, gs_scenario **out, gs_error *err
 		return rc;
 	}
 	/* What the cluster costs today: a later plan compares with this. */
-	gs_scenario_set_cluster_cost(s, inv->sum.cost_per_hour > 0 ? inv->sum.cost_per_hour : -1);
+	gs_scenario_set_cluster(s, inv->sum.cost_per_hour > 0 ? inv->sum.cost_per_hour : -1,
+	                        inv->sum.gpus, inv->sum.nodes);
 	*out = s;
 	return 0;
 }

@@ -743,6 +743,12 @@ static int make(gs_plan *p, planner *pl, shop *shops, gs_error *err)
 	if (rc == 0) {
 		count_nodes(&before.ns, &p->sum.before_per_hour, &p->sum.gpus_before,
 		            &p->sum.instances_before);
+		/* A scenario imported from a cluster compares with the cluster. */
+		if (pl->s->cluster_cost >= 0 && pl->s->cluster_gpus > 0) {
+			p->sum.before_per_hour = pl->s->cluster_cost;
+			p->sum.gpus_before = pl->s->cluster_gpus;
+			p->sum.instances_before = pl->s->cluster_nodes;
+		}
 		if (p->sum.gpus_before)
 			p->sum.util_before_permille =
 			        (int)(before.comp * 1000 / ((int64_t)p->sum.gpus_before * GS_PPM));

@@ -125,6 +125,8 @@ int gs_scenario_clone(const gs_scenario *src, gs_scenario **out, gs_error *err)
 	s->via = src->via;
 	s->target_ppm = src->target_ppm;
 	s->cluster_cost = src->cluster_cost;
+	s->cluster_gpus = src->cluster_gpus;
+	s->cluster_nodes = src->cluster_nodes;
 	if (set_str(&s->cloud, src->cloud) ||
 	    (src->file && set_str(&s->file, src->file)))
 		goto nomem;
@@ -794,9 +796,21 @@ int gs_scenario_remove(gs_scenario *s, const char *name, gs_error *err)
 	return gs_fail(err, GS_ENOTFOUND, "no workload named '%s'", name);
 }
 
+int gs_scenario_set_file(gs_scenario *s, const char *name, gs_error *err)
+{
+	return set_str(&s->file, name) ? gs_fail_nomem(err) : 0;
+}
+
 void gs_scenario_set_cluster_cost(gs_scenario *s, gs_micros per_hour)
 {
+	gs_scenario_set_cluster(s, per_hour, 0, 0);
+}
+
+void gs_scenario_set_cluster(gs_scenario *s, gs_micros per_hour, int gpus, int nodes)
+{
 	s->cluster_cost = per_hour;
+	s->cluster_gpus = gpus;
+	s->cluster_nodes = nodes;
 }
 
 /* ---- what may be bought ------------------------------------------------------ */

@@ -27,6 +27,7 @@ struct gs_scenario {
 	wl **w;
 	size_t n, cap;
 	gs_micros cluster_cost;    /* what the cluster costs today; -1: unknown */
+	int cluster_gpus, cluster_nodes; /* its size, with cluster_cost */
 	size_t *index;             /* open addressing over w[] by name, +1 */
 	size_t index_cap;          /* 0: no index yet */
 };

@@ -1,0 +1,1 @@
+plan --nodes $REPO/tests/fixtures/import/nodes.json --pods $REPO/tests/fixtures/import/pods.json --metrics $REPO/tests/fixtures/import/t4-a-1.prom --metrics $REPO/tests/fixtures/import/a100-mixed.prom

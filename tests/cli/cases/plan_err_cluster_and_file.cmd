@@ -1,0 +1,1 @@
+plan --nodes $REPO/tests/fixtures/import/nodes.json examples/workloads.yaml
