@@ -135,6 +135,10 @@ int cli_parse_int(const cli_cmd *cmd, const char *opt, const char *text,
 char *cli_money(gs_micros m, char *buf, size_t size);
 /* Exact, at least cents: "$0.3941", "$3.06" */
 char *cli_price(gs_micros m, char *buf, size_t size);
+/* Prints text indented by `indent`, wrapped at spaces to fit 80 columns. */
+void cli_print_wrapped(const char *text, int indent);
+/* The same after lead (e.g. "  - "), which starts the first line. */
+void cli_print_hanging(const char *lead, const char *text, int indent);
 /* "15.78 GiB" */
 char *cli_gib(int64_t mib, char *buf, size_t size);
 

@@ -58,7 +58,21 @@ int cmd_advise(const cli_cmd *self, int argc, char **argv)
 		fprintf(stderr, "gpushare: advise: %s\n", err.msg);
 		rc = cli_status(err.code);
 	} else {
-		fputs(text, stdout);
+		/* Each line of advice wrapped to 80 columns, continuations under
+		 * its text. */
+		for (char *line = text, *nl; *line; line = nl + 1) {
+			if (!(nl = strchr(line, '\n')))
+				nl = line + strlen(line) - 1;
+			nl[0] = '\0';
+			if (strlen(line) <= 80)
+				puts(line);
+			else {
+				char *sp = strchr(line, ' '), lead[8];
+				int ind = sp && sp - line < 6 ? (int)(sp - line) + 1 : 3;
+				snprintf(lead, sizeof lead, "%.*s", ind, line);
+				cli_print_hanging(lead, line + ind, ind);
+			}
+		}
 	}
 	free(text);
 	gs_scenario_free(scn);

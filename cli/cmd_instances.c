@@ -17,8 +17,9 @@ const cli_opt instances_opts[] = {
 
 static void print_table(const gs_catalog *cat, const char *cloud, const gs_gpu *gpu)
 {
-	printf("%-6s %-36s %-18s %4s %12s %12s  %s\n", "CLOUD", "INSTANCE", "GPU",
-	       "GPUS", "ON-DEMAND/H", "SPOT/H", "PRICE DATE");
+	/* 80 columns: the price dates show with -v (and in --format json). */
+	printf("%-5s %-35s %-17s %9s %8s", "CLOUD", "INSTANCE", "GPUS", "$/H", "SPOT $/H");
+	printf(cli_ui_state.verbose ? "  %s\n" : "\n", "PRICE DATE");
 	for (size_t i = 0; i < gs_catalog_instance_count(cat); i++) {
 		const gs_instance *in = gs_catalog_instance(cat, i);
 		char od[32], spot[32];
@@ -29,8 +30,10 @@ static void print_table(const gs_catalog *cat, const char *cloud, const gs_gpu *
 			strcpy(spot, "-");
 		else
 			gs_micros_format(in->spot, 4, spot, sizeof spot);
-		printf("%-6s %-36s %-18s %4d %12s %12s  %s\n", in->cloud, in->type,
-		       in->gpu->name, in->gpu_count, od, spot, in->price_date);
+		char gpus[48];
+		snprintf(gpus, sizeof gpus, "%dx %s", in->gpu_count, in->gpu->name);
+		printf("%-5s %-35s %-17s %9s %8s", in->cloud, in->type, gpus, od, spot);
+		printf(cli_ui_state.verbose ? "  %s\n" : "\n", in->price_date);
 	}
 }
 

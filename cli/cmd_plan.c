@@ -1,4 +1,5 @@
 /* cmd_plan.c - `gpushare plan FILE`: the cheapest deployable sharing plan. */
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,7 +43,7 @@ static void print_summary(const gs_plan_summary *s, const char *file, size_t nw)
 	char a[32], b[32], c[32], d[32];
 	int h = s->hours_per_month;
 
-	printf("Plan for %s: %zu workload%s, %d replica%s, %s prices\n\n", file, nw,
+	printf("Plan for %s:\n%zu workload%s, %d replica%s, %s prices\n\n", file, nw,
 	       nw == 1 ? "" : "s", s->replicas, s->replicas == 1 ? "" : "s",
 	       gs_pricing_name(s->pricing));
 	printf("%-14s %14s %14s %14s\n", "", "before", "after", "saved");
@@ -64,26 +65,6 @@ static void print_summary(const gs_plan_summary *s, const char *file, size_t nw)
 		       cli_money(s->current_per_hour, d, sizeof d));
 }
 
-/* Prints text indented, wrapped at spaces to fit 80 columns. */
-static void print_wrapped(const char *text, int indent)
-{
-	const int width = 80 - indent;
-	while (*text) {
-		int len = (int)strlen(text), cut = len;
-		if (len > width) {
-			cut = width;
-			while (cut > 0 && text[cut] != ' ')
-				cut--;
-			if (cut == 0)
-				cut = width;
-		}
-		printf("%*s%.*s\n", indent, "", cut, text);
-		text += cut;
-		while (*text == ' ')
-			text++;
-	}
-}
-
 static void print_workloads(const gs_plan *p)
 {
 	printf("\n%-24s %-13s %4s %10s\n", "WORKLOAD", "STRATEGY", "REPL", "COST/H");
@@ -92,44 +73,63 @@ static void print_workloads(const gs_plan *p)
 		char c[32];
 		printf("%-24s %-13s %4d %10s\n", w->workload->name, gs_strategy_name(w->strategy),
 		       w->workload->replicas, cli_money(w->cost_per_hour, c, sizeof c));
-		print_wrapped(w->why, 4);
+		cli_print_wrapped(w->why, 4);
 	}
 }
 
-static void print_assignments(const gs_assignment *a, size_t n)
+/* Appends to a line that is wrapped when printed. */
+static void put(char *buf, size_t size, size_t *o, const char *fmt, ...)
+{
+	va_list ap;
+	int k;
+	if (*o >= size)
+		return;
+	va_start(ap, fmt);
+	k = vsnprintf(buf + *o, size - *o, fmt, ap);
+	va_end(ap);
+	if (k > 0)
+		*o += (size_t)k;
+}
+
+static void put_assignments(char *buf, size_t size, size_t *o, const gs_assignment *a,
+                            size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		printf("%s%s/%d %lld%%", i ? ", " : "", a[i].workload->name, a[i].replica,
-		       (long long)((a[i].compute_ppm + 5000) / 10000));
+		put(buf, size, o, "%s%s/%d %lld%%", i ? ", " : "", a[i].workload->name, a[i].replica,
+		    (long long)((a[i].compute_ppm + 5000) / 10000));
 		if (a[i].thread_percent)
-			printf(" (%d%% threads, %lld MiB)", a[i].thread_percent,
-			       (long long)a[i].memory_limit_mib);
+			put(buf, size, o, " (%d%% threads, %lld MiB)", a[i].thread_percent,
+			    (long long)a[i].memory_limit_mib);
 	}
 }
 
 static void print_gpu(const gs_plan_gpu *g)
 {
-	printf("    gpu %d %s %s", g->index, g->model->name, gs_strategy_name(g->strategy));
+	char line[8192];
+	size_t o = 0;
+	put(line, sizeof line, &o, "gpu %d %s %s", g->index, g->model->name,
+	    gs_strategy_name(g->strategy));
 	if (g->strategy == GS_STRATEGY_TIME_SLICING || g->strategy == GS_STRATEGY_MPS)
-		printf(" x%d", g->replicas);
+		put(line, sizeof line, &o, " x%d", g->replicas);
 	if (!g->n_assignments && !g->n_mig) {
-		printf(": unused\n");
+		printf("    %s: unused\n", line);
 		return;
 	}
-	printf(":");
+	put(line, sizeof line, &o, ":");
 	if (g->n_assignments) {
-		printf(" ");
-		print_assignments(g->assignments, g->n_assignments);
+		put(line, sizeof line, &o, " ");
+		put_assignments(line, sizeof line, &o, g->assignments, g->n_assignments);
 	}
-	printf("\n");
+	cli_print_wrapped(line, 4);
 	for (size_t m = 0; m < g->n_mig; m++) {
 		const gs_plan_mig *mi = &g->mig[m];
-		printf("      %s@%d", mi->profile->name, mi->start);
+		o = 0;
+		put(line, sizeof line, &o, "%s@%d", mi->profile->name, mi->start);
 		if (mi->strategy != GS_STRATEGY_DEDICATED)
-			printf(" %s x%d", gs_strategy_name(mi->strategy), mi->replicas);
-		printf(": ");
-		print_assignments(mi->assignments, mi->n_assignments);
-		printf("\n");
+			put(line, sizeof line, &o, " %s x%d", gs_strategy_name(mi->strategy), mi->replicas);
+		put(line, sizeof line, &o, ": ");
+		put_assignments(line, sizeof line, &o, mi->assignments, mi->n_assignments);
+		cli_print_wrapped(line, 6);
 	}
 }
 
@@ -157,7 +157,7 @@ static void print_rest(const gs_plan *p)
 	if (gs_plan_warning_count(p))
 		printf("\nWARNINGS\n");
 	for (size_t i = 0; i < gs_plan_warning_count(p); i++)
-		printf("  - %s\n", gs_plan_warning_at(p, i));
+		cli_print_hanging("  - ", gs_plan_warning_at(p, i), 4);
 }
 
 /* The HTML page, written like every other file: atomically. */

@@ -73,8 +73,8 @@ static void print_tradeoffs(const gs_savings *s)
 		printf("  faults:  shared: one MPS server per GPU, a fatal error in one client hits all %d\n", r);
 		return;
 	}
-	printf("  memory:  not isolated: the %d workloads on a GPU share its %s, so together\n"
-	       "           they must fit (%s each on average)\n", r, total, mem);
+	printf("  memory:  not isolated: the %d workloads on a GPU share its %s,\n"
+	       "           so together they must fit (%s each on average)\n", r, total, mem);
 	printf("  faults:  not isolated: a crash or hang in one can stall the others on its GPU\n");
 }
 
@@ -85,7 +85,7 @@ static void print_text(const gs_savings *s)
 
 	/* A catalog price is shown with every digit it has ($0.3941). */
 	cli_price(s->price_per_hour, price, sizeof price);
-	printf("%d %s on %s (%d x %s each), %s %s/h per instance\n", s->workloads,
+	printf("%d %s on %s (%d x %s), %s %s/h each\n", s->workloads,
 	       plural(s->workloads, "workload", "workloads"), in->type, in->gpu_count,
 	       in->gpu->name, gs_pricing_name(s->pricing), price);
 	if (s->strategy == GS_STRATEGY_MIG)

@@ -217,6 +217,34 @@ char *cli_price(gs_micros m, char *buf, size_t size)
 	return buf;
 }
 
+/* Prints text indented, wrapped at spaces to fit 80 columns. */
+void cli_print_wrapped(const char *text, int indent)
+{
+	cli_print_hanging("", text, indent);
+}
+
+void cli_print_hanging(const char *lead, const char *text, int indent)
+{
+	int first = 1;
+	fputs(lead, stdout);
+	while (*text) {
+		int width = 80 - (first && *lead ? (int)strlen(lead) : indent);
+		int len = (int)strlen(text), cut = len;
+		if (len > width) {
+			cut = width;
+			while (cut > 0 && text[cut] != ' ')
+				cut--;
+			if (cut == 0)
+				cut = width;
+		}
+		printf("%*s%.*s\n", first && *lead ? 0 : indent, "", cut, text);
+		first = 0;
+		text += cut;
+		while (*text == ' ')
+			text++;
+	}
+}
+
 char *cli_gib(int64_t mib, char *buf, size_t size)
 {
 	int64_t hundredths = (mib * 100 + 512) / 1024;
