@@ -40,19 +40,9 @@
 #define GOAL_MIB 256.0
 #define REPLAN_GOAL_MS 100.0
 
-/* ---- a small PRNG (xorshift64*), so runs do not depend on libc's rand() -- */
+/* ---- the PRNG (rng.h) ---- */
 
-typedef struct rng {
-	uint64_t s;
-} rng;
-
-static uint64_t rng_next(rng *r)
-{
-	r->s ^= r->s >> 12;
-	r->s ^= r->s << 25;
-	r->s ^= r->s >> 27;
-	return r->s * UINT64_C(2685821657736338717);
-}
+#include "rng.h"
 
 /* Uniform in [0, 1). */
 static double rng_unit(rng *r) { return (double)(rng_next(r) >> 11) * 0x1.0p-53; }

@@ -38,17 +38,7 @@
 #define GOAL_MS 1000.0
 #define RUNS 3            /* the best of RUNS: the machine may be busy */
 
-typedef struct rng {
-	uint64_t s;
-} rng;
-
-static uint64_t rng_next(rng *r)
-{
-	r->s ^= r->s >> 12;
-	r->s ^= r->s << 25;
-	r->s ^= r->s >> 27;
-	return r->s * UINT64_C(2685821657736338717);
-}
+#include "rng.h"
 
 static int rng_int(rng *r, int lo, int hi)
 {
