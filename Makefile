@@ -21,11 +21,17 @@ RL_LIBS = $(shell $(PKG_CONFIG) --libs readline 2>/dev/null || echo -lreadline)
 CMOCKA_LIBS = $(shell $(PKG_CONFIG) --libs cmocka)
 SAN = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-ALL_CFLAGS = $(STD) $(WARN) $(CFLAGS) $(DEPS_CFLAGS) -Ilib -MMD -MP \
+BASE_CFLAGS = $(STD) $(WARN) $(CFLAGS) $(DEPS_CFLAGS) -MMD -MP \
 	-DGS_PROFILES_DIR='"$(PROFILESDIR)"'
+# The library sees its own folders; the CLI sees the public header and its
+# own headers only, so a private include there fails to compile.
+LIB_CFLAGS = $(BASE_CFLAGS) -Iinclude -Ilib
+CLI_CFLAGS = $(BASE_CFLAGS) -Iinclude -Icli
+# Unit tests and fuzzers exercise internals too.
+ALL_CFLAGS = $(LIB_CFLAGS)
 
-LIB_SRC = $(sort $(wildcard lib/*.c))
-CLI_SRC = $(sort $(wildcard cli/*.c))
+LIB_SRC = $(sort $(wildcard lib/*.c lib/*/*.c))
+CLI_SRC = $(sort $(wildcard cli/*.c cli/*/*.c))
 UNIT_SRC = $(sort $(wildcard tests/unit/test_*.c))
 
 # Two builds of everything: release in build/, sanitized (for tests) in
@@ -40,7 +46,7 @@ FUZZ_SRC = $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BIN = $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%)
 FLIB_OBJ = $(LIB_SRC:%.c=build/fuzz/%.o)
 FUZZ_SECONDS ?= 60
-FUZZ_CFLAGS = $(STD) $(WARN) -g -O1 $(DEPS_CFLAGS) -Ilib -fsanitize=fuzzer-no-link,address,undefined
+FUZZ_CFLAGS = $(STD) $(WARN) -g -O1 $(DEPS_CFLAGS) -Iinclude -Ilib -fsanitize=fuzzer-no-link,address,undefined
 SCLI_OBJ = $(CLI_SRC:%.c=build/san/%.o)
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=build/san/tests/%)
 
@@ -52,21 +58,24 @@ endif
 
 all: libgpushare.a libgpushare.so gpushare gpushare.pc
 
+# Which include path a source gets depends on its layer.
+SRC_CFLAGS = $(if $(filter cli/%,$<),$(CLI_CFLAGS),$(LIB_CFLAGS))
+
 build/%.o: %.c
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(ALL_CFLAGS) -fPIC -c $< -o $@
+	$(Q)$(CC) $(SRC_CFLAGS) -fPIC -c $< -o $@
 
 build/san/%.o: %.c
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC san  $<")
-	$(Q)$(CC) $(ALL_CFLAGS) -O1 -g $(SAN) -c $< -o $@
+	$(Q)$(CC) $(SRC_CFLAGS) -O1 -g $(SAN) -c $< -o $@
 
 # Plain builds for valgrind, which cannot run sanitized binaries.
 build/vg/%.o: %.c
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC vg   $<")
-	$(Q)$(CC) $(ALL_CFLAGS) -O1 -g -c $< -o $@
+	$(Q)$(CC) $(SRC_CFLAGS) -O1 -g -c $< -o $@
 
 build/vg/libgpushare.a: $(VLIB_OBJ)
 	$(Q)rm -f $@ && ar rcs $@ $(VLIB_OBJ)
@@ -118,7 +127,7 @@ gpushare: $(CLI_OBJ) libgpushare.a
 
 gpushare.pc: gpushare.pc.in Makefile
 	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
-	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(shell sed -n 's/^#define GS_VERSION "\(.*\)"/\1/p' lib/gpushare.h)|' \
+	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(shell sed -n 's/^#define GS_VERSION "\(.*\)"/\1/p' include/gpushare.h)|' \
 	    gpushare.pc.in > $@
 
 build/san/libgpushare.a: $(SLIB_OBJ)
@@ -134,10 +143,10 @@ build/san/tests/%: tests/unit/%.c tests/unit/testutil.h build/san/libgpushare.a
 	    $(DEPS_LIBS) $(CMOCKA_LIBS) -lm
 
 # The public header must stand alone under the strictest flags.
-build/header-check.o: lib/gpushare.h
+build/header-check.o: include/gpushare.h
 	@mkdir -p $(@D)
 	$(Q)printf '#include "gpushare.h"\nint main(void) { return 0; }\n' | \
-	    $(CC) $(STD) $(WARN) -Ilib -x c -c - -o $@
+	    $(CC) $(STD) $(WARN) -Iinclude -x c -c - -o $@
 
 deps:
 	@sh tests/deps.sh run
@@ -193,7 +202,7 @@ install: all
 	cp libgpushare.a $(DESTDIR)$(LIBDIR)/libgpushare.a
 	cp libgpushare.so $(DESTDIR)$(LIBDIR)/libgpushare.so.0
 	ln -sf libgpushare.so.0 $(DESTDIR)$(LIBDIR)/libgpushare.so
-	cp lib/gpushare.h $(DESTDIR)$(INCLUDEDIR)/gpushare.h
+	cp include/gpushare.h $(DESTDIR)$(INCLUDEDIR)/gpushare.h
 	cp gpushare.pc $(DESTDIR)$(LIBDIR)/pkgconfig/gpushare.pc
 	for m in man/*.1; do cp $$m $(DESTDIR)$(MANDIR)/man1/; done
 	for m in man/*.5; do [ -e "$$m" ] && cp $$m $(DESTDIR)$(MANDIR)/man5/ || true; done
@@ -217,12 +226,12 @@ uninstall:
 	    $(DESTDIR)$(PROFILESDIR) $(DESTDIR)$(DATADIR)/gpushare 2>/dev/null
 
 # A source tarball that builds from scratch (tests/dist.sh checks it).
-VERSION = $(shell sed -n 's/^\#define GS_VERSION "\(.*\)"/\1/p' lib/gpushare.h)
+VERSION = $(shell sed -n 's/^\#define GS_VERSION "\(.*\)"/\1/p' include/gpushare.h)
 DIST = gpushare-$(VERSION)
 dist:
 	@rm -rf build/dist && mkdir -p build/dist/$(DIST)
 	@(git ls-files 2>/dev/null || find Makefile gpushare.pc.in README.md .gitignore .ci \
-	    lib cli profiles examples man tests -type f) | \
+	    include lib cli profiles examples man tests -type f) | \
 	    grep -v '^build/' | tar -cf - -T - | tar -xf - -C build/dist/$(DIST)
 	@tar -czf $(DIST).tar.gz -C build/dist $(DIST)
 	@echo "$(DIST).tar.gz"

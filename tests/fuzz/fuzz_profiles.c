@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "base/base.h"
 
 static int count(const gs_mig_profile *const *p, const size_t *c, size_t n, void *ud)
 {

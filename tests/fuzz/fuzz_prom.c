@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "prom.h"
+#include "import/prom.h"
 
 static int count(const gs_prom_sample *s, void *ud)
 {

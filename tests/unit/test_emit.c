@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "node.h"
+#include "doc/doc.h"
 
 /* ---- the plans ----------------------------------------------------------------- */
 

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "prom.h"
+#include "import/prom.h"
 
 #define SAMPLES "fixtures/import/samples/"
 

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "report.h"
+#include "report/report.h"
 
 /* ---- escaping and numbers --------------------------------------------------- */
 

@@ -12,8 +12,8 @@
 #include <cjson/cJSON.h>
 
 #include "testutil.h"
-#include "fields.h"
-#include "node.h"
+#include "doc/fields.h"
+#include "doc/doc.h"
 
 static gs_error clean_err(void)
 {

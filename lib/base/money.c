@@ -1,0 +1,59 @@
+/* money.c - exact dollar amounts in integer micro-dollars. */
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "base/base.h"
+
+int gs_micros_parse(const char *text, gs_micros *out, gs_error *err)
+{
+	int64_t v;
+	switch (gs_parse_fixed(text, GS_MICROS_PER_USD, &v)) {
+	case 0: break;
+	case GS_PARSE_TOO_PRECISE:
+		return gs_fail(err, GS_ESYNTAX, "'%s' has more than 6 decimals", text);
+	case GS_PARSE_TOO_LARGE:
+		return gs_fail(err, GS_ESYNTAX, "'%s' is too large", text);
+	default:
+		return gs_fail(err, GS_ESYNTAX, "'%s' is not a dollar amount", text);
+	}
+	*out = v;
+	return 0;
+}
+
+char *gs_micros_format(gs_micros m, int decimals, char *buf, size_t size)
+{
+	int64_t pow = 1, q;
+	uint64_t a;
+
+	if (decimals < 0)
+		decimals = 0;
+	if (decimals > 6)
+		decimals = 6;
+	for (int i = 0; i < decimals; i++)
+		pow *= 10;
+	q = gs_div_round(m, GS_MICROS_PER_USD / pow);
+	/* Unsigned, so that the magnitude of INT64_MIN fits. */
+	a = q < 0 ? (uint64_t)0 - (uint64_t)q : (uint64_t)q;
+	if (decimals)
+		snprintf(buf, size, "%s%" PRIu64 ".%0*" PRIu64, q < 0 ? "-" : "",
+		         a / (uint64_t)pow, decimals, a % (uint64_t)pow);
+	else
+		snprintf(buf, size, "%s%" PRIu64, q < 0 ? "-" : "", a);
+	return buf;
+}
+
+const char *gs_strategy_name(gs_strategy s)
+{
+	switch (s) {
+	case GS_STRATEGY_DEDICATED: return "dedicated";
+	case GS_STRATEGY_TIME_SLICING: return "time-slicing";
+	case GS_STRATEGY_MPS: return "mps";
+	case GS_STRATEGY_MIG: return "mig";
+	}
+	return "unknown";
+}
+
+const char *gs_pricing_name(gs_pricing p)
+{
+	return p == GS_PRICING_SPOT ? "spot" : "on-demand";
+}

@@ -1,0 +1,98 @@
+/*
+ * doc.h - the document tree every reader fills and every writer renders.
+ *
+ * YAML and JSON input are parsed into this tree (with source positions), so
+ * the loaders never see libyaml or cJSON; JSON and YAML output are rendered
+ * from it, so both formats carry exactly the same content.
+ */
+#ifndef GS_DOC_H
+#define GS_DOC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/base.h"
+
+typedef enum gs_node_kind {
+	GS_NODE_NULL,
+	GS_NODE_BOOL,
+	GS_NODE_NUMBER, /* text holds the number exactly as it is written */
+	GS_NODE_STRING,
+	GS_NODE_SEQ,
+	GS_NODE_MAP
+} gs_node_kind;
+
+typedef struct gs_node gs_node;
+struct gs_node {
+	gs_node_kind kind;
+	char *text;          /* scalars: their text ("true", "12.24", "a") */
+	int quoted;          /* input scalar was quoted: never a number */
+	unsigned long line;  /* 1-based position in the source, 0 if none */
+	unsigned long col;
+	gs_node **keys;      /* maps: string nodes, parallel to items */
+	gs_node **items;     /* maps: values; sequences: elements */
+	size_t n, cap;
+};
+
+struct gs_doc {
+	gs_node *root;
+};
+
+/* Constructors return NULL when out of memory. */
+gs_node *gs_node_new(gs_node_kind kind, const char *text);
+gs_node *gs_node_str(const char *s);       /* NULL s gives a null node */
+gs_node *gs_node_int(int64_t v);
+gs_node *gs_node_bool(int v);
+/* Exact dollars with at least `decimals` decimals: 12.24, 21.957642. */
+gs_node *gs_node_money(gs_micros m, int decimals);
+gs_node *gs_node_fixed(int64_t v, int scale, int decimals); /* v/scale */
+void gs_node_free(gs_node *n);
+
+/* Append to a map or sequence; they take ownership of val (freeing it on
+ * failure) and return 0 or -1 when val is NULL or memory runs out, so calls
+ * can be or-ed together and checked once. */
+int gs_node_put(gs_node *map, const char *key, gs_node *val);
+int gs_node_push(gs_node *seq, gs_node *val);
+/* For readers: append with a key node that carries its position. */
+int gs_node_put_node(gs_node *map, gs_node *key, gs_node *val);
+
+/* Lookup in a map by key; NULL when absent or not a map. */
+gs_node *gs_node_get(const gs_node *map, const char *key);
+
+/* Wraps root (taking ownership) in a gs_doc, or frees root on failure. */
+int gs_doc_wrap(gs_node *root, gs_doc **out, gs_error *err);
+
+/* ---- the seams -------------------------------------------------------- */
+
+/* Read limits, shared by the YAML and JSON readers (and GS_READ_MAX_BYTES). */
+#define GS_READ_MAX_DEPTH 64
+#define GS_READ_MAX_NODES 4000000
+
+/* yaml_read.c: parses one YAML document from a file (path "-" is stdin) or
+ * from a buffer named `name` in messages. Refuses anchors and aliases,
+ * duplicate keys, non-scalar keys, more than one document, NUL bytes and
+ * input over the limits. An empty document gives a GS_NODE_NULL root. */
+int gs_yaml_read_file(const char *path, gs_node **out, gs_error *err);
+int gs_yaml_read_buffer(const char *name, const char *buf, size_t len,
+                        gs_node **out, gs_error *err);
+
+/* yaml_emit.c: renders a tree as a YAML document, or several as a stream
+ * of documents each starting with "---". */
+int gs_yaml_render(const gs_node *root, char **out, gs_error *err);
+int gs_yaml_render_stream(const gs_node *const *docs, size_t n, char **out,
+                          gs_error *err);
+
+/* json.c: renders a tree as pretty-printed JSON (with a final newline). */
+int gs_json_render(const gs_node *root, char **out, gs_error *err);
+
+/* json.c: parses one JSON document (path "-" is stdin). cJSON keeps no
+ * positions, so only syntax errors carry a line and column. */
+int gs_json_read_file(const char *path, gs_node **out, gs_error *err);
+int gs_json_read_buffer(const char *name, const char *buf, size_t len,
+                        gs_node **out, gs_error *err);
+
+/* Fills err with at's position in file (see gs_fail_at). */
+int gs_fail_node(gs_error *err, int code, const char *file,
+                 const gs_node *at, const char *fmt, ...) GS_PRINTF(5, 6);
+
+#endif

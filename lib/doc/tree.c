@@ -1,0 +1,190 @@
+/* node.c - building, querying and freeing document trees. */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "doc/doc.h"
+
+gs_node *gs_node_new(gs_node_kind kind, const char *text)
+{
+	gs_node *n = calloc(1, sizeof *n);
+	if (!n)
+		return NULL;
+	n->kind = kind;
+	if (text && !(n->text = gs_strdup(text))) {
+		free(n);
+		return NULL;
+	}
+	return n;
+}
+
+gs_node *gs_node_str(const char *s)
+{
+	return s ? gs_node_new(GS_NODE_STRING, s) : gs_node_new(GS_NODE_NULL, "null");
+}
+
+gs_node *gs_node_int(int64_t v)
+{
+	char buf[32];
+	snprintf(buf, sizeof buf, "%" PRId64, v);
+	return gs_node_new(GS_NODE_NUMBER, buf);
+}
+
+gs_node *gs_node_bool(int v)
+{
+	return gs_node_new(GS_NODE_BOOL, v ? "true" : "false");
+}
+
+gs_node *gs_node_fixed(int64_t v, int scale, int decimals)
+{
+	char buf[48];
+	int64_t pow = 1, q;
+	for (int i = 0; i < decimals; i++)
+		pow *= 10;
+	/* Round v/scale to `decimals` places, half away from zero. */
+	q = gs_div_round(v * pow, scale);
+	if (decimals == 0) {
+		snprintf(buf, sizeof buf, "%" PRId64, q);
+	} else {
+		int64_t a = q < 0 ? -q : q;
+		snprintf(buf, sizeof buf, "%s%" PRId64 ".%0*" PRId64, q < 0 ? "-" : "",
+		         a / pow, decimals, a % pow);
+	}
+	return gs_node_new(GS_NODE_NUMBER, buf);
+}
+
+gs_node *gs_node_money(gs_micros m, int decimals)
+{
+	char buf[48];
+	size_t n;
+	const char *dot;
+
+	/* Every digit the catalog has, but at least `decimals` of them. */
+	gs_micros_format(m, 6, buf, sizeof buf);
+	n = strlen(buf);
+	dot = strchr(buf, '.');
+	while (dot && n > (size_t)(dot - buf) + 1 + (size_t)decimals && buf[n - 1] == '0')
+		buf[--n] = '\0';
+	return gs_node_new(GS_NODE_NUMBER, buf);
+}
+
+void gs_node_free(gs_node *n)
+{
+	if (!n)
+		return;
+	for (size_t i = 0; i < n->n; i++) {
+		if (n->keys)
+			gs_node_free(n->keys[i]);
+		gs_node_free(n->items[i]);
+	}
+	free(n->keys);
+	free(n->items);
+	free(n->text);
+	free(n);
+}
+
+static int append(gs_node *parent, gs_node *key, gs_node *val)
+{
+	if (!parent || !val)
+		goto fail;
+	if (parent->n == parent->cap) {
+		size_t ncap = parent->cap ? parent->cap * 2 : 4;
+		gs_node **p;
+		/* Keys grow first: a larger keys array beside a failed items
+		 * realloc is harmless, the other way round is not. */
+		if (key) {
+			if (!(p = realloc(parent->keys, ncap * sizeof *p)))
+				goto fail;
+			parent->keys = p;
+		}
+		if (!(p = realloc(parent->items, ncap * sizeof *p)))
+			goto fail;
+		parent->items = p;
+		parent->cap = ncap;
+	}
+	if (key)
+		parent->keys[parent->n] = key;
+	parent->items[parent->n++] = val;
+	return 0;
+fail:
+	gs_node_free(key);
+	gs_node_free(val);
+	return -1;
+}
+
+int gs_node_put_node(gs_node *map, gs_node *key, gs_node *val)
+{
+	if (!key || !map || map->kind != GS_NODE_MAP) {
+		gs_node_free(key);
+		gs_node_free(val);
+		return -1;
+	}
+	return append(map, key, val);
+}
+
+int gs_node_put(gs_node *map, const char *key, gs_node *val)
+{
+	return gs_node_put_node(map, gs_node_new(GS_NODE_STRING, key), val);
+}
+
+int gs_node_push(gs_node *seq, gs_node *val)
+{
+	if (!seq || seq->kind != GS_NODE_SEQ) {
+		gs_node_free(val);
+		return -1;
+	}
+	return append(seq, NULL, val);
+}
+
+gs_node *gs_node_get(const gs_node *map, const char *key)
+{
+	if (!map || map->kind != GS_NODE_MAP)
+		return NULL;
+	for (size_t i = 0; i < map->n; i++)
+		if (strcmp(map->keys[i]->text, key) == 0)
+			return map->items[i];
+	return NULL;
+}
+
+int gs_doc_wrap(gs_node *root, gs_doc **out, gs_error *err)
+{
+	gs_doc *d;
+	if (!root)
+		return gs_fail_nomem(err);
+	if (!(d = malloc(sizeof *d))) {
+		gs_node_free(root);
+		return gs_fail_nomem(err);
+	}
+	d->root = root;
+	*out = d;
+	return 0;
+}
+
+void gs_doc_free(gs_doc *doc)
+{
+	if (!doc)
+		return;
+	gs_node_free(doc->root);
+	free(doc);
+}
+
+int gs_doc_render(const gs_doc *doc, gs_format fmt, char **out, gs_error *err)
+{
+	if (!doc || !out)
+		return gs_fail(err, GS_EINVAL, "no document to render");
+	if (fmt == GS_FORMAT_JSON)
+		return gs_json_render(doc->root, out, err);
+	return gs_yaml_render(doc->root, out, err);
+}
+
+int gs_fail_node(gs_error *err, int code, const char *file, const gs_node *at,
+                 const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	gs_vfail_at(err, code, file, at ? at->line : 0, at ? at->col : 0, fmt, ap);
+	va_end(ap);
+	return code;
+}

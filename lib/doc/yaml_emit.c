@@ -1,0 +1,162 @@
+/*
+ * yaml_emit.c - the one place that writes YAML: every value goes through
+ * libyaml's emitter, so no user string can break the document's structure.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+#include "doc/doc.h"
+
+typedef struct sink {
+	char *buf;
+	size_t len, cap;
+	int failed;
+} sink;
+
+static int write_handler(void *data, unsigned char *chunk, size_t size)
+{
+	sink *s = data;
+	if (gs_grow(&s->buf, &s->cap, s->len + size + 1, 1) < 0) {
+		s->failed = 1;
+		return 0;
+	}
+	memcpy(s->buf + s->len, chunk, size);
+	s->len += size;
+	s->buf[s->len] = '\0';
+	return 1;
+}
+
+/* A string that a YAML 1.1 or 1.2 reader would resolve to something else
+ * (a number, a boolean, null) must be quoted to stay a string. */
+static int needs_quotes(const char *s)
+{
+	static const char *const words[] = {
+		"y", "n", "yes", "no", "on", "off", "true", "false", "null", "~",
+	};
+	const char *p = s;
+
+	if (!*s)
+		return 1;
+	for (size_t i = 0; i < GS_ARRAY_LEN(words); i++)
+		if (gs_strcaseeq(s, words[i]))
+			return 1;
+	if (*p == '+' || *p == '-')
+		p++;
+	if (*p == '.')
+		p++;
+	/* Anything starting like a number (digits, .5, 0x1f, 1e3, .inf). */
+	return (*p >= '0' && *p <= '9') || gs_strcaseeq(p, "inf") ||
+	       gs_strcaseeq(p, "nan") || gs_strcaseeq(s, ".nan");
+}
+
+static int emit_scalar(yaml_emitter_t *em, const gs_node *n)
+{
+	yaml_event_t ev;
+	const char *text = n->text ? n->text : "";
+	int is_str = n->kind == GS_NODE_STRING;
+	yaml_scalar_style_t style = YAML_ANY_SCALAR_STYLE;
+
+	if (n->kind == GS_NODE_NULL)
+		text = "null";
+	if (is_str && needs_quotes(text))
+		style = YAML_DOUBLE_QUOTED_SCALAR_STYLE;
+	/* A config embedded in a ConfigMap reads best as a literal block;
+	 * libyaml falls back to quoting when the text cannot be one. */
+	else if (is_str && strchr(text, '\n'))
+		style = YAML_LITERAL_SCALAR_STYLE;
+	if (!yaml_scalar_event_initialize(&ev, NULL, NULL,
+	                                  (yaml_char_t *)(uintptr_t)text,
+	                                  (int)strlen(text), 1, 1, style))
+		return -1;
+	return yaml_emitter_emit(em, &ev) ? 0 : -1;
+}
+
+static int emit_node(yaml_emitter_t *em, const gs_node *n)
+{
+	yaml_event_t ev;
+
+	if (n->kind != GS_NODE_SEQ && n->kind != GS_NODE_MAP)
+		return emit_scalar(em, n);
+	if (n->kind == GS_NODE_SEQ) {
+		if (!yaml_sequence_start_event_initialize(
+		        &ev, NULL, NULL, 1,
+		        n->n ? YAML_BLOCK_SEQUENCE_STYLE : YAML_FLOW_SEQUENCE_STYLE) ||
+		    !yaml_emitter_emit(em, &ev))
+			return -1;
+		for (size_t i = 0; i < n->n; i++)
+			if (emit_node(em, n->items[i]) < 0)
+				return -1;
+		if (!yaml_sequence_end_event_initialize(&ev) ||
+		    !yaml_emitter_emit(em, &ev))
+			return -1;
+		return 0;
+	}
+	if (!yaml_mapping_start_event_initialize(
+	        &ev, NULL, NULL, 1,
+	        n->n ? YAML_BLOCK_MAPPING_STYLE : YAML_FLOW_MAPPING_STYLE) ||
+	    !yaml_emitter_emit(em, &ev))
+		return -1;
+	for (size_t i = 0; i < n->n; i++)
+		if (emit_scalar(em, n->keys[i]) < 0 || emit_node(em, n->items[i]) < 0)
+			return -1;
+	if (!yaml_mapping_end_event_initialize(&ev) || !yaml_emitter_emit(em, &ev))
+		return -1;
+	return 0;
+}
+
+/* Documents are separated by "---" when there is more than one. */
+static int emit_documents(yaml_emitter_t *em, const gs_node *const *docs, size_t n)
+{
+	yaml_event_t ev;
+
+	if (!yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING) ||
+	    !yaml_emitter_emit(em, &ev))
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		if (!yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, n == 1) ||
+		    !yaml_emitter_emit(em, &ev))
+			return -1;
+		if (emit_node(em, docs[i]) < 0)
+			return -1;
+		if (!yaml_document_end_event_initialize(&ev, 1) ||
+		    !yaml_emitter_emit(em, &ev))
+			return -1;
+	}
+	if (!yaml_stream_end_event_initialize(&ev) || !yaml_emitter_emit(em, &ev))
+		return -1;
+	return yaml_emitter_flush(em) ? 0 : -1;
+}
+
+int gs_yaml_render(const gs_node *root, char **out, gs_error *err)
+{
+	return gs_yaml_render_stream(&root, 1, out, err);
+}
+
+int gs_yaml_render_stream(const gs_node *const *docs, size_t n, char **out,
+                          gs_error *err)
+{
+	yaml_emitter_t em;
+	sink s = { NULL, 0, 0, 0 };
+	int rc;
+
+	if (!yaml_emitter_initialize(&em))
+		return gs_fail_nomem(err);
+	yaml_emitter_set_output(&em, write_handler, &s);
+	yaml_emitter_set_unicode(&em, 1);
+	yaml_emitter_set_width(&em, -1);
+	yaml_emitter_set_indent(&em, 2);
+	rc = emit_documents(&em, docs, n);
+	if (rc < 0 && !s.failed && em.error != YAML_MEMORY_ERROR)
+		rc = gs_fail(err, GS_EINVAL, "cannot write YAML: %s",
+		             em.problem ? em.problem : "emitter error");
+	else if (rc < 0)
+		rc = gs_fail_nomem(err);
+	yaml_emitter_delete(&em);
+	if (rc < 0) {
+		free(s.buf);
+		return rc;
+	}
+	*out = s.buf ? s.buf : gs_strdup("");
+	return *out ? 0 : gs_fail_nomem(err);
+}

@@ -1,0 +1,325 @@
+/*
+ * yaml_read.c - the one place that parses YAML: libyaml events become a
+ * gs_node tree with 1-based positions. libyaml's conventions (1/0 returns,
+ * 0-based marks) stay in this file.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+#include "doc/doc.h"
+
+typedef struct reader {
+	yaml_parser_t parser;
+	const char *buf;           /* for positions of encoding errors */
+	size_t len;
+	const char *name;
+	gs_error *err;
+	size_t nodes;
+	int depth;
+} reader;
+
+static int parser_error(reader *r)
+{
+	yaml_parser_t *p = &r->parser;
+	const char *what = p->problem ? p->problem : "invalid YAML";
+
+	if (p->error == YAML_MEMORY_ERROR)
+		return gs_fail_nomem(r->err);
+	/* Encoding errors come as a byte offset, not a mark. */
+	if (p->error == YAML_READER_ERROR) {
+		unsigned long line = 1, col = 1;
+		for (size_t i = 0; i < p->problem_offset && i < r->len; i++) {
+			if (r->buf[i] == '\n') {
+				line++;
+				col = 1;
+			} else if (((unsigned char)r->buf[i] & 0xC0) != 0x80) {
+				col++;
+			}
+		}
+		return gs_fail_at(r->err, GS_ESYNTAX, r->name, line, col,
+		                  "%s (the file must be UTF-8)", what);
+	}
+	/* libyaml reports an unclosed quote at the end of the file; the
+	 * place to fix is where the quote opened. */
+	if (p->context && strstr(p->context, "quoted scalar") && p->problem &&
+	    strstr(p->problem, "end of stream"))
+		return gs_fail_at(r->err, GS_ESYNTAX, r->name, p->context_mark.line + 1,
+		                  p->context_mark.column + 1,
+		                  "unterminated quoted string (the file ends before its closing quote)");
+	if (p->context)
+		return gs_fail_at(r->err, GS_ESYNTAX, r->name,
+		                  p->problem_mark.line + 1,
+		                  p->problem_mark.column + 1, "%s %s", what,
+		                  p->context);
+	return gs_fail_at(r->err, GS_ESYNTAX, r->name, p->problem_mark.line + 1,
+	                  p->problem_mark.column + 1, "%s", what);
+}
+
+static int next(reader *r, yaml_event_t *ev)
+{
+	if (!yaml_parser_parse(&r->parser, ev))
+		return parser_error(r);
+	return 0;
+}
+
+static gs_node *at(gs_node *n, const yaml_event_t *ev)
+{
+	if (n) {
+		n->line = ev->start_mark.line + 1;
+		n->col = ev->start_mark.column + 1;
+	}
+	return n;
+}
+
+static int parse_node(reader *r, yaml_event_t *ev, gs_node **out);
+
+static int fail_ev(reader *r, const yaml_event_t *ev, int code, const char *msg)
+{
+	return gs_fail_at(r->err, code, r->name, ev->start_mark.line + 1,
+	                  ev->start_mark.column + 1, "%s", msg);
+}
+
+static int parse_scalar(reader *r, yaml_event_t *ev, gs_node **out)
+{
+	const char *text = (const char *)ev->data.scalar.value;
+	size_t len = ev->data.scalar.length;
+	gs_node *n;
+
+	if (strlen(text) != len)
+		return fail_ev(r, ev, GS_ESYNTAX, "NUL byte in a value");
+	n = at(gs_node_new(GS_NODE_STRING, text), ev);
+	if (!n)
+		return gs_fail_nomem(r->err);
+	n->quoted = ev->data.scalar.style != YAML_PLAIN_SCALAR_STYLE;
+	/* Plain null spellings are kept as nulls so loaders can tell
+	 * `spot: null` from `spot: "null"`. */
+	if (!n->quoted && (len == 0 || strcmp(text, "~") == 0 ||
+	                   strcmp(text, "null") == 0 || strcmp(text, "Null") == 0 ||
+	                   strcmp(text, "NULL") == 0))
+		n->kind = GS_NODE_NULL;
+	*out = n;
+	return 0;
+}
+
+static int key_is_duplicate(const gs_node *map, const gs_node *key)
+{
+	for (size_t i = 0; i < map->n; i++)
+		if (strcmp(map->keys[i]->text, key->text) == 0)
+			return 1;
+	return 0;
+}
+
+static int parse_mapping(reader *r, gs_node *map)
+{
+	for (;;) {
+		yaml_event_t ev;
+		gs_node *key = NULL, *val = NULL;
+		int rc;
+
+		if ((rc = next(r, &ev)) < 0)
+			return rc;
+		if (ev.type == YAML_MAPPING_END_EVENT) {
+			yaml_event_delete(&ev);
+			return 0;
+		}
+		if (ev.type != YAML_SCALAR_EVENT) {
+			rc = ev.type == YAML_ALIAS_EVENT
+			         ? fail_ev(r, &ev, GS_ESYNTAX,
+			                   "aliases are not supported")
+			         : fail_ev(r, &ev, GS_ESYNTAX,
+			                   "a key must be a plain string");
+			yaml_event_delete(&ev);
+			return rc;
+		}
+		rc = parse_node(r, &ev, &key);
+		yaml_event_delete(&ev);
+		if (rc < 0)
+			return rc;
+		if (key->kind == GS_NODE_NULL)
+			key->kind = GS_NODE_STRING;
+		if (key_is_duplicate(map, key)) {
+			rc = gs_fail_node(r->err, GS_ESCHEMA, r->name, key,
+			                  "duplicate key '%s'", key->text);
+			gs_node_free(key);
+			return rc;
+		}
+		if ((rc = next(r, &ev)) < 0) {
+			gs_node_free(key);
+			return rc;
+		}
+		rc = parse_node(r, &ev, &val);
+		yaml_event_delete(&ev);
+		if (rc < 0) {
+			gs_node_free(key);
+			return rc;
+		}
+		if (gs_node_put_node(map, key, val) < 0)
+			return gs_fail_nomem(r->err);
+	}
+}
+
+static int parse_sequence(reader *r, gs_node *seq)
+{
+	for (;;) {
+		yaml_event_t ev;
+		gs_node *item = NULL;
+		int rc;
+
+		if ((rc = next(r, &ev)) < 0)
+			return rc;
+		if (ev.type == YAML_SEQUENCE_END_EVENT) {
+			yaml_event_delete(&ev);
+			return 0;
+		}
+		rc = parse_node(r, &ev, &item);
+		yaml_event_delete(&ev);
+		if (rc < 0)
+			return rc;
+		if (gs_node_push(seq, item) < 0)
+			return gs_fail_nomem(r->err);
+	}
+}
+
+static int parse_node(reader *r, yaml_event_t *ev, gs_node **out)
+{
+	gs_node *n;
+	int rc;
+
+	if (++r->nodes > GS_READ_MAX_NODES)
+		return fail_ev(r, ev, GS_ELIMIT, "too many values in one file");
+	switch (ev->type) {
+	case YAML_ALIAS_EVENT:
+		/* Aliases are how "billion laughs" files explode; no profile or
+		 * workload needs them. */
+		return fail_ev(r, ev, GS_ESYNTAX, "aliases are not supported");
+	case YAML_SCALAR_EVENT:
+		if (ev->data.scalar.anchor)
+			return fail_ev(r, ev, GS_ESYNTAX, "anchors are not supported");
+		return parse_scalar(r, ev, out);
+	case YAML_MAPPING_START_EVENT:
+	case YAML_SEQUENCE_START_EVENT:
+		break;
+	default:
+		return fail_ev(r, ev, GS_ESYNTAX, "unexpected YAML event");
+	}
+	if ((ev->type == YAML_MAPPING_START_EVENT && ev->data.mapping_start.anchor) ||
+	    (ev->type == YAML_SEQUENCE_START_EVENT && ev->data.sequence_start.anchor))
+		return fail_ev(r, ev, GS_ESYNTAX, "anchors are not supported");
+	if (++r->depth > GS_READ_MAX_DEPTH)
+		return fail_ev(r, ev, GS_ELIMIT, "nesting is deeper than 64 levels");
+	n = at(gs_node_new(ev->type == YAML_MAPPING_START_EVENT ? GS_NODE_MAP
+	                                                         : GS_NODE_SEQ,
+	                   NULL),
+	       ev);
+	if (!n)
+		return gs_fail_nomem(r->err);
+	rc = n->kind == GS_NODE_MAP ? parse_mapping(r, n) : parse_sequence(r, n);
+	r->depth--;
+	if (rc < 0) {
+		gs_node_free(n);
+		return rc;
+	}
+	*out = n;
+	return 0;
+}
+
+/* Reads events up to and including `type`, failing on anything else. */
+static int expect(reader *r, yaml_event_type_t type, yaml_event_t *ev)
+{
+	int rc = next(r, ev);
+	if (rc < 0)
+		return rc;
+	if (ev->type != type) {
+		rc = fail_ev(r, ev, GS_ESYNTAX,
+		             type == YAML_STREAM_END_EVENT
+		                 ? "more than one YAML document"
+		                 : "unexpected YAML event");
+		yaml_event_delete(ev);
+		return rc;
+	}
+	return 0;
+}
+
+static int parse_stream(reader *r, gs_node **out)
+{
+	yaml_event_t ev;
+	gs_node *root = NULL;
+	int rc;
+
+	if ((rc = expect(r, YAML_STREAM_START_EVENT, &ev)) < 0)
+		return rc;
+	yaml_event_delete(&ev);
+	if ((rc = next(r, &ev)) < 0)
+		return rc;
+	if (ev.type == YAML_STREAM_END_EVENT) {
+		yaml_event_delete(&ev);
+		*out = gs_node_new(GS_NODE_NULL, "");
+		return *out ? 0 : gs_fail_nomem(r->err);
+	}
+	yaml_event_delete(&ev); /* document start */
+	if ((rc = next(r, &ev)) < 0)
+		return rc;
+	rc = parse_node(r, &ev, &root);
+	yaml_event_delete(&ev);
+	if (rc < 0)
+		return rc;
+	if ((rc = expect(r, YAML_DOCUMENT_END_EVENT, &ev)) < 0)
+		goto fail;
+	yaml_event_delete(&ev);
+	if ((rc = expect(r, YAML_STREAM_END_EVENT, &ev)) < 0)
+		goto fail;
+	yaml_event_delete(&ev);
+	*out = root;
+	return 0;
+fail:
+	gs_node_free(root);
+	return rc;
+}
+
+int gs_yaml_read_buffer(const char *name, const char *buf, size_t len,
+                        gs_node **out, gs_error *err)
+{
+	reader r;
+	int rc;
+
+	if (len > GS_READ_MAX_BYTES)
+		return gs_fail_at(err, GS_ELIMIT, name, 0, 0,
+		                  "file is larger than the %u MiB limit",
+		                  GS_READ_MAX_BYTES >> 20);
+	if (memchr(buf, '\0', len)) {
+		size_t off = (size_t)((const char *)memchr(buf, '\0', len) - buf);
+		unsigned long line = 1, col = 1;
+		for (size_t i = 0; i < off; i++, col++)
+			if (buf[i] == '\n') {
+				line++;
+				col = 0;
+			}
+		return gs_fail_at(err, GS_ESYNTAX, name, line, col,
+		                  "NUL byte in the file");
+	}
+	memset(&r, 0, sizeof r);
+	r.name = name;
+	r.err = err;
+	r.buf = buf;
+	r.len = len;
+	if (!yaml_parser_initialize(&r.parser))
+		return gs_fail_nomem(err);
+	yaml_parser_set_input_string(&r.parser, (const unsigned char *)buf, len);
+	rc = parse_stream(&r, out);
+	yaml_parser_delete(&r.parser);
+	return rc;
+}
+
+int gs_yaml_read_file(const char *path, gs_node **out, gs_error *err)
+{
+	char *buf;
+	size_t len;
+	int rc = gs_file_read(path, &buf, &len, err);
+	if (rc < 0)
+		return rc;
+	rc = gs_yaml_read_buffer(strcmp(path, "-") == 0 ? "<stdin>" : path, buf,
+	                         len, out, err);
+	free(buf);
+	return rc;
+}

@@ -1,0 +1,1658 @@
+/*
+ * import.c - a cluster as gpushare sees it: GPU nodes from kubectl's node
+ * list (gpu-feature-discovery labels, nvidia.com resources), workloads from
+ * its pod list (owners and GPU requests), and their DCGM samples reduced to
+ * a percentile per workload and per GPU. Nothing is guessed: an unknown GPU
+ * product is an error, a missing price or metric is reported as missing.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "import/import.h"
+#include "import/prom.h"
+
+#define NONE ((size_t)-1)
+#define MAX_REQ 8        /* distinct GPU resources one pod requests */
+#define MAX_GPUS 1024    /* per node: bounds what labels can make us allocate */
+
+static const char *const metric_names[M_COUNT] = {
+	"DCGM_FI_PROF_SM_ACTIVE", "DCGM_FI_PROF_GR_ENGINE_ACTIVE",
+	"DCGM_FI_DEV_GPU_UTIL", "DCGM_FI_DEV_FB_USED",
+};
+
+/* ---- small containers --------------------------------------------------- */
+
+static size_t str_hash(const char *s)
+{
+	size_t h = (size_t)1469598103934665603u;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * (size_t)1099511628211u;
+	return h;
+}
+
+static size_t smap_find(const smap *m, const char *key)
+{
+	if (!m->cap)
+		return NONE;
+	for (size_t h = str_hash(key) & (m->cap - 1); m->keys[h]; h = (h + 1) & (m->cap - 1))
+		if (strcmp(m->keys[h], key) == 0)
+			return m->vals[h];
+	return NONE;
+}
+
+static int smap_grow(smap *m)
+{
+	size_t cap = m->cap ? m->cap * 2 : 256;
+	char **k = calloc(cap, sizeof *k);
+	size_t *v = calloc(cap, sizeof *v);
+	if (!k || !v) {
+		free(k);
+		free(v);
+		return -1;
+	}
+	for (size_t i = 0; i < m->cap; i++) {
+		size_t h;
+		if (!m->keys[i])
+			continue;
+		for (h = str_hash(m->keys[i]) & (cap - 1); k[h]; h = (h + 1) & (cap - 1))
+			;
+		k[h] = m->keys[i];
+		v[h] = m->vals[i];
+	}
+	free(m->keys);
+	free(m->vals);
+	m->keys = k;
+	m->vals = v;
+	m->cap = cap;
+	return 0;
+}
+
+/* Adds a key that is not there yet. */
+static int smap_put(smap *m, const char *key, size_t val)
+{
+	size_t h;
+	if ((m->n + 1) * 2 > m->cap && smap_grow(m) < 0)
+		return -1;
+	for (h = str_hash(key) & (m->cap - 1); m->keys[h]; h = (h + 1) & (m->cap - 1))
+		;
+	if (!(m->keys[h] = gs_strdup(key)))
+		return -1;
+	m->vals[h] = val;
+	m->n++;
+	return 0;
+}
+
+static void smap_free(smap *m)
+{
+	for (size_t i = 0; i < m->cap; i++)
+		free(m->keys[i]);
+	free(m->keys);
+	free(m->vals);
+	memset(m, 0, sizeof *m);
+}
+
+static int push(samples *s, double v)
+{
+	if (gs_grow(&s->v, &s->cap, s->n + 1, sizeof *s->v) < 0)
+		return -1;
+	s->v[s->n++] = v;
+	return 0;
+}
+
+static int warn(gs_inventory *inv, const char *fmt, ...) GS_PRINTF(2, 3);
+static int warn(gs_inventory *inv, const char *fmt, ...)
+{
+	char msg[GS_ERROR_MSG_MAX];
+	char *copy;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	if (!(copy = gs_strdup(msg)) ||
+	    gs_grow(&inv->warnings, &inv->cap_warnings, inv->n_warnings + 1,
+	            sizeof *inv->warnings) < 0) {
+		free(copy);
+		return gs_fail_nomem(inv->err);
+	}
+	inv->warnings[inv->n_warnings++] = copy;
+	return 0;
+}
+
+/* Makes s a DNS-1123 label (what workload files need for names, teams and
+ * tenants): lower-case letters, digits and '-', at most 63, alphanumeric
+ * at both ends. Other characters become '-'. May leave out empty. */
+static char *dns_label(const char *s, char out[64])
+{
+	size_t o = 0;
+	for (; *s && o < 63; s++) {
+		char c = *s >= 'A' && *s <= 'Z' ? (char)(*s - 'A' + 'a') : *s;
+		if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')))
+			c = '-';
+		if (c != '-' || o > 0)
+			out[o++] = c;
+	}
+	while (o > 0 && out[o - 1] == '-')
+		o--;
+	out[o] = '\0';
+	return out;
+}
+
+/* ---- reading kubectl's JSON ------------------------------------------------ */
+
+static const char *json_kind(const gs_node *n)
+{
+	char *end;
+	if (n->kind == GS_NODE_SEQ || n->kind == GS_NODE_MAP)
+		return n->kind == GS_NODE_SEQ ? "an array" : "an object";
+	if (n->kind == GS_NODE_NULL)
+		return "null";
+	if (n->quoted || !n->text)
+		return "a string";
+	if (strcmp(n->text, "true") == 0 || strcmp(n->text, "false") == 0)
+		return "a boolean";
+	strtod(n->text, &end);
+	return *n->text && !*end ? "a number" : "a string";
+}
+
+static const char *str_at(const gs_node *map, const char *key)
+{
+	const gs_node *v = gs_node_get(map, key);
+	return v && v->kind == GS_NODE_STRING ? v->text : NULL;
+}
+
+static int digits(const char *t, int64_t *out)
+{
+	int64_t x = 0;
+	if (!*t)
+		return -1;
+	for (; *t; t++) {
+		if (*t < '0' || *t > '9' || x > (INT64_MAX - 9) / 10)
+			return -1;
+		x = x * 10 + (*t - '0');
+	}
+	*out = x;
+	return 0;
+}
+
+/* A whole non-negative number, as a JSON number or a string ("1"). */
+static int whole(const gs_node *v, int64_t *out)
+{
+	if (!v || (v->kind != GS_NODE_STRING && v->kind != GS_NODE_NUMBER))
+		return -1;
+	return digits(v->text, out);
+}
+
+static int label_int(const gs_node *labels, const char *key, int64_t *out)
+{
+	return whole(gs_node_get(labels, key), out);
+}
+
+static int is_gpu_resource(const char *k)
+{
+	return strcmp(k, "nvidia.com/gpu") == 0 || strcmp(k, "nvidia.com/gpu.shared") == 0 ||
+	       strncmp(k, "nvidia.com/mig-", 15) == 0;
+}
+
+typedef int (*item_fn)(gs_inventory *inv, const char *file, const gs_node *item, size_t i);
+
+/* A List's items, or the one object `kubectl get KIND NAME -o json` prints,
+ * from a tree of the whole file. */
+static int whole_list(gs_inventory *inv, const char *file, const char *buf, size_t len,
+                      const char *kind, const char *cmd, item_fn each)
+{
+	gs_node *root = NULL;
+	const gs_node *items;
+	const char *k;
+	int rc;
+
+	if ((rc = gs_yaml_read_buffer(file, buf, len, &root, inv->err)) < 0)
+		return rc;
+	if (root->kind == GS_NODE_NULL && !root->line)
+		rc = gs_fail_at(inv->err, GS_ESCHEMA, file, 0, 0,
+		                "the file is empty (expected the output of '%s')", cmd);
+	else if (root->kind != GS_NODE_MAP)
+		rc = gs_fail_node(inv->err, GS_ESCHEMA, file, root,
+		                  "expected the JSON object that '%s' prints, not %s", cmd,
+		                  json_kind(root));
+	else if ((k = str_at(root, "kind")) && strcmp(k, kind) == 0)
+		rc = each(inv, file, root, 0);
+	else if (!(items = gs_node_get(root, "items")) || items->kind != GS_NODE_SEQ)
+		rc = gs_fail_node(inv->err, GS_ESCHEMA, file, items ? items : root,
+		                  "expected a List with 'items', the output of '%s'", cmd);
+	else
+		for (size_t i = 0; rc == 0 && i < items->n; i++)
+			rc = each(inv, file, items->items[i], i);
+	gs_node_free(root);
+	return rc;
+}
+
+/* ---- a List one item at a time ---------------------------------------------
+ * The tree of 50,000 pods has millions of nodes; parsing one item at a
+ * time keeps memory small and is 2-3 times faster. This scanner only finds
+ * where the items of a JSON List are (it knows strings and nesting, with a
+ * counter, not recursion); the YAML reader parses each item. Anything it
+ * does not expect sends the file to whole_list, whose reader then reports
+ * the error. */
+
+typedef struct span {
+	size_t start, end;
+} span;
+
+static size_t skip_ws(const char *b, size_t n, size_t i)
+{
+	while (i < n && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r'))
+		i++;
+	return i;
+}
+
+/* b[i] is '"': the index after the closing quote, or NONE. */
+static size_t skip_string(const char *b, size_t n, size_t i)
+{
+	for (i++; i < n; i++) {
+		if (b[i] == '\\')
+			i++;
+		else if (b[i] == '"')
+			return i + 1;
+	}
+	return NONE;
+}
+
+/* The index after the value at b[i], or NONE. */
+static size_t skip_value(const char *b, size_t n, size_t i)
+{
+	size_t depth = 0;
+	if (i >= n)
+		return NONE;
+	if (b[i] == '"')
+		return skip_string(b, n, i);
+	if (b[i] != '{' && b[i] != '[') {
+		size_t start = i;
+		while (i < n && !strchr(" \t\r\n,]}", b[i]))
+			i++;
+		return i > start ? i : NONE;
+	}
+	for (; i < n; i++) {
+		if (b[i] == '"') {
+			if ((i = skip_string(b, n, i)) == NONE)
+				return NONE;
+			i--; /* the closing quote */
+		} else if (b[i] == '{' || b[i] == '[')
+			depth++;
+		else if ((b[i] == '}' || b[i] == ']') && --depth == 0)
+			return i + 1;
+	}
+	return NONE;
+}
+
+/* The items of the List at the top of b: 0, or -1 to read it whole. */
+static int split_items(const char *b, size_t n, span **out, size_t *count, size_t *cap)
+{
+	size_t i = skip_ws(b, n, 0), k, found = 0;
+	if (i >= n || b[i] != '{')
+		return -1;
+	for (i = skip_ws(b, n, i + 1); i < n && b[i] == '"'; i = skip_ws(b, n, i + 1)) {
+		int items;
+		if ((k = skip_string(b, n, i)) == NONE)
+			return -1;
+		items = k - i == 7 && memcmp(b + i, "\"items\"", 7) == 0;
+		if ((i = skip_ws(b, n, k)) >= n || b[i] != ':')
+			return -1;
+		i = skip_ws(b, n, i + 1);
+		if (items && found)
+			return -1; /* twice: the reader refuses duplicate keys */
+		if (items && i < n && b[i] == '[') {
+			found = 1;
+			for (i = skip_ws(b, n, i + 1); i < n && b[i] != ']'; i = skip_ws(b, n, i + 1)) {
+				if ((k = skip_value(b, n, i)) == NONE ||
+				    gs_grow(out, cap, *count + 1, sizeof **out) < 0)
+					return -1;
+				(*out)[(*count)++] = (span){ i, k };
+				if ((i = skip_ws(b, n, k)) >= n || (b[i] != ',' && b[i] != ']'))
+					return -1;
+				if (b[i] == ']')
+					break;
+			}
+			if (i >= n)
+				return -1;
+			i++;
+		} else if ((i = skip_value(b, n, i)) == NONE) {
+			return -1;
+		}
+		if ((i = skip_ws(b, n, i)) >= n || (b[i] != ',' && b[i] != '}'))
+			return -1;
+		if (b[i] == '}')
+			break;
+	}
+	return found && i < n && b[i] == '}' && skip_ws(b, n, i + 1) == n ? 0 : -1;
+}
+
+/* Errors inside an item are relative to it: move them to the file. */
+static void shift_error(gs_error *err, const char *file, const char *b, size_t at)
+{
+	unsigned long line = 1, col = 1;
+	if (!err || !err->line || strcmp(err->file, file) != 0)
+		return;
+	for (size_t i = 0; i < at; i++, col++)
+		if (b[i] == '\n') {
+			line++;
+			col = 0;
+		}
+	if (err->line == 1)
+		err->col += col - 1;
+	err->line += line - 1;
+}
+
+/* One item: by the JSON reader, about three times faster, unless it has
+ * refused an item of this file that the YAML reader (JSON is YAML's flow
+ * style) read; then by the YAML reader, which also words the errors. */
+static int read_item(const char *file, const char *text, size_t len, int *no_json,
+                     gs_node **out, gs_error *err)
+{
+	int rc;
+	if (!*no_json && gs_json_read_buffer(file, text, len, out, err) == 0)
+		return 0;
+	if ((rc = gs_yaml_read_buffer(file, text, len, out, err)) == 0)
+		*no_json = 1;
+	return rc;
+}
+
+/* Files are split into items; each is read by the fastest reader that
+ * takes it (read_item), and `kubectl -o yaml` works as well. */
+static int load_list(gs_inventory *inv, const char *path, const char *kind, const char *cmd,
+                     item_fn each)
+{
+	const char *file = strcmp(path, "-") == 0 ? "<stdin>" : path;
+	span *items = NULL;
+	size_t n_items = 0, cap = 0, len;
+	char *buf;
+	int rc = gs_file_read(path, &buf, &len, inv->err), no_json = inv->yaml_only;
+
+	if (rc < 0)
+		return rc;
+	if (memchr(buf, '\0', len) || split_items(buf, len, &items, &n_items, &cap) < 0) {
+		rc = whole_list(inv, file, buf, len, kind, cmd, each);
+	} else {
+		for (size_t i = 0; rc == 0 && i < n_items; i++) {
+			gs_node *item = NULL;
+			const span *sp = &items[i];
+			rc = read_item(file, buf + sp->start, sp->end - sp->start, &no_json, &item, inv->err);
+			if (rc == 0)
+				rc = each(inv, file, item, i);
+			gs_node_free(item);
+			if (rc < 0)
+				shift_error(inv->err, file, buf, sp->start);
+		}
+	}
+	free(items);
+	free(buf);
+	return rc;
+}
+
+static int item_meta(const char *file, const gs_node *it, size_t i, const char *kind,
+                     const gs_node **meta, const char **name, gs_error *err)
+{
+	const char *k = str_at(it, "kind");
+	if (it->kind != GS_NODE_MAP)
+		return gs_fail_node(err, GS_ESCHEMA, file, it, "items[%zu] is %s, not a %s", i,
+		                    json_kind(it), kind);
+	if (k && strcmp(k, kind) != 0)
+		return gs_fail_node(err, GS_ESCHEMA, file, gs_node_get(it, "kind"),
+		                    "items[%zu] is a %.40s, not a %s", i, k, kind);
+	*meta = gs_node_get(it, "metadata");
+	if (!(*name = str_at(*meta, "name")))
+		return gs_fail_node(err, GS_ESCHEMA, file, it, "items[%zu]: a %s needs metadata.name",
+		                    i, kind);
+	return 0;
+}
+
+/* ---- nodes ------------------------------------------------------------------ */
+
+/* GFD's product label is the GPU's name, maybe with "-SHARED" (time-slicing
+ * without renaming) and "-MIG-<profile>" (MIG single strategy). Returns 0,
+ * -1 for an unknown GPU, -2 for an unknown MIG profile. */
+static int resolve_product(const gs_catalog *cat, const char *label, const gs_gpu **gpu,
+                           const gs_mig_profile **mig)
+{
+	char buf[256];
+	size_t n = strlen(label);
+	char *m;
+
+	*mig = NULL;
+	if (n >= sizeof buf)
+		return -1;
+	memcpy(buf, label, n + 1);
+	if ((*gpu = gs_gpu_find(cat, buf)))
+		return 0;
+	if (n > 7 && strcmp(buf + n - 7, "-SHARED") == 0)
+		buf[n - 7] = '\0';
+	if ((*gpu = gs_gpu_find(cat, buf)))
+		return 0;
+	if (!(m = strstr(buf, "-MIG-")))
+		return -1;
+	*m = '\0';
+	if (!(*gpu = gs_gpu_find(cat, buf)))
+		return -1;
+	return (*mig = gs_mig_profile_find(*gpu, m + 5)) ? 0 : -2;
+}
+
+/* What one unit of resource `res` is on node n. Returns -1 when it is not a
+ * GPU resource, -2 for a MIG profile the GPU does not have. */
+static int unit_of(const inode *n, const gs_node *labels, const char *res, ires *u)
+{
+	const gs_gpu *g = n->pub.gpu;
+	int64_t rep = n->pub.replicas, r;
+
+	memset(u, 0, sizeof *u);
+	if (strcmp(res, "nvidia.com/gpu") == 0 || strcmp(res, "nvidia.com/gpu.shared") == 0) {
+		u->mig = n->mig;
+	} else if (strncmp(res, "nvidia.com/mig-", 15) == 0) {
+		char key[192];
+		if (!g->mig_compute_slices || !(u->mig = gs_mig_profile_find(g, res + 15)))
+			return -2;
+		snprintf(key, sizeof key, "%s.replicas", res);
+		rep = label_int(labels, key, &r) == 0 && r > 1 && r <= 1000 ? r : 1;
+	} else {
+		return -1;
+	}
+	u->keep_ppm = u->mig ? GS_PPM * u->mig->compute_slices / g->mig_compute_slices : GS_PPM;
+	u->keep_mib = u->mig ? u->mig->memory_mib : g->memory_mib;
+	u->unit_ppm = u->keep_ppm / rep;
+	return 0;
+}
+
+static int has_gpus(const gs_node *res)
+{
+	int64_t q;
+	for (size_t i = 0; res && res->kind == GS_NODE_MAP && i < res->n; i++)
+		if (is_gpu_resource(res->keys[i]->text) && whole(res->items[i], &q) == 0 && q > 0)
+			return 1;
+	return 0;
+}
+
+static const ires *node_res(const inode *n, const char *name)
+{
+	for (size_t i = 0; i < n->n_res; i++)
+		if (strcmp(n->res[i].name, name) == 0)
+			return &n->res[i];
+	return NULL;
+}
+
+/* The GPU resources of capacity, then those only allocatable lists. */
+static int node_resources(gs_inventory *inv, inode *n, const gs_node *labels,
+                          const gs_node *cap, const gs_node *alloc)
+{
+	const gs_node *src[2] = { cap, alloc };
+	for (int s = 0; s < 2; s++) {
+		for (size_t i = 0; src[s] && src[s]->kind == GS_NODE_MAP && i < src[s]->n; i++) {
+			const char *k = src[s]->keys[i]->text;
+			ires u;
+			int rc;
+			if (!is_gpu_resource(k) || node_res(n, k))
+				continue;
+			if ((rc = unit_of(n, labels, k, &u)) == -2) {
+				if ((rc = warn(inv, "node '%s': %s is not a MIG profile of %s", n->name, k,
+				               n->pub.gpu->name)) < 0)
+					return rc;
+				continue;
+			}
+			if (whole(src[s]->items[i], &u.capacity) < 0)
+				u.capacity = 0;
+			if (!(u.name = gs_strdup(k)) ||
+			    gs_grow(&n->res, &n->cap_res, n->n_res + 1, sizeof *n->res) < 0) {
+				free(u.name);
+				return gs_fail_nomem(inv->err);
+			}
+			n->res[n->n_res++] = u;
+		}
+	}
+	return 0;
+}
+
+static int node_gpu(gs_inventory *inv, const char *file, inode *n, const gs_node *at)
+{
+	const gs_instance *in = n->pub.instance;
+	int rc;
+	if (!n->product) {
+		if (in) {
+			n->pub.gpu = in->gpu;
+			return 0;
+		}
+		return gs_fail_node(inv->err, GS_ESCHEMA, file, at,
+		                    "node '%s' has NVIDIA GPUs but no nvidia.com/gpu.product label and no known instance type (is gpu-feature-discovery running?)",
+		                    n->name);
+	}
+	rc = resolve_product(inv->cat, n->product, &n->pub.gpu, &n->mig);
+	if (rc == -2)
+		return gs_fail_node(inv->err, GS_ENOTFOUND, file, at,
+		                    "node '%s': unknown MIG profile in GPU product '%s' (label nvidia.com/gpu.product)",
+		                    n->name, n->product);
+	if (rc < 0)
+		return gs_fail_node(inv->err, GS_ENOTFOUND, file, at,
+		                    "node '%s': unknown GPU product '%s' (label nvidia.com/gpu.product; see 'gpushare gpus', or add a GPU profile)",
+		                    n->name, n->product);
+	if (in && in->gpu != n->pub.gpu)
+		return warn(inv, "node '%s': instance type %s has %s GPUs, the node reports %s",
+		            n->name, in->type, in->gpu->name, n->pub.gpu->name);
+	return 0;
+}
+
+/* Physical GPUs: the label, or (MIG single, where the label counts MIG
+ * devices) the instance's count, or the capacity over the replicas. */
+static int node_count(gs_inventory *inv, inode *n, const gs_node *labels)
+{
+	const gs_instance *in = n->pub.instance;
+	int64_t c = 0, q = 0;
+	int have = label_int(labels, "nvidia.com/gpu.count", &c) == 0 && c > 0;
+
+	if (n->mig) {
+		int per = gs_mig_max_count(n->pub.gpu, n->mig);
+		c = in ? in->gpu_count : have && per > 0 ? (c + per - 1) / per : 1;
+	} else if (!have) {
+		for (size_t i = 0; i < n->n_res; i++)
+			if (!n->res[i].mig)
+				q += n->res[i].capacity;
+		c = in ? in->gpu_count : q > 0 ? (q + n->pub.replicas - 1) / n->pub.replicas : 1;
+	} else if (in && in->gpu_count != c) {
+		int rc = warn(inv, "node '%s': instance type %s has %d GPUs, the node reports %lld",
+		              n->name, in->type, in->gpu_count, (long long)c);
+		if (rc < 0)
+			return rc;
+	}
+	if (c > MAX_GPUS)
+		return gs_fail(inv->err, GS_ELIMIT, "node '%s' reports %lld GPUs (at most %d)",
+		               n->name, (long long)c, MAX_GPUS);
+	n->pub.gpu_count = (int)c;
+	n->pub.n_gpus = (size_t)c;
+	if (!(n->pub.gpus = n->gpus = calloc((size_t)c, sizeof *n->gpus)) ||
+	    !(n->m = calloc((size_t)c * M_COUNT, sizeof *n->m)))
+		return gs_fail_nomem(inv->err);
+	for (int g = 0; g < c; g++) {
+		n->gpus[g].index = g;
+		n->gpus[g].memory_mib = -1;
+	}
+	return 0;
+}
+
+static const char *node_sharing(const inode *n, const gs_node *labels)
+{
+	const char *st = str_at(labels, "nvidia.com/gpu.sharing-strategy");
+	size_t len = n->product ? strlen(n->product) : 0;
+	if (n->mig)
+		return "mig-single";
+	for (size_t i = 0; i < n->n_res; i++)
+		if (n->res[i].mig && n->res[i].capacity > 0)
+			return "mig-mixed";
+	if (st && strcmp(st, "mps") == 0)
+		return "mps";
+	if ((st && strcmp(st, "time-slicing") == 0) || n->pub.replicas > 1 ||
+	    (len > 7 && strcmp(n->product + len - 7, "-SHARED") == 0))
+		return "time-slicing";
+	return "none";
+}
+
+static int node_add(gs_inventory *inv, const char *name, const char *product,
+                    const char *type, inode **out)
+{
+	inode *n;
+	if (gs_grow(&inv->nodes, &inv->cap_nodes, inv->n_nodes + 1, sizeof *inv->nodes) < 0)
+		return gs_fail_nomem(inv->err);
+	n = &inv->nodes[inv->n_nodes++];
+	memset(n, 0, sizeof *n);
+	if (!(n->name = gs_strdup(name)) || (product && !(n->product = gs_strdup(product))) ||
+	    (type && !(n->type = gs_strdup(type))) ||
+	    smap_put(&inv->node_ix, name, inv->n_nodes - 1) < 0)
+		return gs_fail_nomem(inv->err);
+	n->pub.name = n->name;
+	n->pub.product = n->product;
+	n->pub.instance_type = n->type;
+	n->pub.instance = type ? gs_instance_find(inv->cat, type) : NULL;
+	n->pub.price_per_hour = n->pub.instance ? n->pub.instance->on_demand : -1;
+	n->pub.replicas = 1;
+	*out = n;
+	if (!type)
+		return warn(inv, "node '%s' has no instance-type label: its price is unknown", name);
+	if (!n->pub.instance)
+		return warn(inv, "node '%s': instance type '%s' is not in the catalog: its price is unknown",
+		            name, type);
+	return 0;
+}
+
+static int load_node(gs_inventory *inv, const char *file, const gs_node *it, size_t i)
+{
+	const gs_node *meta, *labels, *st, *cap, *alloc;
+	const char *name, *product, *type;
+	inode *n = NULL;
+	int64_t v;
+	int rc;
+
+	if ((rc = item_meta(file, it, i, "Node", &meta, &name, inv->err)) < 0)
+		return rc;
+	labels = gs_node_get(meta, "labels");
+	st = gs_node_get(it, "status");
+	cap = gs_node_get(st, "capacity");
+	alloc = gs_node_get(st, "allocatable");
+	product = str_at(labels, "nvidia.com/gpu.product");
+	if (!product && !has_gpus(cap) && !has_gpus(alloc))
+		return 0; /* not a GPU node */
+	if (smap_find(&inv->node_ix, name) != NONE)
+		return gs_fail_node(inv->err, GS_ESCHEMA, file, gs_node_get(meta, "name"),
+		                    "node '%s' appears twice", name);
+	if (!(type = str_at(labels, "node.kubernetes.io/instance-type")))
+		type = str_at(labels, "beta.kubernetes.io/instance-type");
+	if ((rc = node_add(inv, name, product, type, &n)) < 0 ||
+	    (rc = node_gpu(inv, file, n, product ? gs_node_get(labels, "nvidia.com/gpu.product")
+	                                          : it)) < 0)
+		return rc;
+	/* Mixed MIG nodes say replicas "0"; per-profile labels carry theirs. */
+	if (label_int(labels, "nvidia.com/gpu.replicas", &v) == 0 && v > 1)
+		n->pub.replicas = v > 1000 ? 1000 : (int)v;
+	/* Older gpu-feature-discovery wrote bytes, newer writes MiB. */
+	if (label_int(labels, "nvidia.com/gpu.memory", &v) == 0)
+		n->pub.gpu_memory_mib = v > 10000000 ? v >> 20 : v;
+	if ((rc = node_resources(inv, n, labels, cap, alloc)) < 0 ||
+	    (rc = node_count(inv, n, labels)) < 0)
+		return rc;
+	n->pub.sharing = node_sharing(n, labels);
+	return 0;
+}
+
+/* ---- pods ---------------------------------------------------------------------- */
+
+typedef struct req {
+	const char *res;
+	int64_t n;
+} req;
+
+static void req_add(req *r, size_t *nr, const char *res, int64_t n, int as_max)
+{
+	for (size_t i = 0; i < *nr; i++) {
+		if (strcmp(r[i].res, res) != 0)
+			continue;
+		r[i].n = as_max ? (n > r[i].n ? n : r[i].n) : r[i].n + n;
+		return;
+	}
+	if (*nr < MAX_REQ)
+		r[(*nr)++] = (req){ res, n };
+}
+
+/* Adds one container's GPU limits (else requests) to r; returns how many
+ * it requests. */
+static int container_reqs(gs_inventory *inv, const char *file, const char *pod,
+                          const gs_node *c, req *r, size_t *nr, int as_max)
+{
+	const gs_node *res = gs_node_get(c, "resources");
+	const gs_node *src[2] = { gs_node_get(res, "limits"), gs_node_get(res, "requests") };
+	int found = 0;
+	for (int s = 0; s < 2; s++) {
+		for (size_t i = 0; src[s] && src[s]->kind == GS_NODE_MAP && i < src[s]->n; i++) {
+			const char *k = src[s]->keys[i]->text;
+			const gs_node *v = src[s]->items[i];
+			int64_t q;
+			if (!is_gpu_resource(k) || (s == 1 && gs_node_get(src[0], k)))
+				continue;
+			if (whole(v, &q) < 0 || q > 1000)
+				return gs_fail_node(inv->err, GS_ESCHEMA, file, v,
+				                    "pod '%s': container '%s': %s quantity '%.40s' is not a whole number up to 1000",
+				                    pod, str_at(c, "name") ? str_at(c, "name") : "?", k,
+				                    v->text ? v->text : json_kind(v));
+			if (q > 0)
+				req_add(r, nr, k, q, as_max);
+			found += q > 0;
+		}
+	}
+	return found;
+}
+
+/* A pod's GPU requests: the sum over its containers, or the largest of
+ * an init container when that is more (as the scheduler counts them). */
+static int pod_reqs(gs_inventory *inv, const char *file, const char *pod, const gs_node *spec,
+                    req *r, size_t *nr, ipod *p)
+{
+	const gs_node *cs = gs_node_get(spec, "containers"), *init = gs_node_get(spec, "initContainers");
+	req ri[MAX_REQ];
+	size_t ni = 0;
+	int rc;
+
+	for (size_t i = 0; cs && cs->kind == GS_NODE_SEQ && i < cs->n; i++) {
+		const char *name = str_at(cs->items[i], "name");
+		if ((rc = container_reqs(inv, file, pod, cs->items[i], r, nr, 0)) < 0)
+			return rc;
+		if (rc > 0 && name && p) {
+			/* Metrics name the container; only these may match. */
+			char *copy = gs_strdup(name);
+			if (!copy || gs_grow(&p->containers, &p->cap_containers, p->n_containers + 1,
+			                     sizeof *p->containers) < 0) {
+				free(copy);
+				return gs_fail_nomem(inv->err);
+			}
+			p->containers[p->n_containers++] = copy;
+		}
+	}
+	for (size_t i = 0; init && init->kind == GS_NODE_SEQ && i < init->n; i++)
+		if ((rc = container_reqs(inv, file, pod, init->items[i], ri, &ni, 1)) < 0)
+			return rc;
+	for (size_t k = 0; k < ni; k++)
+		req_add(r, nr, ri[k].res, ri[k].n, 1);
+	return 0;
+}
+
+/* Deployments own pods through a ReplicaSet named <deployment>-<hash>. */
+static size_t deployment_len(const char *rs, const char *hash)
+{
+	static const char alphabet[] = "bcdfghjklmnpqrstvwxz2456789";
+	size_t n = strlen(rs), h;
+	const char *dash = strrchr(rs, '-');
+	if (hash && (h = strlen(hash)) + 1 < n && rs[n - h - 1] == '-' && strcmp(rs + n - h, hash) == 0)
+		return n - h - 1;
+	if (hash || !dash || dash == rs || !dash[1] || strlen(dash + 1) > 10 ||
+	    strspn(dash + 1, alphabet) != strlen(dash + 1))
+		return 0;
+	return (size_t)(dash - rs);
+}
+
+static int pod_owner(const gs_node *meta, const char *pod, ipod *p)
+{
+	const gs_node *refs = gs_node_get(meta, "ownerReferences"), *ref = NULL;
+	const char *kind, *name;
+	size_t len;
+
+	for (size_t i = 0; refs && refs->kind == GS_NODE_SEQ && i < refs->n; i++) {
+		const gs_node *c = gs_node_get(refs->items[i], "controller");
+		if (!ref || (c && c->text && !c->quoted && strcmp(c->text, "true") == 0))
+			ref = refs->items[i];
+	}
+	kind = str_at(ref, "kind");
+	name = str_at(ref, "name");
+	if (!kind || !name) {
+		kind = "Pod";
+		name = pod;
+	}
+	len = strcmp(kind, "ReplicaSet") == 0
+	          ? deployment_len(name, str_at(gs_node_get(meta, "labels"), "pod-template-hash"))
+	          : 0;
+	if (len)
+		kind = "Deployment";
+	p->kind = gs_strdup(kind);
+	p->owner = gs_strndup(name, len ? len : strlen(name));
+	return p->kind && p->owner ? 0 : -1;
+}
+
+/* Where the pod runs, and what its requests are there. */
+static int pod_place(gs_inventory *inv, ipod *p, const char *node, const req *r, size_t nr)
+{
+	inode *n;
+	p->node = node ? smap_find(&inv->node_ix, node) : NONE;
+	for (size_t k = 0; k < nr; k++)
+		p->units += (int)r[k].n;
+	if (node && p->node == NONE)
+		return warn(inv, "pod '%s/%s' runs on node '%s', which is not a GPU node of the node list",
+		            p->ns, p->name, node);
+	if (p->node == NONE)
+		return 0;
+	n = &inv->nodes[p->node];
+	for (size_t k = 0; k < nr; k++) {
+		const ires *known = node_res(n, r[k].res);
+		ires u;
+		int rc;
+		if (known)
+			u = *known;
+		else if (unit_of(n, NULL, r[k].res, &u) < 0) {
+			if ((rc = warn(inv, "pod '%s/%s' requests %s, which node '%s' cannot provide",
+			               p->ns, p->name, r[k].res, n->name)) < 0)
+				return rc;
+			continue;
+		}
+		p->ppm += u.unit_ppm * r[k].n;
+		if (!p->keep_ppm) {
+			p->keep_ppm = u.keep_ppm;
+			p->keep_mib = u.keep_mib;
+			p->mig = u.mig;
+		}
+	}
+	if (p->mig)
+		p->mig_scale = (double)p->mig->compute_slices / n->pub.gpu->mig_compute_slices;
+	n->pub.pods++;
+	n->pub.requested_ppm += p->ppm;
+	return 0;
+}
+
+static int workload_add(gs_inventory *inv, size_t pi)
+{
+	const ipod *p = &inv->pods[pi];
+	size_t len = strlen(p->ns) + strlen(p->kind) + strlen(p->owner) + 3, wi;
+	char *key = malloc(len);
+	iwl *w;
+	int rc = 0;
+
+	if (!key)
+		return gs_fail_nomem(inv->err);
+	snprintf(key, len, "%s/%s/%s", p->ns, p->kind, p->owner);
+	if ((wi = smap_find(&inv->wl_ix, key)) == NONE) {
+		wi = inv->n_wls;
+		if (gs_grow(&inv->wls, &inv->cap_wls, wi + 1, sizeof *inv->wls) < 0 ||
+		    smap_put(&inv->wl_ix, key, wi) < 0)
+			rc = gs_fail_nomem(inv->err);
+		else {
+			w = &inv->wls[inv->n_wls++];
+			memset(w, 0, sizeof *w);
+			w->ns = p->ns;
+			w->kind = p->kind;
+			w->owner = p->owner;
+			w->team = p->team;
+		}
+	}
+	free(key);
+	if (rc < 0)
+		return rc;
+	w = &inv->wls[wi];
+	if (gs_grow(&w->pods, &w->cap_pods, w->n_pods + 1, sizeof *w->pods) < 0)
+		return gs_fail_nomem(inv->err);
+	w->pods[w->n_pods++] = pi;
+	return 0;
+}
+
+/* "namespace/name"; the bounds are far above Kubernetes' own. */
+static const char *pod_key(char buf[600], const char *ns, const char *name)
+{
+	snprintf(buf, 600, "%.280s/%.280s", ns, name);
+	return buf;
+}
+
+static int pod_add(gs_inventory *inv, const gs_node *meta, const char *name, const char *ns,
+                   ipod **out)
+{
+	const char *team = inv->team_label
+	                       ? str_at(gs_node_get(meta, "labels"), inv->team_label) : NULL;
+	char key[600], t[64];
+	ipod *p;
+
+	if (gs_grow(&inv->pods, &inv->cap_pods, inv->n_pods + 1, sizeof *inv->pods) < 0)
+		return gs_fail_nomem(inv->err);
+	p = &inv->pods[inv->n_pods++];
+	memset(p, 0, sizeof *p);
+	if (!team || !*dns_label(team, t))
+		dns_label(ns, t);
+	pod_key(key, ns, name);
+	if (!(p->ns = gs_strdup(ns)) || !(p->name = gs_strdup(name)) ||
+	    !(p->team = gs_strdup(*t ? t : "default")) || pod_owner(meta, name, p) < 0 ||
+	    smap_put(&inv->pod_ix, key, inv->n_pods - 1) < 0)
+		return gs_fail_nomem(inv->err);
+	*out = p;
+	return 0;
+}
+
+static int load_pod(gs_inventory *inv, const char *file, const gs_node *it, size_t i)
+{
+	const gs_node *meta, *spec = gs_node_get(it, "spec");
+	const char *name, *ns, *phase = str_at(gs_node_get(it, "status"), "phase");
+	char key[600];
+	req r[MAX_REQ];
+	size_t nr = 0;
+	ipod *p = NULL;
+	int rc;
+
+	if ((rc = item_meta(file, it, i, "Pod", &meta, &name, inv->err)) < 0)
+		return rc;
+	if (!(ns = str_at(meta, "namespace")))
+		ns = "default";
+	if (!phase || (strcmp(phase, "Running") != 0 && strcmp(phase, "Pending") != 0))
+		return 0;
+	pod_key(key, ns, name);
+	if ((rc = pod_reqs(inv, file, key, spec, r, &nr, NULL)) < 0 || nr == 0)
+		return rc;
+	if (smap_find(&inv->pod_ix, key) != NONE)
+		return gs_fail_node(inv->err, GS_ESCHEMA, file, gs_node_get(meta, "name"),
+		                    "pod '%s' appears twice", key);
+	nr = 0;
+	if ((rc = pod_add(inv, meta, name, ns, &p)) < 0 ||
+	    (rc = pod_reqs(inv, file, key, spec, r, &nr, p)) < 0 ||
+	    (rc = pod_place(inv, p, str_at(spec, "nodeName"), r, nr)) < 0)
+		return rc;
+	return workload_add(inv, inv->n_pods - 1);
+}
+
+/* ---- metrics ------------------------------------------------------------------------- */
+
+static int metric_kind(const char *name)
+{
+	for (int k = 0; k < M_COUNT; k++)
+		if (strcmp(name, metric_names[k]) == 0)
+			return k;
+	return -1;
+}
+
+/* A label's value, or when it is absent or empty the fallback label's. */
+static const char *label2(const gs_prom_sample *s, const char *a, const char *b)
+{
+	const char *v = gs_prom_label_get(s, a);
+	if ((!v || !*v) && b)
+		v = gs_prom_label_get(s, b);
+	return v && *v ? v : NULL;
+}
+
+/* Prometheus renames the exporter's own pod labels to exported_* when
+ * its scrape target has labels of the same name; those are the workload's. */
+static int to_pod(gs_inventory *inv, const gs_prom_sample *s, int k, double v)
+{
+	const char *pod = label2(s, "exported_pod", "pod");
+	const char *ns = label2(s, "exported_namespace", "namespace");
+	const char *ctr = label2(s, "exported_container", "container");
+	const char *gi = gs_prom_label_get(s, "GPU_I_PROFILE");
+	char key[600];
+	size_t pi, i;
+	ipod *p;
+
+	if (!pod || !ns || (pi = smap_find(&inv->pod_ix, pod_key(key, ns, pod))) == NONE)
+		return 0;
+	p = &inv->pods[pi];
+	/* A MIG pod's activity is its GPU instance's, not the whole GPU's. */
+	if ((gi != NULL) != (p->mig != NULL))
+		return 0;
+	for (i = 0; ctr && i < p->n_containers && strcmp(p->containers[i], ctr) != 0; i++)
+		;
+	if (ctr && i == p->n_containers)
+		return 0;
+	if (gi && k != M_FB)
+		v *= p->mig_scale;
+	return push(&p->m[k], v) < 0 ? -1 : 1;
+}
+
+static int to_gpu(gs_inventory *inv, const gs_prom_sample *s, int k, double v, int of_pod)
+{
+	const char *host = label2(s, "Hostname", "node");
+	const char *gpu = gs_prom_label_get(s, "gpu");
+	int64_t g;
+	size_t ni;
+	inode *n;
+
+	if (!host)
+		host = label2(s, "kubernetes_node", NULL);
+	if (!host || !gpu || gs_prom_label_get(s, "GPU_I_PROFILE") ||
+	    (ni = smap_find(&inv->node_ix, host)) == NONE)
+		return 0;
+	n = &inv->nodes[ni];
+	if (digits(gpu, &g) < 0 || g >= n->pub.gpu_count)
+		return 0;
+	n->gpus[g].attributed |= of_pod;
+	return push(&n->m[g * M_COUNT + k], v) < 0 ? -1 : 1;
+}
+
+static int on_sample(const gs_prom_sample *s, void *ud)
+{
+	gs_inventory *inv = ud;
+	int k = metric_kind(s->name), a, b;
+	double v = s->value;
+
+	if (k < 0)
+		return 0;
+	inv->sum.samples++;
+	if (isnan(v))
+		return 0; /* no reading */
+	if (k == M_UTIL)
+		v /= 100; /* a percentage; the PROF fields are ratios */
+	if (v < 0)
+		v = 0;
+	if (k != M_FB && v > 1)
+		v = 1;
+	if ((a = to_pod(inv, s, k, v)) < 0 || (b = to_gpu(inv, s, k, v, a)) < 0)
+		return gs_fail_nomem(inv->err);
+	inv->sum.unmatched += !a && !b;
+	return 0;
+}
+
+/* ---- measuring -------------------------------------------------------------------------- */
+
+static void measure_gpu(gs_inventory *inv, inode *n, int g)
+{
+	samples *m = &n->m[g * M_COUNT];
+	gs_import_gpu *pg = &n->gpus[g];
+	for (int k = M_SM; k <= M_UTIL && !pg->measured; k++) {
+		if (!m[k].n)
+			continue;
+		pg->measured = 1;
+		pg->metric = metric_names[k];
+		pg->compute_ppm = llround(gs_percentile(m[k].v, m[k].n, inv->percentile) * GS_PPM);
+	}
+	if (m[M_FB].n)
+		pg->memory_mib = (int64_t)ceil(gs_percentile(m[M_FB].v, m[M_FB].n, inv->percentile));
+}
+
+/* Idle GPUs. GPUs that pods' samples name are allocated; of the others,
+ * the requests take busy ones first, then unmeasured ones (the benefit
+ * of the doubt), then quiet ones, which are allocated but idle. */
+static void measure_node(gs_inventory *inv, inode *n)
+{
+	int owned = 0, owned_low = 0, busy = 0, unmeasured = 0, requested, rest, idle;
+	int64_t c = n->pub.gpu_count;
+
+	for (int g = 0; g < n->pub.gpu_count; g++) {
+		const gs_import_gpu *pg = &n->gpus[g];
+		int low;
+		measure_gpu(inv, n, g);
+		low = pg->measured && pg->compute_ppm < GS_IMPORT_IDLE_PPM;
+		owned += pg->attributed;
+		owned_low += pg->attributed && low;
+		busy += !pg->attributed && pg->measured && !low;
+		unmeasured += !pg->attributed && !pg->measured;
+	}
+	requested = (int)((n->pub.requested_ppm + GS_PPM - 1) / GS_PPM);
+	if (requested < owned)
+		requested = owned;
+	if (requested > c)
+		requested = (int)c;
+	rest = requested - owned - busy - unmeasured;
+	n->pub.idle_unrequested = (int)c - requested;
+	n->pub.idle_low = owned_low + (rest > 0 ? rest : 0);
+	idle = n->pub.idle_unrequested + n->pub.idle_low;
+	if (n->pub.price_per_hour >= 0 && c > 0)
+		n->pub.idle_per_month =
+		    gs_div_round(n->pub.price_per_hour * idle * GS_HOURS_PER_MONTH, c);
+	inv->sum.idle_gpus += idle;
+	inv->sum.idle_per_month += n->pub.idle_per_month;
+	inv->sum.gpus += (int)c;
+	if (n->pub.price_per_hour > 0)
+		inv->sum.cost_per_hour += n->pub.price_per_hour;
+}
+
+/* The percentile of field k over the samples of w's pods; 0 when none. */
+static int wl_field(gs_inventory *inv, const iwl *w, int k, double *out)
+{
+	size_t total = 0, o = 0;
+	double *v;
+	for (size_t i = 0; i < w->n_pods; i++)
+		total += inv->pods[w->pods[i]].m[k].n;
+	if (!total)
+		return 0;
+	if (!(v = malloc(total * sizeof *v)))
+		return gs_fail_nomem(inv->err);
+	for (size_t i = 0; i < w->n_pods; i++) {
+		const samples *s = &inv->pods[w->pods[i]].m[k];
+		if (s->n)
+			memcpy(v + o, s->v, s->n * sizeof *v);
+		o += s->n;
+	}
+	*out = gs_percentile(v, total, inv->percentile);
+	free(v);
+	return 1;
+}
+
+static int cmp_size(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* The candidate among the first 64 that most of the n items share. */
+static size_t vote(const inode *nodes, const size_t *ix, size_t n, int by_instance)
+{
+	size_t best = 0, most = 0;
+	for (size_t i = 0; i < n && i < 64; i++) {
+		size_t votes = 0;
+		for (size_t j = 0; j < n; j++)
+			votes += by_instance ? nodes[ix[j]].pub.instance == nodes[ix[i]].pub.instance
+			                     : nodes[ix[j]].pub.gpu == nodes[ix[i]].pub.gpu;
+		if (votes > most) {
+			most = votes;
+			best = ix[i];
+		}
+	}
+	return best;
+}
+
+/* The model and instance most of w's pods run on, and how many nodes. */
+static int wl_placement(gs_inventory *inv, iwl *w)
+{
+	size_t *ix = malloc((w->n_pods ? w->n_pods : 1) * sizeof *ix), n = 0;
+	if (!ix)
+		return gs_fail_nomem(inv->err);
+	for (size_t i = 0; i < w->n_pods; i++)
+		if (inv->pods[w->pods[i]].node != NONE)
+			ix[n++] = inv->pods[w->pods[i]].node;
+	qsort(ix, n, sizeof *ix, cmp_size);
+	for (size_t i = 0; i < n; i++)
+		w->pub.nodes += !i || ix[i] != ix[i - 1];
+	if (n) {
+		w->pub.gpu = inv->nodes[vote(inv->nodes, ix, n, 0)].pub.gpu;
+		w->pub.instance = inv->nodes[vote(inv->nodes, ix, n, 1)].pub.instance;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (inv->nodes[ix[i]].pub.gpu != w->pub.gpu)
+			w->pub.flags |= GS_IMPORT_MIXED_MODELS;
+	free(ix);
+	return 0;
+}
+
+/* What the workload file will say: FB used up to the next 0.5 GiB, no more
+ * than its GPU (or MIG slice) holds; compute up to a whole percent. */
+static void file_values(iwl *w)
+{
+	gs_import_workload *pw = &w->pub;
+	int64_t mib = pw->memory_measured ? (pw->memory_mib + 511) / 512 * 512 : pw->memory_mib;
+	int pct = (int)((pw->compute_ppm + 9999) / 10000);
+	if (w->keep_mib && mib > w->keep_mib)
+		mib = w->keep_mib;
+	pw->gpu_memory_mib = mib < 512 ? 512 : mib;
+	pw->compute_percent = pct < 1 ? 1 : pct > 100 ? 100 : pct;
+}
+
+static int measure_workload(gs_inventory *inv, iwl *w)
+{
+	gs_import_workload *pw = &w->pub;
+	double x;
+	int rc;
+
+	for (size_t i = 0; i < w->n_pods; i++) {
+		const ipod *p = &inv->pods[w->pods[i]];
+		pw->pods++;
+		pw->replicas += p->units;
+		pw->requested_ppm += p->ppm;
+		pw->pods_measured += p->m[M_SM].n || p->m[M_GR].n || p->m[M_UTIL].n;
+		pw->flags |= p->units > 1 ? GS_IMPORT_MULTI_GPU : 0;
+		if (!w->keep_ppm && p->keep_ppm) {
+			w->keep_ppm = p->keep_ppm;
+			w->keep_mib = p->keep_mib;
+		}
+	}
+	if ((rc = wl_placement(inv, w)) < 0)
+		return rc;
+	if (!pw->gpu)
+		pw->flags |= GS_IMPORT_UNSCHEDULED;
+	pw->flags |= !pw->pods_measured ? GS_IMPORT_NO_METRICS
+	             : pw->pods_measured < pw->pods ? GS_IMPORT_PARTIAL : 0;
+	for (int k = M_SM; k <= M_UTIL && !pw->metric; k++) {
+		if ((rc = wl_field(inv, w, k, &x)) < 0)
+			return rc;
+		if (rc > 0) {
+			pw->metric = metric_names[k];
+			pw->compute_ppm = llround(x * GS_PPM);
+		}
+	}
+	if (!pw->metric)
+		pw->compute_ppm = w->keep_ppm ? w->keep_ppm : GS_PPM;
+	if ((rc = wl_field(inv, w, M_FB, &x)) < 0)
+		return rc;
+	pw->memory_measured = rc > 0;
+	pw->memory_mib = rc > 0 ? (int64_t)ceil(x) : w->keep_mib;
+	file_values(w);
+	return 0;
+}
+
+static int cmp_wl(const void *a, const void *b)
+{
+	const iwl *x = a, *y = b;
+	int c = strcmp(x->ns, y->ns);
+	if (!c)
+		c = strcmp(x->owner, y->owner);
+	return c ? c : strcmp(x->kind, y->kind);
+}
+
+/* Names are DNS labels, unique: the owner's, else namespace-owner, else
+ * numbered. Workloads are sorted first, so the names are deterministic. */
+static int name_workloads(gs_inventory *inv)
+{
+	smap names = { NULL, NULL, 0, 0 };
+	int rc = 0;
+	if (inv->n_wls)
+		qsort(inv->wls, inv->n_wls, sizeof *inv->wls, cmp_wl);
+	for (size_t i = 0; i < inv->n_wls && rc == 0; i++) {
+		iwl *w = &inv->wls[i];
+		char base[64], cand[64], both[600];
+		snprintf(both, sizeof both, "%s-%s", w->ns, w->owner);
+		if (!*dns_label(w->owner, base))
+			snprintf(base, sizeof base, "workload");
+		snprintf(cand, sizeof cand, "%s", base);
+		if (smap_find(&names, cand) != NONE)
+			dns_label(both, cand);
+		for (int k = 2; smap_find(&names, cand) != NONE; k++) {
+			char sfx[16];
+			int len = snprintf(sfx, sizeof sfx, "-%d", k);
+			base[63 - len] = '\0';
+			dns_label(base, cand);
+			strcat(cand, sfx);
+		}
+		if (!(w->name = gs_strdup(cand)) || smap_put(&names, cand, i) < 0)
+			rc = gs_fail_nomem(inv->err);
+		w->pub.name = w->name;
+		w->pub.namespace_ = w->ns;
+		w->pub.owner_kind = w->kind;
+		w->pub.owner = w->owner;
+		w->pub.team = w->team;
+	}
+	smap_free(&names);
+	return rc;
+}
+
+static int finish(gs_inventory *inv)
+{
+	int rc = name_workloads(inv);
+	inv->sum.cloud = NULL;
+	for (size_t i = 0; i < inv->n_nodes; i++) {
+		const gs_instance *in = inv->nodes[i].pub.instance;
+		measure_node(inv, &inv->nodes[i]);
+		if (in && (!inv->sum.cloud || strcmp(inv->sum.cloud, in->cloud) == 0))
+			inv->sum.cloud = in->cloud;
+		else if (in)
+			inv->sum.cloud = "all";
+	}
+	if (!inv->sum.cloud)
+		inv->sum.cloud = "all";
+	for (size_t i = 0; i < inv->n_wls && rc == 0; i++)
+		rc = measure_workload(inv, &inv->wls[i]);
+	inv->sum.nodes = (int)inv->n_nodes;
+	inv->sum.pods = (int)inv->n_pods;
+	inv->sum.workloads = (int)inv->n_wls;
+	inv->sum.percentile = inv->percentile;
+	inv->sum.hours_per_month = GS_HOURS_PER_MONTH;
+	return rc;
+}
+
+/* ---- lifecycle ---------------------------------------------------------------------------- */
+
+static int import_once(const gs_catalog *cat, const gs_import_opts *opts, int yaml_only,
+                       gs_inventory **out, gs_error *err);
+
+/* cJSON keeps no positions, so an import that fails without one is run
+ * again with the YAML reader alone, which locates the same error. Only
+ * failures pay for the second pass. */
+int gs_import_load(const gs_catalog *cat, const gs_import_opts *opts, gs_inventory **out,
+                   gs_error *err)
+{
+	gs_error first, second;
+	int rc = import_once(cat, opts, 0, out, &first);
+	if (rc == 0)
+		return 0;
+	if (!first.line && first.file[0]) {
+		int rc2 = import_once(cat, opts, 1, out, &second);
+		if (rc2 == 0)
+			return 0; /* the readers disagree; the YAML reader's answer stands */
+		if (second.line)
+			first = second;
+	}
+	if (err)
+		*err = first;
+	return rc;
+}
+
+static int import_once(const gs_catalog *cat, const gs_import_opts *opts, int yaml_only,
+                       gs_inventory **out, gs_error *err)
+{
+	gs_inventory *inv;
+	int rc;
+
+	if (!opts->nodes || !opts->pods)
+		return gs_fail(err, GS_EINVAL, "both a node list and a pod list are needed");
+	if (opts->percentile < 1 || opts->percentile > 100)
+		return gs_fail(err, GS_EINVAL, "the percentile must be from 1 to 100, not %d",
+		               opts->percentile);
+	if (!(inv = calloc(1, sizeof *inv)))
+		return gs_fail_nomem(err);
+	inv->cat = cat;
+	inv->err = err;
+	inv->yaml_only = yaml_only;
+	inv->team_label = opts->team_label;
+	inv->percentile = opts->percentile;
+	rc = load_list(inv, opts->nodes, "Node", "kubectl get nodes -o json", load_node);
+	if (rc == 0)
+		rc = load_list(inv, opts->pods, "Pod", "kubectl get pods -A -o json", load_pod);
+	for (size_t i = 0; rc == 0 && i < opts->n_metrics; i++)
+		rc = gs_prom_read_file(opts->metrics[i], on_sample, inv, err);
+	if (rc == 0)
+		rc = finish(inv);
+	inv->err = NULL;
+	inv->team_label = NULL;
+	if (rc < 0) {
+		gs_import_free(inv);
+		return rc;
+	}
+	*out = inv;
+	return 0;
+}
+
+static void node_release(inode *n)
+{
+	for (size_t g = 0; n->m && g < n->pub.n_gpus * M_COUNT; g++)
+		free(n->m[g].v);
+	for (size_t r = 0; r < n->n_res; r++)
+		free(n->res[r].name);
+	free(n->m);
+	free(n->res);
+	free(n->gpus);
+	free(n->name);
+	free(n->type);
+	free(n->product);
+}
+
+static void pod_release(ipod *p)
+{
+	for (int k = 0; k < M_COUNT; k++)
+		free(p->m[k].v);
+	for (size_t c = 0; c < p->n_containers; c++)
+		free(p->containers[c]);
+	free(p->containers);
+	free(p->ns);
+	free(p->name);
+	free(p->kind);
+	free(p->owner);
+	free(p->team);
+}
+
+void gs_import_free(gs_inventory *inv)
+{
+	if (!inv)
+		return;
+	for (size_t i = 0; i < inv->n_nodes; i++)
+		node_release(&inv->nodes[i]);
+	for (size_t i = 0; i < inv->n_pods; i++)
+		pod_release(&inv->pods[i]);
+	for (size_t i = 0; i < inv->n_wls; i++) {
+		free(inv->wls[i].pods);
+		free(inv->wls[i].name);
+	}
+	for (size_t i = 0; i < inv->n_warnings; i++)
+		free(inv->warnings[i]);
+	smap_free(&inv->node_ix);
+	smap_free(&inv->pod_ix);
+	smap_free(&inv->wl_ix);
+	free(inv->warnings);
+	free(inv->nodes);
+	free(inv->pods);
+	free(inv->wls);
+	free(inv);
+}
+
+const gs_import_summary *gs_import_summary_get(const gs_inventory *inv) { return &inv->sum; }
+size_t gs_import_node_count(const gs_inventory *inv) { return inv->n_nodes; }
+const gs_import_node *gs_import_node_at(const gs_inventory *inv, size_t i)
+{
+	return i < inv->n_nodes ? &inv->nodes[i].pub : NULL;
+}
+size_t gs_import_workload_count(const gs_inventory *inv) { return inv->n_wls; }
+const gs_import_workload *gs_import_workload_at(const gs_inventory *inv, size_t i)
+{
+	return i < inv->n_wls ? &inv->wls[i].pub : NULL;
+}
+size_t gs_import_warning_count(const gs_inventory *inv) { return inv->n_warnings; }
+const char *gs_import_warning_at(const gs_inventory *inv, size_t i)
+{
+	return i < inv->n_warnings ? inv->warnings[i] : NULL;
+}
+
+/* ---- the workload file ----------------------------------------------------------------- */
+
+static int setf(gs_scenario *s, const char *w, const char *key, gs_error *err,
+                const char *fmt, ...) GS_PRINTF(5, 6);
+static int setf(gs_scenario *s, const char *w, const char *key, gs_error *err,
+                const char *fmt, ...)
+{
+	char v[160];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(v, sizeof v, fmt, ap);
+	va_end(ap);
+	return gs_scenario_set(s, w, key, v, err);
+}
+
+static int add_workload(gs_scenario *s, const iwl *w, gs_error *err)
+{
+	const gs_import_workload *pw = &w->pub;
+	const char *n = w->name;
+	char tenant[64];
+	int rc;
+
+	if (!*dns_label(w->ns, tenant))
+		snprintf(tenant, sizeof tenant, "default");
+	if ((rc = gs_scenario_add(s, n, err)) < 0 ||
+	    (rc = setf(s, n, "replicas", err, "%d", pw->replicas)) < 0 ||
+	    (rc = setf(s, n, "gpuMemory", err, "%lldMiB", (long long)pw->gpu_memory_mib)) < 0 ||
+	    (rc = setf(s, n, "compute", err, "%d%%", pw->compute_percent)) < 0 ||
+	    (rc = setf(s, n, "measuredOn", err, "%s", pw->gpu->name)) < 0 ||
+	    (rc = setf(s, n, "team", err, "%s", w->team)) < 0 ||
+	    (rc = setf(s, n, "tenant", err, "%s", tenant)) < 0)
+		return rc;
+	if (strcmp(w->kind, "Job") == 0 && (rc = setf(s, n, "kind", err, "batch")) < 0)
+		return rc;
+	if (pw->instance)
+		rc = setf(s, n, "current", err, "%s:%d", pw->instance->type, pw->nodes);
+	return rc;
+}
+
+int gs_import_scenario(const gs_inventory *inv, gs_scenario **out, gs_error *err)
+{
+	gs_scenario *s;
+	size_t n = 0;
+	int rc;
+
+	for (size_t i = 0; i < inv->n_wls; i++)
+		n += !(inv->wls[i].pub.flags & GS_IMPORT_UNSCHEDULED);
+	/* A workload file without workloads would not load. */
+	if (!n)
+		return gs_fail(err, GS_ESCHEMA,
+		               "no pod that requests GPUs runs on a GPU node of the node list: nothing to plan");
+	if ((rc = gs_scenario_new(inv->cat, &s, err)) < 0)
+		return rc;
+	rc = gs_scenario_set(s, NULL, "cloud", inv->sum.cloud, err);
+	for (size_t i = 0; rc == 0 && i < inv->n_wls; i++)
+		if (!(inv->wls[i].pub.flags & GS_IMPORT_UNSCHEDULED))
+			rc = add_workload(s, &inv->wls[i], err);
+	if (rc < 0) {
+		gs_scenario_free(s);
+		return rc;
+	}
+	/* What the cluster costs today: a later plan compares with this. */
+	gs_scenario_set_cluster(s, inv->sum.cost_per_hour > 0 ? inv->sum.cost_per_hour : -1,
+	                        inv->sum.gpus, inv->sum.nodes);
+	*out = s;
+	return 0;
+}
+
+static int append(char **text, size_t *len, size_t *cap, const char *fmt, ...) GS_PRINTF(4, 5);
+static int append(char **text, size_t *len, size_t *cap, const char *fmt, ...)
+{
+	char line[256];
+	va_list ap;
+	int n;
+	va_start(ap, fmt);
+	n = vsnprintf(line, sizeof line, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= sizeof line || gs_grow(text, cap, *len + (size_t)n + 1, 1) < 0)
+		return -1;
+	memcpy(*text + *len, line, (size_t)n + 1);
+	*len += (size_t)n;
+	return 0;
+}
+
+/* The file's header says where it came from and what needs a look. Names
+ * are DNS labels, so nothing here can break out of the comment. */
+static int header(const gs_inventory *inv, char **text, size_t *len, size_t *cap)
+{
+	int rc = append(text, len, cap,
+	                "# Imported by 'gpushare import': %d GPU nodes, %d pods; gpuMemory and\n"
+	                "# compute are the p%d of %zu DCGM samples. Review before planning.\n",
+	                inv->sum.nodes, inv->sum.pods, inv->percentile, inv->sum.samples);
+	for (size_t i = 0; rc == 0 && i < inv->n_wls; i++) {
+		const gs_import_workload *w = &inv->wls[i].pub;
+		if (w->flags & GS_IMPORT_UNSCHEDULED)
+			rc = append(text, len, cap, "# %s: no pod runs on a known GPU node, left out\n",
+			            w->name);
+		else if (w->flags & GS_IMPORT_NO_METRICS)
+			rc = append(text, len, cap, "# %s: no metrics, keeps what it requested\n", w->name);
+		else if (w->flags & GS_IMPORT_PARTIAL)
+			rc = append(text, len, cap, "# %s: no metrics for %d of %d pods\n", w->name,
+			            w->pods - w->pods_measured, w->pods);
+	}
+	return rc;
+}
+
+int gs_import_render(const gs_inventory *inv, char **out, gs_error *err)
+{
+	gs_scenario *s = NULL;
+	gs_doc *doc = NULL;
+	char *yaml = NULL, *text = NULL;
+	size_t len = 0, cap = 0, n;
+	int rc;
+
+	if ((rc = gs_import_scenario(inv, &s, err)) < 0 || (rc = gs_doc_scenario(s, &doc, err)) < 0 ||
+	    (rc = gs_doc_render(doc, GS_FORMAT_YAML, &yaml, err)) < 0)
+		goto done;
+	n = strlen(yaml);
+	if (header(inv, &text, &len, &cap) < 0 || gs_grow(&text, &cap, len + n + 1, 1) < 0) {
+		rc = gs_fail_nomem(err);
+		goto done;
+	}
+	memcpy(text + len, yaml, n + 1);
+	*out = text;
+	text = NULL;
+done:
+	free(text);
+	free(yaml);
+	gs_doc_free(doc);
+	gs_scenario_free(s);
+	return rc;
+}
+
+int gs_import_write(const gs_inventory *inv, const char *path, int exclusive, gs_error *err)
+{
+	char *text;
+	int rc = gs_import_render(inv, &text, err);
+	if (rc < 0)
+		return rc;
+	rc = gs_write_atomic(path, text, strlen(text), exclusive, err);
+	free(text);
+	return rc;
+}
+
+/* ---- the utilization report ------------------------------------------------------------- */
+
+static gs_node *pct(int64_t ppm) { return gs_node_fixed(ppm, 10000, 1); }
+static gs_node *gpus(int64_t ppm) { return gs_node_fixed(ppm, GS_PPM, 2); }
+static gs_node *price(gs_micros m) { return m < 0 ? gs_node_str(NULL) : gs_node_money(m, 2); }
+
+static gs_node *done_or_null(gs_node *m, int rc)
+{
+	if (rc) {
+		gs_node_free(m);
+		return NULL;
+	}
+	return m;
+}
+
+static gs_node *gpu_node(const gs_import_gpu *g)
+{
+	gs_node *m = gs_node_new(GS_NODE_MAP, NULL);
+	int rc = 0;
+	rc |= gs_node_put(m, "index", gs_node_int(g->index));
+	rc |= gs_node_put(m, "compute_percent", g->measured ? pct(g->compute_ppm) : gs_node_str(NULL));
+	rc |= gs_node_put(m, "memory_mib", g->memory_mib >= 0 ? gs_node_int(g->memory_mib)
+	                                                      : gs_node_str(NULL));
+	rc |= gs_node_put(m, "metric", gs_node_str(g->metric));
+	rc |= gs_node_put(m, "pod_metrics", gs_node_bool(g->attributed));
+	return done_or_null(m, rc);
+}
+
+static gs_node *node_node(const gs_import_node *n)
+{
+	gs_node *m = gs_node_new(GS_NODE_MAP, NULL), *g = gs_node_new(GS_NODE_SEQ, NULL);
+	int rc = 0;
+	for (size_t i = 0; i < n->n_gpus; i++)
+		rc |= gs_node_push(g, gpu_node(&n->gpus[i]));
+	rc |= gs_node_put(m, "name", gs_node_str(n->name));
+	rc |= gs_node_put(m, "instance", gs_node_str(n->instance_type));
+	rc |= gs_node_put(m, "gpu", gs_node_str(n->gpu->name));
+	rc |= gs_node_put(m, "product", gs_node_str(n->product));
+	rc |= gs_node_put(m, "gpu_count", gs_node_int(n->gpu_count));
+	rc |= gs_node_put(m, "gpu_memory_mib", gs_node_int(n->gpu_memory_mib));
+	rc |= gs_node_put(m, "sharing", gs_node_str(n->sharing));
+	rc |= gs_node_put(m, "replicas", gs_node_int(n->replicas));
+	rc |= gs_node_put(m, "price_per_hour", price(n->price_per_hour));
+	rc |= gs_node_put(m, "pods", gs_node_int(n->pods));
+	rc |= gs_node_put(m, "requested_gpus", gpus(n->requested_ppm));
+	rc |= gs_node_put(m, "gpus", g);
+	rc |= gs_node_put(m, "idle_unrequested", gs_node_int(n->idle_unrequested));
+	rc |= gs_node_put(m, "idle_low_activity", gs_node_int(n->idle_low));
+	rc |= gs_node_put(m, "idle_per_month", gs_node_money(n->idle_per_month, 2));
+	return done_or_null(m, rc);
+}
+
+static gs_node *flags_node(unsigned f)
+{
+	static const char *const names[] = { "no-metrics", "partial-metrics", "mixed-models",
+		                                 "unscheduled", "multi-gpu" };
+	gs_node *seq = gs_node_new(GS_NODE_SEQ, NULL);
+	int rc = 0;
+	for (unsigned i = 0; i < GS_ARRAY_LEN(names); i++)
+		if (f & (1u << i))
+			rc |= gs_node_push(seq, gs_node_str(names[i]));
+	return done_or_null(seq, rc);
+}
+
+static gs_node *workload_node(const gs_import_workload *w)
+{
+	gs_node *m = gs_node_new(GS_NODE_MAP, NULL);
+	int rc = 0;
+	rc |= gs_node_put(m, "name", gs_node_str(w->name));
+	rc |= gs_node_put(m, "namespace", gs_node_str(w->namespace_));
+	rc |= gs_node_put(m, "owner_kind", gs_node_str(w->owner_kind));
+	rc |= gs_node_put(m, "owner", gs_node_str(w->owner));
+	rc |= gs_node_put(m, "team", gs_node_str(w->team));
+	rc |= gs_node_put(m, "pods", gs_node_int(w->pods));
+	rc |= gs_node_put(m, "pods_measured", gs_node_int(w->pods_measured));
+	rc |= gs_node_put(m, "replicas", gs_node_int(w->replicas));
+	rc |= gs_node_put(m, "requested_gpus", gpus(w->requested_ppm));
+	rc |= gs_node_put(m, "gpu", gs_node_str(w->gpu ? w->gpu->name : NULL));
+	rc |= gs_node_put(m, "instance", gs_node_str(w->instance ? w->instance->type : NULL));
+	rc |= gs_node_put(m, "nodes", gs_node_int(w->nodes));
+	rc |= gs_node_put(m, "metric", gs_node_str(w->metric));
+	rc |= gs_node_put(m, "compute_percent", pct(w->compute_ppm));
+	rc |= gs_node_put(m, "memory_mib", gs_node_int(w->memory_mib));
+	rc |= gs_node_put(m, "memory_measured", gs_node_bool(w->memory_measured));
+	rc |= gs_node_put(m, "gpu_memory_mib", gs_node_int(w->gpu_memory_mib));
+	rc |= gs_node_put(m, "compute", gs_node_int(w->compute_percent));
+	rc |= gs_node_put(m, "flags", flags_node(w->flags));
+	return done_or_null(m, rc);
+}
+
+static gs_node *summary_node(const gs_import_summary *s)
+{
+	gs_node *m = gs_node_new(GS_NODE_MAP, NULL);
+	int rc = 0;
+	rc |= gs_node_put(m, "cloud", gs_node_str(s->cloud));
+	rc |= gs_node_put(m, "nodes", gs_node_int(s->nodes));
+	rc |= gs_node_put(m, "gpus", gs_node_int(s->gpus));
+	rc |= gs_node_put(m, "pods", gs_node_int(s->pods));
+	rc |= gs_node_put(m, "workloads", gs_node_int(s->workloads));
+	rc |= gs_node_put(m, "percentile", gs_node_int(s->percentile));
+	rc |= gs_node_put(m, "hours_per_month", gs_node_int(s->hours_per_month));
+	rc |= gs_node_put(m, "cost_per_hour", gs_node_money(s->cost_per_hour, 2));
+	rc |= gs_node_put(m, "cost_per_month", gs_node_money(s->cost_per_hour * s->hours_per_month, 2));
+	rc |= gs_node_put(m, "idle_gpus", gs_node_int(s->idle_gpus));
+	rc |= gs_node_put(m, "idle_per_month", gs_node_money(s->idle_per_month, 2));
+	rc |= gs_node_put(m, "samples", gs_node_int((int64_t)s->samples));
+	rc |= gs_node_put(m, "unmatched_samples", gs_node_int((int64_t)s->unmatched));
+	return done_or_null(m, rc);
+}
+
+int gs_doc_import_report(const gs_inventory *inv, gs_doc **out, gs_error *err)
+{
+	gs_node *root = gs_node_new(GS_NODE_MAP, NULL), *nodes = gs_node_new(GS_NODE_SEQ, NULL);
+	gs_node *wls = gs_node_new(GS_NODE_SEQ, NULL), *warns = gs_node_new(GS_NODE_SEQ, NULL);
+	int rc = 0;
+	/* The lists belong to root first, so a failure below frees them. */
+	rc |= gs_node_put(root, "summary", summary_node(&inv->sum));
+	rc |= gs_node_put(root, "nodes", nodes);
+	rc |= gs_node_put(root, "workloads", wls);
+	rc |= gs_node_put(root, "warnings", warns);
+	for (size_t i = 0; !rc && i < inv->n_nodes; i++)
+		rc |= gs_node_push(nodes, node_node(&inv->nodes[i].pub));
+	for (size_t i = 0; !rc && i < inv->n_wls; i++)
+		rc |= gs_node_push(wls, workload_node(&inv->wls[i].pub));
+	for (size_t i = 0; !rc && i < inv->n_warnings; i++)
+		rc |= gs_node_push(warns, gs_node_str(inv->warnings[i]));
+	if (rc) {
+		gs_node_free(root);
+		return gs_fail_nomem(err);
+	}
+	return gs_doc_wrap(root, out, err);
+}

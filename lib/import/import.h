@@ -1,0 +1,86 @@
+/*
+ * import.h - the inventory's internals (internal). The public records
+ * (gs_import_node, gs_import_workload) are the first member of each
+ * internal record and point into the strings it owns.
+ */
+#ifndef GS_IMPORT_H
+#define GS_IMPORT_H
+
+#include "doc/fields.h"
+
+/* The DCGM fields the importer reads, in order of preference for compute. */
+enum { M_SM, M_GR, M_UTIL, M_FB, M_COUNT };
+
+typedef struct samples {
+	double *v;
+	size_t n, cap;
+} samples;
+
+/* A string-keyed index: open addressing, keys copied. */
+typedef struct smap {
+	char **keys;
+	size_t *vals;
+	size_t n, cap;
+} smap;
+
+/* One nvidia.com resource of a node and what one unit of it is. */
+typedef struct ires {
+	char *name;                /* "nvidia.com/mig-3g.20gb" */
+	int64_t capacity;
+	int64_t unit_ppm;          /* share of a GPU, for requested and idle GPUs */
+	int64_t keep_ppm, keep_mib;/* what a pod without metrics keeps */
+	const gs_mig_profile *mig; /* NULL: not a MIG slice */
+} ires;
+
+typedef struct inode {
+	gs_import_node pub;
+	char *name, *type, *product;
+	const gs_mig_profile *mig; /* MIG single strategy: what nvidia.com/gpu is */
+	ires *res;
+	size_t n_res, cap_res;
+	gs_import_gpu *gpus;
+	samples *m;                /* gpu_count x M_COUNT */
+} inode;
+
+/* A counted pod: Running or Pending, requesting GPUs. */
+typedef struct ipod {
+	char *ns, *name, *kind, *owner, *team;
+	char **containers;         /* those requesting GPUs */
+	size_t n_containers, cap_containers;
+	size_t node;               /* index into nodes; SIZE_MAX: none */
+	int units;                 /* GPUs or slices requested */
+	int64_t ppm;               /* GPUs requested, in ppm of a GPU */
+	int64_t keep_ppm, keep_mib;/* per unit, when it has no metrics */
+	const gs_mig_profile *mig;
+	double mig_scale;          /* a MIG instance's activity to the GPU's */
+	samples m[M_COUNT];
+} ipod;
+
+typedef struct iwl {
+	gs_import_workload pub;
+	char *name;                /* owned; the other strings are its pods' */
+	const char *ns, *kind, *owner, *team;
+	int64_t keep_ppm, keep_mib;/* per replica, when it has no metrics */
+	size_t *pods;
+	size_t n_pods, cap_pods;
+} iwl;
+
+struct gs_inventory {
+	const gs_catalog *cat;
+	gs_error *err;             /* during gs_import_load only */
+	const char *team_label;    /* during gs_import_load only */
+	int percentile;
+	int yaml_only;             /* read items by the YAML reader only */
+	inode *nodes;
+	size_t n_nodes, cap_nodes;
+	ipod *pods;
+	size_t n_pods, cap_pods;
+	iwl *wls;
+	size_t n_wls, cap_wls;
+	smap node_ix, pod_ix, wl_ix;
+	char **warnings;
+	size_t n_warnings, cap_warnings;
+	gs_import_summary sum;
+};
+
+#endif

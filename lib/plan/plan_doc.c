@@ -1,0 +1,314 @@
+/*
+ * plan_doc.c - the plan's JSON/YAML contract, the scenario as a workload
+ * file, and advice for a single workload. Keys are documented in
+ * gpushare(1) and gpushare-workloads(5): add keys, never rename them.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan/plan_internal.h"
+
+static gs_node *money(gs_micros m) { return gs_node_money(m, 2); }
+static gs_node *pct_ppm(int64_t ppm) { return gs_node_fixed(ppm, 10000, 2); }
+static gs_node *gib_bytes(int64_t b) { return gs_node_fixed(b, 1 << 30, 2); }
+static gs_node *permille(int v) { return gs_node_fixed(v, 10, 1); }
+
+static gs_node *assignment(const gs_assignment *a, int mps)
+{
+	gs_node *m = gs_node_new(GS_NODE_MAP, NULL);
+	int rc = 0;
+	rc |= gs_node_put(m, "workload", gs_node_str(a->workload->name));
+	rc |= gs_node_put(m, "replica", gs_node_int(a->replica));
+	rc |= gs_node_put(m, "memory_gib", gib_bytes(a->workload->memory_bytes));
+	rc |= gs_node_put(m, "compute_percent", pct_ppm(a->compute_ppm));
+	if (mps) {
+		rc |= gs_node_put(m, "thread_percent", gs_node_int(a->thread_percent));
+		rc |= gs_node_put(m, "memory_limit_mib", gs_node_int(a->memory_limit_mib));
+	}
+	if (rc) {
+		gs_node_free(m);
+		return NULL;
+	}
+	return m;
+}
+
+static gs_node *assignments(const gs_assignment *a, size_t n, int mps)
+{
+	gs_node *seq = gs_node_new(GS_NODE_SEQ, NULL);
+	int rc = 0;
+	for (size_t i = 0; seq && i < n; i++)
+		rc |= gs_node_push(seq, assignment(&a[i], mps));
+	if (rc) {
+		gs_node_free(seq);
+		return NULL;
+	}
+	return seq;
+}
+
+static gs_node *mig_entry(const gs_plan_mig *m)
+{
+	gs_node *e = gs_node_new(GS_NODE_MAP, NULL);
+	int rc = 0;
+	rc |= gs_node_put(e, "profile", gs_node_str(m->profile->name));
+	rc |= gs_node_put(e, "start", gs_node_int(m->start));
+	rc |= gs_node_put(e, "strategy",
+	                  gs_node_str(m->strategy == GS_STRATEGY_DEDICATED ? "none"
+	                                                                  : gs_strategy_name(m->strategy)));
+	rc |= gs_node_put(e, "replicas", gs_node_int(m->replicas));
+	rc |= gs_node_put(e, "assignments", assignments(m->assignments, m->n_assignments, 0));
+	if (rc) {
+		gs_node_free(e);
+		return NULL;
+	}
+	return e;
+}
+
+static gs_node *gpu_entry(const gs_plan_gpu *g)
+{
+	gs_node *e = gs_node_new(GS_NODE_MAP, NULL);
+	gs_node *mig = gs_node_new(GS_NODE_SEQ, NULL);
+	int rc = 0;
+	for (size_t i = 0; i < g->n_mig; i++)
+		rc |= gs_node_push(mig, mig_entry(&g->mig[i]));
+	rc |= gs_node_put(e, "index", gs_node_int(g->index));
+	rc |= gs_node_put(e, "model", gs_node_str(g->model->name));
+	rc |= gs_node_put(e, "strategy", gs_node_str(gs_strategy_name(g->strategy)));
+	rc |= gs_node_put(e, "replicas", gs_node_int(g->replicas));
+	rc |= gs_node_put(e, "mig", mig);
+	rc |= gs_node_put(e, "assignments", assignments(g->assignments, g->n_assignments,
+	                                                g->strategy == GS_STRATEGY_MPS));
+	if (rc) {
+		gs_node_free(e);
+		return NULL;
+	}
+	return e;
+}
+
+static gs_node *node_entry(const gs_plan_node *n)
+{
+	gs_node *e = gs_node_new(GS_NODE_MAP, NULL);
+	gs_node *gpus = gs_node_new(GS_NODE_SEQ, NULL);
+	int rc = 0;
+	for (size_t i = 0; i < n->n_gpus; i++)
+		rc |= gs_node_push(gpus, gpu_entry(&n->gpus[i]));
+	rc |= gs_node_put(e, "instance", gs_node_str(n->instance->type));
+	rc |= gs_node_put(e, "cloud", gs_node_str(n->instance->cloud));
+	rc |= gs_node_put(e, "price_per_hour", money(n->price_per_hour));
+	rc |= gs_node_put(e, "config", gs_node_str(n->config));
+	rc |= gs_node_put(e, "mig_config", gs_node_str(n->mig_config));
+	rc |= gs_node_put(e, "gpus", gpus);
+	if (rc) {
+		gs_node_free(e);
+		return NULL;
+	}
+	return e;
+}
+
+static gs_node *cost_entry(const gs_plan *p)
+{
+	const gs_plan_summary *s = &p->sum;
+	gs_node *m = gs_node_new(GS_NODE_MAP, NULL);
+	int h = s->hours_per_month, rc = 0;
+	rc |= gs_node_put(m, "pricing", gs_node_str(gs_pricing_name(s->pricing)));
+	rc |= gs_node_put(m, "before_per_hour", money(s->before_per_hour));
+	rc |= gs_node_put(m, "after_per_hour", money(s->after_per_hour));
+	rc |= gs_node_put(m, "savings_per_hour", money(s->savings_per_hour));
+	rc |= gs_node_put(m, "savings_percent", permille(s->savings_permille));
+	rc |= gs_node_put(m, "hours_per_month", gs_node_int(h));
+	rc |= gs_node_put(m, "before_per_month", money(s->before_per_hour * h));
+	rc |= gs_node_put(m, "after_per_month", money(s->after_per_hour * h));
+	rc |= gs_node_put(m, "savings_per_month", money(s->savings_per_hour * h));
+	rc |= gs_node_put(m, "current_per_hour",
+	                  s->current_per_hour < 0 ? gs_node_str(NULL) : money(s->current_per_hour));
+	rc |= gs_node_put(m, "current_savings_per_hour",
+	                  s->current_per_hour < 0 ? gs_node_str(NULL)
+	                                          : money(s->current_per_hour - p->current_after));
+	if (rc) {
+		gs_node_free(m);
+		return NULL;
+	}
+	return m;
+}
+
+static gs_node *pair(const char *a, int64_t x, const char *b, int64_t y)
+{
+	gs_node *m = gs_node_new(GS_NODE_MAP, NULL);
+	if (gs_node_put(m, a, gs_node_int(x)) | gs_node_put(m, b, gs_node_int(y))) {
+		gs_node_free(m);
+		return NULL;
+	}
+	return m;
+}
+
+static gs_node *workload_entry(const gs_plan_workload *pw)
+{
+	const gs_workload *w = pw->workload;
+	gs_node *m = gs_node_new(GS_NODE_MAP, NULL);
+	int rc = 0;
+	rc |= gs_node_put(m, "name", gs_node_str(w->name));
+	rc |= gs_node_put(m, "kind", gs_node_str(gs_kind_name(w->kind)));
+	rc |= gs_node_put(m, "replicas", gs_node_int(w->replicas));
+	rc |= gs_node_put(m, "tenant", gs_node_str(w->tenant));
+	rc |= gs_node_put(m, "team", gs_node_str(w->team));
+	rc |= gs_node_put(m, "memory_gib", gib_bytes(w->memory_bytes));
+	rc |= gs_node_put(m, "compute_percent", pct_ppm(w->compute_ppm));
+	rc |= gs_node_put(m, "isolation", gs_node_str(w->isolation_fault ? "fault" : "none"));
+	rc |= gs_node_put(m, "latency", gs_node_str(w->latency_critical ? "critical" : "tolerant"));
+	rc |= gs_node_put(m, "spread", gs_node_str(gs_spread_name(w->spread)));
+	rc |= gs_node_put(m, "strategy", gs_node_str(gs_strategy_name(pw->strategy)));
+	rc |= gs_node_put(m, "cost_per_hour", money(pw->cost_per_hour));
+	rc |= gs_node_put(m, "why", gs_node_str(pw->why));
+	if (rc) {
+		gs_node_free(m);
+		return NULL;
+	}
+	return m;
+}
+
+int gs_doc_plan(const gs_plan *p, gs_doc **out, gs_error *err)
+{
+	gs_node *root = gs_node_new(GS_NODE_MAP, NULL);
+	gs_node *nodes = gs_node_new(GS_NODE_SEQ, NULL);
+	gs_node *wls = gs_node_new(GS_NODE_SEQ, NULL);
+	gs_node *teams = gs_node_new(GS_NODE_SEQ, NULL);
+	gs_node *warns = gs_node_new(GS_NODE_SEQ, NULL);
+	const gs_plan_summary *s = &p->sum;
+	int rc = 0;
+
+	for (size_t i = 0; i < p->n_nodes; i++)
+		rc |= gs_node_push(nodes, node_entry(&p->nodes[i]));
+	for (size_t i = 0; i < p->n_wls; i++)
+		rc |= gs_node_push(wls, workload_entry(&p->wls[i]));
+	for (size_t i = 0; i < p->n_teams; i++) {
+		gs_node *t = gs_node_new(GS_NODE_MAP, NULL);
+		rc |= gs_node_put(t, "team", gs_node_str(p->teams[i].team));
+		rc |= gs_node_put(t, "cost_per_hour", money(p->teams[i].cost_per_hour));
+		rc |= gs_node_push(teams, t);
+	}
+	for (size_t i = 0; i < p->n_warnings; i++)
+		rc |= gs_node_push(warns, gs_node_str(p->warnings[i]));
+	rc |= gs_node_put(root, "cost", cost_entry(p));
+	rc |= gs_node_put(root, "gpus", pair("before", s->gpus_before, "after", s->gpus_after));
+	rc |= gs_node_put(root, "instances",
+	                  pair("before", s->instances_before, "after", s->instances_after));
+	{
+		gs_node *u = gs_node_new(GS_NODE_MAP, NULL);
+		rc |= gs_node_put(u, "before_percent", permille(s->util_before_permille));
+		rc |= gs_node_put(u, "after_percent", permille(s->util_after_permille));
+		rc |= gs_node_put(root, "utilization", u);
+	}
+	rc |= gs_node_put(root, "replicas", gs_node_int(s->replicas));
+	rc |= gs_node_put(root, "nodes", nodes);
+	rc |= gs_node_put(root, "workloads", wls);
+	rc |= gs_node_put(root, "teams", teams);
+	rc |= gs_node_put(root, "warnings", warns);
+	if (rc) {
+		gs_node_free(root);
+		return gs_fail_nomem(err);
+	}
+	return gs_doc_wrap(root, out, err);
+}
+
+/* ---- the scenario as a workload file ------------------------------------------- */
+
+static gs_node *bytes_text(int64_t b)
+{
+	char buf[64];
+	if (b % (INT64_C(1) << 30) == 0)
+		snprintf(buf, sizeof buf, "%lldGiB", (long long)(b >> 30));
+	else if (b % (1 << 20) == 0)
+		snprintf(buf, sizeof buf, "%lldMiB", (long long)(b >> 20));
+	else if (b % 1000000 == 0)
+		snprintf(buf, sizeof buf, "%lldMB", (long long)(b / 1000000));
+	else
+		snprintf(buf, sizeof buf, "%lld.%06lldMB", (long long)(b / 1000000),
+		         (long long)(b % 1000000));
+	return gs_node_str(buf);
+}
+
+static gs_node *share_text(int64_t ppm)
+{
+	char buf[32];
+	int n = snprintf(buf, sizeof buf, "%lld.%04lld", (long long)(ppm / 10000),
+	                 (long long)(ppm % 10000));
+	while (n > 0 && buf[n - 1] == '0')
+		buf[--n] = '\0';
+	if (n > 0 && buf[n - 1] == '.')
+		buf[--n] = '\0';
+	snprintf(buf + n, sizeof buf - (size_t)n, "%%");
+	return gs_node_str(buf);
+}
+
+static gs_node *gpu_names(const gs_gpu *const *g, size_t n)
+{
+	gs_node *seq = gs_node_new(GS_NODE_SEQ, NULL);
+	int rc = 0;
+	for (size_t i = 0; i < n; i++)
+		rc |= gs_node_push(seq, gs_node_str(g[i]->name));
+	if (rc) {
+		gs_node_free(seq);
+		return NULL;
+	}
+	return seq;
+}
+
+static gs_node *scenario_workload(const gs_workload *w)
+{
+	static const char *const kinds[] = { "inference", "batch", "training", "notebook", "ci" };
+	gs_node *m = gs_node_new(GS_NODE_MAP, NULL);
+	int rc = 0;
+	rc |= gs_node_put(m, "name", gs_node_str(w->name));
+	rc |= gs_node_put(m, "kind", gs_node_str(kinds[w->kind]));
+	rc |= gs_node_put(m, "replicas", gs_node_int(w->replicas));
+	rc |= gs_node_put(m, "gpuMemory", bytes_text(w->memory_bytes));
+	rc |= gs_node_put(m, "compute", share_text(w->compute_ppm));
+	if (w->measured_on)
+		rc |= gs_node_put(m, "measuredOn", gs_node_str(w->measured_on->name));
+	rc |= gs_node_put(m, "latency", gs_node_str(w->latency_critical ? "critical" : "tolerant"));
+	rc |= gs_node_put(m, "isolation", gs_node_str(w->isolation_fault ? "fault" : "none"));
+	rc |= gs_node_put(m, "tenant", gs_node_str(w->tenant));
+	rc |= gs_node_put(m, "team", gs_node_str(w->team));
+	if (w->n_gpus)
+		rc |= gs_node_put(m, "gpus", gpu_names(w->gpus, w->n_gpus));
+	rc |= gs_node_put(m, "spread", gs_node_str(gs_spread_name(w->spread)));
+	if (w->current) {
+		gs_node *c = gs_node_new(GS_NODE_MAP, NULL);
+		rc |= gs_node_put(c, "instance", gs_node_str(w->current->type));
+		rc |= gs_node_put(c, "count", gs_node_int(w->current_count));
+		rc |= gs_node_put(m, "current", c);
+	}
+	if (rc) {
+		gs_node_free(m);
+		return NULL;
+	}
+	return m;
+}
+
+int gs_doc_scenario(const gs_scenario *s, gs_doc **out, gs_error *err)
+{
+	gs_node *root = gs_node_new(GS_NODE_MAP, NULL);
+	gs_node *wls = gs_node_new(GS_NODE_SEQ, NULL);
+	int rc = 0;
+	rc |= gs_node_put(root, "version", gs_node_int(1));
+	rc |= gs_node_put(root, "cloud", gs_node_str(s->cloud));
+	rc |= gs_node_put(root, "pricing", gs_node_str(gs_pricing_name(s->pricing)));
+	rc |= gs_node_put(root, "via", gs_node_str(s->via == GS_VIA_DRA ? "dra" : "device-plugin"));
+	rc |= gs_node_put(root, "targetUtilization", share_text(s->target_ppm));
+	if (s->n_globs) {
+		gs_node *g = gs_node_new(GS_NODE_SEQ, NULL);
+		for (size_t i = 0; i < s->n_globs; i++)
+			rc |= gs_node_push(g, gs_node_str(s->globs[i]));
+		rc |= gs_node_put(root, "instances", g);
+	}
+	if (s->n_gpus)
+		rc |= gs_node_put(root, "gpus", gpu_names(s->gpus, s->n_gpus));
+	for (size_t i = 0; i < s->n; i++)
+		rc |= gs_node_push(wls, scenario_workload(&s->w[i]->pub));
+	rc |= gs_node_put(root, "workloads", wls);
+	if (rc) {
+		gs_node_free(root);
+		return gs_fail_nomem(err);
+	}
+	return gs_doc_wrap(root, out, err);
+}

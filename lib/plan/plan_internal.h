@@ -1,0 +1,55 @@
+/* plan_internal.h - the gs_plan object and its builders. */
+#ifndef GS_PLAN_INTERNAL_H
+#define GS_PLAN_INTERNAL_H
+
+#include "plan/plan_nodes.h"
+
+struct gs_plan {
+	const gs_scenario *s;
+	gs_plan_summary sum;
+	gs_plan_node *nodes;
+	size_t n_nodes;
+	gs_plan_workload *wls;
+	size_t n_wls;
+	gs_plan_team *teams;
+	size_t n_teams;
+	char **warnings;
+	size_t n_warnings, cap_warnings;
+	void **blocks;         /* everything the records point to */
+	size_t n_blocks, cap_blocks;
+	gs_micros *rep_cost;   /* per replica, for workload costs */
+	gs_micros current_after; /* after cost of workloads with `current` */
+};
+
+/* One node being built: an instance and the packed GPUs on it. */
+typedef struct bnode {
+	const gs_instance *inst;
+	gs_micros price;
+	gkind kind;
+	int k;
+	const pgpu **gpus;
+	int n;
+	int *spread_wl;        /* workloads with spread: node on it */
+	int nsw;
+} bnode;
+
+typedef struct nodeset {
+	bnode *v;
+	int n, cap;
+} nodeset;
+
+void *plan_alloc(gs_plan *p, size_t n, size_t size);
+char *plan_strdup(gs_plan *p, const char *s);
+int plan_warn(gs_plan *p, const char *fmt, ...) GS_PRINTF(2, 3);
+
+/* Buys instances for the GPUs of one model and one node kind, keeping
+ * replicas of spread: node workloads on distinct nodes. */
+int nodes_buy(const planner *pl, shop *sh, const pgpu **gpus, int n,
+              gkind kind, int k, nodeset *out);
+void nodeset_free(nodeset *ns);
+
+/* Turns bought nodes into the plan's public records. */
+int plan_records(gs_plan *p, const planner *pl, nodeset *ns);
+int plan_advice(gs_plan *p, const planner *pl, const gs_micros *ded_cost);
+
+#endif

@@ -1,0 +1,102 @@
+/*
+ * shop.c - the cheapest set of instances that gives n GPUs of one model:
+ * an unbounded covering knapsack, solved by dynamic programming over the
+ * GPU count and memoised, since the planner asks for many n per model.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan/plan_nodes.h"
+
+int shop_init(shop *sh, const gs_scenario *s, const gs_gpu *g)
+{
+	memset(sh, 0, sizeof *sh);
+	for (size_t i = 0; i < gs_catalog_instance_count(s->cat) && sh->n < 64; i++) {
+		const gs_instance *in = gs_catalog_instance(s->cat, i);
+		if (in->gpu != g || !gs_scenario_instance_ok(s, in))
+			continue;
+		sh->insts[sh->n] = in;
+		sh->price[sh->n++] = gs_instance_price(s, in);
+	}
+	sh->known = -1;
+	return 0;
+}
+
+void shop_free(shop *sh)
+{
+	free(sh->memo);
+	free(sh->choice);
+	memset(sh, 0, sizeof *sh);
+}
+
+static int less(buy a, buy b)
+{
+	if (a.cost != b.cost)
+		return a.cost < b.cost;
+	if (a.gpus != b.gpus)
+		return a.gpus < b.gpus;
+	return a.instances < b.instances;
+}
+
+static int extend(shop *sh, int n)
+{
+	buy *m;
+	int *c;
+	if (n <= sh->known)
+		return 0;
+	if (!(m = realloc(sh->memo, (size_t)(n + 1) * sizeof *m)))
+		return -1;
+	sh->memo = m;
+	if (!(c = realloc(sh->choice, (size_t)(n + 1) * sizeof *c)))
+		return -1;
+	sh->choice = c;
+	for (int x = sh->known + 1; x <= n; x++) {
+		buy best = { -1, 0, 0 };
+		int pick = -1;
+		if (x == 0) {
+			sh->memo[0] = (buy){ 0, 0, 0 };
+			sh->choice[0] = -1;
+			continue;
+		}
+		for (int i = 0; i < sh->n; i++) {
+			int rest = x - sh->insts[i]->gpu_count;
+			buy b = sh->memo[rest > 0 ? rest : 0];
+			b.cost += sh->price[i];
+			b.gpus += sh->insts[i]->gpu_count;
+			b.instances++;
+			if (pick < 0 || less(b, best)) {
+				best = b;
+				pick = i;
+			}
+		}
+		sh->memo[x] = best;
+		sh->choice[x] = pick;
+	}
+	sh->known = n;
+	return 0;
+}
+
+int shop_best(shop *sh, int n, buy *out)
+{
+	if (sh->n == 0) {
+		*out = (buy){ -1, 0, 0 };
+		return 0;
+	}
+	if (extend(sh, n) < 0)
+		return -1;
+	*out = sh->memo[n];
+	return 0;
+}
+
+int shop_counts(shop *sh, int n, int *counts)
+{
+	memset(counts, 0, (size_t)sh->n * sizeof *counts);
+	if (sh->n == 0 || extend(sh, n) < 0)
+		return -1;
+	while (n > 0) {
+		int i = sh->choice[n];
+		counts[i]++;
+		n -= sh->insts[i]->gpu_count;
+	}
+	return 0;
+}

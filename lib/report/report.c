@@ -1,0 +1,552 @@
+/*
+ * report.c - a plan as one self-contained HTML page: the summary, the
+ * workloads and, through report_svg.c, pictures of the team costs and of
+ * every GPU's partitions. The page fetches nothing and runs no script:
+ * CSS and SVG are inline. Every user string goes through rb_esc, every
+ * amount through gs_micros_format, and nothing depends on the clock, so
+ * the same plan gives the same bytes.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/report.h"
+
+/* ---- text ------------------------------------------------------------------- */
+
+static void rb_putn(rbuf *b, const char *s, size_t n)
+{
+	if (b->failed || gs_grow(&b->buf, &b->cap, b->len + n + 1, 1) < 0) {
+		b->failed = 1;
+		return;
+	}
+	memcpy(b->buf + b->len, s, n);
+	b->len += n;
+	b->buf[b->len] = '\0';
+}
+
+void rb_puts(rbuf *b, const char *s) { rb_putn(b, s, strlen(s)); }
+
+void rb_printf(rbuf *b, const char *fmt, ...)
+{
+	char small[256], *big;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(small, sizeof small, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		b->failed = 1;
+		return;
+	}
+	if ((size_t)n < sizeof small) {
+		rb_putn(b, small, (size_t)n);
+		return;
+	}
+	if (!(big = malloc((size_t)n + 1))) {
+		b->failed = 1;
+		return;
+	}
+	va_start(ap, fmt);
+	vsnprintf(big, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	rb_putn(b, big, (size_t)n);
+	free(big);
+}
+
+int rb_finish(rbuf *b, char **out, gs_error *err)
+{
+	if (b->failed) {
+		free(b->buf);
+		b->buf = NULL;
+		return gs_fail_nomem(err);
+	}
+	*out = b->buf;
+	b->buf = NULL;
+	return 0;
+}
+
+/* ---- escaping --------------------------------------------------------------- */
+
+#define REPLACEMENT "\xEF\xBF\xBD" /* U+FFFD */
+#define ELLIPSIS "\xE2\x80\xA6"    /* U+2026 */
+
+/* The length of the well-formed UTF-8 character at s (1 to 4), or 0 when
+ * the bytes there are not one (stray continuation bytes, overlong forms,
+ * surrogates, code points past U+10FFFF, a truncated sequence). */
+static size_t u8_len(const unsigned char *s)
+{
+	unsigned char c = s[0];
+	unsigned char lo = 0x80, hi = 0xBF;
+	size_t n;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xC2 && c <= 0xDF)
+		n = 2;
+	else if (c >= 0xE0 && c <= 0xEF)
+		n = 3;
+	else if (c >= 0xF0 && c <= 0xF4)
+		n = 4;
+	else
+		return 0;
+	if (c == 0xE0)
+		lo = 0xA0;
+	else if (c == 0xED)
+		hi = 0x9F;
+	else if (c == 0xF0)
+		lo = 0x90;
+	else if (c == 0xF4)
+		hi = 0x8F;
+	if (s[1] < lo || s[1] > hi)
+		return 0;
+	for (size_t i = 2; i < n; i++)
+		if (s[i] < 0x80 || s[i] > 0xBF)
+			return 0;
+	return n;
+}
+
+/* Appends the character at s escaped; returns the bytes it used. */
+static size_t esc_char(rbuf *b, const unsigned char *s)
+{
+	size_t n = u8_len(s);
+
+	if (n == 0) {
+		rb_puts(b, REPLACEMENT);
+		return 1;
+	}
+	switch (s[0]) {
+	case '&': rb_puts(b, "&amp;"); return 1;
+	case '<': rb_puts(b, "&lt;"); return 1;
+	case '>': rb_puts(b, "&gt;"); return 1;
+	case '"': rb_puts(b, "&quot;"); return 1;
+	case '\'': rb_puts(b, "&#39;"); return 1;
+	case '\t': case '\n': rb_putn(b, (const char *)s, 1); return 1;
+	}
+	/* C0 and C1 controls and DEL are parse errors in HTML. */
+	if (s[0] < 0x20 || s[0] == 0x7F || (s[0] == 0xC2 && s[1] < 0xA0))
+		rb_puts(b, REPLACEMENT);
+	else
+		rb_putn(b, (const char *)s, n);
+	return n;
+}
+
+void rb_esc(rbuf *b, const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	while (u && *u)
+		u += esc_char(b, u);
+}
+
+size_t rb_chars(const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t n = 0, len;
+	while (u && *u) {
+		len = u8_len(u);
+		u += len ? len : 1;
+		n++;
+	}
+	return n;
+}
+
+void rb_esc_max(rbuf *b, const char *s, size_t max)
+{
+	const unsigned char *u = (const unsigned char *)s;
+
+	if (!s || max == 0)
+		return;
+	if (rb_chars(s) <= max) {
+		rb_esc(b, s);
+		return;
+	}
+	for (size_t i = 0; i + 1 < max; i++)
+		u += esc_char(b, u);
+	rb_puts(b, ELLIPSIS);
+}
+
+/* ---- numbers ---------------------------------------------------------------- */
+
+void rb_money(rbuf *b, gs_micros m)
+{
+	char plain[32], grouped[48];
+	size_t len, o = 0;
+
+	/* The magnitude of the most negative amount still fits once rounded
+	 * to cents: gs_micros_format works on the sign itself. */
+	gs_micros_format(m, 2, plain, sizeof plain);
+	const char *digits = plain[0] == '-' ? plain + 1 : plain;
+	len = strcspn(digits, ".");
+	for (size_t i = 0; i < len; i++) {
+		if (i && (len - i) % 3 == 0)
+			grouped[o++] = ',';
+		grouped[o++] = digits[i];
+	}
+	snprintf(grouped + o, sizeof grouped - o, "%s", digits + len);
+	rb_printf(b, "%s$%s", plain[0] == '-' ? "-" : "", grouped);
+}
+
+void rb_permille(rbuf *b, int permille)
+{
+	int a = permille < 0 ? -permille : permille;
+	rb_printf(b, "%s%d.%d%%", permille < 0 ? "-" : "", a / 10, a % 10);
+}
+
+void rb_ppm(rbuf *b, int64_t ppm)
+{
+	rb_printf(b, "%lld%%", (long long)gs_div_round(ppm, 10000));
+}
+
+/* ---- strategies ------------------------------------------------------------- */
+
+const char *rp_class(gs_strategy s)
+{
+	switch (s) {
+	case GS_STRATEGY_DEDICATED: return "s-ded";
+	case GS_STRATEGY_TIME_SLICING: return "s-ts";
+	case GS_STRATEGY_MPS: return "s-mps";
+	case GS_STRATEGY_MIG: return "s-mig";
+	}
+	return "unused";
+}
+
+const char *rp_label(gs_strategy s)
+{
+	switch (s) {
+	case GS_STRATEGY_DEDICATED: return "dedicated";
+	case GS_STRATEGY_TIME_SLICING: return "time-slicing";
+	case GS_STRATEGY_MPS: return "MPS";
+	case GS_STRATEGY_MIG: return "MIG";
+	}
+	return "unknown";
+}
+
+/* ---- the page --------------------------------------------------------------- */
+
+/* Neutral greys, one accent per strategy (--c the line, --t its tint),
+ * the system's own fonts. */
+static const char css[] =
+	":root{--fg:#1f2933;--muted:#5f6b7a;--line:#d9dee4;--panel:#f5f7f9;"
+	"color-scheme:light}\n"
+	"*{box-sizing:border-box}\n"
+	"body{margin:0;background:#fff;color:var(--fg);font:16px/1.5 system-ui,"
+	"-apple-system,\"Segoe UI\",Roboto,\"Helvetica Neue\",Arial,\"Noto Sans\","
+	"sans-serif}\n"
+	"main{max-width:75rem;margin:0 auto;padding:1.5rem 1rem 3rem}\n"
+	"h1{font-size:1.6rem;line-height:1.25;margin:0 0 .25rem;overflow-wrap:anywhere}\n"
+	"h2{font-size:1.2rem;margin:2.25rem 0 .75rem;padding-bottom:.3rem;"
+	"border-bottom:1px solid var(--line)}\n"
+	"h3{font-size:1rem;margin:0}\n"
+	".sub,.note,.meta,.who,footer{color:var(--muted)}\n"
+	".sub{margin:0}\n"
+	".cards{display:grid;grid-template-columns:repeat(3,1fr);gap:.75rem;"
+	"margin:1.25rem 0 .5rem}\n"
+	".card{background:var(--panel);border:1px solid var(--line);border-radius:.5rem;"
+	"padding:.75rem 1rem}\n"
+	".card p{margin:0}\n"
+	".card .k{font-size:.85rem;color:var(--muted)}\n"
+	".card .v{font-size:1.6rem;font-weight:600;font-variant-numeric:tabular-nums}\n"
+	".card .was{font-size:.85rem;color:var(--muted);font-variant-numeric:tabular-nums}\n"
+	".card.good{border-color:#8fb8a3;background:#eef7f2}\n"
+	".scroll{overflow-x:auto}\n"
+	"table{border-collapse:collapse;width:100%;font-size:.95rem}\n"
+	"th,td{padding:.45rem .6rem;border-bottom:1px solid var(--line);text-align:left;"
+	"vertical-align:top}\n"
+	"thead th{font-size:.8rem;text-transform:uppercase;letter-spacing:.03em;"
+	"color:var(--muted);border-bottom:2px solid var(--line)}\n"
+	".n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}\n"
+	"td.why{color:var(--muted);font-size:.9rem;min-width:18rem}\n"
+	"td.nowrap,tbody th{white-space:nowrap}\n"
+	".legend{display:flex;flex-wrap:wrap;gap:.4rem 1.25rem;list-style:none;"
+	"padding:0;margin:.25rem 0 1rem;font-size:.9rem}\n"
+	".sw{display:inline-block;width:.9rem;height:.9rem;border:2px solid var(--c);"
+	"background:var(--t);border-radius:.2rem;vertical-align:-.12rem;margin-right:.4rem}\n"
+	".sw.idle{border:2px dashed #aab2bd;background:#fff}\n"
+	".nodes{display:grid;grid-template-columns:minmax(0,1fr);gap:1rem}\n"
+	".node{min-width:0;border:1px solid var(--line);border-radius:.5rem;padding:1rem}\n"
+	".meta{font-size:.9rem;margin:.1rem 0 0;overflow-wrap:anywhere}\n"
+	"figure{margin:1rem 0 0}\n"
+	"figcaption{font-size:.9rem;margin-bottom:.3rem}\n"
+	".who{font-size:.85rem;margin:.3rem 0 0;overflow-wrap:anywhere}\n"
+	"svg{display:block;width:100%;height:auto}\n"
+	/* Never so narrow that the text in the pictures gets too small:
+	 * scroll sideways instead. */
+	".scroll svg.gpu{min-width:50rem}\n"
+	"svg.teams{max-width:30rem}\n"
+	"svg text{font-size:13px;fill:var(--fg)}\n"
+	"svg .b{font-weight:600}\n"
+	"svg .dim{fill:var(--muted);font-size:12px}\n"
+	"svg .seg{fill:var(--t);stroke:var(--c);stroke-width:1.5}\n"
+	"svg .idle{fill:#fff;stroke:#aab2bd;stroke-dasharray:4 3}\n"
+	"svg .slot{fill:var(--panel);stroke:var(--line)}\n"
+	"svg .bar{fill:#4d6278}\n"
+	".s-ded{--c:#2b6cb0;--t:#dce8f5}\n"
+	".s-ts{--c:#b7791f;--t:#fbebcf}\n"
+	".s-mps{--c:#2f855a;--t:#d6efe1}\n"
+	".s-mig{--c:#805ad5;--t:#e9e1f8}\n"
+	".unused{--c:#b3bac4;--t:#eceef1}\n"
+	"footer{margin-top:3rem;font-size:.85rem;border-top:1px solid var(--line);"
+	"padding-top:.75rem}\n"
+	"@media (max-width:40rem){main{padding:1rem .75rem 2rem}h1{font-size:1.3rem}"
+	".cards{grid-template-columns:repeat(2,1fr)}.card{padding:.6rem .75rem}"
+	".card .v{font-size:1.3rem}"
+	/* On a phone each workload is a block: its name, a line of facts,
+	 * then why. */
+	".wl thead{position:absolute;width:1px;height:1px;overflow:hidden;"
+	"clip:rect(0 0 0 0)}"
+	".wl,.wl tbody,.wl tr,.wl th,.wl td{display:block}"
+	".wl tr{padding:.6rem 0;border-bottom:1px solid var(--line)}"
+	".wl th,.wl td{border:0;padding:.1rem 0;text-align:left}"
+	".wl td.fact{display:inline-block;margin-right:1rem}"
+	".wl td[data-k]::before{content:attr(data-k) \" \";color:var(--muted)}"
+	"td.why{min-width:0}}\n"
+	"@media (max-width:22rem){.cards{grid-template-columns:1fr}}\n";
+
+static void page_head(rbuf *b, const char *title)
+{
+	rb_puts(b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+	           "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+	           "<meta name=\"generator\" content=\"gpushare " GS_VERSION "\">\n<title>");
+	rb_esc(b, title);
+	rb_puts(b, " \xE2\x80\x94 gpushare plan</title>\n<style>\n");
+	rb_puts(b, css);
+	rb_puts(b, "</style>\n</head>\n<body>\n<main>\n");
+}
+
+static void card(rbuf *b, const char *cls, const char *key)
+{
+	rb_printf(b, "<div class=\"card%s%s\"><p class=\"k\">%s</p><p class=\"v\">",
+	          cls ? " " : "", cls ? cls : "", key);
+}
+
+static void card_money(rbuf *b, const char *key, gs_micros after, gs_micros before)
+{
+	card(b, NULL, key);
+	rb_money(b, after);
+	rb_puts(b, "</p><p class=\"was\">before ");
+	rb_money(b, before);
+	rb_puts(b, "</p></div>\n");
+}
+
+static void card_count(rbuf *b, const char *key, int after, int before)
+{
+	card(b, NULL, key);
+	rb_printf(b, "%d</p><p class=\"was\">before %d</p></div>\n", after, before);
+}
+
+static void summary(rbuf *b, const gs_plan *p, const char *title)
+{
+	const gs_plan_summary *s = gs_plan_summary_get(p);
+	gs_micros h = s->hours_per_month;
+	size_t nw = gs_plan_workload_count(p);
+
+	rb_puts(b, "<header>\n<h1>Sharing plan for ");
+	rb_esc(b, title);
+	rb_printf(b, "</h1>\n<p class=\"sub\">%zu workload%s, %d replica%s, %s prices, "
+	             "%d hours a month</p>\n</header>\n",
+	          nw, nw == 1 ? "" : "s", s->replicas, s->replicas == 1 ? "" : "s",
+	          gs_pricing_name(s->pricing), s->hours_per_month);
+	rb_puts(b, "<section aria-labelledby=\"h-summary\">\n"
+	           "<h2 id=\"h-summary\">Before and after</h2>\n<div class=\"cards\">\n");
+	card(b, s->savings_per_hour > 0 ? "good" : NULL, "Saved");
+	rb_permille(b, s->savings_permille);
+	rb_puts(b, "</p><p class=\"was\">");
+	rb_money(b, s->savings_per_hour);
+	rb_puts(b, " an hour, ");
+	rb_money(b, s->savings_per_hour * h);
+	rb_puts(b, " a month</p></div>\n");
+	card_money(b, "Cost per hour", s->after_per_hour, s->before_per_hour);
+	card_money(b, "Cost per month", s->after_per_hour * h, s->before_per_hour * h);
+	card_count(b, "GPUs", s->gpus_after, s->gpus_before);
+	card_count(b, "Instances", s->instances_after, s->instances_before);
+	card(b, NULL, "Planned utilization");
+	rb_permille(b, s->util_after_permille);
+	rb_puts(b, "</p><p class=\"was\">before ");
+	rb_permille(b, s->util_before_permille);
+	rb_puts(b, "</p></div>\n</div>\n");
+	rb_puts(b, "<p class=\"note\">Before: every replica on a whole GPU, without "
+	           "sharing. After: this plan.");
+	if (s->current_per_hour >= 0) {
+		rb_puts(b, " What the workloads that name their <code>current</code> "
+		           "instances cost today: ");
+		rb_money(b, s->current_per_hour);
+		rb_puts(b, " an hour.");
+	}
+	rb_puts(b, "</p>\n</section>\n");
+}
+
+static void teams(rbuf *b, const gs_plan *p)
+{
+	rb_puts(b, "<section aria-labelledby=\"h-teams\">\n"
+	           "<h2 id=\"h-teams\">Cost per team</h2>\n<div class=\"scroll\">\n");
+	rp_svg_teams(b, p);
+	rb_puts(b, "</div>\n</section>\n");
+}
+
+static void strategy_cell(rbuf *b, gs_strategy s)
+{
+	rb_printf(b, "<td class=\"nowrap fact\"><span class=\"sw %s\" aria-hidden=\"true\">"
+	             "</span>%s</td>",
+	          rp_class(s), rp_label(s));
+}
+
+static void workloads(rbuf *b, const gs_plan *p)
+{
+	rb_puts(b, "<section aria-labelledby=\"h-workloads\">\n"
+	           "<h2 id=\"h-workloads\">Workloads</h2>\n<div class=\"scroll\">\n<table class=\"wl\">\n"
+	           "<thead><tr><th scope=\"col\">Workload</th><th scope=\"col\">Team</th>"
+	           "<th scope=\"col\">Strategy</th><th scope=\"col\" class=\"n\">Replicas</th>"
+	           "<th scope=\"col\" class=\"n\">Cost per hour</th>"
+	           "<th scope=\"col\">Why</th></tr></thead>\n<tbody>\n");
+	for (size_t i = 0; i < gs_plan_workload_count(p); i++) {
+		const gs_plan_workload *w = gs_plan_workload_at(p, i);
+		rb_puts(b, "<tr><th scope=\"row\">");
+		rb_esc(b, w->workload->name);
+		rb_puts(b, "</th><td class=\"fact\" data-k=\"team\">");
+		rb_esc(b, w->workload->team);
+		rb_puts(b, "</td>");
+		strategy_cell(b, w->strategy);
+		rb_printf(b, "<td class=\"n fact\" data-k=\"replicas\">%d</td>"
+		             "<td class=\"n fact\" data-k=\"per hour\">",
+		          w->workload->replicas);
+		rb_money(b, w->cost_per_hour);
+		rb_puts(b, "</td><td class=\"why\">");
+		rb_esc(b, w->why);
+		rb_puts(b, "</td></tr>\n");
+	}
+	rb_puts(b, "</tbody>\n</table>\n</div>\n</section>\n");
+}
+
+static void legend(rbuf *b)
+{
+	static const gs_strategy all[] = { GS_STRATEGY_DEDICATED, GS_STRATEGY_TIME_SLICING,
+		                               GS_STRATEGY_MPS, GS_STRATEGY_MIG };
+	rb_puts(b, "<ul class=\"legend\" aria-label=\"Legend\">\n");
+	for (size_t i = 0; i < GS_ARRAY_LEN(all); i++)
+		rb_printf(b, "<li><span class=\"sw %s\" aria-hidden=\"true\"></span>%s</li>\n",
+		          rp_class(all[i]), rp_label(all[i]));
+	rb_puts(b, "<li><span class=\"sw unused\" aria-hidden=\"true\"></span>unused GPU</li>\n"
+	           "<li><span class=\"sw idle\" aria-hidden=\"true\"></span>free share or "
+	           "slot</li>\n</ul>\n");
+}
+
+/* "globex-search/0 13%, ..." as the text output lists them. */
+static void who(rbuf *b, const gs_assignment *a, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		rb_puts(b, i ? ", " : "");
+		rb_esc(b, a[i].workload->name);
+		rb_printf(b, "/%d ", a[i].replica);
+		rb_ppm(b, a[i].compute_ppm);
+		if (a[i].thread_percent)
+			rb_printf(b, " (%d%% threads, %lld MiB)", a[i].thread_percent,
+			          (long long)a[i].memory_limit_mib);
+	}
+}
+
+static void gpu_caption(rbuf *b, const gs_plan_gpu *g)
+{
+	rb_printf(b, "<figcaption><strong>GPU %d</strong> \xC2\xB7 ", g->index);
+	rb_esc(b, g->model->name);
+	rb_puts(b, " \xC2\xB7 ");
+	if (rp_gpu_unused(g))
+		rb_puts(b, "unused");
+	else
+		rb_puts(b, rp_label(g->strategy));
+	if (g->strategy == GS_STRATEGY_TIME_SLICING || g->strategy == GS_STRATEGY_MPS)
+		rb_printf(b, ", %d replicas", g->replicas);
+	if (g->strategy == GS_STRATEGY_MIG && g->model->mig_slots > 0)
+		rb_printf(b, ", %d memory slots", g->model->mig_slots);
+	rb_puts(b, "</figcaption>\n");
+}
+
+static void gpu_figure(rbuf *b, const gs_plan_gpu *g, size_t node)
+{
+	rb_puts(b, "<figure>\n");
+	gpu_caption(b, g);
+	rb_puts(b, "<div class=\"scroll\">\n");
+	rp_svg_gpu(b, g, node);
+	rb_puts(b, "</div>\n");
+	if (g->n_assignments) {
+		rb_puts(b, "<p class=\"who\">");
+		who(b, g->assignments, g->n_assignments);
+		rb_puts(b, "</p>\n");
+	}
+	for (size_t m = 0; m < g->n_mig; m++) {
+		const gs_plan_mig *mi = &g->mig[m];
+		rb_puts(b, "<p class=\"who\">");
+		rb_esc(b, mi->profile->name);
+		rb_printf(b, " at slot %d", mi->start);
+		if (mi->strategy != GS_STRATEGY_DEDICATED)
+			rb_printf(b, ", %s \xC3\x97%d", rp_label(mi->strategy), mi->replicas);
+		rb_puts(b, ": ");
+		who(b, mi->assignments, mi->n_assignments);
+		rb_puts(b, "</p>\n");
+	}
+	rb_puts(b, "</figure>\n");
+}
+
+static void nodes(rbuf *b, const gs_plan *p)
+{
+	rb_puts(b, "<section aria-labelledby=\"h-nodes\">\n"
+	           "<h2 id=\"h-nodes\">GPUs per node</h2>\n");
+	legend(b);
+	rb_puts(b, "<div class=\"nodes\">\n");
+	for (size_t i = 0; i < gs_plan_node_count(p); i++) {
+		const gs_plan_node *n = gs_plan_node_at(p, i);
+		rb_printf(b, "<article class=\"node\">\n<h3>Node %zu \xC2\xB7 ", i + 1);
+		rb_esc(b, n->instance->type);
+		rb_puts(b, "</h3>\n<p class=\"meta\">");
+		rb_esc(b, n->instance->cloud);
+		rb_puts(b, " \xC2\xB7 ");
+		rb_money(b, n->price_per_hour);
+		rb_puts(b, " an hour \xC2\xB7 device-plugin config ");
+		rb_esc(b, n->config);
+		if (n->mig_config) {
+			rb_puts(b, " \xC2\xB7 mig-parted config ");
+			rb_esc(b, n->mig_config);
+		}
+		rb_puts(b, "</p>\n");
+		for (size_t g = 0; g < n->n_gpus; g++)
+			gpu_figure(b, &n->gpus[g], i);
+		rb_puts(b, "</article>\n");
+	}
+	rb_puts(b, "</div>\n</section>\n");
+}
+
+static void warnings(rbuf *b, const gs_plan *p)
+{
+	if (!gs_plan_warning_count(p))
+		return;
+	rb_puts(b, "<section aria-labelledby=\"h-warnings\">\n"
+	           "<h2 id=\"h-warnings\">Warnings</h2>\n<ul>\n");
+	for (size_t i = 0; i < gs_plan_warning_count(p); i++) {
+		rb_puts(b, "<li>");
+		rb_esc(b, gs_plan_warning_at(p, i));
+		rb_puts(b, "</li>\n");
+	}
+	rb_puts(b, "</ul>\n</section>\n");
+}
+
+int gs_report_html(const gs_plan *p, const char *title, char **out, gs_error *err)
+{
+	rbuf b = RBUF_INIT;
+
+	if (!p || !out)
+		return gs_fail(err, GS_EINVAL, "a plan and an output are required");
+	*out = NULL;
+	if (!title)
+		title = "the current scenario";
+	page_head(&b, title);
+	summary(&b, p, title);
+	teams(&b, p);
+	workloads(&b, p);
+	nodes(&b, p);
+	warnings(&b, p);
+	rb_puts(&b, "<footer>Made by gpushare " GS_VERSION
+	            ". This page is self-contained: it loads nothing and runs no "
+	            "script.</footer>\n</main>\n</body>\n</html>\n");
+	return rb_finish(&b, out, err);
+}
