@@ -1,0 +1,87 @@
+/*
+ * test_buf.c - the one string buffer (base/buf.h): appends of every kind,
+ * formatted text far past any fixed size, detach and the sticky failure.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+#include "base/buf.h"
+
+static void test_appends(void **state)
+{
+	gs_buf b = GS_BUF_INIT;
+	(void)state;
+	assert_string_equal(gs_buf_str(&b), "");
+	gs_buf_puts(&b, "gpu");
+	gs_buf_putc(&b, '-');
+	gs_buf_add(&b, "shared!", 6);
+	gs_buf_printf(&b, " %d/%s", 7, "mig");
+	assert_string_equal(gs_buf_str(&b), "gpu-shared 7/mig");
+	assert_int_equal(b.len, strlen("gpu-shared 7/mig"));
+	gs_buf_release(&b);
+	assert_null(b.data);
+	assert_int_equal(b.len, 0);
+}
+
+/* The emitters' old printf cut every line at 512 bytes. */
+static void test_printf_never_truncates(void **state)
+{
+	gs_buf b = GS_BUF_INIT;
+	char *big = malloc(100001), *out = NULL;
+	gs_error err;
+	(void)state;
+	assert_non_null(big);
+	memset(big, 'x', 100000);
+	big[100000] = '\0';
+	gs_buf_printf(&b, "<%s>", big);
+	gs_buf_printf(&b, "%s", "");
+	assert_gs_ok(gs_buf_detach(&b, &out, &err), &err);
+	assert_int_equal(strlen(out), 100002);
+	assert_int_equal(out[0], '<');
+	assert_int_equal(out[100001], '>');
+	assert_null(b.data);
+	free(out);
+	free(big);
+}
+
+static void test_detach_empty(void **state)
+{
+	gs_buf b = GS_BUF_INIT;
+	char *out = NULL;
+	gs_error err;
+	(void)state;
+	assert_gs_ok(gs_buf_detach(&b, &out, &err), &err);
+	assert_string_equal(out, "");
+	free(out);
+}
+
+/* After a failure nothing is appended and detach reports it once. */
+static void test_failure_is_sticky(void **state)
+{
+	gs_buf b = GS_BUF_INIT;
+	char *out = NULL;
+	gs_error err;
+	(void)state;
+	gs_buf_puts(&b, "kept");
+	b.failed = 1;
+	gs_buf_puts(&b, " lost");
+	gs_buf_printf(&b, "%d", 42);
+	assert_string_equal(gs_buf_str(&b), "kept");
+	assert_int_equal(gs_buf_detach(&b, &out, &err), GS_ENOMEM);
+	assert_gs_error(&err, "error: out of memory");
+	assert_null(out);
+	assert_null(b.data);
+	assert_int_equal(b.failed, 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_appends),
+		cmocka_unit_test(test_printf_never_truncates),
+		cmocka_unit_test(test_detach_empty),
+		cmocka_unit_test(test_failure_is_sticky),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
