@@ -416,6 +416,9 @@ int gs_plan_make(const gs_scenario *s, const gs_plan_opts *opts,
 void gs_plan_free(gs_plan *p);
 
 const gs_plan_summary *gs_plan_summary_get(const gs_plan *p);
+/* The scenario the plan was made from. A plan borrows its scenario: it
+ * must outlive the plan, and editing it invalidates the plan. */
+const gs_scenario *gs_plan_scenario(const gs_plan *p);
 size_t gs_plan_node_count(const gs_plan *p);
 const gs_plan_node *gs_plan_node_at(const gs_plan *p, size_t i);
 size_t gs_plan_workload_count(const gs_plan *p);

@@ -42,17 +42,6 @@ char *gs_micros_format(gs_micros m, int decimals, char *buf, size_t size)
 	return buf;
 }
 
-const char *gs_strategy_name(gs_strategy s)
-{
-	switch (s) {
-	case GS_STRATEGY_DEDICATED: return "dedicated";
-	case GS_STRATEGY_TIME_SLICING: return "time-slicing";
-	case GS_STRATEGY_MPS: return "mps";
-	case GS_STRATEGY_MIG: return "mig";
-	}
-	return "unknown";
-}
-
 const char *gs_pricing_name(gs_pricing p)
 {
 	return p == GS_PRICING_SPOT ? "spot" : "on-demand";

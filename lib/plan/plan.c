@@ -802,6 +802,7 @@ int gs_plan_make(const gs_scenario *s, const gs_plan_opts *opts, gs_plan **out,
 }
 
 const gs_plan_summary *gs_plan_summary_get(const gs_plan *p) { return &p->sum; }
+const gs_scenario *gs_plan_scenario(const gs_plan *p) { return p->s; }
 size_t gs_plan_node_count(const gs_plan *p) { return p->n_nodes; }
 const gs_plan_node *gs_plan_node_at(const gs_plan *p, size_t i)
 {

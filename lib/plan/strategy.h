@@ -1,0 +1,38 @@
+/*
+ * strategy.h - what each sharing strategy is, stated once: its names, the
+ * report's colour, whether it shares a GPU, what it isolates, and the
+ * study's rules for when a workload must not be time-sliced.
+ *
+ * Not the packer's header: the report, the emitters and the advisor read
+ * it too. Adding a strategy is one row in strategy.c.
+ */
+#ifndef GS_STRATEGY_H
+#define GS_STRATEGY_H
+
+#include "base/base.h"
+
+typedef struct gs_strategy_info {
+	gs_strategy strategy;
+	const char *name;     /* the JSON contract's name: "mps" */
+	const char *label;    /* for people: "MPS" */
+	const char *css;      /* the report's colour class: "s-mps" */
+	int shares;           /* several replicas may hold one GPU */
+	int memory_isolated;  /* each replica's memory is capped */
+	int fault_isolated;   /* one replica's fault spares the others */
+} gs_strategy_info;
+
+/* The row of s; an unknown value gets a row named "unknown". Static. */
+const gs_strategy_info *gs_strategy_info_get(gs_strategy s);
+
+/* The benchmark study's rules (KubeCon NA 2024, "Which GPU Sharing
+ * Strategy Is Right for You?"): time-slicing degrades latency-critical
+ * inference at or above this share of a GPU, and GPU-intensive batch or
+ * training at or above this one. */
+#define GS_TS_LATENCY_HEAVY_PPM 500000
+#define GS_TS_BATCH_HEAVY_PPM 700000
+
+/* The study's rule that rules time-slicing out for w ("latency-critical
+ * heavy inference", "GPU-intensive batch"), or NULL. Static text. */
+const char *gs_strategy_ts_rule(const gs_workload *w);
+
+#endif
