@@ -25,7 +25,7 @@ BASE_CFLAGS = $(STD) $(WARN) $(CFLAGS) $(DEPS_CFLAGS) -MMD -MP \
 	-DGS_PROFILES_DIR='"$(PROFILESDIR)"'
 # The library sees its own folders; the CLI sees the public header and its
 # own headers only, so a private include there fails to compile.
-LIB_CFLAGS = $(BASE_CFLAGS) -Iinclude -Ilib
+LIB_CFLAGS = $(BASE_CFLAGS) -Iinclude -Ilib -fvisibility=hidden
 CLI_CFLAGS = $(BASE_CFLAGS) -Iinclude -Icli
 # Unit tests and fuzzers exercise internals too.
 ALL_CFLAGS = $(LIB_CFLAGS)
@@ -164,7 +164,10 @@ check: deps-check
 	@$(MAKE) -s check-valgrind
 	@$(MAKE) -s fuzz-smoke
 
-check-run: build/header-check.o $(UNIT_BIN) build/san/gpushare
+check-run: build/header-check.o $(UNIT_BIN) build/san/gpushare all
+	@sh tests/tree/width.sh
+	@python3 tests/tree/layers.py
+	@sh tests/tree/symbols.sh
 	@set -e; for t in $(UNIT_BIN); do \
 	    echo "== $$t"; (cd tests && GS_TOP=.. ../$$t); done
 	@sh tests/cli/run.sh build/san/gpushare
@@ -236,10 +239,16 @@ dist:
 	@tar -czf $(DIST).tar.gz -C build/dist $(DIST)
 	@echo "$(DIST).tar.gz"
 
+# clang-format over the named files (the style of .clang-format), e.g.
+# make format FILES="lib/plan/pack.c".
+format:
+	@test -n "$(FILES)" || { echo 'usage: make format FILES="a.c b.h"'; exit 2; }
+	clang-format -i $(FILES)
+
 clean:
 	rm -rf build gpushare libgpushare.a libgpushare.so gpushare.pc gpushare-*.tar.gz
 
-.PHONY: all deps deps-check demo check check-run check-valgrind fuzz fuzz-smoke bench dist install uninstall clean
+.PHONY: format all deps deps-check demo check check-run check-valgrind fuzz fuzz-smoke bench dist install uninstall clean
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(SLIB_OBJ:.o=.d) $(SCLI_OBJ:.o=.d) \
     $(VLIB_OBJ:.o=.d) $(VCLI_OBJ:.o=.d) $(FLIB_OBJ:.o=.d)

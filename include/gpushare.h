@@ -27,6 +27,14 @@ extern "C" {
 
 #define GS_VERSION "0.1.0"
 
+/* Marks the library's API: libgpushare.so is built with hidden visibility,
+ * so only what this header declares with GS_EXPORT is exported. */
+#if defined(__GNUC__) && __GNUC__ >= 4
+#define GS_EXPORT __attribute__((visibility("default")))
+#else
+#define GS_EXPORT
+#endif
+
 /* ------------------------------------------------------------------ */
 /* Errors                                                              */
 
@@ -57,6 +65,7 @@ typedef struct gs_error {
 } gs_error;
 
 /* A fixed description of an error code, e.g. "out of memory". */
+GS_EXPORT
 const char *gs_strerror(int code);
 
 /* A structured result (JSON/YAML), rendered with gs_doc_render. */
@@ -64,6 +73,7 @@ typedef struct gs_doc gs_doc;
 
 /* Formats `err` as "FILE:LINE:COL: error: MSG" (or "error: MSG" without a
  * location) into buf, always NUL-terminated. Returns buf. */
+GS_EXPORT
 char *gs_error_format(const gs_error *err, char *buf, size_t size);
 
 /* ------------------------------------------------------------------ */
@@ -75,10 +85,12 @@ typedef int64_t gs_micros; /* micro-dollars */
 
 /* Parses a decimal dollar amount ("3.06", "21.957642") exactly; more than
  * six decimals, a sign or any other character is GS_ESYNTAX. */
+GS_EXPORT
 int gs_micros_parse(const char *text, gs_micros *out, gs_error *err);
 
 /* Formats `m` as dollars with `decimals` (0..6) digits, rounding half away
  * from zero: (3060000, 2) -> "3.06". Always NUL-terminated. Returns buf. */
+GS_EXPORT
 char *gs_micros_format(gs_micros m, int decimals, char *buf, size_t size);
 
 /* ------------------------------------------------------------------ */
@@ -143,22 +155,32 @@ typedef struct gs_instance {
  * every DIR of the colon-separated list `dirs` (later directories add to
  * earlier ones, e.g. "profiles:/etc/gpushare"). Errors carry the file,
  * line and column. */
+GS_EXPORT
 int gs_catalog_load(gs_catalog **out, const char *dirs, gs_error *err);
+GS_EXPORT
 void gs_catalog_free(gs_catalog *cat);
 
+GS_EXPORT
 size_t gs_catalog_gpu_count(const gs_catalog *cat);
+GS_EXPORT
 const gs_gpu *gs_catalog_gpu(const gs_catalog *cat, size_t i);
+GS_EXPORT
 size_t gs_catalog_instance_count(const gs_catalog *cat);
+GS_EXPORT
 const gs_instance *gs_catalog_instance(const gs_catalog *cat, size_t i);
 
 /* Finds a GPU by canonical name or alias, ignoring case; NULL if none. */
+GS_EXPORT
 const gs_gpu *gs_gpu_find(const gs_catalog *cat, const char *name);
 /* Finds an instance by type, ignoring case; NULL if none. */
+GS_EXPORT
 const gs_instance *gs_instance_find(const gs_catalog *cat, const char *type);
 
 /* The known GPU name or instance type nearest to `name` (edit distance),
  * or NULL when nothing is close. Borrowed. */
+GS_EXPORT
 const char *gs_gpu_suggest(const gs_catalog *cat, const char *name);
+GS_EXPORT
 const char *gs_instance_suggest(const gs_catalog *cat, const char *type);
 
 /* ------------------------------------------------------------------ */
@@ -168,12 +190,14 @@ const char *gs_instance_suggest(const gs_catalog *cat, const char *type);
  * "<C>g.<M>gb[variant]" matches the profile with C compute slices, the same
  * variant and the memory nearest M GB (names drift with drivers:
  * "7g.79gb" is 7g.80gb). Returns NULL when nothing matches. */
+GS_EXPORT
 const gs_mig_profile *gs_mig_profile_find(const gs_gpu *gpu, const char *name);
 
 /* Decides whether the n profiles can coexist on one `gpu`. On success fills
  * starts[i] with the start slot of profiles[i] (starts may be NULL) and
  * returns 0. Returns GS_ENOFIT with the reason in err when no placement
  * exists, GS_EINVAL when the GPU has no MIG or a profile is not its own. */
+GS_EXPORT
 int gs_mig_fit(const gs_gpu *gpu, const gs_mig_profile *const *profiles,
                size_t n, int *starts, gs_error *err);
 
@@ -193,12 +217,14 @@ typedef int (*gs_mig_geometry_fn)(const gs_mig_profile *const *profiles,
  * decreasing compute slices, then memory slices, then name; geometries
  * lexicographically by that order. `which` is GS_MIG_FEASIBLE or
  * GS_MIG_MAXIMAL. */
+GS_EXPORT
 int gs_mig_enumerate(const gs_gpu *gpu, const gs_mig_profile *const *allowed,
                      size_t n, int which, gs_mig_geometry_fn fn, void *ud,
                      gs_error *err);
 
 /* The largest count of one profile that forms a valid geometry (0 when the
  * profile is not the GPU's). */
+GS_EXPORT
 int gs_mig_max_count(const gs_gpu *gpu, const gs_mig_profile *profile);
 
 /* ------------------------------------------------------------------ */
@@ -213,7 +239,9 @@ typedef enum gs_strategy {
 
 typedef enum gs_pricing { GS_PRICING_ON_DEMAND, GS_PRICING_SPOT } gs_pricing;
 
+GS_EXPORT
 const char *gs_strategy_name(gs_strategy s); /* "time-slicing", ... */
+GS_EXPORT
 const char *gs_pricing_name(gs_pricing p);   /* "on-demand", "spot" */
 
 typedef struct gs_savings_opts {
@@ -254,6 +282,7 @@ typedef struct gs_savings {
 } gs_savings;
 
 /* Computes the savings described by opts against the catalog. */
+GS_EXPORT
 int gs_savings_compute(const gs_catalog *cat, const gs_savings_opts *opts,
                        gs_savings *out, gs_error *err);
 
@@ -294,46 +323,64 @@ typedef struct gs_workload {
 
 /* Loads a workload file (gpushare-workloads(5)); path "-" is stdin. The
  * catalog must outlive the scenario. */
+GS_EXPORT
 int gs_scenario_load(const gs_catalog *cat, const char *path,
                      gs_scenario **out, gs_error *err);
 /* The same from a buffer; `name` stands for the file in messages. */
+GS_EXPORT
 int gs_scenario_load_buffer(const gs_catalog *cat, const char *name, const char *buf,
                             size_t len, gs_scenario **out, gs_error *err);
 /* An empty scenario with the defaults. */
+GS_EXPORT
 int gs_scenario_new(const gs_catalog *cat, gs_scenario **out, gs_error *err);
 /* A deep copy (for undo and what-if scenarios). */
+GS_EXPORT
 int gs_scenario_clone(const gs_scenario *src, gs_scenario **out, gs_error *err);
+GS_EXPORT
 void gs_scenario_free(gs_scenario *s);
 
 /* Sets one key, with the workload file's syntax for the value: on the
  * scenario when workload is NULL ("pricing", "spot"), else on that
  * workload ("compute", "40%"). Lists are written "a,b". */
+GS_EXPORT
 int gs_scenario_set(gs_scenario *s, const char *workload, const char *key,
                     const char *value, gs_error *err);
 /* Adds a workload with the defaults; it needs gpuMemory and compute set
  * before it can be planned. */
+GS_EXPORT
 int gs_scenario_add(gs_scenario *s, const char *name, gs_error *err);
+GS_EXPORT
 int gs_scenario_remove(gs_scenario *s, const char *name, gs_error *err);
 /* What the whole cluster costs today (e.g. from an imported inventory);
  * the plan reports it as the current cost instead of the sum of the
  * workloads' `current`. -1 unsets it. */
+GS_EXPORT
 void gs_scenario_set_cluster_cost(gs_scenario *s, gs_micros per_hour);
 /* The same with the cluster's GPU and node counts: a plan of such a
  * scenario then compares with the cluster as it is ("before" is today's
  * cost, GPUs and nodes) rather than with one GPU per replica. */
+GS_EXPORT
 void gs_scenario_set_cluster(gs_scenario *s, gs_micros per_hour, int gpus, int nodes);
 /* Checks what a loader checks at the end: required keys, fits. */
+GS_EXPORT
 int gs_scenario_validate(const gs_scenario *s, gs_error *err);
 
+GS_EXPORT
 size_t gs_scenario_workload_count(const gs_scenario *s);
+GS_EXPORT
 const gs_workload *gs_scenario_workload(const gs_scenario *s, size_t i);
+GS_EXPORT
 const gs_workload *gs_scenario_find(const gs_scenario *s, const char *name);
+GS_EXPORT
 const gs_catalog *gs_scenario_catalog(const gs_scenario *s);
+GS_EXPORT
 const char *gs_scenario_file(const gs_scenario *s); /* NULL if none */
 /* Names the scenario in messages and headings (a file, or a cluster). */
+GS_EXPORT
 int gs_scenario_set_file(gs_scenario *s, const char *name, gs_error *err);
 
 /* Renders the scenario as a workload file (YAML) the loader accepts. */
+GS_EXPORT
 int gs_doc_scenario(const gs_scenario *s, gs_doc **out, gs_error *err);
 
 /* ------------------------------------------------------------------ */
@@ -411,29 +458,43 @@ typedef struct gs_plan_opts {
 /* Plans the scenario: the cheapest deployable placement (ties: fewer GPUs,
  * then fewer instances). Deterministic. GS_ENOFIT explains a workload
  * nothing can hold. */
+GS_EXPORT
 int gs_plan_make(const gs_scenario *s, const gs_plan_opts *opts,
                  gs_plan **out, gs_error *err);
+GS_EXPORT
 void gs_plan_free(gs_plan *p);
 
+GS_EXPORT
 const gs_plan_summary *gs_plan_summary_get(const gs_plan *p);
 /* The scenario the plan was made from. A plan borrows its scenario: it
  * must outlive the plan, and editing it invalidates the plan. */
+GS_EXPORT
 const gs_scenario *gs_plan_scenario(const gs_plan *p);
+GS_EXPORT
 size_t gs_plan_node_count(const gs_plan *p);
+GS_EXPORT
 const gs_plan_node *gs_plan_node_at(const gs_plan *p, size_t i);
+GS_EXPORT
 size_t gs_plan_workload_count(const gs_plan *p);
+GS_EXPORT
 const gs_plan_workload *gs_plan_workload_at(const gs_plan *p, size_t i);
+GS_EXPORT
 size_t gs_plan_team_count(const gs_plan *p);
+GS_EXPORT
 const gs_plan_team *gs_plan_team_at(const gs_plan *p, size_t i);
+GS_EXPORT
 size_t gs_plan_warning_count(const gs_plan *p);
+GS_EXPORT
 const char *gs_plan_warning_at(const gs_plan *p, size_t i);
 
 /* The plan's JSON/YAML contract (gpushare-plan keys in gpushare(1)). */
+GS_EXPORT
 int gs_doc_plan(const gs_plan *p, gs_doc **out, gs_error *err);
 
 /* Advice for one workload without a plan: the strategies it may use, in
  * order of preference, and why the others are ruled out. `out` is a
  * NUL-terminated text the caller frees with free(). */
+GS_EXPORT
 int gs_advise(const gs_catalog *cat, const gs_workload *w, char **out,
               gs_error *err);
 
@@ -467,19 +528,25 @@ typedef struct gs_emit_opts {
 /* Writes data to path through a temporary file in the same directory,
  * flushed and renamed into place: a reader sees the old file or the new
  * one, never a mix. With exclusive, an existing path is refused. */
+GS_EXPORT
 int gs_write_file(const char *path, const char *data, size_t len, int exclusive,
                   gs_error *err);
 
+GS_EXPORT
 const char *gs_emit_kind_name(gs_emit_kind k);  /* "device-plugin" */
+GS_EXPORT
 const char *gs_emit_file_name(gs_emit_kind k);  /* "device-plugin-config.yaml" */
+GS_EXPORT
 int gs_emit_kind_parse(const char *name, gs_emit_kind *out);
 /* Whether a plan has anything of this kind to emit (no MIG GPUs: no
  * mig-parted config; DRA only with via: dra or opts->dra; Karpenter only
  * for AWS nodes). */
+GS_EXPORT
 int gs_emit_wanted(const gs_plan *p, gs_emit_kind k, const gs_emit_opts *o);
 /* Renders one kind as text (YAML, or a shell script for labels); the
  * caller frees *out with free(). User strings go through the YAML
  * emitter or are sanitized to label values; nothing is pasted. */
+GS_EXPORT
 int gs_emit(const gs_plan *p, gs_emit_kind k, const gs_emit_opts *o, char **out,
             gs_error *err);
 
@@ -489,6 +556,7 @@ int gs_emit(const gs_plan *p, gs_emit_kind k, const gs_emit_opts *o, char **out,
 
 typedef enum gs_severity { GS_SEVERITY_ERROR, GS_SEVERITY_WARNING } gs_severity;
 
+GS_EXPORT
 const char *gs_severity_name(gs_severity s); /* "error", "warning" */
 
 /* One rule. Static, read-only; each rule has one severity. */
@@ -499,7 +567,9 @@ typedef struct gs_lint_rule {
 } gs_lint_rule;
 
 /* Every rule, in the manual's order. */
+GS_EXPORT
 size_t gs_lint_rule_count(void);
+GS_EXPORT
 const gs_lint_rule *gs_lint_rule_at(size_t i);
 
 /* One problem. Read-only record owned by its gs_lint; valid until the next
@@ -526,7 +596,9 @@ typedef struct gs_lint_opts {
 typedef struct gs_lint gs_lint;
 
 /* An empty result that files are linted into. opts is copied. */
+GS_EXPORT
 int gs_lint_new(const gs_lint_opts *opts, gs_lint **out, gs_error *err);
+GS_EXPORT
 void gs_lint_free(gs_lint *l);
 
 /* Lints a file (path "-" is stdin) or a buffer named `name`: a bare
@@ -536,15 +608,21 @@ void gs_lint_free(gs_lint *l);
  * file's findings sorted by position. Fails (GS_EIO, GS_ESYNTAX with the
  * position, GS_ELIMIT) only when the input cannot be read or is not YAML;
  * problems in the configs are findings, not failures. */
+GS_EXPORT
 int gs_lint_file(gs_lint *l, const char *path, gs_error *err);
+GS_EXPORT
 int gs_lint_buffer(gs_lint *l, const char *name, const char *buf, size_t len,
                    gs_error *err);
 
+GS_EXPORT
 size_t gs_lint_count(const gs_lint *l);
+GS_EXPORT
 const gs_finding *gs_lint_at(const gs_lint *l, size_t i);
+GS_EXPORT
 size_t gs_lint_error_count(const gs_lint *l);   /* findings that are errors */
 
 /* The findings as a list of {file, line, col, severity, id, message}. */
+GS_EXPORT
 int gs_doc_lint(const gs_lint *l, gs_doc **out, gs_error *err);
 
 /* ------------------------------------------------------------------ */
@@ -649,16 +727,25 @@ typedef struct gs_import_summary {
  * it requested: a whole GPU (compute 100%, memory the GPU's), or its MIG
  * slice. Unknown GPU products are errors naming the label value. The
  * catalog must outlive the inventory. */
+GS_EXPORT
 int gs_import_load(const gs_catalog *cat, const gs_import_opts *opts,
                    gs_inventory **out, gs_error *err);
+GS_EXPORT
 void gs_import_free(gs_inventory *inv);
 
+GS_EXPORT
 const gs_import_summary *gs_import_summary_get(const gs_inventory *inv);
+GS_EXPORT
 size_t gs_import_node_count(const gs_inventory *inv);
+GS_EXPORT
 const gs_import_node *gs_import_node_at(const gs_inventory *inv, size_t i);
+GS_EXPORT
 size_t gs_import_workload_count(const gs_inventory *inv);
+GS_EXPORT
 const gs_import_workload *gs_import_workload_at(const gs_inventory *inv, size_t i);
+GS_EXPORT
 size_t gs_import_warning_count(const gs_inventory *inv);
+GS_EXPORT
 const char *gs_import_warning_at(const gs_inventory *inv, size_t i);
 
 /* A scenario of the scheduled workloads: replicas, gpuMemory (percentile
@@ -666,15 +753,19 @@ const char *gs_import_warning_at(const gs_inventory *inv, size_t i);
  * (rounded up to a whole percent, at least 1%), measuredOn, team, tenant,
  * current; cloud from the nodes. Its cluster cost is the on-demand price
  * of the GPU nodes. The caller frees *out with gs_scenario_free. */
+GS_EXPORT
 int gs_import_scenario(const gs_inventory *inv, gs_scenario **out, gs_error *err);
 /* That scenario as a workload file (YAML) with a header comment; the
  * caller frees *out with free(). */
+GS_EXPORT
 int gs_import_render(const gs_inventory *inv, char **out, gs_error *err);
 /* Writes that file to path atomically; with exclusive, an existing path
  * is refused. */
+GS_EXPORT
 int gs_import_write(const gs_inventory *inv, const char *path, int exclusive,
                     gs_error *err);
 /* The utilization report: nodes, GPUs, workloads, idle money. */
+GS_EXPORT
 int gs_doc_import_report(const gs_inventory *inv, gs_doc **out, gs_error *err);
 
 /* ------------------------------------------------------------------ */
@@ -686,6 +777,7 @@ int gs_doc_import_report(const gs_inventory *inv, gs_doc **out, gs_error *err);
  * is the same bytes for the same plan. `title` names the plan (e.g. the
  * workload file; NULL: "the current scenario") and is escaped like every
  * other string. *out is NUL-terminated; the caller frees it with free(). */
+GS_EXPORT
 int gs_report_html(const gs_plan *p, const char *title, char **out, gs_error *err);
 
 /* ------------------------------------------------------------------ */
@@ -694,21 +786,28 @@ int gs_report_html(const gs_plan *p, const char *title, char **out, gs_error *er
 typedef enum gs_format { GS_FORMAT_JSON, GS_FORMAT_YAML } gs_format;
 
 /* Renders doc into a NUL-terminated string the caller frees with free(). */
+GS_EXPORT
 int gs_doc_render(const gs_doc *doc, gs_format fmt, char **out, gs_error *err);
+GS_EXPORT
 void gs_doc_free(gs_doc *doc);
 
 /* The stable JSON/YAML shapes documented in gpushare(1). `filter` selects
  * one GPU (NULL: all); cloud/gpu select instances (NULL: all). */
+GS_EXPORT
 int gs_doc_gpus(const gs_catalog *cat, const gs_gpu *only, gs_doc **out,
                 gs_error *err);
+GS_EXPORT
 int gs_doc_instances(const gs_catalog *cat, const char *cloud,
                      const gs_gpu *gpu, gs_doc **out, gs_error *err);
+GS_EXPORT
 int gs_doc_savings(const gs_savings *s, gs_doc **out, gs_error *err);
 /* MIG geometries as data: {gpu, which, geometries: [[profile, ...], ...]},
  * and a check: {gpu, valid, reason, instances: [{profile, start, size}]}
  * (valid false is a result, not an error). */
+GS_EXPORT
 int gs_doc_mig_geometries(const gs_gpu *gpu, const gs_mig_profile *const *allowed,
                           size_t n, int which, gs_doc **out, gs_error *err);
+GS_EXPORT
 int gs_doc_mig_fit(const gs_gpu *gpu, const gs_mig_profile *const *profiles, size_t n,
                    gs_doc **out, gs_error *err);
 
