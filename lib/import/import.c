@@ -14,7 +14,7 @@
 #include "import/import.h"
 #include "import/prom.h"
 
-#define NONE ((size_t)-1)
+#define NONE GS_STRMAP_NONE
 #define MAX_REQ 8        /* distinct GPU resources one pod requests */
 #define MAX_GPUS 1024    /* per node: bounds what labels can make us allocate */
 
@@ -24,75 +24,6 @@ static const char *const metric_names[M_COUNT] = {
 };
 
 /* ---- small containers --------------------------------------------------- */
-
-static size_t str_hash(const char *s)
-{
-	size_t h = (size_t)1469598103934665603u;
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * (size_t)1099511628211u;
-	return h;
-}
-
-static size_t smap_find(const smap *m, const char *key)
-{
-	if (!m->cap)
-		return NONE;
-	for (size_t h = str_hash(key) & (m->cap - 1); m->keys[h]; h = (h + 1) & (m->cap - 1))
-		if (strcmp(m->keys[h], key) == 0)
-			return m->vals[h];
-	return NONE;
-}
-
-static int smap_grow(smap *m)
-{
-	size_t cap = m->cap ? m->cap * 2 : 256;
-	char **k = calloc(cap, sizeof *k);
-	size_t *v = calloc(cap, sizeof *v);
-	if (!k || !v) {
-		free(k);
-		free(v);
-		return -1;
-	}
-	for (size_t i = 0; i < m->cap; i++) {
-		size_t h;
-		if (!m->keys[i])
-			continue;
-		for (h = str_hash(m->keys[i]) & (cap - 1); k[h]; h = (h + 1) & (cap - 1))
-			;
-		k[h] = m->keys[i];
-		v[h] = m->vals[i];
-	}
-	free(m->keys);
-	free(m->vals);
-	m->keys = k;
-	m->vals = v;
-	m->cap = cap;
-	return 0;
-}
-
-/* Adds a key that is not there yet. */
-static int smap_put(smap *m, const char *key, size_t val)
-{
-	size_t h;
-	if ((m->n + 1) * 2 > m->cap && smap_grow(m) < 0)
-		return -1;
-	for (h = str_hash(key) & (m->cap - 1); m->keys[h]; h = (h + 1) & (m->cap - 1))
-		;
-	if (!(m->keys[h] = gs_strdup(key)))
-		return -1;
-	m->vals[h] = val;
-	m->n++;
-	return 0;
-}
-
-static void smap_free(smap *m)
-{
-	for (size_t i = 0; i < m->cap; i++)
-		free(m->keys[i]);
-	free(m->keys);
-	free(m->vals);
-	memset(m, 0, sizeof *m);
-}
 
 static int push(samples *s, double v)
 {
@@ -603,7 +534,7 @@ static int node_add(gs_inventory *inv, const char *name, const char *product,
 	memset(n, 0, sizeof *n);
 	if (!(n->name = gs_strdup(name)) || (product && !(n->product = gs_strdup(product))) ||
 	    (type && !(n->type = gs_strdup(type))) ||
-	    smap_put(&inv->node_ix, name, inv->n_nodes - 1) < 0)
+	    gs_strmap_put(&inv->node_ix, name, inv->n_nodes - 1) < 0)
 		return gs_fail_nomem(inv->err);
 	n->pub.name = n->name;
 	n->pub.product = n->product;
@@ -637,7 +568,7 @@ static int load_node(gs_inventory *inv, const char *file, const gs_node *it, siz
 	product = str_at(labels, "nvidia.com/gpu.product");
 	if (!product && !has_gpus(cap) && !has_gpus(alloc))
 		return 0; /* not a GPU node */
-	if (smap_find(&inv->node_ix, name) != NONE)
+	if (gs_strmap_find(&inv->node_ix, name) != NONE)
 		return gs_fail_node(inv->err, GS_ESCHEMA, file, gs_node_get(meta, "name"),
 		                    "node '%s' appears twice", name);
 	if (!(type = str_at(labels, "node.kubernetes.io/instance-type")))
@@ -784,7 +715,7 @@ static int pod_owner(const gs_node *meta, const char *pod, ipod *p)
 static int pod_place(gs_inventory *inv, ipod *p, const char *node, const req *r, size_t nr)
 {
 	inode *n;
-	p->node = node ? smap_find(&inv->node_ix, node) : NONE;
+	p->node = node ? gs_strmap_find(&inv->node_ix, node) : NONE;
 	for (size_t k = 0; k < nr; k++)
 		p->units += (int)r[k].n;
 	if (node && p->node == NONE)
@@ -830,10 +761,10 @@ static int workload_add(gs_inventory *inv, size_t pi)
 	if (!key)
 		return gs_fail_nomem(inv->err);
 	snprintf(key, len, "%s/%s/%s", p->ns, p->kind, p->owner);
-	if ((wi = smap_find(&inv->wl_ix, key)) == NONE) {
+	if ((wi = gs_strmap_find(&inv->wl_ix, key)) == NONE) {
 		wi = inv->n_wls;
 		if (gs_grow(&inv->wls, &inv->cap_wls, wi + 1, sizeof *inv->wls) < 0 ||
-		    smap_put(&inv->wl_ix, key, wi) < 0)
+		    gs_strmap_put(&inv->wl_ix, key, wi) < 0)
 			rc = gs_fail_nomem(inv->err);
 		else {
 			w = &inv->wls[inv->n_wls++];
@@ -878,7 +809,7 @@ static int pod_add(gs_inventory *inv, const gs_node *meta, const char *name, con
 	pod_key(key, ns, name);
 	if (!(p->ns = gs_strdup(ns)) || !(p->name = gs_strdup(name)) ||
 	    !(p->team = gs_strdup(*t ? t : "default")) || pod_owner(meta, name, p) < 0 ||
-	    smap_put(&inv->pod_ix, key, inv->n_pods - 1) < 0)
+	    gs_strmap_put(&inv->pod_ix, key, inv->n_pods - 1) < 0)
 		return gs_fail_nomem(inv->err);
 	*out = p;
 	return 0;
@@ -903,7 +834,7 @@ static int load_pod(gs_inventory *inv, const char *file, const gs_node *it, size
 	pod_key(key, ns, name);
 	if ((rc = pod_reqs(inv, file, key, spec, r, &nr, NULL)) < 0 || nr == 0)
 		return rc;
-	if (smap_find(&inv->pod_ix, key) != NONE)
+	if (gs_strmap_find(&inv->pod_ix, key) != NONE)
 		return gs_fail_node(inv->err, GS_ESCHEMA, file, gs_node_get(meta, "name"),
 		                    "pod '%s' appears twice", key);
 	nr = 0;
@@ -945,7 +876,7 @@ static int to_pod(gs_inventory *inv, const gs_prom_sample *s, int k, double v)
 	size_t pi, i;
 	ipod *p;
 
-	if (!pod || !ns || (pi = smap_find(&inv->pod_ix, pod_key(key, ns, pod))) == NONE)
+	if (!pod || !ns || (pi = gs_strmap_find(&inv->pod_ix, pod_key(key, ns, pod))) == NONE)
 		return 0;
 	p = &inv->pods[pi];
 	/* A MIG pod's activity is its GPU instance's, not the whole GPU's. */
@@ -971,7 +902,7 @@ static int to_gpu(gs_inventory *inv, const gs_prom_sample *s, int k, double v, i
 	if (!host)
 		host = label2(s, "kubernetes_node", NULL);
 	if (!host || !gpu || gs_prom_label_get(s, "GPU_I_PROFILE") ||
-	    (ni = smap_find(&inv->node_ix, host)) == NONE)
+	    (ni = gs_strmap_find(&inv->node_ix, host)) == NONE)
 		return 0;
 	n = &inv->nodes[ni];
 	if (digits(gpu, &g) < 0 || g >= n->pub.gpu_count)
@@ -1193,7 +1124,7 @@ static int cmp_wl(const void *a, const void *b)
  * numbered. Workloads are sorted first, so the names are deterministic. */
 static int name_workloads(gs_inventory *inv)
 {
-	smap names = { NULL, NULL, 0, 0 };
+	gs_strmap names = GS_STRMAP_INIT;
 	int rc = 0;
 	if (inv->n_wls)
 		qsort(inv->wls, inv->n_wls, sizeof *inv->wls, cmp_wl);
@@ -1204,16 +1135,16 @@ static int name_workloads(gs_inventory *inv)
 		if (!*dns_label(w->owner, base))
 			snprintf(base, sizeof base, "workload");
 		snprintf(cand, sizeof cand, "%s", base);
-		if (smap_find(&names, cand) != NONE)
+		if (gs_strmap_find(&names, cand) != NONE)
 			dns_label(both, cand);
-		for (int k = 2; smap_find(&names, cand) != NONE; k++) {
+		for (int k = 2; gs_strmap_find(&names, cand) != NONE; k++) {
 			char sfx[16];
 			int len = snprintf(sfx, sizeof sfx, "-%d", k);
 			base[63 - len] = '\0';
 			dns_label(base, cand);
 			strcat(cand, sfx);
 		}
-		if (!(w->name = gs_strdup(cand)) || smap_put(&names, cand, i) < 0)
+		if (!(w->name = gs_strdup(cand)) || gs_strmap_put(&names, cand, i) < 0)
 			rc = gs_fail_nomem(inv->err);
 		w->pub.name = w->name;
 		w->pub.namespace_ = w->ns;
@@ -1221,7 +1152,7 @@ static int name_workloads(gs_inventory *inv)
 		w->pub.owner = w->owner;
 		w->pub.team = w->team;
 	}
-	smap_free(&names);
+	gs_strmap_release(&names);
 	return rc;
 }
 
@@ -1353,9 +1284,9 @@ void gs_import_free(gs_inventory *inv)
 	}
 	for (size_t i = 0; i < inv->n_warnings; i++)
 		free(inv->warnings[i]);
-	smap_free(&inv->node_ix);
-	smap_free(&inv->pod_ix);
-	smap_free(&inv->wl_ix);
+	gs_strmap_release(&inv->node_ix);
+	gs_strmap_release(&inv->pod_ix);
+	gs_strmap_release(&inv->wl_ix);
 	free(inv->warnings);
 	free(inv->nodes);
 	free(inv->pods);

@@ -6,6 +6,7 @@
 #ifndef GS_IMPORT_H
 #define GS_IMPORT_H
 
+#include "base/strmap.h"
 #include "doc/fields.h"
 
 /* The DCGM fields the importer reads, in order of preference for compute. */
@@ -15,13 +16,6 @@ typedef struct samples {
 	double *v;
 	size_t n, cap;
 } samples;
-
-/* A string-keyed index: open addressing, keys copied. */
-typedef struct smap {
-	char **keys;
-	size_t *vals;
-	size_t n, cap;
-} smap;
 
 /* One nvidia.com resource of a node and what one unit of it is. */
 typedef struct ires {
@@ -77,7 +71,7 @@ struct gs_inventory {
 	size_t n_pods, cap_pods;
 	iwl *wls;
 	size_t n_wls, cap_wls;
-	smap node_ix, pod_ix, wl_ix;
+	gs_strmap node_ix, pod_ix, wl_ix;
 	char **warnings;
 	size_t n_warnings, cap_warnings;
 	gs_import_summary sum;
