@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "import/import.h"
+#include "import/kube_list.h"
 #include "import/prom.h"
 
 #define NONE GS_STRMAP_NONE
@@ -71,54 +72,11 @@ static char *dns_label(const char *s, char out[64])
 	return out;
 }
 
-/* ---- reading kubectl's JSON ------------------------------------------------ */
-
-static const char *json_kind(const gs_node *n)
-{
-	char *end;
-	if (n->kind == GS_NODE_SEQ || n->kind == GS_NODE_MAP)
-		return n->kind == GS_NODE_SEQ ? "an array" : "an object";
-	if (n->kind == GS_NODE_NULL)
-		return "null";
-	if (n->quoted || !n->text)
-		return "a string";
-	if (strcmp(n->text, "true") == 0 || strcmp(n->text, "false") == 0)
-		return "a boolean";
-	strtod(n->text, &end);
-	return *n->text && !*end ? "a number" : "a string";
-}
-
-static const char *str_at(const gs_node *map, const char *key)
-{
-	const gs_node *v = gs_node_get(map, key);
-	return v && v->kind == GS_NODE_STRING ? v->text : NULL;
-}
-
-static int digits(const char *t, int64_t *out)
-{
-	int64_t x = 0;
-	if (!*t)
-		return -1;
-	for (; *t; t++) {
-		if (*t < '0' || *t > '9' || x > (INT64_MAX - 9) / 10)
-			return -1;
-		x = x * 10 + (*t - '0');
-	}
-	*out = x;
-	return 0;
-}
-
-/* A whole non-negative number, as a JSON number or a string ("1"). */
-static int whole(const gs_node *v, int64_t *out)
-{
-	if (!v || (v->kind != GS_NODE_STRING && v->kind != GS_NODE_NUMBER))
-		return -1;
-	return digits(v->text, out);
-}
+/* ---- nodes ------------------------------------------------------------------ */
 
 static int label_int(const gs_node *labels, const char *key, int64_t *out)
 {
-	return whole(gs_node_get(labels, key), out);
+	return gs_kube_whole(gs_node_get(labels, key), out);
 }
 
 static int is_gpu_resource(const char *k)
@@ -126,220 +84,6 @@ static int is_gpu_resource(const char *k)
 	return strcmp(k, "nvidia.com/gpu") == 0 || strcmp(k, "nvidia.com/gpu.shared") == 0 ||
 	       strncmp(k, "nvidia.com/mig-", 15) == 0;
 }
-
-typedef int (*item_fn)(gs_inventory *inv, const char *file, const gs_node *item, size_t i);
-
-/* A List's items, or the one object `kubectl get KIND NAME -o json` prints,
- * from a tree of the whole file. */
-static int whole_list(gs_inventory *inv, const char *file, const char *buf, size_t len,
-                      const char *kind, const char *cmd, item_fn each)
-{
-	gs_node *root = NULL;
-	const gs_node *items;
-	const char *k;
-	int rc;
-
-	if ((rc = gs_yaml_read_buffer(file, buf, len, &root, inv->err)) < 0)
-		return rc;
-	if (root->kind == GS_NODE_NULL && !root->line)
-		rc = gs_fail_at(inv->err, GS_ESCHEMA, file, 0, 0,
-		                "the file is empty (expected the output of '%s')", cmd);
-	else if (root->kind != GS_NODE_MAP)
-		rc = gs_fail_node(inv->err, GS_ESCHEMA, file, root,
-		                  "expected the JSON object that '%s' prints, not %s", cmd,
-		                  json_kind(root));
-	else if ((k = str_at(root, "kind")) && strcmp(k, kind) == 0)
-		rc = each(inv, file, root, 0);
-	else if (!(items = gs_node_get(root, "items")) || items->kind != GS_NODE_SEQ)
-		rc = gs_fail_node(inv->err, GS_ESCHEMA, file, items ? items : root,
-		                  "expected a List with 'items', the output of '%s'", cmd);
-	else
-		for (size_t i = 0; rc == 0 && i < items->n; i++)
-			rc = each(inv, file, items->items[i], i);
-	gs_node_free(root);
-	return rc;
-}
-
-/* ---- a List one item at a time ---------------------------------------------
- * The tree of 50,000 pods has millions of nodes; parsing one item at a
- * time keeps memory small and is 2-3 times faster. This scanner only finds
- * where the items of a JSON List are (it knows strings and nesting, with a
- * counter, not recursion); the YAML reader parses each item. Anything it
- * does not expect sends the file to whole_list, whose reader then reports
- * the error. */
-
-typedef struct span {
-	size_t start, end;
-} span;
-
-static size_t skip_ws(const char *b, size_t n, size_t i)
-{
-	while (i < n && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r'))
-		i++;
-	return i;
-}
-
-/* b[i] is '"': the index after the closing quote, or NONE. */
-static size_t skip_string(const char *b, size_t n, size_t i)
-{
-	for (i++; i < n; i++) {
-		if (b[i] == '\\')
-			i++;
-		else if (b[i] == '"')
-			return i + 1;
-	}
-	return NONE;
-}
-
-/* The index after the value at b[i], or NONE. */
-static size_t skip_value(const char *b, size_t n, size_t i)
-{
-	size_t depth = 0;
-	if (i >= n)
-		return NONE;
-	if (b[i] == '"')
-		return skip_string(b, n, i);
-	if (b[i] != '{' && b[i] != '[') {
-		size_t start = i;
-		while (i < n && !strchr(" \t\r\n,]}", b[i]))
-			i++;
-		return i > start ? i : NONE;
-	}
-	for (; i < n; i++) {
-		if (b[i] == '"') {
-			if ((i = skip_string(b, n, i)) == NONE)
-				return NONE;
-			i--; /* the closing quote */
-		} else if (b[i] == '{' || b[i] == '[')
-			depth++;
-		else if ((b[i] == '}' || b[i] == ']') && --depth == 0)
-			return i + 1;
-	}
-	return NONE;
-}
-
-/* The items of the List at the top of b: 0, or -1 to read it whole. */
-static int split_items(const char *b, size_t n, span **out, size_t *count, size_t *cap)
-{
-	size_t i = skip_ws(b, n, 0), k, found = 0;
-	if (i >= n || b[i] != '{')
-		return -1;
-	for (i = skip_ws(b, n, i + 1); i < n && b[i] == '"'; i = skip_ws(b, n, i + 1)) {
-		int items;
-		if ((k = skip_string(b, n, i)) == NONE)
-			return -1;
-		items = k - i == 7 && memcmp(b + i, "\"items\"", 7) == 0;
-		if ((i = skip_ws(b, n, k)) >= n || b[i] != ':')
-			return -1;
-		i = skip_ws(b, n, i + 1);
-		if (items && found)
-			return -1; /* twice: the reader refuses duplicate keys */
-		if (items && i < n && b[i] == '[') {
-			found = 1;
-			for (i = skip_ws(b, n, i + 1); i < n && b[i] != ']'; i = skip_ws(b, n, i + 1)) {
-				if ((k = skip_value(b, n, i)) == NONE ||
-				    gs_grow(out, cap, *count + 1, sizeof **out) < 0)
-					return -1;
-				(*out)[(*count)++] = (span){ i, k };
-				if ((i = skip_ws(b, n, k)) >= n || (b[i] != ',' && b[i] != ']'))
-					return -1;
-				if (b[i] == ']')
-					break;
-			}
-			if (i >= n)
-				return -1;
-			i++;
-		} else if ((i = skip_value(b, n, i)) == NONE) {
-			return -1;
-		}
-		if ((i = skip_ws(b, n, i)) >= n || (b[i] != ',' && b[i] != '}'))
-			return -1;
-		if (b[i] == '}')
-			break;
-	}
-	return found && i < n && b[i] == '}' && skip_ws(b, n, i + 1) == n ? 0 : -1;
-}
-
-/* Errors inside an item are relative to it: move them to the file. */
-static void shift_error(gs_error *err, const char *file, const char *b, size_t at)
-{
-	unsigned long line = 1, col = 1;
-	if (!err || !err->line || strcmp(err->file, file) != 0)
-		return;
-	for (size_t i = 0; i < at; i++, col++)
-		if (b[i] == '\n') {
-			line++;
-			col = 0;
-		}
-	if (err->line == 1)
-		err->col += col - 1;
-	err->line += line - 1;
-}
-
-/* One item: by the JSON reader, about three times faster, unless it has
- * refused an item of this file that the YAML reader (JSON is YAML's flow
- * style) read; then by the YAML reader, which also words the errors. */
-static int read_item(const char *file, const char *text, size_t len, int *no_json,
-                     gs_node **out, gs_error *err)
-{
-	int rc;
-	if (!*no_json && gs_json_read_buffer(file, text, len, out, err) == 0)
-		return 0;
-	if ((rc = gs_yaml_read_buffer(file, text, len, out, err)) == 0)
-		*no_json = 1;
-	return rc;
-}
-
-/* Files are split into items; each is read by the fastest reader that
- * takes it (read_item), and `kubectl -o yaml` works as well. */
-static int load_list(gs_inventory *inv, const char *path, const char *kind, const char *cmd,
-                     item_fn each)
-{
-	const char *file = strcmp(path, "-") == 0 ? "<stdin>" : path;
-	span *items = NULL;
-	size_t n_items = 0, cap = 0, len;
-	char *buf;
-	int rc = gs_file_read(path, &buf, &len, inv->err), no_json = inv->yaml_only;
-
-	if (rc < 0)
-		return rc;
-	if (memchr(buf, '\0', len) || split_items(buf, len, &items, &n_items, &cap) < 0) {
-		rc = whole_list(inv, file, buf, len, kind, cmd, each);
-	} else {
-		for (size_t i = 0; rc == 0 && i < n_items; i++) {
-			gs_node *item = NULL;
-			const span *sp = &items[i];
-			rc = read_item(file, buf + sp->start, sp->end - sp->start, &no_json, &item, inv->err);
-			if (rc == 0)
-				rc = each(inv, file, item, i);
-			gs_node_free(item);
-			if (rc < 0)
-				shift_error(inv->err, file, buf, sp->start);
-		}
-	}
-	free(items);
-	free(buf);
-	return rc;
-}
-
-static int item_meta(const char *file, const gs_node *it, size_t i, const char *kind,
-                     const gs_node **meta, const char **name, gs_error *err)
-{
-	const char *k = str_at(it, "kind");
-	if (it->kind != GS_NODE_MAP)
-		return gs_fail_node(err, GS_ESCHEMA, file, it, "items[%zu] is %s, not a %s", i,
-		                    json_kind(it), kind);
-	if (k && strcmp(k, kind) != 0)
-		return gs_fail_node(err, GS_ESCHEMA, file, gs_node_get(it, "kind"),
-		                    "items[%zu] is a %.40s, not a %s", i, k, kind);
-	*meta = gs_node_get(it, "metadata");
-	if (!(*name = str_at(*meta, "name")))
-		return gs_fail_node(err, GS_ESCHEMA, file, it, "items[%zu]: a %s needs metadata.name",
-		                    i, kind);
-	return 0;
-}
-
-/* ---- nodes ------------------------------------------------------------------ */
 
 /* GFD's product label is the GPU's name, maybe with "-SHARED" (time-slicing
  * without renaming) and "-MIG-<profile>" (MIG single strategy). Returns 0,
@@ -398,7 +142,7 @@ static int has_gpus(const gs_node *res)
 {
 	int64_t q;
 	for (size_t i = 0; res && res->kind == GS_NODE_MAP && i < res->n; i++)
-		if (is_gpu_resource(res->keys[i]->text) && whole(res->items[i], &q) == 0 && q > 0)
+		if (is_gpu_resource(res->keys[i]->text) && gs_kube_whole(res->items[i], &q) == 0 && q > 0)
 			return 1;
 	return 0;
 }
@@ -429,7 +173,7 @@ static int node_resources(gs_inventory *inv, inode *n, const gs_node *labels,
 					return rc;
 				continue;
 			}
-			if (whole(src[s]->items[i], &u.capacity) < 0)
+			if (gs_kube_whole(src[s]->items[i], &u.capacity) < 0)
 				u.capacity = 0;
 			if (!(u.name = gs_strdup(k)) ||
 			    gs_grow(&n->res, &n->cap_res, n->n_res + 1, sizeof *n->res) < 0) {
@@ -509,7 +253,7 @@ static int node_count(gs_inventory *inv, inode *n, const gs_node *labels)
 
 static const char *node_sharing(const inode *n, const gs_node *labels)
 {
-	const char *st = str_at(labels, "nvidia.com/gpu.sharing-strategy");
+	const char *st = gs_kube_str(labels, "nvidia.com/gpu.sharing-strategy");
 	size_t len = n->product ? strlen(n->product) : 0;
 	if (n->mig)
 		return "mig-single";
@@ -551,28 +295,29 @@ static int node_add(gs_inventory *inv, const char *name, const char *product,
 	return 0;
 }
 
-static int load_node(gs_inventory *inv, const char *file, const gs_node *it, size_t i)
+static int load_node(const char *file, const gs_node *it, size_t i, void *ud)
 {
+	gs_inventory *inv = ud;
 	const gs_node *meta, *labels, *st, *cap, *alloc;
 	const char *name, *product, *type;
 	inode *n = NULL;
 	int64_t v;
 	int rc;
 
-	if ((rc = item_meta(file, it, i, "Node", &meta, &name, inv->err)) < 0)
+	if ((rc = gs_kube_item_meta(file, it, i, "Node", &meta, &name, inv->err)) < 0)
 		return rc;
 	labels = gs_node_get(meta, "labels");
 	st = gs_node_get(it, "status");
 	cap = gs_node_get(st, "capacity");
 	alloc = gs_node_get(st, "allocatable");
-	product = str_at(labels, "nvidia.com/gpu.product");
+	product = gs_kube_str(labels, "nvidia.com/gpu.product");
 	if (!product && !has_gpus(cap) && !has_gpus(alloc))
 		return 0; /* not a GPU node */
 	if (gs_strmap_find(&inv->node_ix, name) != NONE)
 		return gs_fail_node(inv->err, GS_ESCHEMA, file, gs_node_get(meta, "name"),
 		                    "node '%s' appears twice", name);
-	if (!(type = str_at(labels, "node.kubernetes.io/instance-type")))
-		type = str_at(labels, "beta.kubernetes.io/instance-type");
+	if (!(type = gs_kube_str(labels, "node.kubernetes.io/instance-type")))
+		type = gs_kube_str(labels, "beta.kubernetes.io/instance-type");
 	if ((rc = node_add(inv, name, product, type, &n)) < 0 ||
 	    (rc = node_gpu(inv, file, n, product ? gs_node_get(labels, "nvidia.com/gpu.product")
 	                                          : it)) < 0)
@@ -624,11 +369,11 @@ static int container_reqs(gs_inventory *inv, const char *file, const char *pod,
 			int64_t q;
 			if (!is_gpu_resource(k) || (s == 1 && gs_node_get(src[0], k)))
 				continue;
-			if (whole(v, &q) < 0 || q > 1000)
+			if (gs_kube_whole(v, &q) < 0 || q > 1000)
 				return gs_fail_node(inv->err, GS_ESCHEMA, file, v,
 				                    "pod '%s': container '%s': %s quantity '%.40s' is not a whole number up to 1000",
-				                    pod, str_at(c, "name") ? str_at(c, "name") : "?", k,
-				                    v->text ? v->text : json_kind(v));
+				                    pod, gs_kube_str(c, "name") ? gs_kube_str(c, "name") : "?", k,
+				                    v->text ? v->text : gs_kube_json_kind(v));
 			if (q > 0)
 				req_add(r, nr, k, q, as_max);
 			found += q > 0;
@@ -648,7 +393,7 @@ static int pod_reqs(gs_inventory *inv, const char *file, const char *pod, const 
 	int rc;
 
 	for (size_t i = 0; cs && cs->kind == GS_NODE_SEQ && i < cs->n; i++) {
-		const char *name = str_at(cs->items[i], "name");
+		const char *name = gs_kube_str(cs->items[i], "name");
 		if ((rc = container_reqs(inv, file, pod, cs->items[i], r, nr, 0)) < 0)
 			return rc;
 		if (rc > 0 && name && p) {
@@ -695,14 +440,14 @@ static int pod_owner(const gs_node *meta, const char *pod, ipod *p)
 		if (!ref || (c && c->text && !c->quoted && strcmp(c->text, "true") == 0))
 			ref = refs->items[i];
 	}
-	kind = str_at(ref, "kind");
-	name = str_at(ref, "name");
+	kind = gs_kube_str(ref, "kind");
+	name = gs_kube_str(ref, "name");
 	if (!kind || !name) {
 		kind = "Pod";
 		name = pod;
 	}
 	len = strcmp(kind, "ReplicaSet") == 0
-	          ? deployment_len(name, str_at(gs_node_get(meta, "labels"), "pod-template-hash"))
+	          ? deployment_len(name, gs_kube_str(gs_node_get(meta, "labels"), "pod-template-hash"))
 	          : 0;
 	if (len)
 		kind = "Deployment";
@@ -796,7 +541,7 @@ static int pod_add(gs_inventory *inv, const gs_node *meta, const char *name, con
                    ipod **out)
 {
 	const char *team = inv->team_label
-	                       ? str_at(gs_node_get(meta, "labels"), inv->team_label) : NULL;
+	                       ? gs_kube_str(gs_node_get(meta, "labels"), inv->team_label) : NULL;
 	char key[600], t[64];
 	ipod *p;
 
@@ -815,19 +560,20 @@ static int pod_add(gs_inventory *inv, const gs_node *meta, const char *name, con
 	return 0;
 }
 
-static int load_pod(gs_inventory *inv, const char *file, const gs_node *it, size_t i)
+static int load_pod(const char *file, const gs_node *it, size_t i, void *ud)
 {
+	gs_inventory *inv = ud;
 	const gs_node *meta, *spec = gs_node_get(it, "spec");
-	const char *name, *ns, *phase = str_at(gs_node_get(it, "status"), "phase");
+	const char *name, *ns, *phase = gs_kube_str(gs_node_get(it, "status"), "phase");
 	char key[600];
 	req r[MAX_REQ];
 	size_t nr = 0;
 	ipod *p = NULL;
 	int rc;
 
-	if ((rc = item_meta(file, it, i, "Pod", &meta, &name, inv->err)) < 0)
+	if ((rc = gs_kube_item_meta(file, it, i, "Pod", &meta, &name, inv->err)) < 0)
 		return rc;
-	if (!(ns = str_at(meta, "namespace")))
+	if (!(ns = gs_kube_str(meta, "namespace")))
 		ns = "default";
 	if (!phase || (strcmp(phase, "Running") != 0 && strcmp(phase, "Pending") != 0))
 		return 0;
@@ -840,7 +586,7 @@ static int load_pod(gs_inventory *inv, const char *file, const gs_node *it, size
 	nr = 0;
 	if ((rc = pod_add(inv, meta, name, ns, &p)) < 0 ||
 	    (rc = pod_reqs(inv, file, key, spec, r, &nr, p)) < 0 ||
-	    (rc = pod_place(inv, p, str_at(spec, "nodeName"), r, nr)) < 0)
+	    (rc = pod_place(inv, p, gs_kube_str(spec, "nodeName"), r, nr)) < 0)
 		return rc;
 	return workload_add(inv, inv->n_pods - 1);
 }
@@ -905,7 +651,7 @@ static int to_gpu(gs_inventory *inv, const gs_prom_sample *s, int k, double v, i
 	    (ni = gs_strmap_find(&inv->node_ix, host)) == NONE)
 		return 0;
 	n = &inv->nodes[ni];
-	if (digits(gpu, &g) < 0 || g >= n->pub.gpu_count)
+	if (gs_kube_digits(gpu, &g) < 0 || g >= n->pub.gpu_count)
 		return 0;
 	n->gpus[g].attributed |= of_pod;
 	return push(&n->m[g * M_COUNT + k], v) < 0 ? -1 : 1;
@@ -1225,9 +971,11 @@ static int import_once(const gs_catalog *cat, const gs_import_opts *opts, int ya
 	inv->yaml_only = yaml_only;
 	inv->team_label = opts->team_label;
 	inv->percentile = opts->percentile;
-	rc = load_list(inv, opts->nodes, "Node", "kubectl get nodes -o json", load_node);
+	rc = gs_kube_list_read(&(gs_kube_list){ opts->nodes, "Node",
+	                       "kubectl get nodes -o json", yaml_only }, load_node, inv, err);
 	if (rc == 0)
-		rc = load_list(inv, opts->pods, "Pod", "kubectl get pods -A -o json", load_pod);
+		rc = gs_kube_list_read(&(gs_kube_list){ opts->pods, "Pod",
+		                       "kubectl get pods -A -o json", yaml_only }, load_pod, inv, err);
 	for (size_t i = 0; rc == 0 && i < opts->n_metrics; i++)
 		rc = gs_prom_read_file(opts->metrics[i], on_sample, inv, err);
 	if (rc == 0)
