@@ -109,4 +109,19 @@ const ires *gs_import_node_res(const inode *n, const char *name);
 int gs_import_unit_of(const inode *n, const gs_node *labels, const char *res,
                       ires *u);
 
+/* pods.c */
+
+/* Adds the counted pods of a pod list (path "-" is stdin), and their
+ * workloads; the nodes are read first. */
+int gs_import_read_pods(gs_inventory *inv, const char *path);
+/* Sorts the workloads and names them: DNS labels, unique (the owner's,
+ * else namespace-owner, else numbered), so the names are deterministic. */
+int gs_import_name_workloads(gs_inventory *inv);
+
+/* A pod's key in pod_ix, "namespace/name"; the bounds are far above
+ * Kubernetes' own. Returns buf. */
+#define GS_IMPORT_POD_KEY 600
+const char *gs_import_pod_key(char buf[GS_IMPORT_POD_KEY], const char *ns,
+                              const char *name);
+
 #endif
