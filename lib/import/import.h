@@ -124,4 +124,16 @@ int gs_import_name_workloads(gs_inventory *inv);
 const char *gs_import_pod_key(char buf[GS_IMPORT_POD_KEY], const char *ns,
                               const char *name);
 
+/* measure.c */
+
+/* Attributes the DCGM samples of a Prometheus file to the pods and GPUs
+ * read before. */
+int gs_import_read_metrics(gs_inventory *inv, const char *path);
+/* Node n's GPUs at the percentile, its idle GPUs and their cost; adds
+ * them to the summary. */
+void gs_import_measure_node(gs_inventory *inv, inode *n);
+/* Workload w's pods, placement, flags and percentiles, and the values of
+ * the workload file. */
+int gs_import_measure_workload(gs_inventory *inv, iwl *w);
+
 #endif
