@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/buf.h"
 #include "import/import.h"
 
 /* ---- the scenario and the workload file ---------------------------------- */
@@ -80,72 +81,46 @@ int gs_import_scenario(const gs_inventory *inv, gs_scenario **out, gs_error *err
 	return 0;
 }
 
-static int append(char **text, size_t *len, size_t *cap, const char *fmt, ...)
-	GS_PRINTF(4, 5);
-static int append(char **text, size_t *len, size_t *cap, const char *fmt, ...)
-{
-	char line[256];
-	va_list ap;
-	int n;
-	va_start(ap, fmt);
-	n = vsnprintf(line, sizeof line, fmt, ap);
-	va_end(ap);
-	if (n < 0 || (size_t)n >= sizeof line ||
-	    gs_grow(text, cap, *len + (size_t)n + 1, 1) < 0)
-		return -1;
-	memcpy(*text + *len, line, (size_t)n + 1);
-	*len += (size_t)n;
-	return 0;
-}
-
 /* The file's header says where it came from and what needs a look. Names
  * are DNS labels, so nothing here can break out of the comment. */
-static int header(const gs_inventory *inv, char **text, size_t *len, size_t *cap)
+static void header(const gs_inventory *inv, gs_buf *b)
 {
-	int rc = append(text, len, cap,
-	                "# Imported by 'gpushare import': %d GPU nodes, %d pods; "
-	                "gpuMemory and\n"
-	                "# compute are the p%d of %zu DCGM samples. "
-	                "Review before planning.\n",
-	                inv->sum.nodes, inv->sum.pods, inv->percentile,
-	                inv->sum.samples);
-	for (size_t i = 0; rc == 0 && i < inv->n_wls; i++) {
+	gs_buf_printf(b, "# Imported by 'gpushare import': %d GPU nodes, %d pods; "
+	              "gpuMemory and\n"
+	              "# compute are the p%d of %zu DCGM samples. "
+	              "Review before planning.\n",
+	              inv->sum.nodes, inv->sum.pods, inv->percentile,
+	              inv->sum.samples);
+	for (size_t i = 0; i < inv->n_wls; i++) {
 		const gs_import_workload *w = &inv->wls[i].pub;
 		if (w->flags & GS_IMPORT_UNSCHEDULED)
-			rc = append(text, len, cap, "# %s: no pod runs on a known GPU "
-			            "node, left out\n", w->name);
+			gs_buf_printf(b, "# %s: no pod runs on a known GPU node, "
+			              "left out\n", w->name);
 		else if (w->flags & GS_IMPORT_NO_METRICS)
-			rc = append(text, len, cap, "# %s: no metrics, keeps what it "
-			            "requested\n", w->name);
+			gs_buf_printf(b, "# %s: no metrics, keeps what it requested\n",
+			              w->name);
 		else if (w->flags & GS_IMPORT_PARTIAL)
-			rc = append(text, len, cap, "# %s: no metrics for %d of %d pods\n",
-			            w->name, w->pods - w->pods_measured, w->pods);
+			gs_buf_printf(b, "# %s: no metrics for %d of %d pods\n", w->name,
+			              w->pods - w->pods_measured, w->pods);
 	}
-	return rc;
 }
 
 int gs_import_render(const gs_inventory *inv, char **out, gs_error *err)
 {
 	gs_scenario *s = NULL;
 	gs_doc *doc = NULL;
-	char *yaml = NULL, *text = NULL;
-	size_t len = 0, cap = 0, n;
+	gs_buf text = GS_BUF_INIT;
+	char *yaml = NULL;
 	int rc;
 
 	if ((rc = gs_import_scenario(inv, &s, err)) < 0 ||
 	    (rc = gs_doc_scenario(s, &doc, err)) < 0 ||
 	    (rc = gs_doc_render(doc, GS_FORMAT_YAML, &yaml, err)) < 0)
 		goto done;
-	n = strlen(yaml);
-	if (header(inv, &text, &len, &cap) < 0 || gs_grow(&text, &cap, len + n + 1, 1) < 0) {
-		rc = gs_fail_nomem(err);
-		goto done;
-	}
-	memcpy(text + len, yaml, n + 1);
-	*out = text;
-	text = NULL;
+	header(inv, &text);
+	gs_buf_puts(&text, yaml);
+	rc = gs_buf_detach(&text, out, err);
 done:
-	free(text);
 	free(yaml);
 	gs_doc_free(doc);
 	gs_scenario_free(s);
