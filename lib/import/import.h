@@ -1,12 +1,22 @@
 /*
- * import.h - the inventory's internals (internal). The public records
- * (gs_import_node, gs_import_workload) are the first member of each
- * internal record and point into the strings it owns.
+ * import.h - the inventory's internals, shared by the files of lib/import
+ * (internal). The public records (gs_import_node, gs_import_workload) are
+ * the first member of each internal record and point into the strings it
+ * owns.
+ *
+ *   import.c   gs_import_load: the sources in order; accessors; free
+ *   nodes.c    GPU nodes, their resources and sharing
+ *   pods.c     counted pods and the workloads they make up
+ *   measure.c  DCGM samples: to pods and GPUs, then percentiles
+ *   output.c   the scenario, the workload file, the report document
+ * They read kubectl's lists through kube_list.h and Prometheus's samples
+ * through prom.h.
  */
 #ifndef GS_IMPORT_H
 #define GS_IMPORT_H
 
-#include "doc/fields.h"
+#include "base/strmap.h"
+#include "doc/doc.h"
 
 /* The DCGM fields the importer reads, in order of preference for compute. */
 enum { M_SM, M_GR, M_UTIL, M_FB, M_COUNT };
@@ -15,13 +25,6 @@ typedef struct samples {
 	double *v;
 	size_t n, cap;
 } samples;
-
-/* A string-keyed index: open addressing, keys copied. */
-typedef struct smap {
-	char **keys;
-	size_t *vals;
-	size_t n, cap;
-} smap;
 
 /* One nvidia.com resource of a node and what one unit of it is. */
 typedef struct ires {
@@ -47,7 +50,7 @@ typedef struct ipod {
 	char *ns, *name, *kind, *owner, *team;
 	char **containers;         /* those requesting GPUs */
 	size_t n_containers, cap_containers;
-	size_t node;               /* index into nodes; SIZE_MAX: none */
+	size_t node;               /* index into nodes; GS_STRMAP_NONE: none */
 	int units;                 /* GPUs or slices requested */
 	int64_t ppm;               /* GPUs requested, in ppm of a GPU */
 	int64_t keep_ppm, keep_mib;/* per unit, when it has no metrics */
@@ -77,10 +80,60 @@ struct gs_inventory {
 	size_t n_pods, cap_pods;
 	iwl *wls;
 	size_t n_wls, cap_wls;
-	smap node_ix, pod_ix, wl_ix;
+	gs_strmap node_ix, pod_ix, wl_ix;
 	char **warnings;
 	size_t n_warnings, cap_warnings;
 	gs_import_summary sum;
 };
+
+/* import.c */
+
+/* Adds a warning; fails (GS_ENOMEM in inv->err) only when out of memory. */
+int gs_import_warn(gs_inventory *inv, const char *fmt, ...) GS_PRINTF(2, 3);
+
+/* Makes s a DNS-1123 label (what workload files need for names, teams and
+ * tenants): lower-case letters, digits and '-', at most 63, alphanumeric
+ * at both ends. Other characters become '-'. May leave out empty. */
+char *gs_import_dns_label(const char *s, char out[64]);
+
+/* nodes.c */
+
+/* Adds the GPU nodes of a node list (path "-" is stdin). */
+int gs_import_read_nodes(gs_inventory *inv, const char *path);
+int gs_import_is_gpu_resource(const char *name);
+/* Node n's resource of that name, or NULL. */
+const ires *gs_import_node_res(const inode *n, const char *name);
+/* What one unit of resource `res` is on node n (labels may be NULL).
+ * Returns -1 when it is not a GPU resource, -2 for a MIG profile the GPU
+ * does not have. */
+int gs_import_unit_of(const inode *n, const gs_node *labels, const char *res,
+                      ires *u);
+
+/* pods.c */
+
+/* Adds the counted pods of a pod list (path "-" is stdin), and their
+ * workloads; the nodes are read first. */
+int gs_import_read_pods(gs_inventory *inv, const char *path);
+/* Sorts the workloads and names them: DNS labels, unique (the owner's,
+ * else namespace-owner, else numbered), so the names are deterministic. */
+int gs_import_name_workloads(gs_inventory *inv);
+
+/* A pod's key in pod_ix, "namespace/name"; the bounds are far above
+ * Kubernetes' own. Returns buf. */
+#define GS_IMPORT_POD_KEY 600
+const char *gs_import_pod_key(char buf[GS_IMPORT_POD_KEY], const char *ns,
+                              const char *name);
+
+/* measure.c */
+
+/* Attributes the DCGM samples of a Prometheus file to the pods and GPUs
+ * read before. */
+int gs_import_read_metrics(gs_inventory *inv, const char *path);
+/* Node n's GPUs at the percentile, its idle GPUs and their cost; adds
+ * them to the summary. */
+void gs_import_measure_node(gs_inventory *inv, inode *n);
+/* Workload w's pods, placement, flags and percentiles, and the values of
+ * the workload file. */
+int gs_import_measure_workload(gs_inventory *inv, iwl *w);
 
 #endif

@@ -263,7 +263,8 @@ static int apply_type(parser *p, family *f, const char *s, size_t n, size_t i)
 		if (k - i == strlen(type_names[t]) && memcmp(s + i, type_names[t], k - i) == 0)
 			break;
 	if (t > T_UNTYPED)
-		return fail(p, i, "unknown metric type '%.*s' (expected counter, gauge, histogram, summary or untyped)",
+		return fail(p, i, "unknown metric type '%.*s' (expected counter, "
+		            "gauge, histogram, summary or untyped)",
 		            (int)(k - i > 40 ? 40 : k - i), s + i);
 	if ((k = skip_blanks(s, n, k)) < n)
 		return fail(p, k, "unexpected '%s' after the metric type",
@@ -298,11 +299,13 @@ static int parse_comment(parser *p, const char *s, size_t n, size_t i)
 	if ((name = skip_blanks(s, n, k)) == n)
 		return fail(p, n, "%s line without a metric name", help ? "HELP" : "TYPE");
 	if (name == k || !name_start((unsigned char)s[name]))
-		return fail(p, name, "expected a metric name, not '%s'", show((unsigned char)s[name], b));
+		return fail(p, name, "expected a metric name, not '%s'",
+		            show((unsigned char)s[name], b));
 	for (k = name; k < n && name_char((unsigned char)s[k]); k++)
 		;
 	if (k < n && !is_blank((unsigned char)s[k]))
-		return fail(p, k, "invalid character '%s' in metric name", show((unsigned char)s[k], b));
+		return fail(p, k, "invalid character '%s' in metric name",
+		            show((unsigned char)s[k], b));
 	if (!(f = fam_get(p, s + name, k - name)))
 		return GS_ENOMEM;
 	i = skip_blanks(s, n, k);
@@ -398,7 +401,8 @@ static int step_labels(parser *p, enum st st, const char *s, size_t i, int c, si
 		if (is_blank(c))
 			return st;
 		if (c != '"')
-			return fail(p, i, "expected '\"' to start the value of label '%s'", last_label(p));
+			return fail(p, i, "expected '\"' to start the value of label '%s'",
+			            last_label(p));
 		p->labels[p->n_labels - 1].value = p->scratch + p->used;
 		return S_LVALUE;
 	case S_LVALUE:
@@ -419,7 +423,8 @@ static int step_labels(parser *p, enum st st, const char *s, size_t i, int c, si
 			return S_LABELS;
 		if (c == '}')
 			return S_AFTER_LABELS;
-		return fail(p, i, "expected ',' or '}' after the value of label '%s'", last_label(p));
+		return fail(p, i, "expected ',' or '}' after the value of label '%s'",
+		            last_label(p));
 	}
 }
 
@@ -444,8 +449,8 @@ static int step_value(parser *p, enum st st, const char *s, size_t i, int c, siz
 		if (!end)
 			return st;
 		if (gs_prom_parse_value(s + *tok, i - *tok, &out->value) < 0)
-			return fail(p, *tok, "invalid value '%.*s'", (int)(i - *tok > 40 ? 40 : i - *tok),
-			            s + *tok);
+			return fail(p, *tok, "invalid value '%.*s'",
+			            (int)(i - *tok > 40 ? 40 : i - *tok), s + *tok);
 		return S_AFTER_VALUE;
 	case S_TIME:
 		if (!end)
@@ -477,7 +482,8 @@ static int parse_sample(parser *p, const char *s, size_t n, size_t start,
 			if (c >= 0 && name_char(c))
 				continue;
 			if (c >= 0 && c != '{' && !is_blank(c))
-				return fail(p, i, "invalid character '%s' in metric name", show(c, b));
+				return fail(p, i, "invalid character '%s' in metric name",
+				            show(c, b));
 			if (!(out->name = keep(p, s + tok, i - tok)))
 				return fail(p, tok, "line too long");
 			next = c == '{' ? S_LABELS : (int)S_AFTER_NAME;
@@ -599,7 +605,8 @@ static int query_point(const char *name, const gs_node *pt, gs_prom_sample *s,
 	if (!*ts->text || *end || !(t > -9.2e15 && t < 9.2e15))
 		return query_fail(name, err, ts, "invalid timestamp");
 	if (gs_prom_parse_value(v->text, strlen(v->text), &s->value) < 0)
-		return gs_fail_node(err, GS_ESYNTAX, name, v, "invalid sample value '%.40s'", v->text);
+		return gs_fail_node(err, GS_ESYNTAX, name, v,
+		                    "invalid sample value '%.40s'", v->text);
 	s->has_time = 1;
 	s->time_ms = (int64_t)llround(t * 1000.0);
 	return fn(s, ud);
@@ -624,14 +631,17 @@ static int query_series(const char *name, const gs_node *r, int matrix,
 		if (strcmp(m->keys[i]->text, "__name__") == 0)
 			s.name = m->items[i]->text;
 		else if (s.n_labels >= GS_PROM_MAX_LABELS)
-			return gs_fail_node(err, GS_ELIMIT, name, m->keys[i], "a series has more than %d labels",
+			return gs_fail_node(err, GS_ELIMIT, name, m->keys[i],
+			                    "a series has more than %d labels",
 			                    GS_PROM_MAX_LABELS);
 		else
-			labels[s.n_labels++] = (gs_prom_label){ m->keys[i]->text, m->items[i]->text };
+			labels[s.n_labels++] =
+			    (gs_prom_label){ m->keys[i]->text, m->items[i]->text };
 	}
 	if (!s.name)
 		return gs_fail_node(err, GS_ESCHEMA, name, m,
-		                    "a series has no __name__ label (query the DCGM metrics by name, without aggregation)");
+		                    "a series has no __name__ label (query the DCGM "
+		                    "metrics by name, without aggregation)");
 	s.labels = labels;
 	if (!matrix)
 		return query_point(name, vals, &s, fn, ud, err);
@@ -657,7 +667,8 @@ static int query_walk(const char *name, const gs_node *root, gs_prom_fn fn, void
 	matrix = strcmp(type->text, "matrix") == 0;
 	if (!matrix && strcmp(type->text, "vector") != 0)
 		return gs_fail_node(err, GS_ESCHEMA, name, type,
-		                    "resultType is '%.40s', expected 'matrix' or 'vector'", type->text);
+		                    "resultType is '%.40s', expected 'matrix' or "
+		                    "'vector'", type->text);
 	for (size_t i = 0; i < res->n && rc == 0; i++)
 		rc = query_series(name, res->items[i], matrix, fn, ud, err);
 	return rc;

@@ -1,0 +1,277 @@
+/*
+ * output.c - what an inventory becomes: the scenario a plan starts from,
+ * the workload file's text (that scenario as YAML under a header saying
+ * where it came from and what needs a look), and the utilization report.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/buf.h"
+#include "import/import.h"
+
+/* ---- the scenario and the workload file ---------------------------------- */
+
+static int setf(gs_scenario *s, const char *w, const char *key, gs_error *err,
+                const char *fmt, ...) GS_PRINTF(5, 6);
+static int setf(gs_scenario *s, const char *w, const char *key, gs_error *err,
+                const char *fmt, ...)
+{
+	char v[160];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(v, sizeof v, fmt, ap);
+	va_end(ap);
+	return gs_scenario_set(s, w, key, v, err);
+}
+
+static int add_workload(gs_scenario *s, const iwl *w, gs_error *err)
+{
+	const gs_import_workload *pw = &w->pub;
+	const char *n = w->name;
+	char tenant[64];
+	int rc;
+
+	if (!*gs_import_dns_label(w->ns, tenant))
+		snprintf(tenant, sizeof tenant, "default");
+	if ((rc = gs_scenario_add(s, n, err)) < 0 ||
+	    (rc = setf(s, n, "replicas", err, "%d", pw->replicas)) < 0 ||
+	    (rc = setf(s, n, "gpuMemory", err, "%lldMiB",
+	               (long long)pw->gpu_memory_mib)) < 0 ||
+	    (rc = setf(s, n, "compute", err, "%d%%", pw->compute_percent)) < 0 ||
+	    (rc = setf(s, n, "measuredOn", err, "%s", pw->gpu->name)) < 0 ||
+	    (rc = setf(s, n, "team", err, "%s", w->team)) < 0 ||
+	    (rc = setf(s, n, "tenant", err, "%s", tenant)) < 0)
+		return rc;
+	if (strcmp(w->kind, "Job") == 0 && (rc = setf(s, n, "kind", err, "batch")) < 0)
+		return rc;
+	if (pw->instance)
+		rc = setf(s, n, "current", err, "%s:%d", pw->instance->type, pw->nodes);
+	return rc;
+}
+
+int gs_import_scenario(const gs_inventory *inv, gs_scenario **out, gs_error *err)
+{
+	gs_scenario *s;
+	size_t n = 0;
+	int rc;
+
+	for (size_t i = 0; i < inv->n_wls; i++)
+		n += !(inv->wls[i].pub.flags & GS_IMPORT_UNSCHEDULED);
+	/* A workload file without workloads would not load. */
+	if (!n)
+		return gs_fail(err, GS_ESCHEMA,
+		               "no pod that requests GPUs runs on a GPU node of the "
+		               "node list: nothing to plan");
+	if ((rc = gs_scenario_new(inv->cat, &s, err)) < 0)
+		return rc;
+	rc = gs_scenario_set(s, NULL, "cloud", inv->sum.cloud, err);
+	for (size_t i = 0; rc == 0 && i < inv->n_wls; i++)
+		if (!(inv->wls[i].pub.flags & GS_IMPORT_UNSCHEDULED))
+			rc = add_workload(s, &inv->wls[i], err);
+	if (rc < 0) {
+		gs_scenario_free(s);
+		return rc;
+	}
+	/* What the cluster costs today: a later plan compares with this. */
+	gs_scenario_set_cluster(s, inv->sum.cost_per_hour > 0 ? inv->sum.cost_per_hour : -1,
+	                        inv->sum.gpus, inv->sum.nodes);
+	*out = s;
+	return 0;
+}
+
+/* The file's header says where it came from and what needs a look. Names
+ * are DNS labels, so nothing here can break out of the comment. */
+static void header(const gs_inventory *inv, gs_buf *b)
+{
+	gs_buf_printf(b, "# Imported by 'gpushare import': %d GPU nodes, %d pods; "
+	              "gpuMemory and\n"
+	              "# compute are the p%d of %zu DCGM samples. "
+	              "Review before planning.\n",
+	              inv->sum.nodes, inv->sum.pods, inv->percentile,
+	              inv->sum.samples);
+	for (size_t i = 0; i < inv->n_wls; i++) {
+		const gs_import_workload *w = &inv->wls[i].pub;
+		if (w->flags & GS_IMPORT_UNSCHEDULED)
+			gs_buf_printf(b, "# %s: no pod runs on a known GPU node, "
+			              "left out\n", w->name);
+		else if (w->flags & GS_IMPORT_NO_METRICS)
+			gs_buf_printf(b, "# %s: no metrics, keeps what it requested\n",
+			              w->name);
+		else if (w->flags & GS_IMPORT_PARTIAL)
+			gs_buf_printf(b, "# %s: no metrics for %d of %d pods\n", w->name,
+			              w->pods - w->pods_measured, w->pods);
+	}
+}
+
+int gs_import_render(const gs_inventory *inv, char **out, gs_error *err)
+{
+	gs_scenario *s = NULL;
+	gs_doc *doc = NULL;
+	gs_buf text = GS_BUF_INIT;
+	char *yaml = NULL;
+	int rc;
+
+	if ((rc = gs_import_scenario(inv, &s, err)) < 0 ||
+	    (rc = gs_doc_scenario(s, &doc, err)) < 0 ||
+	    (rc = gs_doc_render(doc, GS_FORMAT_YAML, &yaml, err)) < 0)
+		goto done;
+	header(inv, &text);
+	gs_buf_puts(&text, yaml);
+	rc = gs_buf_detach(&text, out, err);
+done:
+	free(yaml);
+	gs_doc_free(doc);
+	gs_scenario_free(s);
+	return rc;
+}
+
+int gs_import_write(const gs_inventory *inv, const char *path, int exclusive, gs_error *err)
+{
+	char *text;
+	int rc = gs_import_render(inv, &text, err);
+	if (rc < 0)
+		return rc;
+	rc = gs_write_atomic(path, text, strlen(text), exclusive, err);
+	free(text);
+	return rc;
+}
+
+/* ---- the utilization report ---------------------------------------------- */
+
+static gs_node *pct(int64_t ppm) { return gs_node_fixed(ppm, 10000, 1); }
+static gs_node *gpus(int64_t ppm) { return gs_node_fixed(ppm, GS_PPM, 2); }
+static gs_node *price(gs_micros m)
+{
+	return m < 0 ? gs_node_str(NULL) : gs_node_money(m, 2);
+}
+
+static gs_node *done_or_null(gs_node *m, int rc)
+{
+	if (rc) {
+		gs_node_free(m);
+		return NULL;
+	}
+	return m;
+}
+
+static gs_node *gpu_node(const gs_import_gpu *g)
+{
+	gs_node *m = gs_node_new(GS_NODE_MAP, NULL);
+	int rc = 0;
+	rc |= gs_node_put(m, "index", gs_node_int(g->index));
+	rc |= gs_node_put(m, "compute_percent",
+	                  g->measured ? pct(g->compute_ppm) : gs_node_str(NULL));
+	rc |= gs_node_put(m, "memory_mib", g->memory_mib >= 0 ? gs_node_int(g->memory_mib)
+	                                                      : gs_node_str(NULL));
+	rc |= gs_node_put(m, "metric", gs_node_str(g->metric));
+	rc |= gs_node_put(m, "pod_metrics", gs_node_bool(g->attributed));
+	return done_or_null(m, rc);
+}
+
+static gs_node *node_node(const gs_import_node *n)
+{
+	gs_node *m = gs_node_new(GS_NODE_MAP, NULL), *g = gs_node_new(GS_NODE_SEQ, NULL);
+	int rc = 0;
+	for (size_t i = 0; i < n->n_gpus; i++)
+		rc |= gs_node_push(g, gpu_node(&n->gpus[i]));
+	rc |= gs_node_put(m, "name", gs_node_str(n->name));
+	rc |= gs_node_put(m, "instance", gs_node_str(n->instance_type));
+	rc |= gs_node_put(m, "gpu", gs_node_str(n->gpu->name));
+	rc |= gs_node_put(m, "product", gs_node_str(n->product));
+	rc |= gs_node_put(m, "gpu_count", gs_node_int(n->gpu_count));
+	rc |= gs_node_put(m, "gpu_memory_mib", gs_node_int(n->gpu_memory_mib));
+	rc |= gs_node_put(m, "sharing", gs_node_str(n->sharing));
+	rc |= gs_node_put(m, "replicas", gs_node_int(n->replicas));
+	rc |= gs_node_put(m, "price_per_hour", price(n->price_per_hour));
+	rc |= gs_node_put(m, "pods", gs_node_int(n->pods));
+	rc |= gs_node_put(m, "requested_gpus", gpus(n->requested_ppm));
+	rc |= gs_node_put(m, "gpus", g);
+	rc |= gs_node_put(m, "idle_unrequested", gs_node_int(n->idle_unrequested));
+	rc |= gs_node_put(m, "idle_low_activity", gs_node_int(n->idle_low));
+	rc |= gs_node_put(m, "idle_per_month", gs_node_money(n->idle_per_month, 2));
+	return done_or_null(m, rc);
+}
+
+static gs_node *flags_node(unsigned f)
+{
+	static const char *const names[] = { "no-metrics", "partial-metrics", "mixed-models",
+		                                 "unscheduled", "multi-gpu" };
+	gs_node *seq = gs_node_new(GS_NODE_SEQ, NULL);
+	int rc = 0;
+	for (unsigned i = 0; i < GS_ARRAY_LEN(names); i++)
+		if (f & (1u << i))
+			rc |= gs_node_push(seq, gs_node_str(names[i]));
+	return done_or_null(seq, rc);
+}
+
+static gs_node *workload_node(const gs_import_workload *w)
+{
+	gs_node *m = gs_node_new(GS_NODE_MAP, NULL);
+	int rc = 0;
+	rc |= gs_node_put(m, "name", gs_node_str(w->name));
+	rc |= gs_node_put(m, "namespace", gs_node_str(w->namespace_));
+	rc |= gs_node_put(m, "owner_kind", gs_node_str(w->owner_kind));
+	rc |= gs_node_put(m, "owner", gs_node_str(w->owner));
+	rc |= gs_node_put(m, "team", gs_node_str(w->team));
+	rc |= gs_node_put(m, "pods", gs_node_int(w->pods));
+	rc |= gs_node_put(m, "pods_measured", gs_node_int(w->pods_measured));
+	rc |= gs_node_put(m, "replicas", gs_node_int(w->replicas));
+	rc |= gs_node_put(m, "requested_gpus", gpus(w->requested_ppm));
+	rc |= gs_node_put(m, "gpu", gs_node_str(w->gpu ? w->gpu->name : NULL));
+	rc |= gs_node_put(m, "instance", gs_node_str(w->instance ? w->instance->type : NULL));
+	rc |= gs_node_put(m, "nodes", gs_node_int(w->nodes));
+	rc |= gs_node_put(m, "metric", gs_node_str(w->metric));
+	rc |= gs_node_put(m, "compute_percent", pct(w->compute_ppm));
+	rc |= gs_node_put(m, "memory_mib", gs_node_int(w->memory_mib));
+	rc |= gs_node_put(m, "memory_measured", gs_node_bool(w->memory_measured));
+	rc |= gs_node_put(m, "gpu_memory_mib", gs_node_int(w->gpu_memory_mib));
+	rc |= gs_node_put(m, "compute", gs_node_int(w->compute_percent));
+	rc |= gs_node_put(m, "flags", flags_node(w->flags));
+	return done_or_null(m, rc);
+}
+
+static gs_node *summary_node(const gs_import_summary *s)
+{
+	gs_node *m = gs_node_new(GS_NODE_MAP, NULL);
+	int rc = 0;
+	rc |= gs_node_put(m, "cloud", gs_node_str(s->cloud));
+	rc |= gs_node_put(m, "nodes", gs_node_int(s->nodes));
+	rc |= gs_node_put(m, "gpus", gs_node_int(s->gpus));
+	rc |= gs_node_put(m, "pods", gs_node_int(s->pods));
+	rc |= gs_node_put(m, "workloads", gs_node_int(s->workloads));
+	rc |= gs_node_put(m, "percentile", gs_node_int(s->percentile));
+	rc |= gs_node_put(m, "hours_per_month", gs_node_int(s->hours_per_month));
+	rc |= gs_node_put(m, "cost_per_hour", gs_node_money(s->cost_per_hour, 2));
+	rc |= gs_node_put(m, "cost_per_month",
+	                  gs_node_money(s->cost_per_hour * s->hours_per_month, 2));
+	rc |= gs_node_put(m, "idle_gpus", gs_node_int(s->idle_gpus));
+	rc |= gs_node_put(m, "idle_per_month", gs_node_money(s->idle_per_month, 2));
+	rc |= gs_node_put(m, "samples", gs_node_int((int64_t)s->samples));
+	rc |= gs_node_put(m, "unmatched_samples", gs_node_int((int64_t)s->unmatched));
+	return done_or_null(m, rc);
+}
+
+int gs_doc_import_report(const gs_inventory *inv, gs_doc **out, gs_error *err)
+{
+	gs_node *root = gs_node_new(GS_NODE_MAP, NULL), *nodes = gs_node_new(GS_NODE_SEQ, NULL);
+	gs_node *wls = gs_node_new(GS_NODE_SEQ, NULL), *warns = gs_node_new(GS_NODE_SEQ, NULL);
+	int rc = 0;
+	/* The lists belong to root first, so a failure below frees them. */
+	rc |= gs_node_put(root, "summary", summary_node(&inv->sum));
+	rc |= gs_node_put(root, "nodes", nodes);
+	rc |= gs_node_put(root, "workloads", wls);
+	rc |= gs_node_put(root, "warnings", warns);
+	for (size_t i = 0; !rc && i < inv->n_nodes; i++)
+		rc |= gs_node_push(nodes, node_node(&inv->nodes[i].pub));
+	for (size_t i = 0; !rc && i < inv->n_wls; i++)
+		rc |= gs_node_push(wls, workload_node(&inv->wls[i].pub));
+	for (size_t i = 0; !rc && i < inv->n_warnings; i++)
+		rc |= gs_node_push(warns, gs_node_str(inv->warnings[i]));
+	if (rc) {
+		gs_node_free(root);
+		return gs_fail_nomem(err);
+	}
+	return gs_doc_wrap(root, out, err);
+}
