@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "repl.h"
+#include "repl/repl.h"
 
 enum { O_KEEP_GOING, O_PROFILES, O_HELP };
 
