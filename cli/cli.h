@@ -63,7 +63,8 @@ struct cli_cmd {
 	const cli_opt *opts;
 };
 
-/* The command table (main.c). */
+/* The command table (commands.c): main.c dispatches through it, and
+ * --help, completion and the REPL read it. */
 extern const cli_cmd cli_commands[];
 const cli_cmd *cli_find_command(const char *name);
 

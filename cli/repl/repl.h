@@ -2,7 +2,7 @@
  * repl.h - the interactive what-if session, `gpushare repl`: its state and
  * what its files share. The session lives in this folder; the `repl`
  * command (../cmd_repl.c) starts it, and the session runs the CLI's
- * commands from the same table as main.c.
+ * commands from the same table as main.c (../commands.c).
  *
  *   repl.c          the session: scenario snapshots, re-planning, the
  *                   one-line summary, reading and running lines
