@@ -102,6 +102,9 @@ typedef struct cli_parser {
 void cli_parse_begin(cli_parser *p, const cli_cmd *cmd, int argc, char **argv);
 int cli_next(cli_parser *p);
 void cli_usage(const cli_cmd *cmd, FILE *out);
+/* "\noptions:" and a line for each option, as --help and the REPL's help
+ * show them. */
+void cli_print_options(const cli_opt *opts, FILE *out);
 /* Reports a usage error for the command; returns EXIT_USAGE. */
 int cli_usage_error(const cli_cmd *cmd, const char *fmt, ...);
 
@@ -143,7 +146,8 @@ void cli_print_hanging(const char *lead, const char *text, int indent);
 /* "15.78 GiB" */
 char *cli_gib(int64_t mib, char *buf, size_t size);
 
-/* Prints a plan as text, JSON or YAML (cmd_plan.c; the REPL uses it). */
+/* Prints a plan as text (plan_text.c), JSON or YAML, for `plan` and the
+ * REPL. */
 int cli_plan_print(const gs_plan *plan, const gs_scenario *scn, int fmt);
 
 /* emit_files.c: renders every wanted kind, then writes them to dir

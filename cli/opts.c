@@ -8,14 +8,10 @@
 
 #define MAX_OPTS 64
 
-void cli_usage(const cli_cmd *cmd, FILE *out)
+void cli_print_options(const cli_opt *opts, FILE *out)
 {
-	fprintf(out, "usage: gpushare %s %s\n\n%s\n", cmd->name, cmd->synopsis,
-	        cmd->summary);
-	if (!cmd->opts || !cmd->opts[0].name)
-		goto globals;
 	fprintf(out, "\noptions:\n");
-	for (const cli_opt *o = cmd->opts; o->name; o++) {
+	for (const cli_opt *o = opts; o->name; o++) {
 		char left[64];
 		int n = o->short_name ? snprintf(left, sizeof left, "-%c, --%s",
 		                                 o->short_name, o->name)
@@ -24,7 +20,14 @@ void cli_usage(const cli_cmd *cmd, FILE *out)
 			snprintf(left + n, sizeof left - (size_t)n, " %s", o->arg);
 		fprintf(out, "  %-26s %s\n", left, o->help);
 	}
-globals:
+}
+
+void cli_usage(const cli_cmd *cmd, FILE *out)
+{
+	fprintf(out, "usage: gpushare %s %s\n\n%s\n", cmd->name, cmd->synopsis,
+	        cmd->summary);
+	if (cmd->opts && cmd->opts[0].name)
+		cli_print_options(cmd->opts, out);
 	fprintf(out, "\nglobal options: -q (quiet), -v (verbose), --color=auto|always|never\n");
 }
 

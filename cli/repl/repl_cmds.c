@@ -220,17 +220,8 @@ static void help_session(const repl_cmd *c)
 {
 	printf("usage: %s%s%s\n\n%s\n", c->name, *c->synopsis ? " " : "", c->synopsis,
 	       c->summary);
-	if (!c->opts)
-		return;
-	printf("\noptions:\n");
-	for (const cli_opt *o = c->opts; o->name; o++) {
-		char left[64];
-		if (o->short_name)
-			snprintf(left, sizeof left, "-%c, --%s", o->short_name, o->name);
-		else
-			snprintf(left, sizeof left, "    --%s", o->name);
-		printf("  %-26s %s\n", left, o->help);
-	}
+	if (c->opts)
+		cli_print_options(c->opts, stdout);
 }
 
 static void help_all(void)
