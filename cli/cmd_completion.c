@@ -7,12 +7,14 @@
 
 #include "cli.h"
 
-enum { O_PROFILES, O_HELP };
+typedef struct completion_args {
+	const char *profiles;
+} completion_args;
 
 const cli_opt completion_opts[] = {
-	[O_PROFILES] = CLI_OPT_PROFILES,
-	[O_HELP] = CLI_OPT_HELP,
-	{ NULL, 0, NULL, NULL },
+	{ CLI_ROW_PROFILES, CLI_STR(completion_args, profiles) },
+	CLI_OPT_HELP,
+	CLI_OPT_END,
 };
 
 /* Values an option's argument may take, where they are a fixed set. */
@@ -114,30 +116,28 @@ static int words(const char *what, const char *profiles)
 
 int cmd_completion(const cli_cmd *self, int argc, char **argv)
 {
-	const char *profiles = NULL;
-	cli_parser p;
-	int opt;
+	completion_args a = { NULL };
+	int optind, rc;
+	const char *shell;
 
-	cli_parse_begin(&p, self, argc, argv);
-	while ((opt = cli_next(&p)) >= 0)
-		if (opt == O_PROFILES)
-			profiles = p.arg;
-	if (opt == CLI_EXIT)
-		return p.status;
-	if (argc - p.optind == 2 && strcmp(argv[p.optind], "words") == 0 &&
-	    (strcmp(argv[p.optind + 1], "gpus") == 0 || strcmp(argv[p.optind + 1], "instances") == 0))
-		return words(argv[p.optind + 1], profiles);
-	if (argc - p.optind != 1)
+	if ((rc = cli_parse(self, argc, argv, &a, &optind)) != CLI_DONE)
+		return rc;
+	if (argc - optind == 2 && strcmp(argv[optind], "words") == 0 &&
+	    (strcmp(argv[optind + 1], "gpus") == 0 ||
+	     strcmp(argv[optind + 1], "instances") == 0))
+		return words(argv[optind + 1], a.profiles);
+	if (argc - optind != 1)
 		return cli_usage_error(self, "needs a shell: bash or zsh");
-	if (strcmp(argv[p.optind], "bash") == 0) {
+	shell = argv[optind];
+	if (strcmp(shell, "bash") == 0) {
 		bash();
 		return EXIT_OK;
 	}
-	if (strcmp(argv[p.optind], "zsh") == 0) {
+	if (strcmp(shell, "zsh") == 0) {
 		/* zsh runs the bash function through its bash emulation. */
 		printf("#compdef gpushare\nautoload -U +X bashcompinit && bashcompinit\n");
 		bash();
 		return EXIT_OK;
 	}
-	return cli_usage_error(self, "unknown shell '%s' (bash or zsh)", argv[p.optind]);
+	return cli_usage_error(self, "unknown shell '%s' (bash or zsh)", shell);
 }

@@ -4,31 +4,54 @@
 
 #include "cli.h"
 
-enum { O_FORMAT, O_EMIT, O_FORCE, O_KARPENTER, O_REPORT, O_NODES, O_PODS, O_METRICS,
-       O_PERCENTILE, O_TEAM_LABEL, O_RENAME, O_EXAMPLES, O_DRA, O_DRA_API, O_NAMESPACE,
-       O_PROFILES, O_HELP };
-
 #define MAX_METRICS 64
 
+typedef struct plan_args {
+	gs_import_opts io;   /* with --nodes */
+	const char *metrics[MAX_METRICS];
+	gs_emit_opts eo;     /* with --emit */
+	const char *emit_dir, *report, *profiles;
+	int fmt, force, karpenter;
+} plan_args;
+
+static int add_metrics(const cli_cmd *self, void *args, const char *file)
+{
+	plan_args *a = args;
+	if (a->io.n_metrics == MAX_METRICS)
+		return cli_usage_error(self, "at most %d --metrics files", MAX_METRICS);
+	a->metrics[a->io.n_metrics++] = file;
+	return 0;
+}
+
+/* The five emitting options stay together and in this order: the REPL
+ * tells them apart by their distance from --rename-shared
+ * (cli_emit_option). */
 const cli_opt plan_opts[] = {
-	[O_FORMAT] = CLI_OPT_FORMAT,
-	[O_EMIT] = { "emit", 'e', "DIR", "write the plan's Kubernetes configuration into DIR" },
-	[O_FORCE] = { "force", 'f', NULL, "with --emit, replace existing files" },
-	[O_KARPENTER] = { "karpenter", 0, NULL, "with --emit, also write Karpenter NodePools" },
-	[O_REPORT] = { "report", 'r', "FILE", "write the plan as one self-contained HTML page" },
-	[O_NODES] = { "nodes", 0, "FILE", "plan a cluster: kubectl get nodes -o json (instead of FILE)" },
-	[O_PODS] = { "pods", 0, "FILE", "with --nodes: kubectl get pods -A -o json" },
-	[O_METRICS] = { "metrics", 0, "FILE", "with --nodes: dcgm-exporter scrape or range query (repeatable)" },
-	[O_PERCENTILE] = { "percentile", 0, "N", "with --nodes: percentile of the metrics (default 95)" },
-	[O_TEAM_LABEL] = { "team-label", 0, "KEY", "with --nodes: pod label naming the team (default: namespace)" },
-	[O_RENAME] = CLI_OPT_RENAME,
-	[O_EXAMPLES] = CLI_OPT_EXAMPLES,
-	[O_DRA] = CLI_OPT_DRA,
-	[O_DRA_API] = CLI_OPT_DRA_API,
-	[O_NAMESPACE] = CLI_OPT_NAMESPACE,
-	[O_PROFILES] = CLI_OPT_PROFILES,
-	[O_HELP] = CLI_OPT_HELP,
-	{ NULL, 0, NULL, NULL },
+	{ CLI_ROW_FORMAT, CLI_ENUM(plan_args, fmt, cli_formats) },
+	{ "emit", 'e', "DIR", "write the plan's Kubernetes configuration into DIR",
+	  CLI_STR(plan_args, emit_dir) },
+	{ "force", 'f', NULL, "with --emit, replace existing files",
+	  CLI_FLAG(plan_args, force) },
+	{ "karpenter", 0, NULL, "with --emit, also write Karpenter NodePools",
+	  CLI_FLAG(plan_args, karpenter) },
+	{ "report", 'r', "FILE", "write the plan as one self-contained HTML page",
+	  CLI_STR(plan_args, report) },
+	{ "nodes", 0, "FILE", "plan a cluster: kubectl get nodes -o json (instead of FILE)",
+	  CLI_STR(plan_args, io.nodes) },
+	{ "pods", 0, "FILE", "with --nodes: kubectl get pods -A -o json",
+	  CLI_STR(plan_args, io.pods) },
+	{ "metrics", 0, "FILE",
+	  "with --nodes: dcgm-exporter scrape or range query (repeatable)",
+	  CLI_CALL(add_metrics) },
+	{ "percentile", 0, "N", "with --nodes: percentile of the metrics (default 95)",
+	  CLI_INT(plan_args, io.percentile, 1, 100) },
+	{ "team-label", 0, "KEY",
+	  "with --nodes: pod label naming the team (default: namespace)",
+	  CLI_STR(plan_args, io.team_label) },
+	CLI_OPTS_EMIT(plan_args, eo),
+	{ CLI_ROW_PROFILES, CLI_STR(plan_args, profiles) },
+	CLI_OPT_HELP,
+	CLI_OPT_END,
 };
 
 /* The HTML page, written like every other file: atomically. */
@@ -64,77 +87,58 @@ static int import_scenario(const gs_catalog *cat, const gs_import_opts *io, gs_s
 	return rc;
 }
 
+/* A workload FILE, or --nodes and --pods; returns 0 or EXIT_USAGE. */
+static int check_input(const cli_cmd *self, const plan_args *a, int argc, char **argv,
+                       int optind)
+{
+	if (!a->io.nodes != !a->io.pods)
+		return cli_usage_error(self, "--nodes and --pods go together");
+	if (a->io.nodes && optind < argc)
+		return cli_usage_error(self, "give a workload FILE or --nodes and --pods, not both");
+	if (!a->io.nodes && optind >= argc)
+		return cli_usage_error(self, "a workload file (or --nodes and --pods) is required");
+	if (argc - optind > 1)
+		return cli_usage_error(self, "unexpected argument '%s'", argv[optind + 1]);
+	return 0;
+}
+
+/* Writes what --emit and --report ask for, then prints the plan. */
+static int output(const gs_plan *plan, const gs_scenario *scn, const plan_args *a)
+{
+	int rc = EXIT_OK;
+	if (a->emit_dir)
+		rc = cli_emit_dir(plan, &a->eo, a->emit_dir, a->karpenter, a->force);
+	if (rc == EXIT_OK && a->report)
+		rc = write_report(plan, a->eo.source, a->report, a->force);
+	if (rc == EXIT_OK)
+		rc = cli_plan_print(plan, scn, a->fmt);
+	return rc;
+}
+
 int cmd_plan(const cli_cmd *self, int argc, char **argv)
 {
-	gs_import_opts io = GS_IMPORT_OPTS_INIT;
-	const char *metrics[MAX_METRICS];
+	plan_args a = { .io = GS_IMPORT_OPTS_INIT, .eo = GS_EMIT_OPTS_INIT, .fmt = FMT_TEXT };
 	gs_plan_opts po = GS_PLAN_OPTS_INIT;
-	gs_emit_opts eo = GS_EMIT_OPTS_INIT;
-	const char *profiles = NULL, *emit_dir = NULL, *report = NULL;
-	int force = 0, karpenter = 0;
 	gs_scenario *scn = NULL;
 	gs_catalog *cat = NULL;
 	gs_plan *plan = NULL;
-	int fmt = FMT_TEXT, opt, rc;
+	int optind, rc;
 	gs_error err;
-	cli_parser p;
 
-	cli_parse_begin(&p, self, argc, argv);
-	while ((opt = cli_next(&p)) >= 0) {
-		rc = 0;
-		if (opt == O_FORMAT)
-			rc = cli_parse_format(self, p.arg, &fmt);
-		else if (opt == O_PROFILES)
-			profiles = p.arg;
-		else if (opt == O_EMIT)
-			emit_dir = p.arg;
-		else if (opt == O_FORCE)
-			force = 1;
-		else if (opt == O_KARPENTER)
-			karpenter = 1;
-		else if (opt == O_REPORT)
-			report = p.arg;
-		else if (opt == O_NODES)
-			io.nodes = p.arg;
-		else if (opt == O_PODS)
-			io.pods = p.arg;
-		else if (opt == O_METRICS && io.n_metrics == MAX_METRICS)
-			rc = cli_usage_error(self, "at most %d --metrics files", MAX_METRICS);
-		else if (opt == O_METRICS)
-			metrics[io.n_metrics++] = p.arg;
-		else if (opt == O_PERCENTILE)
-			rc = cli_parse_int(self, "percentile", p.arg, 1, 100, &io.percentile);
-		else if (opt == O_TEAM_LABEL)
-			io.team_label = p.arg;
-		else
-			rc = cli_emit_option(self, O_RENAME, opt, p.arg, &eo);
-		if (rc)
-			return rc;
-	}
-	if (opt == CLI_EXIT)
-		return p.status;
-	io.metrics = metrics;
-	if (!io.nodes != !io.pods)
-		return cli_usage_error(self, "--nodes and --pods go together");
-	if (io.nodes && p.optind < argc)
-		return cli_usage_error(self, "give a workload FILE or --nodes and --pods, not both");
-	if (!io.nodes && p.optind >= argc)
-		return cli_usage_error(self, "a workload file (or --nodes and --pods) is required");
-	if (argc - p.optind > 1)
-		return cli_usage_error(self, "unexpected argument '%s'", argv[p.optind + 1]);
-	if ((rc = cli_load_catalog(profiles, &cat)) != EXIT_OK)
+	if ((rc = cli_parse(self, argc, argv, &a, &optind)) != CLI_DONE)
 		return rc;
-	if ((io.nodes ? import_scenario(cat, &io, &scn, &err)
-	              : gs_scenario_load(cat, argv[p.optind], &scn, &err)) < 0 ||
+	a.io.metrics = a.metrics;
+	if ((rc = check_input(self, &a, argc, argv, optind)) != 0)
+		return rc;
+	if ((rc = cli_load_catalog(a.profiles, &cat)) != EXIT_OK)
+		return rc;
+	if ((a.io.nodes ? import_scenario(cat, &a.io, &scn, &err)
+	                : gs_scenario_load(cat, argv[optind], &scn, &err)) < 0 ||
 	    gs_plan_make(scn, &po, &plan, &err) < 0) {
 		rc = cli_fail(&err);
 	} else {
-		eo.source = io.nodes ? io.nodes : argv[p.optind];
-		rc = emit_dir ? cli_emit_dir(plan, &eo, emit_dir, karpenter, force) : EXIT_OK;
-		if (rc == EXIT_OK && report)
-			rc = write_report(plan, eo.source, report, force);
-		if (rc == EXIT_OK)
-			rc = cli_plan_print(plan, scn, fmt);
+		a.eo.source = a.io.nodes ? a.io.nodes : argv[optind];
+		rc = output(plan, scn, &a);
 	}
 	gs_plan_free(plan);
 	gs_scenario_free(scn);

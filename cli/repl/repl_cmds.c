@@ -271,10 +271,11 @@ static int cmd_quit(repl *r, int argc, char **argv)
 
 /* ---- the table ------------------------------------------------------------------ */
 
+/* Read by repl_session() for help and for which options there are. */
 static const cli_opt save_opts[] = {
-	{ "force", 'f', NULL, "replace FILE if it exists" },
+	{ "force", 'f', NULL, "replace FILE if it exists", .kind = CLI_K_INDEX },
 	CLI_OPT_HELP,
-	{ NULL, 0, NULL, NULL },
+	CLI_OPT_END,
 };
 
 const repl_cmd repl_commands[] = {
