@@ -88,8 +88,9 @@ static void print_node(const gs_import_node *n)
 	char price[32], idle[32], req[32];
 	int total = n->idle_unrequested + n->idle_low;
 
-	printf("  %s: %s, %d x %s", n->name, n->instance_type ? n->instance_type : "no instance type",
-	       n->gpu_count, n->gpu->name);
+	printf("  %s: %s, %d x %s", n->name,
+	       n->instance_type ? n->instance_type : "no instance type", n->gpu_count,
+	       n->gpu->name);
 	if (strcmp(n->sharing, "time-slicing") == 0 || strcmp(n->sharing, "mps") == 0)
 		printf(" (%s x%d)", n->sharing, n->replicas);
 	else if (strcmp(n->sharing, "none") != 0)
@@ -108,10 +109,11 @@ static void print_node(const gs_import_node *n)
 static void print_workload(const gs_import_workload *w)
 {
 	char a[32], b[32];
-	printf("  %s (%s %s/%s, team %s)\n", w->name, w->owner_kind, w->namespace_, w->owner, w->team);
+	printf("  %s (%s %s/%s, team %s)\n", w->name, w->owner_kind, w->namespace_, w->owner,
+	       w->team);
 	if (w->flags & GS_IMPORT_UNSCHEDULED) {
-		printf("    %d pod%s, none on a known GPU node: left out of the workload file\n", w->pods,
-		       w->pods == 1 ? "" : "s");
+		printf("    %d pod%s, none on a known GPU node: left out of the workload file\n",
+		       w->pods, w->pods == 1 ? "" : "s");
 		return;
 	}
 	printf("    %d pod%s on %d node%s (%s, %s), %d replica%s, request %s GPUs\n", w->pods,
@@ -215,7 +217,9 @@ static int run(const import_args *a, const gs_inventory *inv)
 		print_report(inv);
 		return EXIT_OK;
 	}
-	return gs_doc_import_report(inv, &doc, &err) < 0 ? cli_fail(&err) : cli_print_doc(doc, a->fmt);
+	if (gs_doc_import_report(inv, &doc, &err) < 0)
+		return cli_fail(&err);
+	return cli_print_doc(doc, a->fmt);
 }
 
 int cmd_import(const cli_cmd *self, int argc, char **argv)

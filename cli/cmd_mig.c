@@ -62,8 +62,8 @@ static int list(const gs_gpu *g, int all, int variants, int fmt)
 			allowed[n++] = &g->mig_profiles[i];
 	if (fmt != FMT_TEXT) {
 		gs_doc *doc;
-		if (gs_doc_mig_geometries(g, allowed, n, all ? GS_MIG_FEASIBLE : GS_MIG_MAXIMAL, &doc,
-		                          &err) < 0)
+		if (gs_doc_mig_geometries(g, allowed, n, all ? GS_MIG_FEASIBLE : GS_MIG_MAXIMAL,
+		                          &doc, &err) < 0)
 			return cli_fail(&err);
 		return cli_print_doc(doc, fmt);
 	}
@@ -91,14 +91,16 @@ static int add_items(const gs_gpu *g, char *arg, const gs_mig_profile **items,
 			tok = x + 1;
 		}
 		if (times < 1)
-			return cli_error(EXIT_USAGE, "a MIG instance count must be at least 1, not '%s'",
-			                 arg);
+			return cli_error(EXIT_USAGE,
+			                 "a MIG instance count must be at least 1, not '%s'", arg);
 		if (!(p = gs_mig_profile_find(g, tok)))
-			return cli_error(EXIT_USAGE, "%s has no MIG profile '%s' (see 'gpushare gpus %s')",
+			return cli_error(EXIT_USAGE,
+			                 "%s has no MIG profile '%s' (see 'gpushare gpus %s')",
 			                 g->name, tok, g->name);
 		for (long t = 0; t < times; t++) {
 			if (*n >= MAX_ITEMS)
-				return cli_error(EXIT_USAGE, "too many MIG instances (at most %d)", MAX_ITEMS);
+				return cli_error(EXIT_USAGE, "too many MIG instances (at most %d)",
+				                 MAX_ITEMS);
 			items[(*n)++] = p;
 		}
 	}

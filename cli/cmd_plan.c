@@ -94,7 +94,8 @@ static int check_input(const cli_cmd *self, const plan_args *a, int argc, char *
 	if (!a->io.nodes != !a->io.pods)
 		return cli_usage_error(self, "--nodes and --pods go together");
 	if (a->io.nodes && optind < argc)
-		return cli_usage_error(self, "give a workload FILE or --nodes and --pods, not both");
+		return cli_usage_error(self,
+		                       "give a workload FILE or --nodes and --pods, not both");
 	if (!a->io.nodes && optind >= argc)
 		return cli_usage_error(self, "a workload file (or --nodes and --pods) is required");
 	if (argc - optind > 1)

@@ -36,12 +36,13 @@ static int session(const char *file, int keep_going, gs_catalog *cat)
 	if ((rc = repl_init(&r, cat, tty, keep_going)) != EXIT_OK)
 		goto done;
 	if (tty)
-		printf("gpushare %s: a what-if session. 'help' lists the commands, Ctrl-D ends it.\n",
-		       GS_VERSION);
+		printf("gpushare %s: a what-if session. 'help' lists the commands, "
+		       "Ctrl-D ends it.\n", GS_VERSION);
 	if (file && (rc = repl_load(&r, file)) != EXIT_OK)
 		goto done;
-	if (line_open(&lr, tty, tty && repl_history_path(history, sizeof history) == 0 ? history : NULL,
-	              repl_complete, &r) < 0) {
+	if (!tty || repl_history_path(history, sizeof history) < 0)
+		history[0] = '\0';
+	if (line_open(&lr, tty, history[0] ? history : NULL, repl_complete, &r) < 0) {
 		rc = cli_error(EXIT_FAIL, "out of memory");
 		goto done;
 	}

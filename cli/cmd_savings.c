@@ -80,19 +80,21 @@ static void print_tradeoffs(const gs_savings *s)
 	cli_gib(g->memory_mib, total, sizeof total);
 	printf("\nWhat each workload gives up:\n");
 	if (s->strategy == GS_STRATEGY_MIG) {
-		printf("  compute: a fixed %s slice, %d of %d compute slices (%d.%d%% of the GPU)\n",
-		       s->mig_profile->name, s->mig_profile->compute_slices,
-		       g->mig_compute_slices, s->compute_permille / 10, s->compute_permille % 10);
+		printf("  compute: a fixed %s slice, %d of %d compute slices "
+		       "(%d.%d%% of the GPU)\n", s->mig_profile->name,
+		       s->mig_profile->compute_slices, g->mig_compute_slices,
+		       s->compute_permille / 10, s->compute_permille % 10);
 		printf("  memory:  isolated, %s per instance\n", mem);
 		printf("  faults:  isolated; changing the geometry needs a drained node\n");
 		return;
 	}
-	printf("  compute: at most 1/%d of the GPU's time on average (%d.%d%%) when all %d are busy\n",
-	       r, s->compute_permille / 10, s->compute_permille % 10, r);
+	printf("  compute: at most 1/%d of the GPU's time on average (%d.%d%%) "
+	       "when all %d are busy\n", r, s->compute_permille / 10, s->compute_permille % 10, r);
 	if (s->strategy == GS_STRATEGY_MPS) {
 		printf("  memory:  capped by MPS at %s per client (%s / %d), threads at %d%%\n",
 		       mem, total, r, s->thread_percent);
-		printf("  faults:  shared: one MPS server per GPU, a fatal error in one client hits all %d\n", r);
+		printf("  faults:  shared: one MPS server per GPU, a fatal error in one client "
+		       "hits all %d\n", r);
 		return;
 	}
 	printf("  memory:  not isolated: the %d workloads on a GPU share its %s,\n"
@@ -151,7 +153,8 @@ int cmd_savings(const cli_cmd *self, int argc, char **argv)
 		rc = EXIT_OK;
 	} else {
 		gs_doc *doc;
-		rc = gs_doc_savings(&s, &doc, &err) < 0 ? cli_fail(&err) : cli_print_doc(doc, a.fmt);
+		rc = gs_doc_savings(&s, &doc, &err) < 0 ? cli_fail(&err)
+		                                        : cli_print_doc(doc, a.fmt);
 	}
 	gs_catalog_free(cat);
 	return rc;

@@ -25,7 +25,8 @@ static void print_summary(const gs_plan_summary *s, const char *file, size_t nw)
 	printf("%-14s %14s %14s %14s\n", "", "before", "after", "saved");
 	pct(d, sizeof d, s->savings_permille);
 	printf("%-14s %14s %14s %14s  %s\n", "per hour",
-	       cli_money(s->before_per_hour, a, sizeof a), cli_money(s->after_per_hour, b, sizeof b),
+	       cli_money(s->before_per_hour, a, sizeof a),
+	       cli_money(s->after_per_hour, b, sizeof b),
 	       cli_money(s->savings_per_hour, c, sizeof c), d);
 	printf("%-14s %14s %14s %14s\n", "per month",
 	       cli_money(s->before_per_hour * h, a, sizeof a),
@@ -71,8 +72,8 @@ static void put_assignments(char *buf, size_t size, size_t *o, const gs_assignme
                             size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		put(buf, size, o, "%s%s/%d %lld%%", i ? ", " : "", a[i].workload->name, a[i].replica,
-		    (long long)((a[i].compute_ppm + 5000) / 10000));
+		put(buf, size, o, "%s%s/%d %lld%%", i ? ", " : "", a[i].workload->name,
+		    a[i].replica, (long long)((a[i].compute_ppm + 5000) / 10000));
 		if (a[i].thread_percent)
 			put(buf, size, o, " (%d%% threads, %lld MiB)", a[i].thread_percent,
 			    (long long)a[i].memory_limit_mib);
@@ -102,7 +103,8 @@ static void print_gpu(const gs_plan_gpu *g)
 		o = 0;
 		put(line, sizeof line, &o, "%s@%d", mi->profile->name, mi->start);
 		if (mi->strategy != GS_STRATEGY_DEDICATED)
-			put(line, sizeof line, &o, " %s x%d", gs_strategy_name(mi->strategy), mi->replicas);
+			put(line, sizeof line, &o, " %s x%d", gs_strategy_name(mi->strategy),
+			    mi->replicas);
 		put(line, sizeof line, &o, ": ");
 		put_assignments(line, sizeof line, &o, mi->assignments, mi->n_assignments);
 		cli_print_wrapped(line, 6);
