@@ -149,11 +149,11 @@ extern const cli_cmd cli_commands[];
 const cli_cmd *cli_find_command(const char *name);
 
 /* Reads argv's options (and the global ones) into args, a struct the
- * rows of cmd's table point into. Returns CLI_DONE, with *optind the
- * first operand, or the exit status after --help or a usage error
+ * rows of cmd's table point into. Returns CLI_DONE, with *first the index
+ * of the first operand, or the exit status after --help or a usage error
  * (already reported). */
 enum { CLI_DONE = -1, CLI_EXIT = -2 };
-int cli_parse(const cli_cmd *cmd, int argc, char **argv, void *args, int *optind);
+int cli_parse(const cli_cmd *cmd, int argc, char **argv, void *args, int *first);
 
 /* One option at a time, for a caller that stores options itself (emit,
  * and the REPL running plan or emit on its scenario). cli_next() returns

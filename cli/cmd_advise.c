@@ -69,13 +69,13 @@ int cmd_advise(const cli_cmd *self, int argc, char **argv)
 	gs_catalog *cat = NULL;
 	gs_scenario *scn = NULL;
 	char *text = NULL;
-	int optind, rc;
+	int first, rc;
 	gs_error err;
 
-	if ((rc = cli_parse(self, argc, argv, &a, &optind)) != CLI_DONE)
+	if ((rc = cli_parse(self, argc, argv, &a, &first)) != CLI_DONE)
 		return rc;
-	if (optind < argc)
-		return cli_usage_error(self, "unexpected argument '%s'", argv[optind]);
+	if (first < argc)
+		return cli_usage_error(self, "unexpected argument '%s'", argv[first]);
 	if (!a.gpu_memory || !a.compute)
 		return cli_usage_error(self, "--memory and --compute are required");
 	if ((rc = cli_load_catalog(a.profiles, &cat)) != EXIT_OK)

@@ -122,18 +122,18 @@ static int words(const char *what, const char *profiles)
 int cmd_completion(const cli_cmd *self, int argc, char **argv)
 {
 	completion_args a = { NULL };
-	int optind, rc;
+	int first, rc;
 	const char *shell;
 
-	if ((rc = cli_parse(self, argc, argv, &a, &optind)) != CLI_DONE)
+	if ((rc = cli_parse(self, argc, argv, &a, &first)) != CLI_DONE)
 		return rc;
-	if (argc - optind == 2 && strcmp(argv[optind], "words") == 0 &&
-	    (strcmp(argv[optind + 1], "gpus") == 0 ||
-	     strcmp(argv[optind + 1], "instances") == 0))
-		return words(argv[optind + 1], a.profiles);
-	if (argc - optind != 1)
+	if (argc - first == 2 && strcmp(argv[first], "words") == 0 &&
+	    (strcmp(argv[first + 1], "gpus") == 0 ||
+	     strcmp(argv[first + 1], "instances") == 0))
+		return words(argv[first + 1], a.profiles);
+	if (argc - first != 1)
 		return cli_usage_error(self, "needs a shell: bash or zsh");
-	shell = argv[optind];
+	shell = argv[first];
 	if (strcmp(shell, "bash") == 0) {
 		bash();
 		return EXIT_OK;

@@ -80,16 +80,16 @@ int cmd_gpus(const cli_cmd *self, int argc, char **argv)
 	gpus_args a = { NULL, FMT_TEXT };
 	const gs_gpu *only = NULL;
 	gs_catalog *cat = NULL;
-	int optind, rc;
+	int first, rc;
 
-	if ((rc = cli_parse(self, argc, argv, &a, &optind)) != CLI_DONE)
+	if ((rc = cli_parse(self, argc, argv, &a, &first)) != CLI_DONE)
 		return rc;
-	if (argc - optind > 1)
-		return cli_usage_error(self, "unexpected argument '%s'", argv[optind + 1]);
+	if (argc - first > 1)
+		return cli_usage_error(self, "unexpected argument '%s'", argv[first + 1]);
 	if ((rc = cli_load_catalog(a.profiles, &cat)) != EXIT_OK)
 		return rc;
-	if (optind < argc && !(only = gs_gpu_find(cat, argv[optind]))) {
-		rc = cli_unknown_gpu(cat, argv[optind]);
+	if (first < argc && !(only = gs_gpu_find(cat, argv[first]))) {
+		rc = cli_unknown_gpu(cat, argv[first]);
 		gs_catalog_free(cat);
 		return rc;
 	}

@@ -167,12 +167,12 @@ static void print_report(const gs_inventory *inv)
 /* Returns -1 to go on, else the exit status (after --help or an error). */
 static int parse(const cli_cmd *self, int argc, char **argv, import_args *a)
 {
-	int optind, rc, stdin_users;
+	int first, rc, stdin_users;
 
-	if ((rc = cli_parse(self, argc, argv, a, &optind)) != CLI_DONE)
+	if ((rc = cli_parse(self, argc, argv, a, &first)) != CLI_DONE)
 		return rc;
-	if (optind < argc)
-		return cli_usage_error(self, "unexpected argument '%s'", argv[optind]);
+	if (first < argc)
+		return cli_usage_error(self, "unexpected argument '%s'", argv[first]);
 	if (!a->o.nodes || !a->o.pods)
 		return cli_usage_error(self, "--nodes and --pods are required");
 	stdin_users = (strcmp(a->o.nodes, "-") == 0) + (strcmp(a->o.pods, "-") == 0);

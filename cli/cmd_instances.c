@@ -55,12 +55,12 @@ int cmd_instances(const cli_cmd *self, int argc, char **argv)
 	instances_args a = { NULL, NULL, NULL, FMT_TEXT };
 	const gs_gpu *gpu = NULL;
 	gs_catalog *cat = NULL;
-	int optind, rc;
+	int first, rc;
 
-	if ((rc = cli_parse(self, argc, argv, &a, &optind)) != CLI_DONE)
+	if ((rc = cli_parse(self, argc, argv, &a, &first)) != CLI_DONE)
 		return rc;
-	if (optind < argc)
-		return cli_usage_error(self, "unexpected argument '%s'", argv[optind]);
+	if (first < argc)
+		return cli_usage_error(self, "unexpected argument '%s'", argv[first]);
 	if ((rc = cli_load_catalog(a.profiles, &cat)) != EXIT_OK)
 		return rc;
 	if (a.gpu && !(gpu = gs_gpu_find(cat, a.gpu))) {

@@ -92,15 +92,15 @@ int cmd_lint(const cli_cmd *self, int argc, char **argv)
 	lint_args a = { NULL, NULL, FMT_TEXT, 0 };
 	gs_lint_opts o = GS_LINT_OPTS_INIT;
 	gs_catalog *cat = NULL;
-	int optind, rc;
+	int first, rc;
 
-	if ((rc = cli_parse(self, argc, argv, &a, &optind)) != CLI_DONE)
+	if ((rc = cli_parse(self, argc, argv, &a, &first)) != CLI_DONE)
 		return rc;
 	if (a.list_rules) {
 		list_rules();
 		return EXIT_OK;
 	}
-	if (optind >= argc)
+	if (first >= argc)
 		return cli_usage_error(self, "a file to lint is required");
 	if ((rc = cli_load_catalog(a.profiles, &cat)) != EXIT_OK)
 		return rc;
@@ -108,7 +108,7 @@ int cmd_lint(const cli_cmd *self, int argc, char **argv)
 	if (a.gpu && !(o.gpu = gs_gpu_find(cat, a.gpu)))
 		rc = cli_unknown_gpu(cat, a.gpu);
 	else
-		rc = run(&o, a.fmt, argc - optind, argv + optind);
+		rc = run(&o, a.fmt, argc - first, argv + first);
 	gs_catalog_free(cat);
 	return rc;
 }

@@ -172,20 +172,20 @@ int cmd_mig(const cli_cmd *self, int argc, char **argv)
 	mig_args a = { NULL, 0, 0, FMT_TEXT };
 	gs_catalog *cat = NULL;
 	const gs_gpu *g;
-	int optind, rc;
+	int first, rc;
 
-	if ((rc = cli_parse(self, argc, argv, &a, &optind)) != CLI_DONE)
+	if ((rc = cli_parse(self, argc, argv, &a, &first)) != CLI_DONE)
 		return rc;
-	if (optind >= argc)
+	if (first >= argc)
 		return cli_usage_error(self, "a GPU model is required");
 	if ((rc = cli_load_catalog(a.profiles, &cat)) != EXIT_OK)
 		return rc;
-	if (!(g = gs_gpu_find(cat, argv[optind]))) {
-		rc = cli_unknown_gpu(cat, argv[optind]);
+	if (!(g = gs_gpu_find(cat, argv[first]))) {
+		rc = cli_unknown_gpu(cat, argv[first]);
 	} else if (!g->mig_slots) {
 		rc = cli_error(EXIT_FAIL, "%s does not support MIG", g->name);
-	} else if (optind + 1 < argc) {
-		rc = check(g, argc - optind - 1, argv + optind + 1, a.fmt);
+	} else if (first + 1 < argc) {
+		rc = check(g, argc - first - 1, argv + first + 1, a.fmt);
 	} else {
 		rc = list(g, a.all, a.variants, a.fmt);
 	}

@@ -89,17 +89,17 @@ static int import_scenario(const gs_catalog *cat, const gs_import_opts *io, gs_s
 
 /* A workload FILE, or --nodes and --pods; returns 0 or EXIT_USAGE. */
 static int check_input(const cli_cmd *self, const plan_args *a, int argc, char **argv,
-                       int optind)
+                       int first)
 {
 	if (!a->io.nodes != !a->io.pods)
 		return cli_usage_error(self, "--nodes and --pods go together");
-	if (a->io.nodes && optind < argc)
+	if (a->io.nodes && first < argc)
 		return cli_usage_error(self,
 		                       "give a workload FILE or --nodes and --pods, not both");
-	if (!a->io.nodes && optind >= argc)
+	if (!a->io.nodes && first >= argc)
 		return cli_usage_error(self, "a workload file (or --nodes and --pods) is required");
-	if (argc - optind > 1)
-		return cli_usage_error(self, "unexpected argument '%s'", argv[optind + 1]);
+	if (argc - first > 1)
+		return cli_usage_error(self, "unexpected argument '%s'", argv[first + 1]);
 	return 0;
 }
 
@@ -123,22 +123,22 @@ int cmd_plan(const cli_cmd *self, int argc, char **argv)
 	gs_scenario *scn = NULL;
 	gs_catalog *cat = NULL;
 	gs_plan *plan = NULL;
-	int optind, rc;
+	int first, rc;
 	gs_error err;
 
-	if ((rc = cli_parse(self, argc, argv, &a, &optind)) != CLI_DONE)
+	if ((rc = cli_parse(self, argc, argv, &a, &first)) != CLI_DONE)
 		return rc;
 	a.io.metrics = a.metrics;
-	if ((rc = check_input(self, &a, argc, argv, optind)) != 0)
+	if ((rc = check_input(self, &a, argc, argv, first)) != 0)
 		return rc;
 	if ((rc = cli_load_catalog(a.profiles, &cat)) != EXIT_OK)
 		return rc;
 	if ((a.io.nodes ? import_scenario(cat, &a.io, &scn, &err)
-	                : gs_scenario_load(cat, argv[optind], &scn, &err)) < 0 ||
+	                : gs_scenario_load(cat, argv[first], &scn, &err)) < 0 ||
 	    gs_plan_make(scn, &po, &plan, &err) < 0) {
 		rc = cli_fail(&err);
 	} else {
-		a.eo.source = a.io.nodes ? a.io.nodes : argv[optind];
+		a.eo.source = a.io.nodes ? a.io.nodes : argv[first];
 		rc = output(plan, scn, &a);
 	}
 	gs_plan_free(plan);

@@ -57,12 +57,12 @@ int cmd_repl(const cli_cmd *self, int argc, char **argv)
 {
 	repl_args a = { NULL, 0 };
 	gs_catalog *cat = NULL;
-	int optind, rc;
+	int first, rc;
 
-	if ((rc = cli_parse(self, argc, argv, &a, &optind)) != CLI_DONE)
+	if ((rc = cli_parse(self, argc, argv, &a, &first)) != CLI_DONE)
 		return rc;
-	if (argc - optind > 1)
-		return cli_usage_error(self, "unexpected argument '%s'", argv[optind + 1]);
+	if (argc - first > 1)
+		return cli_usage_error(self, "unexpected argument '%s'", argv[first + 1]);
 	if ((rc = cli_load_catalog(a.profiles, &cat)) != EXIT_OK)
 		return rc;
 	/* The commands run inside find the same profiles. */
@@ -70,5 +70,5 @@ int cmd_repl(const cli_cmd *self, int argc, char **argv)
 		gs_catalog_free(cat);
 		return cli_error(EXIT_FAIL, "out of memory");
 	}
-	return session(optind < argc ? argv[optind] : NULL, a.keep_going, cat);
+	return session(first < argc ? argv[first] : NULL, a.keep_going, cat);
 }

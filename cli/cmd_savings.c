@@ -132,14 +132,14 @@ int cmd_savings(const cli_cmd *self, int argc, char **argv)
 {
 	savings_args a = { GS_SAVINGS_OPTS_INIT, NULL, FMT_TEXT };
 	gs_catalog *cat = NULL;
-	int optind, rc;
+	int first, rc;
 	gs_savings s;
 	gs_error err;
 
-	if ((rc = cli_parse(self, argc, argv, &a, &optind)) != CLI_DONE)
+	if ((rc = cli_parse(self, argc, argv, &a, &first)) != CLI_DONE)
 		return rc;
-	if (optind < argc)
-		return cli_usage_error(self, "unexpected argument '%s'", argv[optind]);
+	if (first < argc)
+		return cli_usage_error(self, "unexpected argument '%s'", argv[first]);
 	if (!a.o.instance)
 		return cli_usage_error(self, "--instance is required");
 	if (!a.o.replicas && a.o.strategy != GS_STRATEGY_MIG)

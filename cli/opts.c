@@ -208,7 +208,7 @@ void cli_parse_begin(cli_parser *p, const cli_cmd *cmd, int argc, char **argv)
 	p->argv = argv;
 }
 
-int cli_parse(const cli_cmd *cmd, int argc, char **argv, void *args, int *optind)
+int cli_parse(const cli_cmd *cmd, int argc, char **argv, void *args, int *first)
 {
 	cli_parser p;
 	int opt;
@@ -216,7 +216,7 @@ int cli_parse(const cli_cmd *cmd, int argc, char **argv, void *args, int *optind
 	cli_parse_begin(&p, cmd, argc, argv);
 	p.args = args;
 	opt = cli_next(&p);
-	*optind = p.optind;
+	*first = p.optind;
 	if (opt >= 0) /* a row that says nowhere: a mistake in the table */
 		return cli_error(EXIT_FAIL, "--%s has no variable", cmd->opts[opt].name);
 	return opt == CLI_EXIT ? p.status : CLI_DONE;
