@@ -5,6 +5,7 @@
 #ifndef GS_CLI_H
 #define GS_CLI_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 #include "gpushare.h"
@@ -44,16 +45,95 @@ const char *cli_color(int fd, const char *sgr);
 /* Exit statuses (gpushare(1), EXIT STATUS). */
 enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
 
-/* One option, declared once: it feeds getopt_long, --help and the man
- * page's synopsis check. */
+typedef struct cli_cmd cli_cmd;
+
+/* How an option's value is stored: each row of an option table names its
+ * variable and how to read it, and cli_parse() fills the variables. */
+typedef enum cli_kind {
+	CLI_K_INDEX, /* stored by the caller: cli_next() returns the row's index */
+	CLI_K_HELP,  /* prints the command's help; the command ends with 0 */
+	CLI_K_FLAG,  /* int: 1 */
+	CLI_K_LAST,  /* int: 1, and the options after it are not read */
+	CLI_K_STR,   /* const char *: the argument */
+	CLI_K_INT,   /* int: the argument, a whole number from min to max */
+	CLI_K_ENUM,  /* an int-sized enum: the argument's index in choices */
+	CLI_K_CALL,  /* call() stores it */
+} cli_kind;
+
+/* One option, declared once: it feeds getopt_long, the parser, --help,
+ * completion and the man page's synopsis check. */
 typedef struct cli_opt {
 	const char *name;  /* long name; NULL ends a table */
 	char short_name;   /* 0: none */
 	const char *arg;   /* NULL: takes no argument */
 	const char *help;
+	cli_kind kind;
+	/* The variable, as an offset into the struct cli_parse() fills: a
+	 * command keeps its options in a struct of its own on its stack, as
+	 * the REPL runs a command many times in one process. */
+	size_t at;
+	long min, max;                /* CLI_K_INT */
+	const char *const *choices;   /* CLI_K_ENUM, NULL-terminated */
+	/* CLI_K_CALL: returns 0, or an exit status after reporting. */
+	int (*call)(const cli_cmd *cmd, void *args, const char *arg);
 } cli_opt;
 
-typedef struct cli_cmd cli_cmd;
+/* The rest of a row, after its name, short name, argument and help:
+ * where its value goes in a T and how it is read. Each checks the type
+ * of the field f, so a row cannot write the wrong kind of variable. */
+#define CLI_AT(T, f, type) \
+	(offsetof(T, f) + 0 * sizeof(char[_Generic(((T *)0)->f, type: 1)]))
+#define CLI_FLAG(T, f) .kind = CLI_K_FLAG, .at = CLI_AT(T, f, int)
+#define CLI_LAST(T, f) .kind = CLI_K_LAST, .at = CLI_AT(T, f, int)
+#define CLI_STR(T, f) .kind = CLI_K_STR, .at = CLI_AT(T, f, const char *)
+#define CLI_INT(T, f, lo, hi) \
+	.kind = CLI_K_INT, .at = CLI_AT(T, f, int), .min = (lo), .max = (hi)
+/* f is an int or an enum of int's size; list names its values in order
+ * (cli_formats, cli_dra_apis). */
+#define CLI_ENUM(T, f, list) \
+	.kind = CLI_K_ENUM, .choices = (list), \
+	.at = (offsetof(T, f) + \
+	       0 * sizeof(char[sizeof(((T *)0)->f) == sizeof(int) ? 1 : -1]))
+#define CLI_CALL(fn) .kind = CLI_K_CALL, .call = (fn)
+
+/* The values of --format and --dra-api, in the order of FMT_* and
+ * gs_dra_api. */
+extern const char *const cli_formats[];
+extern const char *const cli_dra_apis[];
+
+/* Rows several tables share: name, short name, argument and help. */
+#define CLI_ROW_PROFILES \
+	"profiles", 0, "DIR", "load GPU and instance profiles from DIR (colon-separated list)"
+#define CLI_ROW_FORMAT "format", 0, "FMT", "output format: text, json or yaml"
+#define CLI_OPT_HELP { "help", 'h', NULL, "show this help and exit", .kind = CLI_K_HELP }
+#define CLI_OPT_END { .name = NULL }
+/* The emitting options, shared by `plan --emit` and `emit` (in this
+ * order). CLI_OPTS_EMIT makes their five rows, stored into the
+ * gs_emit_opts eo of a T. */
+#define CLI_ROW_RENAME \
+	"rename-shared", 0, NULL, "advertise shared GPUs as nvidia.com/gpu.shared"
+#define CLI_ROW_EXAMPLES \
+	"example-deployments", 0, NULL, "complete example Deployments instead of patches"
+#define CLI_ROW_DRA "dra", 0, NULL, "DRA ResourceClaims even when via is device-plugin"
+#define CLI_ROW_DRA_API \
+	"dra-api", 0, "V", "resource.k8s.io version: v1 (default), v1beta2 or v1beta1"
+#define CLI_ROW_NAMESPACE \
+	"namespace", 0, "NS", "namespace of the ConfigMaps (default gpu-operator)"
+#define CLI_OPTS_EMIT(T, eo) \
+	{ CLI_ROW_RENAME, CLI_FLAG(T, eo.rename_shared) }, \
+	{ CLI_ROW_EXAMPLES, CLI_FLAG(T, eo.example_deployments) }, \
+	{ CLI_ROW_DRA, CLI_FLAG(T, eo.dra) }, \
+	{ CLI_ROW_DRA_API, CLI_ENUM(T, eo.dra_api, cli_dra_apis) }, \
+	{ CLI_ROW_NAMESPACE, CLI_STR(T, eo.namespace_) }
+/* The same rows read by index, for a command that stores them itself
+ * (emit, through cli_emit_option). */
+#define CLI_OPT_PROFILES { CLI_ROW_PROFILES, .kind = CLI_K_INDEX }
+#define CLI_OPT_RENAME { CLI_ROW_RENAME, .kind = CLI_K_INDEX }
+#define CLI_OPT_EXAMPLES { CLI_ROW_EXAMPLES, .kind = CLI_K_INDEX }
+#define CLI_OPT_DRA { CLI_ROW_DRA, .kind = CLI_K_INDEX }
+#define CLI_OPT_DRA_API { CLI_ROW_DRA_API, .kind = CLI_K_INDEX }
+#define CLI_OPT_NAMESPACE { CLI_ROW_NAMESPACE, .kind = CLI_K_INDEX }
+
 struct cli_cmd {
 	const char *name;
 	int (*run)(const cli_cmd *self, int argc, char **argv);
@@ -63,35 +143,29 @@ struct cli_cmd {
 	const cli_opt *opts;
 };
 
-/* The command table (main.c). */
+/* The command table (commands.c): main.c dispatches through it, and
+ * --help, completion and the REPL read it. */
 extern const cli_cmd cli_commands[];
 const cli_cmd *cli_find_command(const char *name);
 
-/* Options every command that reads profiles accepts. */
-#define CLI_OPT_PROFILES \
-	{ "profiles", 0, "DIR", "load GPU and instance profiles from DIR (colon-separated list)" }
-#define CLI_OPT_FORMAT \
-	{ "format", 0, "FMT", "output format: text, json or yaml" }
-#define CLI_OPT_HELP { "help", 'h', NULL, "show this help and exit" }
-/* Emitting options, shared by `plan --emit` and `emit` (in this order). */
-#define CLI_OPT_RENAME \
-	{ "rename-shared", 0, NULL, "advertise shared GPUs as nvidia.com/gpu.shared" }
-#define CLI_OPT_EXAMPLES \
-	{ "example-deployments", 0, NULL, "complete example Deployments instead of patches" }
-#define CLI_OPT_DRA { "dra", 0, NULL, "DRA ResourceClaims even when via is device-plugin" }
-#define CLI_OPT_DRA_API \
-	{ "dra-api", 0, "V", "resource.k8s.io version: v1 (default), v1beta2 or v1beta1" }
-#define CLI_OPT_NAMESPACE \
-	{ "namespace", 0, "NS", "namespace of the ConfigMaps (default gpu-operator)" }
-
-/* Iterates over argv's options. Returns the option's index in the table,
- * CLI_DONE at the end (then p->optind is the first operand), or CLI_EXIT
- * with p->status set after --help or a usage error (already reported). */
+/* Reads argv's options (and the global ones) into args, a struct the
+ * rows of cmd's table point into. Returns CLI_DONE, with *first the index
+ * of the first operand, or the exit status after --help or a usage error
+ * (already reported). */
 enum { CLI_DONE = -1, CLI_EXIT = -2 };
+int cli_parse(const cli_cmd *cmd, int argc, char **argv, void *args, int *first);
+
+/* One option at a time, for a caller that stores options itself (emit,
+ * and the REPL running plan or emit on its scenario). cli_next() returns
+ * the option's index in the table, CLI_DONE at the end (then p->optind is
+ * the first operand), or CLI_EXIT with p->status set after --help or a
+ * usage error (already reported). With p->args set (cli_parse), it
+ * stores the rows that say where and returns only the others. */
 typedef struct cli_parser {
 	const cli_cmd *cmd;
 	int argc;
 	char **argv;
+	void *args;        /* where bound rows are stored; NULL: nowhere */
 	const char *arg;   /* the current option's argument */
 	int optind;
 	int status;
@@ -101,6 +175,9 @@ typedef struct cli_parser {
 void cli_parse_begin(cli_parser *p, const cli_cmd *cmd, int argc, char **argv);
 int cli_next(cli_parser *p);
 void cli_usage(const cli_cmd *cmd, FILE *out);
+/* "\noptions:" and a line for each option, as --help and the REPL's help
+ * show them. */
+void cli_print_options(const cli_opt *opts, FILE *out);
 /* Reports a usage error for the command; returns EXIT_USAGE. */
 int cli_usage_error(const cli_cmd *cmd, const char *fmt, ...);
 
@@ -122,12 +199,16 @@ int cli_status(int code);
  * or the installed data, in that order. */
 int cli_load_catalog(const char *flag, gs_catalog **out);
 
-/* Parses --format; returns 0 for text, 1 json, 2 yaml, -1 bad. */
+/* --format's values (cli_formats names them). cli_parse_format() reads one
+ * into *fmt and returns 0, or reports a usage error and returns
+ * EXIT_USAGE. */
 enum { FMT_TEXT, FMT_JSON, FMT_YAML };
 int cli_parse_format(const cli_cmd *cmd, const char *text, int *fmt);
 /* Renders and prints a document; frees it. */
 int cli_print_doc(gs_doc *doc, int fmt);
 
+/* Reads a whole number from min to max for --opt into *out and returns 0,
+ * or reports a usage error and returns EXIT_USAGE. */
 int cli_parse_int(const cli_cmd *cmd, const char *opt, const char *text,
                   long min, long max, int *out);
 
@@ -142,7 +223,8 @@ void cli_print_hanging(const char *lead, const char *text, int indent);
 /* "15.78 GiB" */
 char *cli_gib(int64_t mib, char *buf, size_t size);
 
-/* Prints a plan as text, JSON or YAML (cmd_plan.c; the REPL uses it). */
+/* Prints a plan as text (plan_text.c), JSON or YAML, for `plan` and the
+ * REPL. */
 int cli_plan_print(const gs_plan *plan, const gs_scenario *scn, int fmt);
 
 /* emit_files.c: renders every wanted kind, then writes them to dir

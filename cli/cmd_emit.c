@@ -14,7 +14,7 @@ const cli_opt emit_opts[] = {
 	[O_NAMESPACE] = CLI_OPT_NAMESPACE,
 	[O_PROFILES] = CLI_OPT_PROFILES,
 	[O_HELP] = CLI_OPT_HELP,
-	{ NULL, 0, NULL, NULL },
+	CLI_OPT_END,
 };
 
 static int kind_of(const cli_cmd *self, const char *name, gs_emit_kind *k)

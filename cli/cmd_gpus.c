@@ -3,13 +3,16 @@
 
 #include "cli.h"
 
-enum { O_FORMAT, O_PROFILES, O_HELP };
+typedef struct gpus_args {
+	const char *profiles;
+	int fmt;
+} gpus_args;
 
 const cli_opt gpus_opts[] = {
-	[O_FORMAT] = CLI_OPT_FORMAT,
-	[O_PROFILES] = CLI_OPT_PROFILES,
-	[O_HELP] = CLI_OPT_HELP,
-	{ NULL, 0, NULL, NULL },
+	{ CLI_ROW_FORMAT, CLI_ENUM(gpus_args, fmt, cli_formats) },
+	{ CLI_ROW_PROFILES, CLI_STR(gpus_args, profiles) },
+	CLI_OPT_HELP,
+	CLI_OPT_END,
 };
 
 static void print_mig(const gs_gpu *g)
@@ -74,35 +77,27 @@ static void print_table(const gs_catalog *cat)
 
 int cmd_gpus(const cli_cmd *self, int argc, char **argv)
 {
-	const char *profiles = NULL;
+	gpus_args a = { NULL, FMT_TEXT };
 	const gs_gpu *only = NULL;
 	gs_catalog *cat = NULL;
-	int fmt = FMT_TEXT, opt, rc = 0;
-	cli_parser p;
+	int first, rc;
 
-	cli_parse_begin(&p, self, argc, argv);
-	while ((opt = cli_next(&p)) >= 0) {
-		if (opt == O_FORMAT && (rc = cli_parse_format(self, p.arg, &fmt)))
-			return rc;
-		if (opt == O_PROFILES)
-			profiles = p.arg;
-	}
-	if (opt == CLI_EXIT)
-		return p.status;
-	if (argc - p.optind > 1)
-		return cli_usage_error(self, "unexpected argument '%s'", argv[p.optind + 1]);
-	if ((rc = cli_load_catalog(profiles, &cat)) != EXIT_OK)
+	if ((rc = cli_parse(self, argc, argv, &a, &first)) != CLI_DONE)
 		return rc;
-	if (p.optind < argc && !(only = gs_gpu_find(cat, argv[p.optind]))) {
-		rc = cli_unknown_gpu(cat, argv[p.optind]);
+	if (argc - first > 1)
+		return cli_usage_error(self, "unexpected argument '%s'", argv[first + 1]);
+	if ((rc = cli_load_catalog(a.profiles, &cat)) != EXIT_OK)
+		return rc;
+	if (first < argc && !(only = gs_gpu_find(cat, argv[first]))) {
+		rc = cli_unknown_gpu(cat, argv[first]);
 		gs_catalog_free(cat);
 		return rc;
 	}
-	if (fmt != FMT_TEXT) {
+	if (a.fmt != FMT_TEXT) {
 		gs_doc *doc;
 		gs_error err;
 		rc = gs_doc_gpus(cat, only, &doc, &err) < 0 ? cli_fail(&err)
-		                                            : cli_print_doc(doc, fmt);
+		                                            : cli_print_doc(doc, a.fmt);
 	} else if (only) {
 		print_one(only);
 	} else {

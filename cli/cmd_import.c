@@ -5,31 +5,54 @@
 
 #include "cli.h"
 
-enum { O_NODES, O_PODS, O_METRICS, O_PERCENTILE, O_TEAM_LABEL, O_OUTPUT, O_FORCE,
-       O_REPORT, O_FORMAT, O_PROFILES, O_HELP };
-
-const cli_opt import_opts[] = {
-	[O_NODES] = { "nodes", 0, "FILE", "the output of 'kubectl get nodes -o json' (- for stdin)" },
-	[O_PODS] = { "pods", 0, "FILE", "the output of 'kubectl get pods -A -o json' (- for stdin)" },
-	[O_METRICS] = { "metrics", 'm', "FILE", "a dcgm-exporter scrape or a Prometheus query result (repeatable)" },
-	[O_PERCENTILE] = { "percentile", 'p', "N", "percentile of the samples to plan for (default 95)" },
-	[O_TEAM_LABEL] = { "team-label", 0, "KEY", "pod label naming the team (default: the namespace)" },
-	[O_OUTPUT] = { "output", 'o', "FILE", "write the workload file to FILE, not to stdout" },
-	[O_FORCE] = { "force", 'f', NULL, "with --output, replace an existing file" },
-	[O_REPORT] = { "report", 'r', NULL, "print the utilization report" },
-	[O_FORMAT] = { "format", 0, "FMT", "report format: text, json or yaml (implies --report)" },
-	[O_PROFILES] = CLI_OPT_PROFILES,
-	[O_HELP] = CLI_OPT_HELP,
-	{ NULL, 0, NULL, NULL },
-};
-
-typedef struct args {
+typedef struct import_args {
 	gs_import_opts o;
-	const char **metrics;
+	const char **metrics; /* as many as there are arguments */
 	const char *output;
 	const char *profiles;
 	int force, report, fmt;
-} args;
+} import_args;
+
+static int add_metrics(const cli_cmd *self, void *args, const char *file)
+{
+	import_args *a = args;
+	(void)self;
+	a->metrics[a->o.n_metrics++] = file;
+	return 0;
+}
+
+/* --format is for the report, so it asks for one. */
+static int report_format(const cli_cmd *self, void *args, const char *text)
+{
+	import_args *a = args;
+	a->report = 1;
+	return cli_parse_format(self, text, &a->fmt);
+}
+
+const cli_opt import_opts[] = {
+	{ "nodes", 0, "FILE", "the output of 'kubectl get nodes -o json' (- for stdin)",
+	  CLI_STR(import_args, o.nodes) },
+	{ "pods", 0, "FILE", "the output of 'kubectl get pods -A -o json' (- for stdin)",
+	  CLI_STR(import_args, o.pods) },
+	{ "metrics", 'm', "FILE",
+	  "a dcgm-exporter scrape or a Prometheus query result (repeatable)",
+	  CLI_CALL(add_metrics) },
+	{ "percentile", 'p', "N", "percentile of the samples to plan for (default 95)",
+	  CLI_INT(import_args, o.percentile, 1, 100) },
+	{ "team-label", 0, "KEY", "pod label naming the team (default: the namespace)",
+	  CLI_STR(import_args, o.team_label) },
+	{ "output", 'o', "FILE", "write the workload file to FILE, not to stdout",
+	  CLI_STR(import_args, output) },
+	{ "force", 'f', NULL, "with --output, replace an existing file",
+	  CLI_FLAG(import_args, force) },
+	{ "report", 'r', NULL, "print the utilization report",
+	  CLI_FLAG(import_args, report) },
+	{ "format", 0, "FMT", "report format: text, json or yaml (implies --report)",
+	  CLI_CALL(report_format) },
+	{ CLI_ROW_PROFILES, CLI_STR(import_args, profiles) },
+	CLI_OPT_HELP,
+	CLI_OPT_END,
+};
 
 /* "91.6%" from ppm, rounded to a tenth. */
 static char *pct(int64_t ppm, char *buf, size_t size)
@@ -65,8 +88,9 @@ static void print_node(const gs_import_node *n)
 	char price[32], idle[32], req[32];
 	int total = n->idle_unrequested + n->idle_low;
 
-	printf("  %s: %s, %d x %s", n->name, n->instance_type ? n->instance_type : "no instance type",
-	       n->gpu_count, n->gpu->name);
+	printf("  %s: %s, %d x %s", n->name,
+	       n->instance_type ? n->instance_type : "no instance type", n->gpu_count,
+	       n->gpu->name);
 	if (strcmp(n->sharing, "time-slicing") == 0 || strcmp(n->sharing, "mps") == 0)
 		printf(" (%s x%d)", n->sharing, n->replicas);
 	else if (strcmp(n->sharing, "none") != 0)
@@ -85,10 +109,11 @@ static void print_node(const gs_import_node *n)
 static void print_workload(const gs_import_workload *w)
 {
 	char a[32], b[32];
-	printf("  %s (%s %s/%s, team %s)\n", w->name, w->owner_kind, w->namespace_, w->owner, w->team);
+	printf("  %s (%s %s/%s, team %s)\n", w->name, w->owner_kind, w->namespace_, w->owner,
+	       w->team);
 	if (w->flags & GS_IMPORT_UNSCHEDULED) {
-		printf("    %d pod%s, none on a known GPU node: left out of the workload file\n", w->pods,
-		       w->pods == 1 ? "" : "s");
+		printf("    %d pod%s, none on a known GPU node: left out of the workload file\n",
+		       w->pods, w->pods == 1 ? "" : "s");
 		return;
 	}
 	printf("    %d pod%s on %d node%s (%s, %s), %d replica%s, request %s GPUs\n", w->pods,
@@ -140,32 +165,14 @@ static void print_report(const gs_inventory *inv)
 }
 
 /* Returns -1 to go on, else the exit status (after --help or an error). */
-static int parse(const cli_cmd *self, int argc, char **argv, args *a)
+static int parse(const cli_cmd *self, int argc, char **argv, import_args *a)
 {
-	cli_parser p;
-	int opt = 0, rc = 0, stdin_users = 0;
+	int first, rc, stdin_users;
 
-	cli_parse_begin(&p, self, argc, argv);
-	while (rc == 0 && (opt = cli_next(&p)) >= 0) {
-		switch (opt) {
-		case O_NODES: a->o.nodes = p.arg; break;
-		case O_PODS: a->o.pods = p.arg; break;
-		case O_METRICS: a->metrics[a->o.n_metrics++] = p.arg; break;
-		case O_PERCENTILE: rc = cli_parse_int(self, "percentile", p.arg, 1, 100, &a->o.percentile); break;
-		case O_TEAM_LABEL: a->o.team_label = p.arg; break;
-		case O_OUTPUT: a->output = p.arg; break;
-		case O_FORCE: a->force = 1; break;
-		case O_REPORT: a->report = 1; break;
-		case O_FORMAT: rc = cli_parse_format(self, p.arg, &a->fmt); a->report = 1; break;
-		case O_PROFILES: a->profiles = p.arg; break;
-		}
-	}
-	if (rc)
+	if ((rc = cli_parse(self, argc, argv, a, &first)) != CLI_DONE)
 		return rc;
-	if (opt == CLI_EXIT)
-		return p.status;
-	if (p.optind < argc)
-		return cli_usage_error(self, "unexpected argument '%s'", argv[p.optind]);
+	if (first < argc)
+		return cli_usage_error(self, "unexpected argument '%s'", argv[first]);
 	if (!a->o.nodes || !a->o.pods)
 		return cli_usage_error(self, "--nodes and --pods are required");
 	stdin_users = (strcmp(a->o.nodes, "-") == 0) + (strcmp(a->o.pods, "-") == 0);
@@ -180,7 +187,7 @@ static int parse(const cli_cmd *self, int argc, char **argv, args *a)
 
 /* The workload file goes to --output, else to stdout unless the report
  * does; the report goes to stdout. */
-static int run(const args *a, const gs_inventory *inv)
+static int run(const import_args *a, const gs_inventory *inv)
 {
 	gs_error err;
 	gs_doc *doc;
@@ -210,12 +217,14 @@ static int run(const args *a, const gs_inventory *inv)
 		print_report(inv);
 		return EXIT_OK;
 	}
-	return gs_doc_import_report(inv, &doc, &err) < 0 ? cli_fail(&err) : cli_print_doc(doc, a->fmt);
+	if (gs_doc_import_report(inv, &doc, &err) < 0)
+		return cli_fail(&err);
+	return cli_print_doc(doc, a->fmt);
 }
 
 int cmd_import(const cli_cmd *self, int argc, char **argv)
 {
-	args a = { GS_IMPORT_OPTS_INIT, NULL, NULL, NULL, 0, 0, FMT_TEXT };
+	import_args a = { GS_IMPORT_OPTS_INIT, NULL, NULL, NULL, 0, 0, FMT_TEXT };
 	gs_catalog *cat = NULL;
 	gs_inventory *inv = NULL;
 	gs_error err;

@@ -4,15 +4,20 @@
 
 #include "cli.h"
 
-enum { O_CLOUD, O_GPU, O_FORMAT, O_PROFILES, O_HELP };
+typedef struct instances_args {
+	const char *cloud, *gpu, *profiles;
+	int fmt;
+} instances_args;
 
 const cli_opt instances_opts[] = {
-	[O_CLOUD] = { "cloud", 'c', "CLOUD", "only this cloud: aws, azure, gcp (or your own)" },
-	[O_GPU] = { "gpu", 'g', "MODEL", "only instances with this GPU model" },
-	[O_FORMAT] = CLI_OPT_FORMAT,
-	[O_PROFILES] = CLI_OPT_PROFILES,
-	[O_HELP] = CLI_OPT_HELP,
-	{ NULL, 0, NULL, NULL },
+	{ "cloud", 'c', "CLOUD", "only this cloud: aws, azure, gcp (or your own)",
+	  CLI_STR(instances_args, cloud) },
+	{ "gpu", 'g', "MODEL", "only instances with this GPU model",
+	  CLI_STR(instances_args, gpu) },
+	{ CLI_ROW_FORMAT, CLI_ENUM(instances_args, fmt, cli_formats) },
+	{ CLI_ROW_PROFILES, CLI_STR(instances_args, profiles) },
+	CLI_OPT_HELP,
+	CLI_OPT_END,
 };
 
 static void print_table(const gs_catalog *cat, const char *cloud, const gs_gpu *gpu)
@@ -47,47 +52,34 @@ static int known_cloud(const gs_catalog *cat, const char *cloud)
 
 int cmd_instances(const cli_cmd *self, int argc, char **argv)
 {
-	const char *profiles = NULL, *cloud = NULL, *gpu_name = NULL;
+	instances_args a = { NULL, NULL, NULL, FMT_TEXT };
 	const gs_gpu *gpu = NULL;
 	gs_catalog *cat = NULL;
-	int fmt = FMT_TEXT, opt, rc = 0;
-	cli_parser p;
+	int first, rc;
 
-	cli_parse_begin(&p, self, argc, argv);
-	while ((opt = cli_next(&p)) >= 0) {
-		switch (opt) {
-		case O_CLOUD: cloud = p.arg; break;
-		case O_GPU: gpu_name = p.arg; break;
-		case O_FORMAT:
-			if ((rc = cli_parse_format(self, p.arg, &fmt)))
-				return rc;
-			break;
-		case O_PROFILES: profiles = p.arg; break;
-		}
-	}
-	if (opt == CLI_EXIT)
-		return p.status;
-	if (p.optind < argc)
-		return cli_usage_error(self, "unexpected argument '%s'", argv[p.optind]);
-	if ((rc = cli_load_catalog(profiles, &cat)) != EXIT_OK)
+	if ((rc = cli_parse(self, argc, argv, &a, &first)) != CLI_DONE)
 		return rc;
-	if (gpu_name && !(gpu = gs_gpu_find(cat, gpu_name))) {
-		rc = cli_unknown_gpu(cat, gpu_name);
+	if (first < argc)
+		return cli_usage_error(self, "unexpected argument '%s'", argv[first]);
+	if ((rc = cli_load_catalog(a.profiles, &cat)) != EXIT_OK)
+		return rc;
+	if (a.gpu && !(gpu = gs_gpu_find(cat, a.gpu))) {
+		rc = cli_unknown_gpu(cat, a.gpu);
 		gs_catalog_free(cat);
 		return rc;
 	}
-	if (cloud && !known_cloud(cat, cloud)) {
+	if (a.cloud && !known_cloud(cat, a.cloud)) {
 		gs_catalog_free(cat);
-		return cli_error(EXIT_USAGE, "no instances of cloud '%s' (see 'gpushare instances')",
-		                 cloud);
+		return cli_error(EXIT_USAGE,
+		                 "no instances of cloud '%s' (see 'gpushare instances')", a.cloud);
 	}
-	if (fmt != FMT_TEXT) {
+	if (a.fmt != FMT_TEXT) {
 		gs_doc *doc;
 		gs_error err;
-		rc = gs_doc_instances(cat, cloud, gpu, &doc, &err) < 0
-		         ? cli_fail(&err) : cli_print_doc(doc, fmt);
+		rc = gs_doc_instances(cat, a.cloud, gpu, &doc, &err) < 0
+		         ? cli_fail(&err) : cli_print_doc(doc, a.fmt);
 	} else {
-		print_table(cat, cloud, gpu);
+		print_table(cat, a.cloud, gpu);
 	}
 	gs_catalog_free(cat);
 	return rc;

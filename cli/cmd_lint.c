@@ -3,15 +3,21 @@
 
 #include "cli.h"
 
-enum { O_GPU, O_FORMAT, O_LIST_RULES, O_PROFILES, O_HELP };
+typedef struct lint_args {
+	const char *gpu, *profiles;
+	int fmt, list_rules;
+} lint_args;
 
 const cli_opt lint_opts[] = {
-	[O_GPU] = { "gpu", 'g', "MODEL", "check MIG geometries and MPS limits for this GPU model" },
-	[O_FORMAT] = CLI_OPT_FORMAT,
-	[O_LIST_RULES] = { "list-rules", 0, NULL, "list every rule with its severity and exit" },
-	[O_PROFILES] = CLI_OPT_PROFILES,
-	[O_HELP] = CLI_OPT_HELP,
-	{ NULL, 0, NULL, NULL },
+	{ "gpu", 'g', "MODEL", "check MIG geometries and MPS limits for this GPU model",
+	  CLI_STR(lint_args, gpu) },
+	{ CLI_ROW_FORMAT, CLI_ENUM(lint_args, fmt, cli_formats) },
+	/* The options after it do not matter: it lists and exits. */
+	{ "list-rules", 0, NULL, "list every rule with its severity and exit",
+	  CLI_LAST(lint_args, list_rules) },
+	{ CLI_ROW_PROFILES, CLI_STR(lint_args, profiles) },
+	CLI_OPT_HELP,
+	CLI_OPT_END,
 };
 
 static void list_rules(void)
@@ -83,37 +89,26 @@ static int run(const gs_lint_opts *o, int fmt, int argc, char **argv)
 
 int cmd_lint(const cli_cmd *self, int argc, char **argv)
 {
+	lint_args a = { NULL, NULL, FMT_TEXT, 0 };
 	gs_lint_opts o = GS_LINT_OPTS_INIT;
-	const char *profiles = NULL, *gpu = NULL;
 	gs_catalog *cat = NULL;
-	int fmt = FMT_TEXT, opt, rc;
-	cli_parser p;
+	int first, rc;
 
-	cli_parse_begin(&p, self, argc, argv);
-	while ((opt = cli_next(&p)) >= 0) {
-		switch (opt) {
-		case O_GPU: gpu = p.arg; break;
-		case O_FORMAT:
-			if ((rc = cli_parse_format(self, p.arg, &fmt)))
-				return rc;
-			break;
-		case O_LIST_RULES:
-			list_rules();
-			return EXIT_OK;
-		case O_PROFILES: profiles = p.arg; break;
-		}
+	if ((rc = cli_parse(self, argc, argv, &a, &first)) != CLI_DONE)
+		return rc;
+	if (a.list_rules) {
+		list_rules();
+		return EXIT_OK;
 	}
-	if (opt == CLI_EXIT)
-		return p.status;
-	if (p.optind >= argc)
+	if (first >= argc)
 		return cli_usage_error(self, "a file to lint is required");
-	if ((rc = cli_load_catalog(profiles, &cat)) != EXIT_OK)
+	if ((rc = cli_load_catalog(a.profiles, &cat)) != EXIT_OK)
 		return rc;
 	o.catalog = cat;
-	if (gpu && !(o.gpu = gs_gpu_find(cat, gpu)))
-		rc = cli_unknown_gpu(cat, gpu);
+	if (a.gpu && !(o.gpu = gs_gpu_find(cat, a.gpu)))
+		rc = cli_unknown_gpu(cat, a.gpu);
 	else
-		rc = run(&o, fmt, argc - p.optind, argv + p.optind);
+		rc = run(&o, a.fmt, argc - first, argv + first);
 	gs_catalog_free(cat);
 	return rc;
 }

@@ -5,15 +5,20 @@
 
 #include "cli.h"
 
-enum { O_ALL, O_VARIANTS, O_FORMAT, O_PROFILES, O_HELP };
+typedef struct mig_args {
+	const char *profiles;
+	int all, variants, fmt;
+} mig_args;
 
 const cli_opt mig_opts[] = {
-	[O_ALL] = { "all", 'a', NULL, "list every valid geometry, not only the maximal ones" },
-	[O_VARIANTS] = { "variants", 0, NULL, "include media-engine variants (+me, -me, +gfx)" },
-	[O_FORMAT] = CLI_OPT_FORMAT,
-	[O_PROFILES] = CLI_OPT_PROFILES,
-	[O_HELP] = CLI_OPT_HELP,
-	{ NULL, 0, NULL, NULL },
+	{ "all", 'a', NULL, "list every valid geometry, not only the maximal ones",
+	  CLI_FLAG(mig_args, all) },
+	{ "variants", 0, NULL, "include media-engine variants (+me, -me, +gfx)",
+	  CLI_FLAG(mig_args, variants) },
+	{ CLI_ROW_FORMAT, CLI_ENUM(mig_args, fmt, cli_formats) },
+	{ CLI_ROW_PROFILES, CLI_STR(mig_args, profiles) },
+	CLI_OPT_HELP,
+	CLI_OPT_END,
 };
 
 #define MAX_ITEMS 32
@@ -57,8 +62,8 @@ static int list(const gs_gpu *g, int all, int variants, int fmt)
 			allowed[n++] = &g->mig_profiles[i];
 	if (fmt != FMT_TEXT) {
 		gs_doc *doc;
-		if (gs_doc_mig_geometries(g, allowed, n, all ? GS_MIG_FEASIBLE : GS_MIG_MAXIMAL, &doc,
-		                          &err) < 0)
+		if (gs_doc_mig_geometries(g, allowed, n, all ? GS_MIG_FEASIBLE : GS_MIG_MAXIMAL,
+		                          &doc, &err) < 0)
 			return cli_fail(&err);
 		return cli_print_doc(doc, fmt);
 	}
@@ -86,14 +91,16 @@ static int add_items(const gs_gpu *g, char *arg, const gs_mig_profile **items,
 			tok = x + 1;
 		}
 		if (times < 1)
-			return cli_error(EXIT_USAGE, "a MIG instance count must be at least 1, not '%s'",
-			                 arg);
+			return cli_error(EXIT_USAGE,
+			                 "a MIG instance count must be at least 1, not '%s'", arg);
 		if (!(p = gs_mig_profile_find(g, tok)))
-			return cli_error(EXIT_USAGE, "%s has no MIG profile '%s' (see 'gpushare gpus %s')",
+			return cli_error(EXIT_USAGE,
+			                 "%s has no MIG profile '%s' (see 'gpushare gpus %s')",
 			                 g->name, tok, g->name);
 		for (long t = 0; t < times; t++) {
 			if (*n >= MAX_ITEMS)
-				return cli_error(EXIT_USAGE, "too many MIG instances (at most %d)", MAX_ITEMS);
+				return cli_error(EXIT_USAGE, "too many MIG instances (at most %d)",
+				                 MAX_ITEMS);
 			items[(*n)++] = p;
 		}
 	}
@@ -162,37 +169,25 @@ static int check(const gs_gpu *g, int argc, char **argv, int fmt)
 
 int cmd_mig(const cli_cmd *self, int argc, char **argv)
 {
-	const char *profiles = NULL;
-	int all = 0, variants = 0, fmt = FMT_TEXT, opt, rc;
+	mig_args a = { NULL, 0, 0, FMT_TEXT };
 	gs_catalog *cat = NULL;
 	const gs_gpu *g;
-	cli_parser p;
+	int first, rc;
 
-	cli_parse_begin(&p, self, argc, argv);
-	while ((opt = cli_next(&p)) >= 0) {
-		if (opt == O_ALL)
-			all = 1;
-		else if (opt == O_VARIANTS)
-			variants = 1;
-		else if (opt == O_PROFILES)
-			profiles = p.arg;
-		else if (opt == O_FORMAT && (rc = cli_parse_format(self, p.arg, &fmt)))
-			return rc;
-	}
-	if (opt == CLI_EXIT)
-		return p.status;
-	if (p.optind >= argc)
-		return cli_usage_error(self, "a GPU model is required");
-	if ((rc = cli_load_catalog(profiles, &cat)) != EXIT_OK)
+	if ((rc = cli_parse(self, argc, argv, &a, &first)) != CLI_DONE)
 		return rc;
-	if (!(g = gs_gpu_find(cat, argv[p.optind]))) {
-		rc = cli_unknown_gpu(cat, argv[p.optind]);
+	if (first >= argc)
+		return cli_usage_error(self, "a GPU model is required");
+	if ((rc = cli_load_catalog(a.profiles, &cat)) != EXIT_OK)
+		return rc;
+	if (!(g = gs_gpu_find(cat, argv[first]))) {
+		rc = cli_unknown_gpu(cat, argv[first]);
 	} else if (!g->mig_slots) {
 		rc = cli_error(EXIT_FAIL, "%s does not support MIG", g->name);
-	} else if (p.optind + 1 < argc) {
-		rc = check(g, argc - p.optind - 1, argv + p.optind + 1, fmt);
+	} else if (first + 1 < argc) {
+		rc = check(g, argc - first - 1, argv + first + 1, a.fmt);
 	} else {
-		rc = list(g, all, variants, fmt);
+		rc = list(g, a.all, a.variants, a.fmt);
 	}
 	gs_catalog_free(cat);
 	return rc;

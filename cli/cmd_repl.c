@@ -7,16 +7,19 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "repl.h"
+#include "repl/repl.h"
 
-enum { O_KEEP_GOING, O_PROFILES, O_HELP };
+typedef struct repl_args {
+	const char *profiles;
+	int keep_going;
+} repl_args;
 
 const cli_opt repl_opts[] = {
-	[O_KEEP_GOING] = { "keep-going", 'k', NULL,
-	                   "reading a script, run every line even after one fails" },
-	[O_PROFILES] = CLI_OPT_PROFILES,
-	[O_HELP] = CLI_OPT_HELP,
-	{ NULL, 0, NULL, NULL },
+	{ "keep-going", 'k', NULL, "reading a script, run every line even after one fails",
+	  CLI_FLAG(repl_args, keep_going) },
+	{ CLI_ROW_PROFILES, CLI_STR(repl_args, profiles) },
+	CLI_OPT_HELP,
+	CLI_OPT_END,
 };
 
 static int session(const char *file, int keep_going, gs_catalog *cat)
@@ -33,12 +36,13 @@ static int session(const char *file, int keep_going, gs_catalog *cat)
 	if ((rc = repl_init(&r, cat, tty, keep_going)) != EXIT_OK)
 		goto done;
 	if (tty)
-		printf("gpushare %s: a what-if session. 'help' lists the commands, Ctrl-D ends it.\n",
-		       GS_VERSION);
+		printf("gpushare %s: a what-if session. 'help' lists the commands, "
+		       "Ctrl-D ends it.\n", GS_VERSION);
 	if (file && (rc = repl_load(&r, file)) != EXIT_OK)
 		goto done;
-	if (line_open(&lr, tty, tty && repl_history_path(history, sizeof history) == 0 ? history : NULL,
-	              repl_complete, &r) < 0) {
+	if (!tty || repl_history_path(history, sizeof history) < 0)
+		history[0] = '\0';
+	if (line_open(&lr, tty, history[0] ? history : NULL, repl_complete, &r) < 0) {
 		rc = cli_error(EXIT_FAIL, "out of memory");
 		goto done;
 	}
@@ -51,28 +55,20 @@ done:
 
 int cmd_repl(const cli_cmd *self, int argc, char **argv)
 {
-	const char *profiles = NULL;
+	repl_args a = { NULL, 0 };
 	gs_catalog *cat = NULL;
-	int keep_going = 0, opt, rc;
-	cli_parser p;
+	int first, rc;
 
-	cli_parse_begin(&p, self, argc, argv);
-	while ((opt = cli_next(&p)) >= 0) {
-		if (opt == O_KEEP_GOING)
-			keep_going = 1;
-		else if (opt == O_PROFILES)
-			profiles = p.arg;
-	}
-	if (opt == CLI_EXIT)
-		return p.status;
-	if (argc - p.optind > 1)
-		return cli_usage_error(self, "unexpected argument '%s'", argv[p.optind + 1]);
-	if ((rc = cli_load_catalog(profiles, &cat)) != EXIT_OK)
+	if ((rc = cli_parse(self, argc, argv, &a, &first)) != CLI_DONE)
+		return rc;
+	if (argc - first > 1)
+		return cli_usage_error(self, "unexpected argument '%s'", argv[first + 1]);
+	if ((rc = cli_load_catalog(a.profiles, &cat)) != EXIT_OK)
 		return rc;
 	/* The commands run inside find the same profiles. */
-	if (profiles && setenv("GPUSHARE_PROFILES", profiles, 1) < 0) {
+	if (a.profiles && setenv("GPUSHARE_PROFILES", a.profiles, 1) < 0) {
 		gs_catalog_free(cat);
 		return cli_error(EXIT_FAIL, "out of memory");
 	}
-	return session(p.optind < argc ? argv[p.optind] : NULL, keep_going, cat);
+	return session(first < argc ? argv[first] : NULL, a.keep_going, cat);
 }

@@ -3,24 +3,15 @@
 
 #include "cli.h"
 
-enum { O_INSTANCE, O_REPLICAS, O_WORKLOADS, O_STRATEGY, O_PRICING, O_HOURS,
-       O_FORMAT, O_PROFILES, O_HELP };
+typedef struct savings_args {
+	gs_savings_opts o;
+	const char *profiles;
+	int fmt;
+} savings_args;
 
-const cli_opt savings_opts[] = {
-	[O_INSTANCE] = { "instance", 'i', "TYPE", "instance type, e.g. p3.2xlarge" },
-	[O_REPLICAS] = { "replicas", 'r', "N", "workloads sharing each GPU (MIG: at most the profile's count)" },
-	[O_WORKLOADS] = { "workloads", 'w', "W", "workloads that each hold a whole GPU today (default N x GPUs of the instance)" },
-	[O_STRATEGY] = { "strategy", 's', "S", "time-slicing (default), mps, or mig:PROFILE" },
-	[O_PRICING] = { "pricing", 0, "P", "on-demand (default) or spot" },
-	[O_HOURS] = { "hours", 0, "H", "hours in a month (default 730)" },
-	[O_FORMAT] = CLI_OPT_FORMAT,
-	[O_PROFILES] = CLI_OPT_PROFILES,
-	[O_HELP] = CLI_OPT_HELP,
-	{ NULL, 0, NULL, NULL },
-};
-
-static int parse_strategy(const cli_cmd *self, const char *s, gs_savings_opts *o)
+static int strategy(const cli_cmd *self, void *args, const char *s)
 {
+	gs_savings_opts *o = &((savings_args *)args)->o;
 	if (strcmp(s, "time-slicing") == 0)
 		o->strategy = GS_STRATEGY_TIME_SLICING;
 	else if (strcmp(s, "mps") == 0)
@@ -29,10 +20,41 @@ static int parse_strategy(const cli_cmd *self, const char *s, gs_savings_opts *o
 		o->strategy = GS_STRATEGY_MIG;
 		o->mig_profile = s + 4;
 	} else
-		return cli_usage_error(self,
-		                       "--strategy must be time-slicing, mps or mig:PROFILE, not '%s'", s);
+		return cli_usage_error(self, "--strategy must be time-slicing, mps or mig:PROFILE, "
+		                             "not '%s'", s);
 	return 0;
 }
+
+/* Not a CLI_ENUM: on-demand, the default, leaves the pricing as it is, so
+ * "--pricing spot --pricing on-demand" prices spot, as it always has. */
+static int pricing(const cli_cmd *self, void *args, const char *text)
+{
+	savings_args *a = args;
+	if (strcmp(text, "spot") == 0)
+		a->o.pricing = GS_PRICING_SPOT;
+	else if (strcmp(text, "on-demand") != 0)
+		return cli_usage_error(self, "--pricing must be on-demand or spot, not '%s'", text);
+	return 0;
+}
+
+const cli_opt savings_opts[] = {
+	{ "instance", 'i', "TYPE", "instance type, e.g. p3.2xlarge",
+	  CLI_STR(savings_args, o.instance) },
+	{ "replicas", 'r', "N", "workloads sharing each GPU (MIG: at most the profile's count)",
+	  CLI_INT(savings_args, o.replicas, 1, 1000) },
+	{ "workloads", 'w', "W",
+	  "workloads that each hold a whole GPU today (default N x GPUs of the instance)",
+	  CLI_INT(savings_args, o.workloads, 1, 1000000) },
+	{ "strategy", 's', "S", "time-slicing (default), mps, or mig:PROFILE",
+	  CLI_CALL(strategy) },
+	{ "pricing", 0, "P", "on-demand (default) or spot", CLI_CALL(pricing) },
+	{ "hours", 0, "H", "hours in a month (default 730)",
+	  CLI_INT(savings_args, o.hours_per_month, 1, 744) },
+	{ CLI_ROW_FORMAT, CLI_ENUM(savings_args, fmt, cli_formats) },
+	{ CLI_ROW_PROFILES, CLI_STR(savings_args, profiles) },
+	CLI_OPT_HELP,
+	CLI_OPT_END,
+};
 
 static const char *plural(int n, const char *one, const char *many)
 {
@@ -58,19 +80,21 @@ static void print_tradeoffs(const gs_savings *s)
 	cli_gib(g->memory_mib, total, sizeof total);
 	printf("\nWhat each workload gives up:\n");
 	if (s->strategy == GS_STRATEGY_MIG) {
-		printf("  compute: a fixed %s slice, %d of %d compute slices (%d.%d%% of the GPU)\n",
-		       s->mig_profile->name, s->mig_profile->compute_slices,
-		       g->mig_compute_slices, s->compute_permille / 10, s->compute_permille % 10);
+		printf("  compute: a fixed %s slice, %d of %d compute slices "
+		       "(%d.%d%% of the GPU)\n", s->mig_profile->name,
+		       s->mig_profile->compute_slices, g->mig_compute_slices,
+		       s->compute_permille / 10, s->compute_permille % 10);
 		printf("  memory:  isolated, %s per instance\n", mem);
 		printf("  faults:  isolated; changing the geometry needs a drained node\n");
 		return;
 	}
-	printf("  compute: at most 1/%d of the GPU's time on average (%d.%d%%) when all %d are busy\n",
-	       r, s->compute_permille / 10, s->compute_permille % 10, r);
+	printf("  compute: at most 1/%d of the GPU's time on average (%d.%d%%) "
+	       "when all %d are busy\n", r, s->compute_permille / 10, s->compute_permille % 10, r);
 	if (s->strategy == GS_STRATEGY_MPS) {
 		printf("  memory:  capped by MPS at %s per client (%s / %d), threads at %d%%\n",
 		       mem, total, r, s->thread_percent);
-		printf("  faults:  shared: one MPS server per GPU, a fatal error in one client hits all %d\n", r);
+		printf("  faults:  shared: one MPS server per GPU, a fatal error in one client "
+		       "hits all %d\n", r);
 		return;
 	}
 	printf("  memory:  not isolated: the %d workloads on a GPU share its %s,\n"
@@ -106,53 +130,31 @@ static void print_text(const gs_savings *s)
 
 int cmd_savings(const cli_cmd *self, int argc, char **argv)
 {
-	gs_savings_opts o = GS_SAVINGS_OPTS_INIT;
-	const char *profiles = NULL;
+	savings_args a = { GS_SAVINGS_OPTS_INIT, NULL, FMT_TEXT };
 	gs_catalog *cat = NULL;
+	int first, rc;
 	gs_savings s;
 	gs_error err;
-	cli_parser p;
-	int fmt = FMT_TEXT, opt, rc;
 
-	cli_parse_begin(&p, self, argc, argv);
-	while ((opt = cli_next(&p)) >= 0) {
-		rc = 0;
-		switch (opt) {
-		case O_INSTANCE: o.instance = p.arg; break;
-		case O_REPLICAS: rc = cli_parse_int(self, "replicas", p.arg, 1, 1000, &o.replicas); break;
-		case O_WORKLOADS: rc = cli_parse_int(self, "workloads", p.arg, 1, 1000000, &o.workloads); break;
-		case O_STRATEGY: rc = parse_strategy(self, p.arg, &o); break;
-		case O_PRICING:
-			if (strcmp(p.arg, "spot") == 0)
-				o.pricing = GS_PRICING_SPOT;
-			else if (strcmp(p.arg, "on-demand") != 0)
-				rc = cli_usage_error(self, "--pricing must be on-demand or spot, not '%s'", p.arg);
-			break;
-		case O_HOURS: rc = cli_parse_int(self, "hours", p.arg, 1, 744, &o.hours_per_month); break;
-		case O_FORMAT: rc = cli_parse_format(self, p.arg, &fmt); break;
-		case O_PROFILES: profiles = p.arg; break;
-		}
-		if (rc)
-			return rc;
-	}
-	if (opt == CLI_EXIT)
-		return p.status;
-	if (p.optind < argc)
-		return cli_usage_error(self, "unexpected argument '%s'", argv[p.optind]);
-	if (!o.instance)
-		return cli_usage_error(self, "--instance is required");
-	if (!o.replicas && o.strategy != GS_STRATEGY_MIG)
-		return cli_usage_error(self, "--replicas is required");
-	if ((rc = cli_load_catalog(profiles, &cat)) != EXIT_OK)
+	if ((rc = cli_parse(self, argc, argv, &a, &first)) != CLI_DONE)
 		return rc;
-	if (gs_savings_compute(cat, &o, &s, &err) < 0) {
+	if (first < argc)
+		return cli_usage_error(self, "unexpected argument '%s'", argv[first]);
+	if (!a.o.instance)
+		return cli_usage_error(self, "--instance is required");
+	if (!a.o.replicas && a.o.strategy != GS_STRATEGY_MIG)
+		return cli_usage_error(self, "--replicas is required");
+	if ((rc = cli_load_catalog(a.profiles, &cat)) != EXIT_OK)
+		return rc;
+	if (gs_savings_compute(cat, &a.o, &s, &err) < 0) {
 		rc = cli_fail(&err);
-	} else if (fmt == FMT_TEXT) {
+	} else if (a.fmt == FMT_TEXT) {
 		print_text(&s);
 		rc = EXIT_OK;
 	} else {
 		gs_doc *doc;
-		rc = gs_doc_savings(&s, &doc, &err) < 0 ? cli_fail(&err) : cli_print_doc(doc, fmt);
+		rc = gs_doc_savings(&s, &doc, &err) < 0 ? cli_fail(&err)
+		                                        : cli_print_doc(doc, a.fmt);
 	}
 	gs_catalog_free(cat);
 	return rc;

@@ -30,7 +30,8 @@ int cli_global_option(const char *name, const char *arg)
 	else if (arg && strcmp(arg, "auto") == 0)
 		cli_ui_state.color = -1;
 	else {
-		fprintf(stderr, "gpushare: error: --color must be auto, always or never, not '%s'\n",
+		fprintf(stderr,
+		        "gpushare: error: --color must be auto, always or never, not '%s'\n",
 		        arg ? arg : "");
 		return EXIT_USAGE + 10;
 	}

@@ -1,4 +1,7 @@
-/* main.c - the command table and dispatch. */
+/*
+ * main.c - the entry point: global options before the command, --version
+ * and --help, then dispatch through the command table (commands.c).
+ */
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -6,74 +9,28 @@
 
 #include "cli.h"
 
-const cli_cmd cli_commands[] = {
-	{ "plan", cmd_plan, "plan the cheapest way to share GPUs among workloads", "[options] FILE",
-	  "Plan the cheapest deployable way to share GPUs among the workloads of\n"
-	  "FILE (see gpushare-workloads(5)): strategies, packing, instances, cost.",
-	  plan_opts },
-	{ "emit", cmd_emit, "print one kind of Kubernetes configuration for a plan",
-	  "[options] KIND FILE",
-	  "Plan FILE and print one kind of its Kubernetes configuration: device-plugin,\n"
-	  "gpu-operator-values, mig-config, labels, workloads, dra or karpenter.",
-	  emit_opts },
-	{ "advise", cmd_advise, "advise which sharing strategies suit one workload", "--memory SIZE --compute SHARE [options]",
-	  "Advise which sharing strategies suit one workload, and why.",
-	  advise_opts },
-	{ "import", cmd_import, "import workloads and GPU utilization from a cluster",
-	  "--nodes FILE --pods FILE [--metrics FILE]... [options]",
-	  "Read a cluster's GPU nodes and pods (kubectl -o json) and their DCGM metrics;\n"
-	  "write a workload file to plan from, or report how busy the GPUs really are.",
-	  import_opts },
-	{ "savings", cmd_savings, "what W whole-GPU workloads save by sharing GPUs",
-	  "--instance TYPE --replicas N [options]",
-	  "Compare W workloads that each hold a whole GPU with the same workloads\n"
-	  "sharing GPUs, N replicas per GPU, and print the cost before and after.",
-	  savings_opts },
-	{ "gpus", cmd_gpus, "list GPU models, or show one with its MIG profiles", "[options] [MODEL]",
-	  "List the GPU models gpushare knows, or show one in detail.", gpus_opts },
-	{ "instances", cmd_instances, "list cloud instance types and their prices", "[options]",
-	  "List cloud instance types with their GPUs and hourly prices.",
-	  instances_opts },
-	{ "mig", cmd_mig, "list or check MIG geometries of a GPU model", "[options] MODEL [PROFILE...]",
-	  "List the valid MIG geometries of a GPU model, or check one and show\n"
-	  "where each instance is placed (or why it cannot be).",
-	  mig_opts },
-	{ "lint", cmd_lint, "check device-plugin, mig-parted, DRA and Karpenter configs",
-	  "[options] FILE...",
-	  "Check existing NVIDIA device-plugin, mig-parted, DRA and Karpenter\n"
-	  "configuration (bare, in ConfigMaps or in Kubernetes YAML streams) and\n"
-	  "explain each problem with its location.",
-	  lint_opts },
-	{ "repl", cmd_repl, "start an interactive what-if session", "[options] [FILE]",
-	  "Start a what-if session on the workloads of FILE (or none): edit them,\n"
-	  "see the plan's cost after every change, compare and save scenarios.\n"
-	  "Reads a script, one command a line, when stdin is not a terminal.",
-	  repl_opts },
-	{ "completion", cmd_completion, "print a bash or zsh completion script", "bash|zsh",
-	  "Print a completion script generated from gpushare's own option tables:\n"
-	  "  gpushare completion bash > /etc/bash_completion.d/gpushare",
-	  completion_opts },
-	{ NULL, NULL, NULL, NULL, NULL, NULL },
-};
-
-const cli_cmd *cli_find_command(const char *name)
-{
-	for (const cli_cmd *c = cli_commands; c->name; c++)
-		if (strcmp(c->name, name) == 0)
-			return c;
-	return NULL;
-}
-
 static void usage(FILE *out)
 {
 	fprintf(out, "usage: gpushare [-q] [-v] [--color=WHEN] COMMAND [options] [ARGS]\n"
 	             "       gpushare --version | --help\n\n"
 	             "Advise on sharing GPUs (time-slicing, MPS, MIG) and what it saves.\n\n"
 	             "commands:\n");
-	for (const cli_cmd *c = cli_commands; c->name; c++) {
+	for (const cli_cmd *c = cli_commands; c->name; c++)
 		fprintf(out, "  %-10s %s\n", c->name, c->brief);
-	}
 	fprintf(out, "\nRun 'gpushare COMMAND --help' for a command's options.\n");
+}
+
+/* A word before the command: 1 for a global option (now applied), 0 for
+ * something else, more for a bad --color (already reported). */
+static int global_option(const char *a)
+{
+	if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0)
+		return cli_global_option("quiet", NULL);
+	if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0)
+		return cli_global_option("verbose", NULL);
+	if (strncmp(a, "--color=", 8) == 0)
+		return cli_global_option("color", a + 8);
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -84,12 +41,7 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_DFL);
 	/* Global options may come before the command: gpushare -q plan ... */
 	while (argc > 1 && argv[1][0] == '-') {
-		const char *a = argv[1];
-		int g = strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0
-		            ? cli_global_option("quiet", NULL)
-		        : strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0
-		            ? cli_global_option("verbose", NULL)
-		        : strncmp(a, "--color=", 8) == 0 ? cli_global_option("color", a + 8) : 0;
+		int g = global_option(argv[1]);
 		if (g > 1)
 			return EXIT_USAGE;
 		if (!g)
@@ -102,7 +54,8 @@ int main(int argc, char **argv)
 		/* On a terminal, plain `gpushare` starts a session. */
 		if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {
 			char name[] = "repl", *args[] = { name, NULL };
-			return cmd_repl(cli_find_command("repl"), 1, args);
+			cmd = cli_find_command("repl");
+			return cmd->run(cmd, 1, args);
 		}
 		usage(stderr);
 		return EXIT_USAGE;

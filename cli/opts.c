@@ -1,4 +1,7 @@
-/* opts.c - option tables to getopt_long and --help. */
+/*
+ * opts.c - option tables to getopt_long, to the variables their rows name,
+ * and to --help.
+ */
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -8,14 +11,14 @@
 
 #define MAX_OPTS 64
 
-void cli_usage(const cli_cmd *cmd, FILE *out)
+const char *const cli_formats[] = { "text", "json", "yaml", NULL };
+const char *const cli_dra_apis[] = { "v1", "v1beta2", "v1beta1", NULL };
+_Static_assert(FMT_YAML == 2 && GS_DRA_V1BETA1 == 2, "the choices are in enum order");
+
+void cli_print_options(const cli_opt *opts, FILE *out)
 {
-	fprintf(out, "usage: gpushare %s %s\n\n%s\n", cmd->name, cmd->synopsis,
-	        cmd->summary);
-	if (!cmd->opts || !cmd->opts[0].name)
-		goto globals;
 	fprintf(out, "\noptions:\n");
-	for (const cli_opt *o = cmd->opts; o->name; o++) {
+	for (const cli_opt *o = opts; o->name; o++) {
 		char left[64];
 		int n = o->short_name ? snprintf(left, sizeof left, "-%c, --%s",
 		                                 o->short_name, o->name)
@@ -24,7 +27,14 @@ void cli_usage(const cli_cmd *cmd, FILE *out)
 			snprintf(left + n, sizeof left - (size_t)n, " %s", o->arg);
 		fprintf(out, "  %-26s %s\n", left, o->help);
 	}
-globals:
+}
+
+void cli_usage(const cli_cmd *cmd, FILE *out)
+{
+	fprintf(out, "usage: gpushare %s %s\n\n%s\n", cmd->name, cmd->synopsis,
+	        cmd->summary);
+	if (cmd->opts && cmd->opts[0].name)
+		cli_print_options(cmd->opts, out);
 	fprintf(out, "\nglobal options: -q (quiet), -v (verbose), --color=auto|always|never\n");
 }
 
@@ -37,14 +47,6 @@ int cli_usage_error(const cli_cmd *cmd, const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, "\nTry 'gpushare %s --help'.\n", cmd->name);
 	return EXIT_USAGE;
-}
-
-void cli_parse_begin(cli_parser *p, const cli_cmd *cmd, int argc, char **argv)
-{
-	memset(p, 0, sizeof *p);
-	p->cmd = cmd;
-	p->argc = argc;
-	p->argv = argv;
 }
 
 static size_t build(const cli_cmd *cmd, struct option *lo, char *shorts)
@@ -83,7 +85,58 @@ static int index_of_short(const cli_cmd *cmd, int c)
 	return -1;
 }
 
-int cli_next(cli_parser *p)
+/* Reads one of choices into *index, or reports which there are. */
+static int parse_choice(const cli_cmd *cmd, const char *opt, const char *const *choices,
+                        const char *text, int *index)
+{
+	char list[256] = "";
+	size_t n = 0, o = 0;
+
+	for (int i = 0; choices[i]; i++) {
+		if (strcmp(choices[i], text) == 0) {
+			*index = i;
+			return 0;
+		}
+		n++;
+	}
+	/* "a, b or c" */
+	for (size_t i = 0; i < n && o < sizeof list; i++)
+		o += (size_t)snprintf(list + o, sizeof list - o, "%s%s",
+		                      i == 0 ? "" : i + 1 < n ? ", " : " or ", choices[i]);
+	return cli_usage_error(cmd, "--%s must be %s, not '%s'", opt, list, text);
+}
+
+/* Stores the value of a bound option; returns 0 or an exit status. */
+static int store(const cli_parser *p, const cli_opt *o)
+{
+	char *at = (char *)p->args + o->at;
+	int v, rc;
+
+	switch (o->kind) {
+	case CLI_K_FLAG:
+	case CLI_K_LAST:
+		*(int *)at = 1;
+		return 0;
+	case CLI_K_STR:
+		*(const char **)at = p->arg;
+		return 0;
+	case CLI_K_INT:
+		return cli_parse_int(p->cmd, o->name, p->arg, o->min, o->max, (int *)at);
+	case CLI_K_ENUM:
+		/* The field may be an enum type of int's size: no int lvalue. */
+		if ((rc = parse_choice(p->cmd, o->name, o->choices, p->arg, &v)) == 0)
+			memcpy(at, &v, sizeof v);
+		return rc;
+	case CLI_K_CALL:
+		return o->call(p->cmd, p->args, p->arg);
+	default:
+		return 0;
+	}
+}
+
+/* The next option from getopt_long, after applying the global ones:
+ * its row's index, CLI_DONE or CLI_EXIT. */
+static int next_option(cli_parser *p)
 {
 	struct option lo[MAX_OPTS + 3];
 	char shorts[2 * MAX_OPTS + 3];
@@ -121,15 +174,52 @@ int cli_next(cli_parser *p)
 		return CLI_EXIT;
 	}
 	idx = c >= 256 ? c - 256 : index_of_short(p->cmd, c);
-	if (idx < 0)
-		return CLI_EXIT;
 	p->arg = optarg;
-	if (strcmp(p->cmd->opts[idx].name, "help") == 0) {
-		cli_usage(p->cmd, stdout);
-		p->status = EXIT_OK;
-		return CLI_EXIT;
+	return idx < 0 ? CLI_EXIT : idx;
+}
+
+int cli_next(cli_parser *p)
+{
+	for (;;) {
+		int idx = next_option(p);
+		const cli_opt *o;
+		if (idx < 0)
+			return idx;
+		o = &p->cmd->opts[idx];
+		if (o->kind == CLI_K_HELP) {
+			cli_usage(p->cmd, stdout);
+			p->status = EXIT_OK;
+			return CLI_EXIT;
+		}
+		if (!p->args || o->kind == CLI_K_INDEX)
+			return idx;
+		if ((p->status = store(p, o)) != 0)
+			return CLI_EXIT;
+		if (o->kind == CLI_K_LAST)
+			return CLI_DONE;
 	}
-	return idx;
+}
+
+void cli_parse_begin(cli_parser *p, const cli_cmd *cmd, int argc, char **argv)
+{
+	memset(p, 0, sizeof *p);
+	p->cmd = cmd;
+	p->argc = argc;
+	p->argv = argv;
+}
+
+int cli_parse(const cli_cmd *cmd, int argc, char **argv, void *args, int *first)
+{
+	cli_parser p;
+	int opt;
+
+	cli_parse_begin(&p, cmd, argc, argv);
+	p.args = args;
+	opt = cli_next(&p);
+	*first = p.optind;
+	if (opt >= 0) /* a row that says nowhere: a mistake in the table */
+		return cli_error(EXIT_FAIL, "--%s has no variable", cmd->opts[opt].name);
+	return opt == CLI_EXIT ? p.status : CLI_DONE;
 }
 
 int cli_parse_int(const cli_cmd *cmd, const char *opt, const char *text,
@@ -146,14 +236,5 @@ int cli_parse_int(const cli_cmd *cmd, const char *opt, const char *text,
 
 int cli_parse_format(const cli_cmd *cmd, const char *text, int *fmt)
 {
-	if (strcmp(text, "text") == 0)
-		*fmt = FMT_TEXT;
-	else if (strcmp(text, "json") == 0)
-		*fmt = FMT_JSON;
-	else if (strcmp(text, "yaml") == 0)
-		*fmt = FMT_YAML;
-	else
-		return cli_usage_error(cmd, "--format must be text, json or yaml, not '%s'",
-		                       text);
-	return 0;
+	return parse_choice(cmd, "format", cli_formats, text, fmt);
 }

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../cli/repl_split.c"
+#include "../../cli/repl/repl_split.c"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -220,17 +220,8 @@ static void help_session(const repl_cmd *c)
 {
 	printf("usage: %s%s%s\n\n%s\n", c->name, *c->synopsis ? " " : "", c->synopsis,
 	       c->summary);
-	if (!c->opts)
-		return;
-	printf("\noptions:\n");
-	for (const cli_opt *o = c->opts; o->name; o++) {
-		char left[64];
-		if (o->short_name)
-			snprintf(left, sizeof left, "-%c, --%s", o->short_name, o->name);
-		else
-			snprintf(left, sizeof left, "    --%s", o->name);
-		printf("  %-26s %s\n", left, o->help);
-	}
+	if (c->opts)
+		cli_print_options(c->opts, stdout);
 }
 
 static void help_all(void)
@@ -280,10 +271,11 @@ static int cmd_quit(repl *r, int argc, char **argv)
 
 /* ---- the table ------------------------------------------------------------------ */
 
+/* Read by repl_session() for help and for which options there are. */
 static const cli_opt save_opts[] = {
-	{ "force", 'f', NULL, "replace FILE if it exists" },
+	{ "force", 'f', NULL, "replace FILE if it exists", .kind = CLI_K_INDEX },
 	CLI_OPT_HELP,
-	{ NULL, 0, NULL, NULL },
+	CLI_OPT_END,
 };
 
 const repl_cmd repl_commands[] = {

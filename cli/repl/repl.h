@@ -1,6 +1,8 @@
 /*
  * repl.h - the interactive what-if session, `gpushare repl`: its state and
- * what its files share.
+ * what its files share. The session lives in this folder; the `repl`
+ * command (../cmd_repl.c) starts it, and the session runs the CLI's
+ * commands from the same table as main.c (../commands.c).
  *
  *   repl.c          the session: scenario snapshots, re-planning, the
  *                   one-line summary, reading and running lines
@@ -9,14 +11,17 @@
  *                   scenario
  *   repl_complete.c tab completion
  *   repl_split.c    splitting a line into words
- *   cmd_repl.c      the `repl` subcommand
+ *   line.c          reading lines: readline on a terminal, else getline()
+ *
+ * Files here include each other relatively ("repl.h", "../cli.h"), so
+ * that repl_split.c also compiles inside its fuzzer, which sees no -Icli.
  */
 #ifndef GS_REPL_H
 #define GS_REPL_H
 
 #include <stdio.h>
 
-#include "cli.h"
+#include "../cli.h"
 #include "line.h"
 
 #define REPL_LINE_MAX 65536 /* longest line a session reads */

@@ -211,7 +211,8 @@ static const cli_opt *find_option(const cli_opt *opts, const char *word)
 {
 	size_t n = strcspn(word, "=");
 	for (const cli_opt *o = opts; o && o->name; o++) {
-		if (word[1] == '-' && strlen(o->name) == n - 2 && strncmp(word + 2, o->name, n - 2) == 0)
+		if (word[1] == '-' && strlen(o->name) == n - 2 &&
+		    strncmp(word + 2, o->name, n - 2) == 0)
 			return o;
 		if (word[1] == o->short_name && word[2] == '\0')
 			return o;

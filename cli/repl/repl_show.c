@@ -22,7 +22,10 @@ const char *const repl_scenario_keys[] = {
 /* "4GiB", "3.5GiB", "600MiB", or bytes. */
 static void fmt_bytes(int64_t b, char *buf, size_t n)
 {
-	static const struct { const char *unit; int shift; } units[] = { { "GiB", 30 }, { "MiB", 20 } };
+	static const struct {
+		const char *unit;
+		int shift;
+	} units[] = { { "GiB", 30 }, { "MiB", 20 } };
 	for (size_t i = 0; i < 2 && b >= 0 && b <= INT64_MAX / 100; i++) {
 		int64_t one = INT64_C(1) << units[i].shift, h = b * 100 / one;
 		if (b * 100 % one != 0 || h == 0)
@@ -30,9 +33,11 @@ static void fmt_bytes(int64_t b, char *buf, size_t n)
 		if (h % 100 == 0)
 			snprintf(buf, n, "%" PRId64 "%s", h / 100, units[i].unit);
 		else if (h % 10 == 0)
-			snprintf(buf, n, "%" PRId64 ".%" PRId64 "%s", h / 100, h % 100 / 10, units[i].unit);
+			snprintf(buf, n, "%" PRId64 ".%" PRId64 "%s", h / 100, h % 100 / 10,
+			         units[i].unit);
 		else
-			snprintf(buf, n, "%" PRId64 ".%02" PRId64 "%s", h / 100, h % 100, units[i].unit);
+			snprintf(buf, n, "%" PRId64 ".%02" PRId64 "%s", h / 100, h % 100,
+			         units[i].unit);
 		return;
 	}
 	snprintf(buf, n, "%" PRId64 "B", b);
@@ -166,7 +171,8 @@ static size_t scenario_pairs(const gs_scenario *s, keyval *out, size_t max)
 	size_t n = 0;
 	gs_error err;
 
-	if (gs_doc_scenario(s, &doc, &err) < 0 || gs_doc_render(doc, GS_FORMAT_YAML, &text, &err) < 0)
+	if (gs_doc_scenario(s, &doc, &err) < 0 ||
+	    gs_doc_render(doc, GS_FORMAT_YAML, &text, &err) < 0)
 		text = NULL;
 	for (const char *l = text; l && *l && strncmp(l, "workloads:", 10) != 0;) {
 		size_t len = strcspn(l, "\n");
@@ -177,7 +183,8 @@ static size_t scenario_pairs(const gs_scenario *s, keyval *out, size_t max)
 			snprintf(out[n].key, sizeof out[n].key, "%.*s", (int)(colon - l), l);
 			out[n].val[0] = '\0';
 			if ((size_t)(colon - l) + 2 <= len)
-				append(out[n].val, sizeof out[n].val, "", colon + 2, len - (size_t)(colon - l) - 2);
+				append(out[n].val, sizeof out[n].val, "", colon + 2,
+				       len - (size_t)(colon - l) - 2);
 			n++;
 		}
 		l += len + (l[len] == '\n');
@@ -229,7 +236,8 @@ static int diff_workloads(const gs_scenario *a, const gs_scenario *b)
 {
 	int changes = 0;
 	for (size_t i = 0; i < gs_scenario_workload_count(a); i++) {
-		const gs_workload *w = gs_scenario_workload(a, i), *now = gs_scenario_find(b, w->name);
+		const gs_workload *w = gs_scenario_workload(a, i);
+		const gs_workload *now = gs_scenario_find(b, w->name);
 		if (now) {
 			changes += diff_workload(w, now);
 		} else {
@@ -448,9 +456,11 @@ static int session_plan(repl *r, const cli_cmd *cmd, session_opts *so)
 	(void)cmd;
 	if (!r->plan)
 		return repl_stale_error(r);
-	if (so->emit_dir &&
-	    (rc = cli_emit_dir(r->plan, &so->eo, so->emit_dir, so->karpenter, so->force)) != EXIT_OK)
-		return rc;
+	if (so->emit_dir) {
+		rc = cli_emit_dir(r->plan, &so->eo, so->emit_dir, so->karpenter, so->force);
+		if (rc != EXIT_OK)
+			return rc;
+	}
 	if ((rc = cli_plan_print(r->plan, r->cur, so->fmt)) == EXIT_OK)
 		repl_mark(r, 1);
 	return rc;

@@ -1,0 +1,154 @@
+/*
+ * plan_text.c - a plan as text: the cost summary, the workloads with their
+ * strategies, the nodes with what runs on each GPU, the teams and the
+ * warnings. Shared by `plan` and by the REPL's `plan` and `show plan`.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "cli.h"
+
+static void pct(char *buf, size_t n, int permille)
+{
+	int a = permille < 0 ? -permille : permille;
+	snprintf(buf, n, "%s%d.%d%%", permille < 0 ? "-" : "", a / 10, a % 10);
+}
+
+static void print_summary(const gs_plan_summary *s, const char *file, size_t nw)
+{
+	char a[32], b[32], c[32], d[32];
+	int h = s->hours_per_month;
+
+	printf("Plan for %s:\n%zu workload%s, %d replica%s, %s prices\n\n", file, nw,
+	       nw == 1 ? "" : "s", s->replicas, s->replicas == 1 ? "" : "s",
+	       gs_pricing_name(s->pricing));
+	printf("%-14s %14s %14s %14s\n", "", "before", "after", "saved");
+	pct(d, sizeof d, s->savings_permille);
+	printf("%-14s %14s %14s %14s  %s\n", "per hour",
+	       cli_money(s->before_per_hour, a, sizeof a),
+	       cli_money(s->after_per_hour, b, sizeof b),
+	       cli_money(s->savings_per_hour, c, sizeof c), d);
+	printf("%-14s %14s %14s %14s\n", "per month",
+	       cli_money(s->before_per_hour * h, a, sizeof a),
+	       cli_money(s->after_per_hour * h, b, sizeof b),
+	       cli_money(s->savings_per_hour * h, c, sizeof c));
+	printf("%-14s %14d %14d\n", "GPUs", s->gpus_before, s->gpus_after);
+	printf("%-14s %14d %14d\n", "instances", s->instances_before, s->instances_after);
+	pct(a, sizeof a, s->util_before_permille);
+	pct(b, sizeof b, s->util_after_permille);
+	printf("%-14s %14s %14s\n", "utilization", a, b);
+	if (s->current_per_hour >= 0)
+		printf("%-14s %14s (what they run on today)\n", "current",
+		       cli_money(s->current_per_hour, d, sizeof d));
+}
+
+static void print_workloads(const gs_plan *p)
+{
+	printf("\n%-24s %-13s %4s %10s\n", "WORKLOAD", "STRATEGY", "REPL", "COST/H");
+	for (size_t i = 0; i < gs_plan_workload_count(p); i++) {
+		const gs_plan_workload *w = gs_plan_workload_at(p, i);
+		char c[32];
+		printf("%-24s %-13s %4d %10s\n", w->workload->name, gs_strategy_name(w->strategy),
+		       w->workload->replicas, cli_money(w->cost_per_hour, c, sizeof c));
+		cli_print_wrapped(w->why, 4);
+	}
+}
+
+/* Appends to a line that is wrapped when printed. */
+static void put(char *buf, size_t size, size_t *o, const char *fmt, ...)
+{
+	va_list ap;
+	int k;
+	if (*o >= size)
+		return;
+	va_start(ap, fmt);
+	k = vsnprintf(buf + *o, size - *o, fmt, ap);
+	va_end(ap);
+	if (k > 0)
+		*o += (size_t)k;
+}
+
+static void put_assignments(char *buf, size_t size, size_t *o, const gs_assignment *a,
+                            size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		put(buf, size, o, "%s%s/%d %lld%%", i ? ", " : "", a[i].workload->name,
+		    a[i].replica, (long long)((a[i].compute_ppm + 5000) / 10000));
+		if (a[i].thread_percent)
+			put(buf, size, o, " (%d%% threads, %lld MiB)", a[i].thread_percent,
+			    (long long)a[i].memory_limit_mib);
+	}
+}
+
+static void print_gpu(const gs_plan_gpu *g)
+{
+	char line[8192];
+	size_t o = 0;
+	put(line, sizeof line, &o, "gpu %d %s %s", g->index, g->model->name,
+	    gs_strategy_name(g->strategy));
+	if (g->strategy == GS_STRATEGY_TIME_SLICING || g->strategy == GS_STRATEGY_MPS)
+		put(line, sizeof line, &o, " x%d", g->replicas);
+	if (!g->n_assignments && !g->n_mig) {
+		printf("    %s: unused\n", line);
+		return;
+	}
+	put(line, sizeof line, &o, ":");
+	if (g->n_assignments) {
+		put(line, sizeof line, &o, " ");
+		put_assignments(line, sizeof line, &o, g->assignments, g->n_assignments);
+	}
+	cli_print_wrapped(line, 4);
+	for (size_t m = 0; m < g->n_mig; m++) {
+		const gs_plan_mig *mi = &g->mig[m];
+		o = 0;
+		put(line, sizeof line, &o, "%s@%d", mi->profile->name, mi->start);
+		if (mi->strategy != GS_STRATEGY_DEDICATED)
+			put(line, sizeof line, &o, " %s x%d", gs_strategy_name(mi->strategy),
+			    mi->replicas);
+		put(line, sizeof line, &o, ": ");
+		put_assignments(line, sizeof line, &o, mi->assignments, mi->n_assignments);
+		cli_print_wrapped(line, 6);
+	}
+}
+
+static void print_nodes(const gs_plan *p)
+{
+	printf("\nNODES\n");
+	for (size_t i = 0; i < gs_plan_node_count(p); i++) {
+		const gs_plan_node *n = gs_plan_node_at(p, i);
+		char c[32];
+		printf("  %zu %s (%s) %s/h, config %s\n", i + 1, n->instance->type,
+		       n->instance->cloud, cli_money(n->price_per_hour, c, sizeof c), n->config);
+		for (size_t g = 0; g < n->n_gpus; g++)
+			print_gpu(&n->gpus[g]);
+	}
+}
+
+static void print_rest(const gs_plan *p)
+{
+	printf("\n%-24s %10s\n", "TEAM", "COST/H");
+	for (size_t i = 0; i < gs_plan_team_count(p); i++) {
+		const gs_plan_team *t = gs_plan_team_at(p, i);
+		char c[32];
+		printf("%-24s %10s\n", t->team, cli_money(t->cost_per_hour, c, sizeof c));
+	}
+	if (gs_plan_warning_count(p))
+		printf("\nWARNINGS\n");
+	for (size_t i = 0; i < gs_plan_warning_count(p); i++)
+		cli_print_hanging("  - ", gs_plan_warning_at(p, i), 4);
+}
+
+int cli_plan_print(const gs_plan *plan, const gs_scenario *scn, int fmt)
+{
+	gs_error err;
+	gs_doc *doc;
+	if (fmt != FMT_TEXT)
+		return gs_doc_plan(plan, &doc, &err) < 0 ? cli_fail(&err) : cli_print_doc(doc, fmt);
+	print_summary(gs_plan_summary_get(plan),
+	              gs_scenario_file(scn) ? gs_scenario_file(scn) : "the current scenario",
+	              gs_scenario_workload_count(scn));
+	print_workloads(plan);
+	print_nodes(plan);
+	print_rest(plan);
+	return EXIT_OK;
+}
