@@ -330,6 +330,8 @@ const gs_workload *gs_scenario_workload(const gs_scenario *s, size_t i);
 const gs_workload *gs_scenario_find(const gs_scenario *s, const char *name);
 const gs_catalog *gs_scenario_catalog(const gs_scenario *s);
 const char *gs_scenario_file(const gs_scenario *s); /* NULL if none */
+/* How the workloads get their GPUs: the file's `via` (device-plugin, dra). */
+gs_via gs_scenario_via(const gs_scenario *s);
 /* Names the scenario in messages and headings (a file, or a cluster). */
 int gs_scenario_set_file(gs_scenario *s, const char *name, gs_error *err);
 
