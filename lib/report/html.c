@@ -4,7 +4,7 @@
 
 #include "report/html.h"
 
-/* ---- escaping --------------------------------------------------------------- */
+/* ---- escaping ------------------------------------------------------------ */
 
 #define REPLACEMENT "\xEF\xBF\xBD" /* U+FFFD */
 #define ELLIPSIS "\xE2\x80\xA6"    /* U+2026 */
@@ -103,7 +103,7 @@ void gs_html_esc_max(gs_buf *b, const char *s, size_t max)
 	gs_buf_puts(b, ELLIPSIS);
 }
 
-/* ---- numbers ---------------------------------------------------------------- */
+/* ---- numbers ------------------------------------------------------------- */
 
 void gs_html_money(gs_buf *b, gs_micros m)
 {

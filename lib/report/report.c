@@ -10,7 +10,7 @@
 #include "report/html.h"
 #include "report/svg.h"
 
-/* ---- the page --------------------------------------------------------------- */
+/* ---- the page ------------------------------------------------------------ */
 
 /* Neutral greys, one accent per strategy (--c the line, --t its tint),
  * the system's own fonts. */

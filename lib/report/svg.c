@@ -6,7 +6,6 @@
  * integers in a fixed viewBox, so the output is the same everywhere.
  */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "plan/strategy.h"
@@ -21,7 +20,7 @@
 #define CHAR_W10 78
 #define BOLD_W10 84
 
-/* ---- shared ----------------------------------------------------------------- */
+/* ---- shared -------------------------------------------------------------- */
 
 /* How many characters fit in a box of `width`, with some room. */
 static size_t fit_chars(int width, int char_w10)
@@ -90,7 +89,7 @@ static void replica_list(gs_buf *t, const gs_assignment *a, size_t n, int shares
 	}
 }
 
-/* ---- cost per team ---------------------------------------------------------- */
+/* ---- cost per team ------------------------------------------------------- */
 
 /* Each team a row: its name and cost on one line, its bar below across the
  * whole width. Narrow, so that the text stays legible on a phone. */
@@ -140,7 +139,7 @@ void gs_svg_teams(gs_buf *b, const gs_plan *p)
 	gs_buf_release(&t);
 }
 
-/* ---- GPUs ------------------------------------------------------------------- */
+/* ---- GPUs ---------------------------------------------------------------- */
 
 #define X0 GS_SVG_GPU_X
 #define GPU_W GS_SVG_GPU_W
