@@ -1,7 +1,8 @@
 /*
  * registry.c - every kind of configuration, one row each: its names, the
  * function that renders it, when a plan wants it and why not, and its line
- * of help. Adding a kind is a row here and the file that renders it.
+ * of help. Adding a kind is a value of gs_emit_kind, a row here, and the
+ * file that renders it (its render function declared in emit.h).
  */
 #include <string.h>
 

@@ -11,7 +11,7 @@
 #include "report/html.h"
 #include "report/svg.h"
 
-/* ---- escaping and numbers --------------------------------------------------- */
+/* ---- escaping and numbers ------------------------------------------------ */
 
 /* gs_html_esc(s) (or gs_html_esc_max(s, max) when max > 0) must give want. */
 static void expect_esc(const char *s, size_t max, const char *want)
@@ -106,7 +106,7 @@ static void test_numbers(void **state)
 	free(out);
 }
 
-/* ---- pages of the examples ---------------------------------------------- */
+/* ---- pages of the examples ----------------------------------------------- */
 
 static gs_catalog *cat;
 
