@@ -1,6 +1,6 @@
 /* cmd_emit.c - `gpushare emit KIND FILE`: one kind of configuration. */
+#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "cli.h"
 
@@ -17,15 +17,17 @@ const cli_opt emit_opts[] = {
 	CLI_OPT_END,
 };
 
+/* The kind named on the command line; the list of kinds in the message
+ * comes from the library's. */
 static int kind_of(const cli_cmd *self, const char *name, gs_emit_kind *k)
 {
-	char list[256] = "";
+	char list[512] = "";
+	size_t len = 0;
 	if (gs_emit_kind_parse(name, k) == 0)
 		return 0;
-	for (int i = 0; i < GS_EMIT_KIND_COUNT; i++) {
-		strcat(list, i ? ", " : "");
-		strcat(list, gs_emit_kind_name((gs_emit_kind)i));
-	}
+	for (int i = 0; i < GS_EMIT_KIND_COUNT && len < sizeof list; i++)
+		len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "",
+		                        gs_emit_kind_name((gs_emit_kind)i));
 	return cli_usage_error(self, "unknown kind '%s' (one of %s)", name, list);
 }
 

@@ -23,7 +23,8 @@ static int make_dirs(const char *dir)
 			continue;
 		*p = '\0';
 		if (mkdir(path, 0755) < 0 && errno != EEXIST)
-			return cli_error(EXIT_FAIL, "cannot create '%s': %s", path, strerror(errno));
+			return cli_error(EXIT_FAIL, "cannot create '%s': %s", path,
+			                 strerror(errno));
 		*p = '/';
 	}
 	if (mkdir(path, 0755) < 0 && errno != EEXIST)
@@ -52,7 +53,8 @@ int cli_emit_dir(const gs_plan *plan, const gs_emit_opts *o, const char *dir,
 		struct stat st;
 		snprintf(path, sizeof path, "%s/%s", dir, gs_emit_file_name((gs_emit_kind)k));
 		if (text[k] && lstat(path, &st) == 0)
-			rc = cli_error(EXIT_FAIL, "%s exists already (use --force to replace it)", path);
+			rc = cli_error(EXIT_FAIL, "%s exists already (use --force to replace it)",
+			               path);
 	}
 	for (int k = 0; k < GS_EMIT_KIND_COUNT && rc == EXIT_OK; k++) {
 		if (!text[k])
@@ -85,7 +87,9 @@ int cli_emit_option(const cli_cmd *self, int opt_rename, int idx, const char *ar
 		else if (strcmp(arg, "v1beta1") == 0)
 			o->dra_api = GS_DRA_V1BETA1;
 		else
-			return cli_usage_error(self, "--dra-api must be v1, v1beta2 or v1beta1, not '%s'", arg);
+			return cli_usage_error(self,
+			                       "--dra-api must be v1, v1beta2 or v1beta1, not '%s'",
+			                       arg);
 		return 0;
 	case 4: o->namespace_ = arg; return 0;
 	}

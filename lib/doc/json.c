@@ -9,85 +9,62 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/buf.h"
 #include "doc/doc.h"
 
-typedef struct out {
-	char *buf;
-	size_t len, cap;
-	int failed;
-} out;
-
-static void put(out *o, const char *s, size_t n)
-{
-	if (o->failed || gs_grow(&o->buf, &o->cap, o->len + n + 1, 1) < 0) {
-		o->failed = 1;
-		return;
-	}
-	memcpy(o->buf + o->len, s, n);
-	o->len += n;
-	o->buf[o->len] = '\0';
-}
-
-static void puts_(out *o, const char *s) { put(o, s, strlen(s)); }
-
-static void indent(out *o, int depth)
+static void indent(gs_buf *b, int depth)
 {
 	for (int i = 0; i < depth; i++)
-		put(o, "  ", 2);
+		gs_buf_puts(b, "  ");
 }
 
-static void string(out *o, const char *s)
+static void string(gs_buf *b, const char *s)
 {
 	cJSON *j = cJSON_CreateString(s);
 	char *text = j ? cJSON_PrintUnformatted(j) : NULL;
 	if (!text)
-		o->failed = 1;
+		b->failed = 1;
 	else
-		puts_(o, text);
+		gs_buf_puts(b, text);
 	cJSON_free(text);
 	cJSON_Delete(j);
 }
 
-static void value(out *o, const gs_node *n, int depth)
+static void value(gs_buf *b, const gs_node *n, int depth)
 {
 	int map = n->kind == GS_NODE_MAP;
 
 	switch (n->kind) {
-	case GS_NODE_NULL: puts_(o, "null"); return;
+	case GS_NODE_NULL: gs_buf_puts(b, "null"); return;
 	case GS_NODE_BOOL:
-	case GS_NODE_NUMBER: puts_(o, n->text); return;
-	case GS_NODE_STRING: string(o, n->text); return;
+	case GS_NODE_NUMBER: gs_buf_puts(b, n->text); return;
+	case GS_NODE_STRING: string(b, n->text); return;
 	default: break;
 	}
 	if (n->n == 0) {
-		puts_(o, map ? "{}" : "[]");
+		gs_buf_puts(b, map ? "{}" : "[]");
 		return;
 	}
-	puts_(o, map ? "{\n" : "[\n");
+	gs_buf_puts(b, map ? "{\n" : "[\n");
 	for (size_t i = 0; i < n->n; i++) {
-		indent(o, depth + 1);
+		indent(b, depth + 1);
 		if (map) {
-			string(o, n->keys[i]->text);
-			puts_(o, ": ");
+			string(b, n->keys[i]->text);
+			gs_buf_puts(b, ": ");
 		}
-		value(o, n->items[i], depth + 1);
-		puts_(o, i + 1 < n->n ? ",\n" : "\n");
+		value(b, n->items[i], depth + 1);
+		gs_buf_puts(b, i + 1 < n->n ? ",\n" : "\n");
 	}
-	indent(o, depth);
-	puts_(o, map ? "}" : "]");
+	indent(b, depth);
+	gs_buf_puts(b, map ? "}" : "]");
 }
 
 int gs_json_render(const gs_node *root, char **res, gs_error *err)
 {
-	out o = { NULL, 0, 0, 0 };
-	value(&o, root, 0);
-	puts_(&o, "\n");
-	if (o.failed) {
-		free(o.buf);
-		return gs_fail_nomem(err);
-	}
-	*res = o.buf;
-	return 0;
+	gs_buf b = GS_BUF_INIT;
+	value(&b, root, 0);
+	gs_buf_puts(&b, "\n");
+	return gs_buf_detach(&b, res, err);
 }
 
 /* ---- reading --------------------------------------------------------------- */

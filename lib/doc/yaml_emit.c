@@ -6,25 +6,16 @@
 #include <string.h>
 #include <yaml.h>
 
+#include "base/buf.h"
 #include "doc/doc.h"
 
-typedef struct sink {
-	char *buf;
-	size_t len, cap;
-	int failed;
-} sink;
-
+/* libyaml's output handler: appends to a gs_buf, and tells libyaml to
+ * stop once the buffer has failed. */
 static int write_handler(void *data, unsigned char *chunk, size_t size)
 {
-	sink *s = data;
-	if (gs_grow(&s->buf, &s->cap, s->len + size + 1, 1) < 0) {
-		s->failed = 1;
-		return 0;
-	}
-	memcpy(s->buf + s->len, chunk, size);
-	s->len += size;
-	s->buf[s->len] = '\0';
-	return 1;
+	gs_buf *b = data;
+	gs_buf_add(b, chunk, size);
+	return !b->failed;
 }
 
 /* A string that a YAML 1.1 or 1.2 reader would resolve to something else
@@ -137,26 +128,25 @@ int gs_yaml_render_stream(const gs_node *const *docs, size_t n, char **out,
                           gs_error *err)
 {
 	yaml_emitter_t em;
-	sink s = { NULL, 0, 0, 0 };
+	gs_buf b = GS_BUF_INIT;
 	int rc;
 
 	if (!yaml_emitter_initialize(&em))
 		return gs_fail_nomem(err);
-	yaml_emitter_set_output(&em, write_handler, &s);
+	yaml_emitter_set_output(&em, write_handler, &b);
 	yaml_emitter_set_unicode(&em, 1);
 	yaml_emitter_set_width(&em, -1);
 	yaml_emitter_set_indent(&em, 2);
 	rc = emit_documents(&em, docs, n);
-	if (rc < 0 && !s.failed && em.error != YAML_MEMORY_ERROR)
+	if (rc < 0 && !b.failed && em.error != YAML_MEMORY_ERROR)
 		rc = gs_fail(err, GS_EINVAL, "cannot write YAML: %s",
 		             em.problem ? em.problem : "emitter error");
 	else if (rc < 0)
 		rc = gs_fail_nomem(err);
 	yaml_emitter_delete(&em);
 	if (rc < 0) {
-		free(s.buf);
+		gs_buf_release(&b);
 		return rc;
 	}
-	*out = s.buf ? s.buf : gs_strdup("");
-	return *out ? 0 : gs_fail_nomem(err);
+	return gs_buf_detach(&b, out, err);
 }

@@ -1,53 +1,75 @@
-/* emit.h - shared by the emitters of Kubernetes configuration. */
+/*
+ * emit.h - what the emitters of Kubernetes configuration share. Each kind
+ * is a row of registry.c (its names, its render function, when a plan
+ * wants it) and a file that renders it; emit.c holds what they have in
+ * common. Emitters read the plan through the public records only.
+ */
 #ifndef GS_EMIT_H
 #define GS_EMIT_H
 
-#include "plan/plan_internal.h"
+#include "base/buf.h"
+#include "doc/doc.h"
 
-/* Output text; failures are sticky and reported once at the end. */
-typedef struct ebuf {
-	char *buf;
-	size_t len, cap;
-	int failed;
-} ebuf;
+/* ---- the registry (registry.c) ------------------------------------------- */
 
-void eb_puts(ebuf *b, const char *s);
-void eb_printf(ebuf *b, const char *fmt, ...) GS_PRINTF(2, 3);
+/* The kind's line of help, which also opens the header of its file. */
+const char *gs_emit_help(gs_emit_kind k);
+
+/* ---- text (emit.c) ------------------------------------------------------- */
+
 /* Appends doc as one YAML document starting with "---", and frees it. */
-void eb_doc(ebuf *b, gs_node *doc);
-/* The comment every file starts with: what produced it and how to apply
- * it. Only our own text and sanitized names go into comments. */
-void eb_header(ebuf *b, const gs_plan *p, const gs_emit_opts *o, const char *what,
-               const char *apply);
-int eb_finish(ebuf *b, char **out, gs_error *err);
+void gs_emit_doc(gs_buf *b, gs_node *doc);
+/* The comment every file starts with: what it is, what produced it and
+ * how to apply it. Only our own text and sanitized names go into
+ * comments. */
+void gs_emit_header(gs_buf *b, const gs_plan *p, const gs_emit_opts *o, const char *what,
+                    const char *apply);
 
-/* Builders: NULL-safe, so trees are built first and checked once. */
-gs_node *em_map(void);
-gs_node *em_seq(void);
-gs_node *em_str(const char *s);
-gs_node *em_int(int64_t v);
-/* put/push record failure in *bad instead of returning it. */
-void em_put(int *bad, gs_node *map, const char *key, gs_node *v);
-void em_push(int *bad, gs_node *seq, gs_node *v);
+/* ---- builders (emit.c) --------------------------------------------------- */
+
+/* NULL-safe, so trees are built first and checked once: put and push
+ * record a failure in *bad instead of returning it. Scalars are
+ * gs_node_str and gs_node_int. */
+gs_node *gs_emit_map(void);
+gs_node *gs_emit_seq(void);
+void gs_emit_put(int *bad, gs_node *map, const char *key, gs_node *v);
+void gs_emit_push(int *bad, gs_node *seq, gs_node *v);
+
+/* ---- facts of a plan ----------------------------------------------------- */
 
 /* "nvidia.com/mig-1g.5gb" (a '+' in a profile name becomes '.') */
-void em_mig_resource(const gs_mig_profile *prof, int shared, char *buf, size_t n);
-/* The plan's nodes of each distinct config, in order of first appearance:
- * index i of the first node per config (returns their count). */
-size_t em_distinct_configs(const gs_plan *p, size_t *first, int mig);
-int em_uses_dra(const gs_plan *p, const gs_emit_opts *o);
-int em_has_mig(const gs_plan *p);
+void gs_emit_mig_resource(const gs_mig_profile *prof, int shared, char *buf, size_t n);
+/* The plan's nodes of each distinct config (mig: mig-parted config), in
+ * order of first appearance: index i of the first node per config
+ * (returns their count). */
+size_t gs_emit_distinct_configs(const gs_plan *p, size_t *first, int mig);
 
-#define EM_DP_CONFIGMAP "gpushare-device-plugin-config"
-#define EM_MIG_CONFIGMAP "gpushare-mig-config"
-#define EM_NODECLASS "gpushare-gpu"
+/* What a plan wants (the registry's predicates, also asked by other
+ * kinds): MIG GPUs (emit_nvidia.c), DRA claims (emit_dra.c), AWS nodes
+ * for Karpenter (emit_karpenter.c). */
+int gs_emit_wants_mig(const gs_plan *p, const gs_emit_opts *o);
+int gs_emit_wants_dra(const gs_plan *p, const gs_emit_opts *o);
+int gs_emit_wants_karpenter(const gs_plan *p, const gs_emit_opts *o);
 
-int emit_device_plugin(const gs_plan *p, const gs_emit_opts *o, ebuf *b);
-int emit_operator_values(const gs_plan *p, const gs_emit_opts *o, ebuf *b);
-int emit_mig_parted(const gs_plan *p, const gs_emit_opts *o, ebuf *b);
-int emit_labels(const gs_plan *p, const gs_emit_opts *o, ebuf *b);
-int emit_workloads(const gs_plan *p, const gs_emit_opts *o, ebuf *b);
-int emit_dra(const gs_plan *p, const gs_emit_opts *o, ebuf *b);
-int emit_karpenter(const gs_plan *p, const gs_emit_opts *o, ebuf *b);
+/* DRA claim names (emit_dra.c), which workloads refer to: one claim per
+ * shared GPU ("gpushare-n1-gpu0"), and per tenant of a MIG GPU shared by
+ * tenants ("gpushare-n3-gpu1-t2"). The tenant of a MIG instance is its
+ * first replica's. */
+void gs_emit_claim_name(char *buf, size_t n, size_t node, size_t gpu);
+void gs_emit_mig_claim_name(char *buf, size_t n, size_t node, size_t gpu,
+                            const gs_plan_gpu *g, const char *tenant);
+const char *gs_emit_mig_tenant(const gs_plan_mig *mi);
+/* The ResourceClaimTemplate of the GPUs that are not shared. */
+#define GS_EMIT_DRA_TEMPLATE "gpushare-gpu"
+
+/* ---- the kinds, one render function each --------------------------------- */
+
+int gs_emit_device_plugin(const gs_plan *p, const gs_emit_opts *o, gs_buf *b);
+int gs_emit_operator_values(const gs_plan *p, const gs_emit_opts *o, gs_buf *b);
+int gs_emit_mig_parted(const gs_plan *p, const gs_emit_opts *o, gs_buf *b);
+int gs_emit_labels(const gs_plan *p, const gs_emit_opts *o, gs_buf *b);
+int gs_emit_workloads(const gs_plan *p, const gs_emit_opts *o, gs_buf *b);
+int gs_emit_dra(const gs_plan *p, const gs_emit_opts *o, gs_buf *b);
+int gs_emit_karpenter(const gs_plan *p, const gs_emit_opts *o, gs_buf *b);
 
 #endif

@@ -1,229 +1,16 @@
 /*
  * report.c - a plan as one self-contained HTML page: the summary, the
- * workloads and, through report_svg.c, pictures of the team costs and of
- * every GPU's partitions. The page fetches nothing and runs no script:
- * CSS and SVG are inline. Every user string goes through rb_esc, every
+ * workloads and, through svg.c, pictures of the team costs and of every
+ * GPU's partitions. The page fetches nothing and runs no script: CSS and
+ * SVG are inline. Every user string goes through gs_html_esc, every
  * amount through gs_micros_format, and nothing depends on the clock, so
  * the same plan gives the same bytes.
  */
-#include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+#include "plan/strategy.h"
+#include "report/html.h"
+#include "report/svg.h"
 
-#include "report/report.h"
-
-/* ---- text ------------------------------------------------------------------- */
-
-static void rb_putn(rbuf *b, const char *s, size_t n)
-{
-	if (b->failed || gs_grow(&b->buf, &b->cap, b->len + n + 1, 1) < 0) {
-		b->failed = 1;
-		return;
-	}
-	memcpy(b->buf + b->len, s, n);
-	b->len += n;
-	b->buf[b->len] = '\0';
-}
-
-void rb_puts(rbuf *b, const char *s) { rb_putn(b, s, strlen(s)); }
-
-void rb_printf(rbuf *b, const char *fmt, ...)
-{
-	char small[256], *big;
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(small, sizeof small, fmt, ap);
-	va_end(ap);
-	if (n < 0) {
-		b->failed = 1;
-		return;
-	}
-	if ((size_t)n < sizeof small) {
-		rb_putn(b, small, (size_t)n);
-		return;
-	}
-	if (!(big = malloc((size_t)n + 1))) {
-		b->failed = 1;
-		return;
-	}
-	va_start(ap, fmt);
-	vsnprintf(big, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	rb_putn(b, big, (size_t)n);
-	free(big);
-}
-
-int rb_finish(rbuf *b, char **out, gs_error *err)
-{
-	if (b->failed) {
-		free(b->buf);
-		b->buf = NULL;
-		return gs_fail_nomem(err);
-	}
-	*out = b->buf;
-	b->buf = NULL;
-	return 0;
-}
-
-/* ---- escaping --------------------------------------------------------------- */
-
-#define REPLACEMENT "\xEF\xBF\xBD" /* U+FFFD */
-#define ELLIPSIS "\xE2\x80\xA6"    /* U+2026 */
-
-/* The length of the well-formed UTF-8 character at s (1 to 4), or 0 when
- * the bytes there are not one (stray continuation bytes, overlong forms,
- * surrogates, code points past U+10FFFF, a truncated sequence). */
-static size_t u8_len(const unsigned char *s)
-{
-	unsigned char c = s[0];
-	unsigned char lo = 0x80, hi = 0xBF;
-	size_t n;
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xC2 && c <= 0xDF)
-		n = 2;
-	else if (c >= 0xE0 && c <= 0xEF)
-		n = 3;
-	else if (c >= 0xF0 && c <= 0xF4)
-		n = 4;
-	else
-		return 0;
-	if (c == 0xE0)
-		lo = 0xA0;
-	else if (c == 0xED)
-		hi = 0x9F;
-	else if (c == 0xF0)
-		lo = 0x90;
-	else if (c == 0xF4)
-		hi = 0x8F;
-	if (s[1] < lo || s[1] > hi)
-		return 0;
-	for (size_t i = 2; i < n; i++)
-		if (s[i] < 0x80 || s[i] > 0xBF)
-			return 0;
-	return n;
-}
-
-/* Appends the character at s escaped; returns the bytes it used. */
-static size_t esc_char(rbuf *b, const unsigned char *s)
-{
-	size_t n = u8_len(s);
-
-	if (n == 0) {
-		rb_puts(b, REPLACEMENT);
-		return 1;
-	}
-	switch (s[0]) {
-	case '&': rb_puts(b, "&amp;"); return 1;
-	case '<': rb_puts(b, "&lt;"); return 1;
-	case '>': rb_puts(b, "&gt;"); return 1;
-	case '"': rb_puts(b, "&quot;"); return 1;
-	case '\'': rb_puts(b, "&#39;"); return 1;
-	case '\t': case '\n': rb_putn(b, (const char *)s, 1); return 1;
-	}
-	/* C0 and C1 controls and DEL are parse errors in HTML. */
-	if (s[0] < 0x20 || s[0] == 0x7F || (s[0] == 0xC2 && s[1] < 0xA0))
-		rb_puts(b, REPLACEMENT);
-	else
-		rb_putn(b, (const char *)s, n);
-	return n;
-}
-
-void rb_esc(rbuf *b, const char *s)
-{
-	const unsigned char *u = (const unsigned char *)s;
-	while (u && *u)
-		u += esc_char(b, u);
-}
-
-size_t rb_chars(const char *s)
-{
-	const unsigned char *u = (const unsigned char *)s;
-	size_t n = 0, len;
-	while (u && *u) {
-		len = u8_len(u);
-		u += len ? len : 1;
-		n++;
-	}
-	return n;
-}
-
-void rb_esc_max(rbuf *b, const char *s, size_t max)
-{
-	const unsigned char *u = (const unsigned char *)s;
-
-	if (!s || max == 0)
-		return;
-	if (rb_chars(s) <= max) {
-		rb_esc(b, s);
-		return;
-	}
-	for (size_t i = 0; i + 1 < max; i++)
-		u += esc_char(b, u);
-	rb_puts(b, ELLIPSIS);
-}
-
-/* ---- numbers ---------------------------------------------------------------- */
-
-void rb_money(rbuf *b, gs_micros m)
-{
-	char plain[32], grouped[48];
-	size_t len, o = 0;
-
-	/* The magnitude of the most negative amount still fits once rounded
-	 * to cents: gs_micros_format works on the sign itself. */
-	gs_micros_format(m, 2, plain, sizeof plain);
-	const char *digits = plain[0] == '-' ? plain + 1 : plain;
-	len = strcspn(digits, ".");
-	for (size_t i = 0; i < len; i++) {
-		if (i && (len - i) % 3 == 0)
-			grouped[o++] = ',';
-		grouped[o++] = digits[i];
-	}
-	snprintf(grouped + o, sizeof grouped - o, "%s", digits + len);
-	rb_printf(b, "%s$%s", plain[0] == '-' ? "-" : "", grouped);
-}
-
-void rb_permille(rbuf *b, int permille)
-{
-	int a = permille < 0 ? -permille : permille;
-	rb_printf(b, "%s%d.%d%%", permille < 0 ? "-" : "", a / 10, a % 10);
-}
-
-void rb_ppm(rbuf *b, int64_t ppm)
-{
-	rb_printf(b, "%lld%%", (long long)gs_div_round(ppm, 10000));
-}
-
-/* ---- strategies ------------------------------------------------------------- */
-
-const char *rp_class(gs_strategy s)
-{
-	switch (s) {
-	case GS_STRATEGY_DEDICATED: return "s-ded";
-	case GS_STRATEGY_TIME_SLICING: return "s-ts";
-	case GS_STRATEGY_MPS: return "s-mps";
-	case GS_STRATEGY_MIG: return "s-mig";
-	}
-	return "unused";
-}
-
-const char *rp_label(gs_strategy s)
-{
-	switch (s) {
-	case GS_STRATEGY_DEDICATED: return "dedicated";
-	case GS_STRATEGY_TIME_SLICING: return "time-slicing";
-	case GS_STRATEGY_MPS: return "MPS";
-	case GS_STRATEGY_MIG: return "MIG";
-	}
-	return "unknown";
-}
-
-/* ---- the page --------------------------------------------------------------- */
+/* ---- the page ------------------------------------------------------------ */
 
 /* Neutral greys, one accent per strategy (--c the line, --t its tint),
  * the system's own fonts. */
@@ -304,235 +91,248 @@ static const char css[] =
 	"td.why{min-width:0}}\n"
 	"@media (max-width:22rem){.cards{grid-template-columns:1fr}}\n";
 
-static void page_head(rbuf *b, const char *title)
+static void page_head(gs_buf *b, const char *title)
 {
-	rb_puts(b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-	           "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-	           "<meta name=\"generator\" content=\"gpushare " GS_VERSION "\">\n<title>");
-	rb_esc(b, title);
-	rb_puts(b, " \xE2\x80\x94 gpushare plan</title>\n<style>\n");
-	rb_puts(b, css);
-	rb_puts(b, "</style>\n</head>\n<body>\n<main>\n");
+	gs_buf_puts(b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+	               "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+	               "<meta name=\"generator\" content=\"gpushare " GS_VERSION "\">\n<title>");
+	gs_html_esc(b, title);
+	gs_buf_puts(b, " \xE2\x80\x94 gpushare plan</title>\n<style>\n");
+	gs_buf_puts(b, css);
+	gs_buf_puts(b, "</style>\n</head>\n<body>\n<main>\n");
 }
 
-static void card(rbuf *b, const char *cls, const char *key)
+static void card(gs_buf *b, const char *cls, const char *key)
 {
-	rb_printf(b, "<div class=\"card%s%s\"><p class=\"k\">%s</p><p class=\"v\">",
-	          cls ? " " : "", cls ? cls : "", key);
+	gs_buf_printf(b, "<div class=\"card%s%s\"><p class=\"k\">%s</p><p class=\"v\">",
+	              cls ? " " : "", cls ? cls : "", key);
 }
 
-static void card_money(rbuf *b, const char *key, gs_micros after, gs_micros before)
-{
-	card(b, NULL, key);
-	rb_money(b, after);
-	rb_puts(b, "</p><p class=\"was\">before ");
-	rb_money(b, before);
-	rb_puts(b, "</p></div>\n");
-}
-
-static void card_count(rbuf *b, const char *key, int after, int before)
+static void card_money(gs_buf *b, const char *key, gs_micros after, gs_micros before)
 {
 	card(b, NULL, key);
-	rb_printf(b, "%d</p><p class=\"was\">before %d</p></div>\n", after, before);
+	gs_html_money(b, after);
+	gs_buf_puts(b, "</p><p class=\"was\">before ");
+	gs_html_money(b, before);
+	gs_buf_puts(b, "</p></div>\n");
 }
 
-static void summary(rbuf *b, const gs_plan *p, const char *title)
+static void card_count(gs_buf *b, const char *key, int after, int before)
+{
+	card(b, NULL, key);
+	gs_buf_printf(b, "%d</p><p class=\"was\">before %d</p></div>\n", after, before);
+}
+
+static void summary(gs_buf *b, const gs_plan *p, const char *title)
 {
 	const gs_plan_summary *s = gs_plan_summary_get(p);
 	gs_micros h = s->hours_per_month;
 	size_t nw = gs_plan_workload_count(p);
 
-	rb_puts(b, "<header>\n<h1>Sharing plan for ");
-	rb_esc(b, title);
-	rb_printf(b, "</h1>\n<p class=\"sub\">%zu workload%s, %d replica%s, %s prices, "
-	             "%d hours a month</p>\n</header>\n",
-	          nw, nw == 1 ? "" : "s", s->replicas, s->replicas == 1 ? "" : "s",
-	          gs_pricing_name(s->pricing), s->hours_per_month);
-	rb_puts(b, "<section aria-labelledby=\"h-summary\">\n"
-	           "<h2 id=\"h-summary\">Before and after</h2>\n<div class=\"cards\">\n");
+	gs_buf_puts(b, "<header>\n<h1>Sharing plan for ");
+	gs_html_esc(b, title);
+	gs_buf_printf(b, "</h1>\n<p class=\"sub\">%zu workload%s, %d replica%s, %s prices, "
+	                 "%d hours a month</p>\n</header>\n",
+	              nw, nw == 1 ? "" : "s", s->replicas, s->replicas == 1 ? "" : "s",
+	              gs_pricing_name(s->pricing), s->hours_per_month);
+	gs_buf_puts(b, "<section aria-labelledby=\"h-summary\">\n"
+	               "<h2 id=\"h-summary\">Before and after</h2>\n<div class=\"cards\">\n");
 	card(b, s->savings_per_hour > 0 ? "good" : NULL, "Saved");
-	rb_permille(b, s->savings_permille);
-	rb_puts(b, "</p><p class=\"was\">");
-	rb_money(b, s->savings_per_hour);
-	rb_puts(b, " an hour, ");
-	rb_money(b, s->savings_per_hour * h);
-	rb_puts(b, " a month</p></div>\n");
+	gs_html_permille(b, s->savings_permille);
+	gs_buf_puts(b, "</p><p class=\"was\">");
+	gs_html_money(b, s->savings_per_hour);
+	gs_buf_puts(b, " an hour, ");
+	gs_html_money(b, s->savings_per_hour * h);
+	gs_buf_puts(b, " a month</p></div>\n");
 	card_money(b, "Cost per hour", s->after_per_hour, s->before_per_hour);
 	card_money(b, "Cost per month", s->after_per_hour * h, s->before_per_hour * h);
 	card_count(b, "GPUs", s->gpus_after, s->gpus_before);
 	card_count(b, "Instances", s->instances_after, s->instances_before);
 	card(b, NULL, "Planned utilization");
-	rb_permille(b, s->util_after_permille);
-	rb_puts(b, "</p><p class=\"was\">before ");
-	rb_permille(b, s->util_before_permille);
-	rb_puts(b, "</p></div>\n</div>\n");
-	rb_puts(b, "<p class=\"note\">Before: every replica on a whole GPU, without "
-	           "sharing. After: this plan.");
+	gs_html_permille(b, s->util_after_permille);
+	gs_buf_puts(b, "</p><p class=\"was\">before ");
+	gs_html_permille(b, s->util_before_permille);
+	gs_buf_puts(b, "</p></div>\n</div>\n");
+	gs_buf_puts(b, "<p class=\"note\">Before: every replica on a whole GPU, without "
+	               "sharing. After: this plan.");
 	if (s->current_per_hour >= 0) {
-		rb_puts(b, " What the workloads that name their <code>current</code> "
-		           "instances cost today: ");
-		rb_money(b, s->current_per_hour);
-		rb_puts(b, " an hour.");
+		gs_buf_puts(b, " What the workloads that name their <code>current</code> "
+		               "instances cost today: ");
+		gs_html_money(b, s->current_per_hour);
+		gs_buf_puts(b, " an hour.");
 	}
-	rb_puts(b, "</p>\n</section>\n");
+	gs_buf_puts(b, "</p>\n</section>\n");
 }
 
-static void teams(rbuf *b, const gs_plan *p)
+static void teams(gs_buf *b, const gs_plan *p)
 {
-	rb_puts(b, "<section aria-labelledby=\"h-teams\">\n"
-	           "<h2 id=\"h-teams\">Cost per team</h2>\n<div class=\"scroll\">\n");
-	rp_svg_teams(b, p);
-	rb_puts(b, "</div>\n</section>\n");
+	gs_buf_puts(b, "<section aria-labelledby=\"h-teams\">\n"
+	               "<h2 id=\"h-teams\">Cost per team</h2>\n<div class=\"scroll\">\n");
+	gs_svg_teams(b, p);
+	gs_buf_puts(b, "</div>\n</section>\n");
 }
 
-static void strategy_cell(rbuf *b, gs_strategy s)
+/* "MPS", "time-slicing": a strategy as the page names it. */
+static const char *label(gs_strategy s) { return gs_strategy_info_get(s)->label; }
+
+/* A strategy's colour swatch and its name. */
+static void swatch(gs_buf *b, gs_strategy s)
 {
-	rb_printf(b, "<td class=\"nowrap fact\"><span class=\"sw %s\" aria-hidden=\"true\">"
-	             "</span>%s</td>",
-	          rp_class(s), rp_label(s));
+	gs_buf_printf(b, "<span class=\"sw %s\" aria-hidden=\"true\"></span>%s",
+	              gs_strategy_info_get(s)->css, label(s));
 }
 
-static void workloads(rbuf *b, const gs_plan *p)
+static void strategy_cell(gs_buf *b, gs_strategy s)
 {
-	rb_puts(b, "<section aria-labelledby=\"h-workloads\">\n"
-	           "<h2 id=\"h-workloads\">Workloads</h2>\n<div class=\"scroll\">\n<table class=\"wl\">\n"
-	           "<thead><tr><th scope=\"col\">Workload</th><th scope=\"col\">Team</th>"
-	           "<th scope=\"col\">Strategy</th><th scope=\"col\" class=\"n\">Replicas</th>"
-	           "<th scope=\"col\" class=\"n\">Cost per hour</th>"
-	           "<th scope=\"col\">Why</th></tr></thead>\n<tbody>\n");
+	gs_buf_puts(b, "<td class=\"nowrap fact\">");
+	swatch(b, s);
+	gs_buf_puts(b, "</td>");
+}
+
+static void workloads(gs_buf *b, const gs_plan *p)
+{
+	gs_buf_puts(b, "<section aria-labelledby=\"h-workloads\">\n"
+	               "<h2 id=\"h-workloads\">Workloads</h2>\n<div class=\"scroll\">\n"
+	               "<table class=\"wl\">\n"
+	               "<thead><tr><th scope=\"col\">Workload</th><th scope=\"col\">Team</th>"
+	               "<th scope=\"col\">Strategy</th><th scope=\"col\" class=\"n\">Replicas</th>"
+	               "<th scope=\"col\" class=\"n\">Cost per hour</th>"
+	               "<th scope=\"col\">Why</th></tr></thead>\n<tbody>\n");
 	for (size_t i = 0; i < gs_plan_workload_count(p); i++) {
 		const gs_plan_workload *w = gs_plan_workload_at(p, i);
-		rb_puts(b, "<tr><th scope=\"row\">");
-		rb_esc(b, w->workload->name);
-		rb_puts(b, "</th><td class=\"fact\" data-k=\"team\">");
-		rb_esc(b, w->workload->team);
-		rb_puts(b, "</td>");
+		gs_buf_puts(b, "<tr><th scope=\"row\">");
+		gs_html_esc(b, w->workload->name);
+		gs_buf_puts(b, "</th><td class=\"fact\" data-k=\"team\">");
+		gs_html_esc(b, w->workload->team);
+		gs_buf_puts(b, "</td>");
 		strategy_cell(b, w->strategy);
-		rb_printf(b, "<td class=\"n fact\" data-k=\"replicas\">%d</td>"
-		             "<td class=\"n fact\" data-k=\"per hour\">",
-		          w->workload->replicas);
-		rb_money(b, w->cost_per_hour);
-		rb_puts(b, "</td><td class=\"why\">");
-		rb_esc(b, w->why);
-		rb_puts(b, "</td></tr>\n");
+		gs_buf_printf(b, "<td class=\"n fact\" data-k=\"replicas\">%d</td>"
+		                 "<td class=\"n fact\" data-k=\"per hour\">",
+		              w->workload->replicas);
+		gs_html_money(b, w->cost_per_hour);
+		gs_buf_puts(b, "</td><td class=\"why\">");
+		gs_html_esc(b, w->why);
+		gs_buf_puts(b, "</td></tr>\n");
 	}
-	rb_puts(b, "</tbody>\n</table>\n</div>\n</section>\n");
+	gs_buf_puts(b, "</tbody>\n</table>\n</div>\n</section>\n");
 }
 
-static void legend(rbuf *b)
+static void legend(gs_buf *b)
 {
 	static const gs_strategy all[] = { GS_STRATEGY_DEDICATED, GS_STRATEGY_TIME_SLICING,
 		                               GS_STRATEGY_MPS, GS_STRATEGY_MIG };
-	rb_puts(b, "<ul class=\"legend\" aria-label=\"Legend\">\n");
-	for (size_t i = 0; i < GS_ARRAY_LEN(all); i++)
-		rb_printf(b, "<li><span class=\"sw %s\" aria-hidden=\"true\"></span>%s</li>\n",
-		          rp_class(all[i]), rp_label(all[i]));
-	rb_puts(b, "<li><span class=\"sw unused\" aria-hidden=\"true\"></span>unused GPU</li>\n"
-	           "<li><span class=\"sw idle\" aria-hidden=\"true\"></span>free share or "
-	           "slot</li>\n</ul>\n");
+	gs_buf_puts(b, "<ul class=\"legend\" aria-label=\"Legend\">\n");
+	for (size_t i = 0; i < GS_ARRAY_LEN(all); i++) {
+		gs_buf_puts(b, "<li>");
+		swatch(b, all[i]);
+		gs_buf_puts(b, "</li>\n");
+	}
+	gs_buf_puts(b, "<li><span class=\"sw unused\" aria-hidden=\"true\"></span>unused GPU</li>\n"
+	               "<li><span class=\"sw idle\" aria-hidden=\"true\"></span>free share or "
+	               "slot</li>\n</ul>\n");
 }
 
 /* "globex-search/0 13%, ..." as the text output lists them. */
-static void who(rbuf *b, const gs_assignment *a, size_t n)
+static void who(gs_buf *b, const gs_assignment *a, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		rb_puts(b, i ? ", " : "");
-		rb_esc(b, a[i].workload->name);
-		rb_printf(b, "/%d ", a[i].replica);
-		rb_ppm(b, a[i].compute_ppm);
+		gs_buf_puts(b, i ? ", " : "");
+		gs_html_esc(b, a[i].workload->name);
+		gs_buf_printf(b, "/%d ", a[i].replica);
+		gs_html_ppm(b, a[i].compute_ppm);
 		if (a[i].thread_percent)
-			rb_printf(b, " (%d%% threads, %lld MiB)", a[i].thread_percent,
-			          (long long)a[i].memory_limit_mib);
+			gs_buf_printf(b, " (%d%% threads, %lld MiB)", a[i].thread_percent,
+			              (long long)a[i].memory_limit_mib);
 	}
 }
 
-static void gpu_caption(rbuf *b, const gs_plan_gpu *g)
+static void gpu_caption(gs_buf *b, const gs_plan_gpu *g)
 {
-	rb_printf(b, "<figcaption><strong>GPU %d</strong> \xC2\xB7 ", g->index);
-	rb_esc(b, g->model->name);
-	rb_puts(b, " \xC2\xB7 ");
-	if (rp_gpu_unused(g))
-		rb_puts(b, "unused");
+	gs_buf_printf(b, "<figcaption><strong>GPU %d</strong> \xC2\xB7 ", g->index);
+	gs_html_esc(b, g->model->name);
+	gs_buf_puts(b, " \xC2\xB7 ");
+	if (gs_svg_gpu_unused(g))
+		gs_buf_puts(b, "unused");
 	else
-		rb_puts(b, rp_label(g->strategy));
+		gs_buf_puts(b, label(g->strategy));
 	if (g->strategy == GS_STRATEGY_TIME_SLICING || g->strategy == GS_STRATEGY_MPS)
-		rb_printf(b, ", %d replicas", g->replicas);
+		gs_buf_printf(b, ", %d replicas", g->replicas);
 	if (g->strategy == GS_STRATEGY_MIG && g->model->mig_slots > 0)
-		rb_printf(b, ", %d memory slots", g->model->mig_slots);
-	rb_puts(b, "</figcaption>\n");
+		gs_buf_printf(b, ", %d memory slots", g->model->mig_slots);
+	gs_buf_puts(b, "</figcaption>\n");
 }
 
-static void gpu_figure(rbuf *b, const gs_plan_gpu *g, size_t node)
+static void gpu_figure(gs_buf *b, const gs_plan_gpu *g, size_t node)
 {
-	rb_puts(b, "<figure>\n");
+	gs_buf_puts(b, "<figure>\n");
 	gpu_caption(b, g);
-	rb_puts(b, "<div class=\"scroll\">\n");
-	rp_svg_gpu(b, g, node);
-	rb_puts(b, "</div>\n");
+	gs_buf_puts(b, "<div class=\"scroll\">\n");
+	gs_svg_gpu(b, g, node);
+	gs_buf_puts(b, "</div>\n");
 	if (g->n_assignments) {
-		rb_puts(b, "<p class=\"who\">");
+		gs_buf_puts(b, "<p class=\"who\">");
 		who(b, g->assignments, g->n_assignments);
-		rb_puts(b, "</p>\n");
+		gs_buf_puts(b, "</p>\n");
 	}
 	for (size_t m = 0; m < g->n_mig; m++) {
 		const gs_plan_mig *mi = &g->mig[m];
-		rb_puts(b, "<p class=\"who\">");
-		rb_esc(b, mi->profile->name);
-		rb_printf(b, " at slot %d", mi->start);
+		gs_buf_puts(b, "<p class=\"who\">");
+		gs_html_esc(b, mi->profile->name);
+		gs_buf_printf(b, " at slot %d", mi->start);
 		if (mi->strategy != GS_STRATEGY_DEDICATED)
-			rb_printf(b, ", %s \xC3\x97%d", rp_label(mi->strategy), mi->replicas);
-		rb_puts(b, ": ");
+			gs_buf_printf(b, ", %s \xC3\x97%d", label(mi->strategy), mi->replicas);
+		gs_buf_puts(b, ": ");
 		who(b, mi->assignments, mi->n_assignments);
-		rb_puts(b, "</p>\n");
+		gs_buf_puts(b, "</p>\n");
 	}
-	rb_puts(b, "</figure>\n");
+	gs_buf_puts(b, "</figure>\n");
 }
 
-static void nodes(rbuf *b, const gs_plan *p)
+static void nodes(gs_buf *b, const gs_plan *p)
 {
-	rb_puts(b, "<section aria-labelledby=\"h-nodes\">\n"
-	           "<h2 id=\"h-nodes\">GPUs per node</h2>\n");
+	gs_buf_puts(b, "<section aria-labelledby=\"h-nodes\">\n"
+	               "<h2 id=\"h-nodes\">GPUs per node</h2>\n");
 	legend(b);
-	rb_puts(b, "<div class=\"nodes\">\n");
+	gs_buf_puts(b, "<div class=\"nodes\">\n");
 	for (size_t i = 0; i < gs_plan_node_count(p); i++) {
 		const gs_plan_node *n = gs_plan_node_at(p, i);
-		rb_printf(b, "<article class=\"node\">\n<h3>Node %zu \xC2\xB7 ", i + 1);
-		rb_esc(b, n->instance->type);
-		rb_puts(b, "</h3>\n<p class=\"meta\">");
-		rb_esc(b, n->instance->cloud);
-		rb_puts(b, " \xC2\xB7 ");
-		rb_money(b, n->price_per_hour);
-		rb_puts(b, " an hour \xC2\xB7 device-plugin config ");
-		rb_esc(b, n->config);
+		gs_buf_printf(b, "<article class=\"node\">\n<h3>Node %zu \xC2\xB7 ", i + 1);
+		gs_html_esc(b, n->instance->type);
+		gs_buf_puts(b, "</h3>\n<p class=\"meta\">");
+		gs_html_esc(b, n->instance->cloud);
+		gs_buf_puts(b, " \xC2\xB7 ");
+		gs_html_money(b, n->price_per_hour);
+		gs_buf_puts(b, " an hour \xC2\xB7 device-plugin config ");
+		gs_html_esc(b, n->config);
 		if (n->mig_config) {
-			rb_puts(b, " \xC2\xB7 mig-parted config ");
-			rb_esc(b, n->mig_config);
+			gs_buf_puts(b, " \xC2\xB7 mig-parted config ");
+			gs_html_esc(b, n->mig_config);
 		}
-		rb_puts(b, "</p>\n");
+		gs_buf_puts(b, "</p>\n");
 		for (size_t g = 0; g < n->n_gpus; g++)
 			gpu_figure(b, &n->gpus[g], i);
-		rb_puts(b, "</article>\n");
+		gs_buf_puts(b, "</article>\n");
 	}
-	rb_puts(b, "</div>\n</section>\n");
+	gs_buf_puts(b, "</div>\n</section>\n");
 }
 
-static void warnings(rbuf *b, const gs_plan *p)
+static void warnings(gs_buf *b, const gs_plan *p)
 {
 	if (!gs_plan_warning_count(p))
 		return;
-	rb_puts(b, "<section aria-labelledby=\"h-warnings\">\n"
-	           "<h2 id=\"h-warnings\">Warnings</h2>\n<ul>\n");
+	gs_buf_puts(b, "<section aria-labelledby=\"h-warnings\">\n"
+	               "<h2 id=\"h-warnings\">Warnings</h2>\n<ul>\n");
 	for (size_t i = 0; i < gs_plan_warning_count(p); i++) {
-		rb_puts(b, "<li>");
-		rb_esc(b, gs_plan_warning_at(p, i));
-		rb_puts(b, "</li>\n");
+		gs_buf_puts(b, "<li>");
+		gs_html_esc(b, gs_plan_warning_at(p, i));
+		gs_buf_puts(b, "</li>\n");
 	}
-	rb_puts(b, "</ul>\n</section>\n");
+	gs_buf_puts(b, "</ul>\n</section>\n");
 }
 
 int gs_report_html(const gs_plan *p, const char *title, char **out, gs_error *err)
 {
-	rbuf b = RBUF_INIT;
+	gs_buf b = GS_BUF_INIT;
 
 	if (!p || !out)
 		return gs_fail(err, GS_EINVAL, "a plan and an output are required");
@@ -545,8 +345,8 @@ int gs_report_html(const gs_plan *p, const char *title, char **out, gs_error *er
 	workloads(&b, p);
 	nodes(&b, p);
 	warnings(&b, p);
-	rb_puts(&b, "<footer>Made by gpushare " GS_VERSION
-	            ". This page is self-contained: it loads nothing and runs no "
-	            "script.</footer>\n</main>\n</body>\n</html>\n");
-	return rb_finish(&b, out, err);
+	gs_buf_puts(&b, "<footer>Made by gpushare " GS_VERSION
+	                ". This page is self-contained: it loads nothing and runs no "
+	                "script.</footer>\n</main>\n</body>\n</html>\n");
+	return gs_buf_detach(&b, out, err);
 }

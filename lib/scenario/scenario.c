@@ -163,6 +163,7 @@ const gs_workload *gs_scenario_workload(const gs_scenario *s, size_t i)
 }
 const gs_catalog *gs_scenario_catalog(const gs_scenario *s) { return s->cat; }
 const char *gs_scenario_file(const gs_scenario *s) { return s->file; }
+gs_via gs_scenario_via(const gs_scenario *s) { return s->via; }
 
 /* Names are looked up on every add and set: an index keeps building a
  * scenario of many thousand workloads linear. */

@@ -20,6 +20,7 @@
 
 #include "testutil.h"
 #include "doc/doc.h"
+#include "emit/emit.h"
 
 /* ---- the plans ----------------------------------------------------------------- */
 
@@ -342,8 +343,8 @@ static int split_docs(ctx *c, const char *text, docs *out)
 				bad = 1;
 			start = p + len + (nl ? 1 : 0);
 		} else if (!start && len > 0) {
-			CHECK(c, p[0] == '#', "line before the first document is not a comment: %.*s",
-			      (int)len, p);
+			CHECK(c, p[0] == '#',
+			      "line before the first document is not a comment: %.*s", (int)len, p);
 		}
 		p += len + (nl ? 1 : 0);
 	}
@@ -353,12 +354,14 @@ static int split_docs(ctx *c, const char *text, docs *out)
 	 * only the last. */
 	for (size_t i = 0; i < out->n; i++)
 		for (size_t j = 0; j < i; j++) {
-			const char *ki = str(get(out->v[i], "kind")), *kj = str(get(out->v[j], "kind"));
+			const char *ki = str(get(out->v[i], "kind")),
+			           *kj = str(get(out->v[j], "kind"));
 			const char *ni = str(at(out->v[i], "metadata", "name", NULL));
 			const char *nj = str(at(out->v[j], "metadata", "name", NULL));
 			if (ki && kj && ni && nj && strcmp(ki, kj) == 0)
 				CHECK(c, strcmp(ni, nj) != 0,
-				      "documents %zu and %zu are both %s '%s' (the second replaces the first)",
+				      "documents %zu and %zu are both %s '%s' (the second replaces "
+				      "the first)",
 				      j + 1, i + 1, ki, ni);
 		}
 	return bad ? -1 : 0;
@@ -488,18 +491,21 @@ static void check_shared_pool(ctx *c, const gs_plan_node *nd, size_t ni, const c
 				const gs_workload *w = a[k].workload;
 				if (w->isolation_fault && !fault++)
 					CHECK(c, 0,
-					      "node %zu advertises %s as shared, but fault-isolated %s/%d "
-					      "(gpu %zu) is in that pool",
+					      "node %zu advertises %s as shared, but "
+					      "fault-isolated %s/%d (gpu %zu) is in that pool",
 					      ni + 1, res, w->name, a[k].replica, g);
 				if (!first) {
 					first = &a[k];
 					first_gpu = g;
-				} else if (strcmp(tenant_of(first), tenant_of(&a[k])) != 0 && !mixed++) {
+				} else if (strcmp(tenant_of(first), tenant_of(&a[k])) != 0 &&
+				           !mixed++) {
 					CHECK(c, 0,
-					      "node %zu pools the replicas of %s of tenants %s (%s/%d, gpu %zu) "
-					      "and %s (%s/%d, gpu %zu): the device plugin gives any pod any replica",
-					      ni + 1, res, tenant_of(first), first->workload->name, first->replica,
-					      first_gpu, tenant_of(&a[k]), w->name, a[k].replica, g);
+					      "node %zu pools the replicas of %s of tenants %s "
+					      "(%s/%d, gpu %zu) and %s (%s/%d, gpu %zu): the "
+					      "device plugin gives any pod any replica",
+					      ni + 1, res, tenant_of(first), first->workload->name,
+					      first->replica, first_gpu, tenant_of(&a[k]), w->name,
+					      a[k].replica, g);
 				}
 			}
 		}
@@ -531,11 +537,12 @@ static void check_dp_config(ctx *c, const gs_emit_opts *o, const char *key, cons
 		      "config %s: node %zu has another strategy", key, i + 1);
 		for (size_t g = 0; g < nd->n_gpus; g++) {
 			CHECK(c, nd->gpus[g].strategy == node_strategy(first),
-			      "config %s: node %zu gpu %zu has another strategy (one config per node)",
+			      "config %s: node %zu gpu %zu has another strategy (one config per "
+			      "node)",
 			      key, i + 1, g);
 			CHECK(c, mig || nd->gpus[g].replicas == first->gpus[0].replicas,
-			      "config %s: node %zu gpu %zu has %d replicas, gpu 0 of node 1 %d", key,
-			      i + 1, g, nd->gpus[g].replicas, first->gpus[0].replicas);
+			      "config %s: node %zu gpu %zu has %d replicas, gpu 0 of node 1 %d",
+			      key, i + 1, g, nd->gpus[g].replicas, first->gpus[0].replicas);
 		}
 	}
 	CHECK(c, first || strcmp(key, "none") == 0, "key %s is no node's config", key);
@@ -546,8 +553,9 @@ static void check_dp_config(ctx *c, const gs_emit_opts *o, const char *key, cons
 	      "config %s: unknown key %s (the plugin ignores it)", key, bad);
 	CHECK(c, str_eq(at(cfg, "flags", "migStrategy", NULL), mig ? "mixed" : "none"),
 	      "config %s: flags.migStrategy is %s, want %s", key,
-	      str(at(cfg, "flags", "migStrategy", NULL)) ? str(at(cfg, "flags", "migStrategy", NULL))
-	                                                 : "(none)",
+	      str(at(cfg, "flags", "migStrategy", NULL))
+	              ? str(at(cfg, "flags", "migStrategy", NULL))
+	              : "(none)",
 	      mig ? "mixed" : "none");
 	CHECK(c, !(ts && mps), "config %s: both sharing.timeSlicing and sharing.mps", key);
 	CHECK(c, !sharing || (block && sharing->n == 1),
@@ -560,14 +568,16 @@ static void check_dp_config(ctx *c, const gs_emit_opts *o, const char *key, cons
 		return;
 	}
 	if (block) {
-		CHECK(c, !(bad = unknown_key(block, block_keys)), "config %s: unknown key %s", key, bad);
+		CHECK(c, !(bad = unknown_key(block, block_keys)), "config %s: unknown key %s", key,
+		      bad);
 		CHECK(c, is_bool(get(block, "failRequestsGreaterThanOne"), 1),
 		      "config %s: failRequestsGreaterThanOne is not true", key);
 		if (o->rename_shared)
 			CHECK(c, is_bool(get(block, "renameByDefault"), 1),
 			      "config %s: renameByDefault is not true with rename_shared", key);
 		else
-			CHECK(c, !get(block, "renameByDefault") || is_bool(get(block, "renameByDefault"), 0),
+			CHECK(c, !get(block, "renameByDefault") ||
+			         is_bool(get(block, "renameByDefault"), 0),
 			      "config %s: renameByDefault is true without rename_shared", key);
 	}
 	res = get(block, "resources");
@@ -576,7 +586,8 @@ static void check_dp_config(ctx *c, const gs_emit_opts *o, const char *key, cons
 		long reps = 0;
 		CHECK(c, int_of(get(res->items[r], "replicas"), &reps) && reps >= 2,
 		      "config %s: resource %zu has replicas < 2 or not an integer", key, r);
-		CHECK(c, str(get(res->items[r], "name")), "config %s: resource %zu has no name", key, r);
+		CHECK(c, str(get(res->items[r], "name")), "config %s: resource %zu has no name",
+		      key, r);
 	}
 
 	if (!mig) {
@@ -585,8 +596,8 @@ static void check_dp_config(ctx *c, const gs_emit_opts *o, const char *key, cons
 		CHECK(c, s == GS_STRATEGY_MPS ? mps != NULL : ts != NULL,
 		      "config %s: the plan %s, the config has %s", key, gs_strategy_name(s),
 		      ts ? "timeSlicing" : mps ? "mps" : "no sharing");
-		CHECK(c, seq_len(res) == 1, "config %s: %zu resources, want nvidia.com/gpu only", key,
-		      seq_len(res));
+		CHECK(c, seq_len(res) == 1, "config %s: %zu resources, want nvidia.com/gpu only",
+		      key, seq_len(res));
 		if (seq_len(res) >= 1) {
 			CHECK(c, str_eq(get(res->items[0], "name"), "nvidia.com/gpu"),
 			      "config %s: resource is not nvidia.com/gpu", key);
@@ -597,7 +608,8 @@ static void check_dp_config(ctx *c, const gs_emit_opts *o, const char *key, cons
 		}
 		for (size_t i = 0; i < gs_plan_node_count(p) && !uses_dra(c, o); i++)
 			if (strcmp(gs_plan_node_at(p, i)->config, key) == 0)
-				check_shared_pool(c, gs_plan_node_at(p, i), i, "nvidia.com/gpu", NULL);
+				check_shared_pool(c, gs_plan_node_at(p, i), i, "nvidia.com/gpu",
+				                  NULL);
 		return;
 	}
 
@@ -607,8 +619,8 @@ static void check_dp_config(ctx *c, const gs_emit_opts *o, const char *key, cons
 		size_t nw = mig_shared_resources(p, key, want, 64);
 		for (size_t k = 0; k < nw; k++)
 			CHECK(c, !want[k].conflict,
-			      "config %s: the plan gives %s two replica counts; one config cannot", key,
-			      want[k].name);
+			      "config %s: the plan gives %s two replica counts; one config cannot",
+			      key, want[k].name);
 		/* The config shares every instance of a listed profile. */
 		for (size_t i = 0; i < gs_plan_node_count(p); i++) {
 			const gs_plan_node *nd = gs_plan_node_at(p, i);
@@ -619,22 +631,24 @@ static void check_dp_config(ctx *c, const gs_emit_opts *o, const char *key, cons
 					char name[96];
 					if (nd->gpus[g].mig[m].replicas >= 2)
 						continue;
-					mig_resource(nd->gpus[g].mig[m].profile, 0, name, sizeof name);
+					mig_resource(nd->gpus[g].mig[m].profile, 0, name,
+					             sizeof name);
 					for (size_t k = 0; k < nw; k++)
 						CHECK(c, strcmp(want[k].name, name) != 0,
-						      "config %s time-slices %s, but node %zu gpu %zu has a dedicated "
-						      "instance of it",
+						      "config %s time-slices %s, but node %zu gpu "
+						      "%zu has a dedicated instance of it",
 						      key, name, i + 1, g);
 				}
 		}
 		if (nw == 0) {
-			CHECK(c, !sharing, "config %s: sharing on a MIG node with nothing time-sliced", key);
+			CHECK(c, !sharing,
+			      "config %s: sharing on a MIG node with nothing time-sliced", key);
 			return;
 		}
-		CHECK(c, ts != NULL, "config %s: time-sliced MIG instances but no sharing.timeSlicing",
-		      key);
-		CHECK(c, seq_len(res) == nw, "config %s: %zu resources, the plan time-slices %zu", key,
-		      seq_len(res), nw);
+		CHECK(c, ts != NULL,
+		      "config %s: time-sliced MIG instances but no sharing.timeSlicing", key);
+		CHECK(c, seq_len(res) == nw, "config %s: %zu resources, the plan time-slices %zu",
+		      key, seq_len(res), nw);
 		for (size_t k = 0; k < nw; k++) {
 			int found = 0;
 			for (size_t r = 0; r < seq_len(res); r++) {
@@ -643,12 +657,12 @@ static void check_dp_config(ctx *c, const gs_emit_opts *o, const char *key, cons
 					continue;
 				found = 1;
 				CHECK(c, int_of(get(res->items[r], "replicas"), &reps) &&
-				             reps == want[k].replicas,
-				      "config %s: %s has replicas %ld, the plan's instances %d", key,
-				      want[k].name, reps, want[k].replicas);
+				         reps == want[k].replicas,
+				      "config %s: %s has replicas %ld, the plan's instances %d",
+				      key, want[k].name, reps, want[k].replicas);
 			}
-			CHECK(c, found, "config %s: %s is time-sliced in the plan but not listed", key,
-			      want[k].name);
+			CHECK(c, found, "config %s: %s is time-sliced in the plan but not listed",
+			      key, want[k].name);
 		}
 		for (size_t i = 0; i < gs_plan_node_count(p) && !uses_dra(c, o); i++) {
 			const gs_plan_node *nd = gs_plan_node_at(p, i);
@@ -659,7 +673,8 @@ static void check_dp_config(ctx *c, const gs_emit_opts *o, const char *key, cons
 				for (size_t g = 0; g < nd->n_gpus && !prof; g++)
 					for (size_t m = 0; m < nd->gpus[g].n_mig && !prof; m++) {
 						char name[96];
-						mig_resource(nd->gpus[g].mig[m].profile, 0, name, sizeof name);
+						mig_resource(nd->gpus[g].mig[m].profile, 0, name,
+						             sizeof name);
 						if (strcmp(name, want[k].name) == 0)
 							prof = nd->gpus[g].mig[m].profile;
 					}
@@ -705,14 +720,14 @@ static void check_device_plugin(ctx *c, const gs_emit_opts *o, const docs *d)
 		gs_error err = clean_err();
 		char buf[1024];
 		CHECK(c, sset_has(&want, key), "data key %s is no node's config", key);
-		CHECK(c, label_value_ok(key), "data key '%s' (%zu chars) is not a valid label value",
-		      key, strlen(key));
+		CHECK(c, label_value_ok(key),
+		      "data key '%s' (%zu chars) is not a valid label value", key, strlen(key));
 		if (!str(data->items[i])) {
 			CHECK(c, 0, "data[%s] is not a string", key);
 			continue;
 		}
-		if (gs_yaml_read_buffer(key, data->items[i]->text, strlen(data->items[i]->text), &cfg,
-		                        &err) < 0) {
+		if (gs_yaml_read_buffer(key, data->items[i]->text, strlen(data->items[i]->text),
+		                        &cfg, &err) < 0) {
 			CHECK(c, 0, "data[%s] does not parse: %s", key,
 			      gs_error_format(&err, buf, sizeof buf));
 			continue;
@@ -740,13 +755,15 @@ static void check_operator_values(ctx *c, const gs_emit_opts *o, const docs *d)
 	char *dp = configmap_name(c, GS_EMIT_DEVICE_PLUGIN, o);
 	CHECK(c, v != NULL, "%zu documents, want one", d->n);
 	CHECK(c, dp && str_eq(at(v, "devicePlugin", "config", "name", NULL), dp),
-	      "devicePlugin.config.name is not the device-plugin ConfigMap's name %s", dp ? dp : "?");
+	      "devicePlugin.config.name is not the device-plugin ConfigMap's name %s",
+	      dp ? dp : "?");
 	CHECK(c, str_eq(at(v, "devicePlugin", "config", "default", NULL), "none"),
 	      "devicePlugin.config.default is not none");
 	if (plan_has_mig(c->p)) {
 		char *mig = configmap_name(c, GS_EMIT_MIG_PARTED, o);
 		const gs_node *def = at(v, "migManager", "config", "default", NULL);
-		CHECK(c, str_eq(at(v, "mig", "strategy", NULL), "mixed"), "mig.strategy is not mixed");
+		CHECK(c, str_eq(at(v, "mig", "strategy", NULL), "mixed"),
+		      "mig.strategy is not mixed");
 		CHECK(c, mig && str_eq(at(v, "migManager", "config", "name", NULL), mig),
 		      "migManager.config.name is not the mig-parted ConfigMap's name %s",
 		      mig ? mig : "?");
@@ -759,8 +776,9 @@ static void check_operator_values(ctx *c, const gs_emit_opts *o, const docs *d)
 			if (node_strategy(gs_plan_node_at(c->p, i)) == GS_STRATEGY_MPS &&
 			    str_eq(at(v, "mig", "strategy", NULL), "mixed")) {
 				CHECK(c, 0,
-				      "mig.strategy mixed reaches the device plugin of MPS node %zu (%s), "
-				      "which refuses to start: MIG and MPS nodes cannot share these values",
+				      "mig.strategy mixed reaches the device plugin of MPS node "
+				      "%zu (%s), which refuses to start: MIG and MPS nodes cannot "
+				      "share these values",
 				      i + 1, gs_plan_node_at(c->p, i)->config);
 				break;
 			}
@@ -780,7 +798,8 @@ static void check_geometry(ctx *c, const gs_plan_node *nd, size_t ni, const gs_n
 		                                     "device-filter", NULL };
 	int covered[64] = { 0 };
 	const char *bad;
-	CHECK(c, seq_len(items) > 0, "node %zu: mig config %s has no items", ni + 1, nd->mig_config);
+	CHECK(c, seq_len(items) > 0, "node %zu: mig config %s has no items", ni + 1,
+	      nd->mig_config);
 	for (size_t it = 0; it < seq_len(items); it++) {
 		const gs_node *item = items->items[it], *devs = get(item, "devices"),
 		              *en = get(item, "mig-enabled"), *md = get(item, "mig-devices");
@@ -788,29 +807,32 @@ static void check_geometry(ctx *c, const gs_plan_node *nd, size_t ni, const gs_n
 		size_t idx[64], nidx = 0;
 		CHECK(c, !(bad = unknown_key(item, item_keys)), "%s item %zu: unknown key %s",
 		      nd->mig_config, it, bad);
-		CHECK(c, is_bool(en, 1) || is_bool(en, 0), "%s item %zu: mig-enabled is not a boolean",
-		      nd->mig_config, it);
+		CHECK(c, is_bool(en, 1) || is_bool(en, 0),
+		      "%s item %zu: mig-enabled is not a boolean", nd->mig_config, it);
 		if (str_eq(devs, "all")) {
 			for (size_t g = 0; g < nd->n_gpus && nidx < 64; g++)
 				idx[nidx++] = g;
 		} else if (is_seq(devs)) {
 			for (size_t k = 0; k < devs->n; k++) {
 				long g = -1;
-				CHECK(c, int_of(devs->items[k], &g) && g >= 0 && (size_t)g < nd->n_gpus,
-				      "%s item %zu: device %zu is not a GPU index of node %zu", nd->mig_config,
-				      it, k, ni + 1);
+				CHECK(c, int_of(devs->items[k], &g) && g >= 0 &&
+				         (size_t)g < nd->n_gpus,
+				      "%s item %zu: device %zu is not a GPU index of node %zu",
+				      nd->mig_config, it, k, ni + 1);
 				if (g >= 0 && (size_t)g < nd->n_gpus && nidx < 64)
 					idx[nidx++] = (size_t)g;
 			}
 		} else {
-			CHECK(c, 0, "%s item %zu: devices is neither all nor a list", nd->mig_config, it);
+			CHECK(c, 0, "%s item %zu: devices is neither all nor a list",
+			      nd->mig_config, it);
 		}
 		if (enabled)
 			CHECK(c, is_map(md), "%s item %zu: mig-enabled without mig-devices",
 			      nd->mig_config, it);
 		else
 			CHECK(c, !md || (is_map(md) && md->n == 0),
-			      "%s item %zu: mig-devices on a MIG-disabled item", nd->mig_config, it);
+			      "%s item %zu: mig-devices on a MIG-disabled item", nd->mig_config,
+			      it);
 		for (size_t k = 0; k < nidx; k++) {
 			const gs_plan_gpu *pg = &nd->gpus[idx[k]];
 			const gs_mig_profile *list[64];
@@ -821,7 +843,8 @@ static void check_geometry(ctx *c, const gs_plan_node *nd, size_t ni, const gs_n
 				covered[idx[k]]++;
 			if (!enabled) {
 				CHECK(c, pg->n_mig == 0,
-				      "%s: node %zu gpu %zu holds %zu MIG instances but is MIG-disabled",
+				      "%s: node %zu gpu %zu holds %zu MIG instances but is "
+				      "MIG-disabled",
 				      nd->mig_config, ni + 1, idx[k], pg->n_mig);
 				continue;
 			}
@@ -831,7 +854,8 @@ static void check_geometry(ctx *c, const gs_plan_node *nd, size_t ni, const gs_n
 				long count = -1;
 				size_t planned = 0;
 				CHECK(c, prof && strcmp(prof->name, pname) == 0,
-				      "%s: '%s' is not a %s profile", nd->mig_config, pname, pg->model->name);
+				      "%s: '%s' is not a %s profile", nd->mig_config, pname,
+				      pg->model->name);
 				CHECK(c, int_of(md->items[e], &count) && count >= 0,
 				      "%s: count of %s is not an integer", nd->mig_config, pname);
 				if (!prof)
@@ -839,18 +863,20 @@ static void check_geometry(ctx *c, const gs_plan_node *nd, size_t ni, const gs_n
 				for (size_t m = 0; m < pg->n_mig; m++)
 					planned += pg->mig[m].profile == prof;
 				CHECK(c, count >= 0 && (size_t)count == planned,
-				      "%s: node %zu gpu %zu gets %ld x %s, the plan has %zu", nd->mig_config,
-				      ni + 1, idx[k], count, pname, planned);
+				      "%s: node %zu gpu %zu gets %ld x %s, the plan has %zu",
+				      nd->mig_config, ni + 1, idx[k], count, pname, planned);
 				for (long x = 0; x < count && nl < 64; x++)
 					list[nl++] = prof;
 				total += count > 0 ? (size_t)count : 0;
 			}
-			CHECK(c, total == pg->n_mig, "%s: node %zu gpu %zu gets %zu instances, the plan %zu",
+			CHECK(c, total == pg->n_mig,
+			      "%s: node %zu gpu %zu gets %zu instances, the plan %zu",
 			      nd->mig_config, ni + 1, idx[k], total, pg->n_mig);
 			if (nl)
 				CHECK(c, gs_mig_fit(pg->model, list, nl, NULL, &err) == 0,
-				      "%s: node %zu gpu %zu: not a valid geometry: %s", nd->mig_config, ni + 1,
-				      idx[k], gs_error_format(&err, buf, sizeof buf));
+				      "%s: node %zu gpu %zu: not a valid geometry: %s",
+				      nd->mig_config, ni + 1, idx[k],
+				      gs_error_format(&err, buf, sizeof buf));
 		}
 	}
 	for (size_t g = 0; g < nd->n_gpus && g < 64; g++)
@@ -880,7 +906,8 @@ static void check_mig_parted(ctx *c, const gs_emit_opts *o, const docs *d)
 		return;
 	if (gs_yaml_read_buffer("config.yaml", str(get(data, "config.yaml")),
 	                        strlen(str(get(data, "config.yaml"))), &cfg, &err) < 0) {
-		CHECK(c, 0, "config.yaml does not parse: %s", gs_error_format(&err, buf, sizeof buf));
+		CHECK(c, 0, "config.yaml does not parse: %s",
+		      gs_error_format(&err, buf, sizeof buf));
 		return;
 	}
 	CHECK(c, str_eq(get(cfg, "version"), "v1"), "version is not v1");
@@ -894,8 +921,8 @@ static void check_mig_parted(ctx *c, const gs_emit_opts *o, const docs *d)
 	for (size_t i = 0; is_map(mc) && i < mc->n; i++) {
 		CHECK(c, sset_has(&want, mc->keys[i]->text), "mig-config %s is no node's",
 		      mc->keys[i]->text);
-		CHECK(c, label_value_ok(mc->keys[i]->text), "mig-config name '%s' is not a label value",
-		      mc->keys[i]->text);
+		CHECK(c, label_value_ok(mc->keys[i]->text),
+		      "mig-config name '%s' is not a label value", mc->keys[i]->text);
 	}
 	off = get(mc, "all-disabled");
 	CHECK(c, seq_len(off) == 1 && str_eq(get(off->items[0], "devices"), "all") &&
@@ -997,23 +1024,27 @@ static void check_labels(ctx *c, const char *text)
 		CHECK(c, label_value_ok(value), "label value '%s' is not valid", value);
 		if (strcmp(key, "nvidia.com/device-plugin.config") == 0) {
 			CHECK(c, strstr(copy, "\"${NODE_") != NULL,
-			      "the first label line of a node must check NODE_%zu is set: %s", n, copy);
+			      "the first label line of a node must check NODE_%zu is set: %s", n,
+			      copy);
 			CHECK(c, strcmp(value, gs_plan_node_at(p, n - 1)->config) == 0,
 			      "node %zu labelled %s, its config is %s", n, value,
 			      gs_plan_node_at(p, n - 1)->config);
 			dp[n]++;
 		} else if (strcmp(key, "nvidia.com/mig.config") == 0) {
 			const char *want = gs_plan_node_at(p, n - 1)->mig_config;
-			CHECK(c, want && strcmp(value, want) == 0, "node %zu gets mig.config=%s, want %s", n,
-			      value, want ? want : "(no MIG)");
-			CHECK(c, dp[n] == 1, "node %zu: mig.config before the checked NODE_%zu line", n, n);
+			CHECK(c, want && strcmp(value, want) == 0,
+			      "node %zu gets mig.config=%s, want %s", n, value,
+			      want ? want : "(no MIG)");
+			CHECK(c, dp[n] == 1,
+			      "node %zu: mig.config before the checked NODE_%zu line", n, n);
 			mig[n]++;
 		} else {
 			CHECK(c, 0, "unexpected label key %s", key);
 		}
 	}
 	for (size_t i = 1; dp && mig && i <= nn; i++) {
-		CHECK(c, dp[i] == 1, "node %zu has %d device-plugin.config lines, want 1", i, dp[i]);
+		CHECK(c, dp[i] == 1, "node %zu has %d device-plugin.config lines, want 1", i,
+		      dp[i]);
 		CHECK(c, mig[i] == (node_is_mig(gs_plan_node_at(p, i - 1)) ? 1 : 0),
 		      "node %zu has %d mig.config lines", i, mig[i]);
 	}
@@ -1100,14 +1131,17 @@ static void claim_signature(ctx *c, const gs_node *doc, gs_dra_api api, char *bu
 		const char *name = str(get(reqs->items[r], "name"));
 		const gs_node *cfg = name ? config_for(dev, name) : NULL;
 		const char *kind = str(at(cfg, "opaque", "parameters", "kind", NULL));
-		const char *strat = str(at(cfg, "opaque", "parameters", "sharing", "strategy", NULL));
+		const char *strat =
+		        str(at(cfg, "opaque", "parameters", "sharing", "strategy", NULL));
 		if (str_eq(get(body, "deviceClassName"), "mig.nvidia.com")) {
 			char prof[48];
 			mig = 1;
 			request_profile(body, prof, sizeof prof);
-			CHECK(c, prof[0], "MIG request %s has no profile selector", name ? name : "?");
+			CHECK(c, prof[0], "MIG request %s has no profile selector",
+			      name ? name : "?");
 			CHECK(c, !cfg || (kind && strcmp(kind, "MigDeviceConfig") == 0),
-			      "MIG request %s configured by a %s", name ? name : "?", kind ? kind : "?");
+			      "MIG request %s configured by a %s", name ? name : "?",
+			      kind ? kind : "?");
 			snprintf(parts[np], sizeof parts[np], "%s%s", prof,
 			         strat && strcmp(strat, "TimeSlicing") == 0 ? "/ts" : "");
 			sorted[np] = parts[np];
@@ -1115,10 +1149,12 @@ static void claim_signature(ctx *c, const gs_node *doc, gs_dra_api api, char *bu
 		} else {
 			gpu = 1;
 			CHECK(c, !cfg || (kind && strcmp(kind, "GpuConfig") == 0),
-			      "GPU request %s configured by a %s", name ? name : "?", kind ? kind : "?");
+			      "GPU request %s configured by a %s", name ? name : "?",
+			      kind ? kind : "?");
 			snprintf(buf, n, "gpu:%s",
-			         !strat ? "none" : strcmp(strat, "MPS") == 0 ? "mps"
-			                           : strcmp(strat, "TimeSlicing") == 0 ? "ts" : "?");
+			         !strat ? "none"
+			         : strcmp(strat, "MPS") == 0 ? "mps"
+			         : strcmp(strat, "TimeSlicing") == 0 ? "ts" : "?");
 		}
 	}
 	CHECK(c, !(mig && gpu), "a claim mixes MIG and whole-GPU requests");
@@ -1173,34 +1209,37 @@ static void check_dra_config_entry(ctx *c, const char *claim, const gs_node *e,
 	      "%s: opaque driver is not gpu.nvidia.com", claim);
 	CHECK(c, str_eq(get(params, "apiVersion"), "resource.nvidia.com/v1beta1"),
 	      "%s: parameters apiVersion is not resource.nvidia.com/v1beta1", claim);
-	CHECK(c, !(bad = unknown_key(params, param_keys)), "%s: unknown parameter %s (strict decoder)",
-	      claim, bad);
+	CHECK(c, !(bad = unknown_key(params, param_keys)),
+	      "%s: unknown parameter %s (strict decoder)", claim, bad);
 	CHECK(c, kind && (strcmp(kind, "GpuConfig") == 0 || strcmp(kind, "MigDeviceConfig") == 0),
 	      "%s: parameters kind %s", claim, kind ? kind : "(none)");
 	CHECK(c, strat && (strcmp(strat, "TimeSlicing") == 0 || strcmp(strat, "MPS") == 0),
 	      "%s: sharing.strategy %s", claim, strat ? strat : "(none)");
 	CHECK(c, seq_len(reqs) > 0, "%s: a config entry for no request", claim);
 	for (size_t r = 0; r < seq_len(reqs); r++) {
-		const gs_node *req = str(reqs->items[r]) ? find_request(devices, str(reqs->items[r])) : NULL;
+		const gs_node *req =
+		        str(reqs->items[r]) ? find_request(devices, str(reqs->items[r])) : NULL;
 		const gs_node *body = request_body(req, api);
 		CHECK(c, req != NULL, "%s: config names an unknown request", claim);
 		if (req && kind)
 			CHECK(c, str_eq(get(body, "deviceClassName"),
-			                strcmp(kind, "GpuConfig") == 0 ? "gpu.nvidia.com" : "mig.nvidia.com"),
+			                strcmp(kind, "GpuConfig") == 0 ? "gpu.nvidia.com"
+			                                               : "mig.nvidia.com"),
 			      "%s: %s applied to a request of another device class", claim, kind);
 	}
 	if (kind && strcmp(kind, "MigDeviceConfig") == 0) {
-		CHECK(c, !get(sh, "timeSlicingConfig"), "%s: timeSlicingConfig in a MigDeviceConfig",
-		      claim);
+		CHECK(c, !get(sh, "timeSlicingConfig"),
+		      "%s: timeSlicingConfig in a MigDeviceConfig", claim);
 		CHECK(c, !get(sh, "mpsConfig"), "%s: MPS on a MIG device", claim);
 	}
 	if (strat && strcmp(strat, "TimeSlicing") == 0) {
 		const gs_node *tsc = get(sh, "timeSlicingConfig"), *iv = get(tsc, "interval");
 		CHECK(c, !get(sh, "mpsConfig"), "%s: mpsConfig with TimeSlicing", claim);
 		if (kind && strcmp(kind, "GpuConfig") == 0)
-			CHECK(c, str_eq(iv, "Default") || str_eq(iv, "Short") || str_eq(iv, "Medium") ||
-			             str_eq(iv, "Long"),
-			      "%s: GpuConfig TimeSlicing without a valid timeSlicingConfig.interval", claim);
+			CHECK(c, str_eq(iv, "Default") || str_eq(iv, "Short") ||
+			             str_eq(iv, "Medium") || str_eq(iv, "Long"),
+			      "%s: GpuConfig TimeSlicing without a valid "
+			      "timeSlicingConfig.interval", claim);
 	}
 	if (strat && strcmp(strat, "MPS") == 0) {
 		const gs_node *m = get(sh, "mpsConfig");
@@ -1208,11 +1247,11 @@ static void check_dra_config_entry(ctx *c, const char *claim, const gs_node *e,
 		long threads = -1;
 		size_t ll = lim ? strlen(lim) : 0;
 		CHECK(c, !get(sh, "timeSlicingConfig"), "%s: timeSlicingConfig with MPS", claim);
-		CHECK(c, int_of(get(m, "defaultActiveThreadPercentage"), &threads) && threads >= 1 &&
-		             threads <= 100,
+		CHECK(c, int_of(get(m, "defaultActiveThreadPercentage"), &threads) &&
+		             threads >= 1 && threads <= 100,
 		      "%s: defaultActiveThreadPercentage %ld not in 1..100", claim, threads);
-		CHECK(c, ll > 2 && strcmp(lim + ll - 2, "Mi") == 0 && label_chars(lim, ll - 2, "") &&
-		             atol(lim) >= 1,
+		CHECK(c, ll > 2 && strcmp(lim + ll - 2, "Mi") == 0 &&
+		             label_chars(lim, ll - 2, "") && atol(lim) >= 1,
 		      "%s: defaultPinnedDeviceMemoryLimit '%s' is not <N>Mi with N >= 1", claim,
 		      lim ? lim : "(none)");
 	}
@@ -1238,20 +1277,23 @@ static void check_dra(ctx *c, const gs_emit_opts *o, const docs *d)
 			for (size_t m = 0; m < (pg->n_mig ? pg->n_mig : 1) && nwant < 512; m++) {
 				int first = 1;
 				for (size_t k = 0; pg->n_mig && k < m; k++)
-					first &= strcmp(mig_tenant(&pg->mig[k]), mig_tenant(&pg->mig[m])) != 0;
+					first &= strcmp(mig_tenant(&pg->mig[k]),
+					                mig_tenant(&pg->mig[m])) != 0;
 				if (!first)
 					continue;
-				gpu_signature(pg, pg->n_mig ? mig_tenant(&pg->mig[m]) : NULL, psigs[nwant],
-				              sizeof psigs[nwant]);
+				gpu_signature(pg, pg->n_mig ? mig_tenant(&pg->mig[m]) : NULL,
+				              psigs[nwant], sizeof psigs[nwant]);
 				want_sig[nwant] = psigs[nwant];
 				nwant++;
 			}
 		}
 	}
 	for (size_t i = 0; i < d->n; i++) {
-		const gs_node *doc = d->v[i], *dev = claim_devices(doc), *reqs = get(dev, "requests"),
-		              *cons = get(dev, "constraints"), *cfgs = get(dev, "config");
-		const char *kind = str(get(doc, "kind")), *name = str(at(doc, "metadata", "name", NULL));
+		const gs_node *doc = d->v[i], *dev = claim_devices(doc),
+		              *reqs = get(dev, "requests"), *cons = get(dev, "constraints"),
+		              *cfgs = get(dev, "config");
+		const char *kind = str(get(doc, "kind")),
+		           *name = str(at(doc, "metadata", "name", NULL));
 		const char *cn = name ? name : "?";
 		int tmpl = kind && strcmp(kind, "ResourceClaimTemplate") == 0;
 		size_t nmig = 0;
@@ -1259,23 +1301,24 @@ static void check_dra(ctx *c, const gs_emit_opts *o, const docs *d)
 		      "document %zu: apiVersion %s, want %s", i + 1,
 		      str(get(doc, "apiVersion")) ? str(get(doc, "apiVersion")) : "(none)",
 		      api_name(o->dra_api));
-		CHECK(c, kind && (tmpl || strcmp(kind, "ResourceClaim") == 0), "document %zu: kind %s",
-		      i + 1, kind ? kind : "(none)");
+		CHECK(c, kind && (tmpl || strcmp(kind, "ResourceClaim") == 0),
+		      "document %zu: kind %s", i + 1, kind ? kind : "(none)");
 		CHECK(c, object_name_ok(name), "document %zu: bad name", i + 1);
 		CHECK(c, seq_len(reqs) >= 1 && seq_len(reqs) <= 32, "%s: %zu requests", cn,
 		      seq_len(reqs));
 		for (size_t r = 0; r < seq_len(reqs); r++) {
 			const gs_node *req = reqs->items[r], *body = request_body(req, o->dra_api);
 			const char *rn = str(get(req, "name"));
-			CHECK(c, rn && label_chars(rn, strlen(rn), "-"), "%s: request %zu has a bad name",
-			      cn, r);
+			CHECK(c, rn && label_chars(rn, strlen(rn), "-"),
+			      "%s: request %zu has a bad name", cn, r);
 			for (size_t q = 0; rn && q < r; q++)
-				CHECK(c, !str_eq(get(reqs->items[q], "name"), rn), "%s: request %s twice", cn,
-				      rn);
+				CHECK(c, !str_eq(get(reqs->items[q], "name"), rn),
+				      "%s: request %s twice", cn, rn);
 			if (o->dra_api == GS_DRA_V1BETA1)
 				CHECK(c, !get(req, "exactly"), "%s: `exactly` under v1beta1", cn);
 			else
-				CHECK(c, is_map(get(req, "exactly")) && !get(req, "deviceClassName"),
+				CHECK(c, is_map(get(req, "exactly")) &&
+				             !get(req, "deviceClassName"),
 				      "%s: request %s is not {name, exactly: {...}} under %s", cn,
 				      rn ? rn : "?", api_name(o->dra_api));
 			CHECK(c, str_eq(get(body, "deviceClassName"), "gpu.nvidia.com") ||
@@ -1292,13 +1335,15 @@ static void check_dra(ctx *c, const gs_emit_opts *o, const docs *d)
 				for (size_t r = 0; all && r < seq_len(reqs); r++) {
 					int in = 0;
 					for (size_t q = 0; q < seq_len(cr); q++)
-						in |= str_eq(cr->items[q], str(get(reqs->items[r], "name")));
+						in |= str_eq(cr->items[q],
+						             str(get(reqs->items[r], "name")));
 					all = in;
 				}
 				found |= all && str_eq(get(cons->items[k], "matchAttribute"),
 				                       "gpu.nvidia.com/parentUUID");
 			}
-			CHECK(c, found, "%s: %zu MIG requests without a parentUUID constraint over all", cn,
+			CHECK(c, found,
+			      "%s: %zu MIG requests without a parentUUID constraint over all", cn,
 			      nmig);
 		}
 		for (size_t k = 0; k < seq_len(cfgs); k++)
@@ -1306,7 +1351,8 @@ static void check_dra(ctx *c, const gs_emit_opts *o, const docs *d)
 		if (tmpl) {
 			templates++;
 			CHECK(c, seq_len(reqs) == 1 && nmig == 0 && !cfgs,
-			      "%s: a template for dedicated GPUs holds more than one plain GPU request", cn);
+			      "%s: a template for dedicated GPUs holds more than one plain "
+			      "GPU request", cn);
 			continue;
 		}
 		if (ngot < 512) {
@@ -1322,7 +1368,8 @@ static void check_dra(ctx *c, const gs_emit_opts *o, const docs *d)
 	      nwant);
 	for (size_t i = 0; i < ngot && i < nwant; i++)
 		CHECK(c, strcmp(got_sig[i], want_sig[i]) == 0,
-		      "claims and plan GPUs differ: claim %s, plan GPU %s", got_sig[i], want_sig[i]);
+		      "claims and plan GPUs differ: claim %s, plan GPU %s", got_sig[i],
+		      want_sig[i]);
 	CHECK(c, templates == (size_t)(dedicated ? 1 : 0),
 	      "%zu ResourceClaimTemplates, the plan %s dedicated GPUs", templates,
 	      dedicated ? "has" : "has no");
@@ -1348,7 +1395,8 @@ static void expected_resource(const ctx *c, const gs_emit_opts *o, const gs_plan
 			snprintf(buf, n, "%s", g->strategy == GS_STRATEGY_DEDICATED ? "template:gpu"
 			                                                          : "claim:gpu");
 	} else if (m >= 0) {
-		mig_resource(g->mig[m].profile, o->rename_shared && g->mig[m].replicas >= 2, buf, n);
+		mig_resource(g->mig[m].profile, o->rename_shared && g->mig[m].replicas >= 2, buf,
+		             n);
 	} else {
 		snprintf(buf, n, "nvidia.com/gpu%s",
 		         o->rename_shared && g->strategy != GS_STRATEGY_DEDICATED ? ".shared" : "");
@@ -1363,14 +1411,16 @@ static size_t expected_places(const ctx *c, const gs_emit_opts *o, wplace *out, 
 		for (size_t g = 0; g < nd->n_gpus; g++) {
 			const gs_plan_gpu *pg = &nd->gpus[g];
 			for (long m = -1; m < (long)pg->n_mig; m++) {
-				const gs_assignment *a = m < 0 ? pg->assignments : pg->mig[m].assignments;
+				const gs_assignment *a =
+				        m < 0 ? pg->assignments : pg->mig[m].assignments;
 				size_t na = m < 0 ? pg->n_assignments : pg->mig[m].n_assignments;
 				for (size_t k = 0; k < na; k++) {
 					char res[128];
 					size_t j;
 					expected_resource(c, o, pg, m, res, sizeof res);
 					for (j = 0; j < n; j++)
-						if (out[j].w == a[k].workload && strcmp(out[j].config, nd->config) == 0 &&
+						if (out[j].w == a[k].workload &&
+						    strcmp(out[j].config, nd->config) == 0 &&
 						    strcmp(out[j].res, res) == 0)
 							break;
 					if (j == n) {
@@ -1394,14 +1444,16 @@ static size_t expected_places(const ctx *c, const gs_emit_opts *o, wplace *out, 
 static void pod_resource(ctx *c, const gs_emit_opts *o, const gs_node *spec, const docs *dra,
                          char *buf, size_t n)
 {
-	const gs_node *ctr = seq_len(get(spec, "containers")) ? get(spec, "containers")->items[0] : NULL;
+	const gs_node *ctr =
+	        seq_len(get(spec, "containers")) ? get(spec, "containers")->items[0] : NULL;
 	const gs_node *limits = at(ctr, "resources", "limits", NULL);
 	const gs_node *claims = at(ctr, "resources", "claims", NULL);
 	buf[0] = '\0';
 	if (!uses_dra(c, o)) {
 		long one = 0;
 		CHECK(c, !claims && !get(spec, "resourceClaims"), "resource claims without DRA");
-		CHECK(c, is_map(limits) && limits->n == 1, "limits do not hold exactly one resource");
+		CHECK(c, is_map(limits) && limits->n == 1,
+		      "limits do not hold exactly one resource");
 		if (!is_map(limits) || limits->n != 1)
 			return;
 		CHECK(c, (int_of(limits->items[0], &one) || quantity_of(limits->items[0], &one)) &&
@@ -1428,10 +1480,11 @@ static void pod_resource(ctx *c, const gs_emit_opts *o, const gs_node *spec, con
 		claim = str(get(rc, "resourceClaimName"));
 		tname = str(get(rc, "resourceClaimTemplateName"));
 		CHECK(c, rc == NULL || (!claim != !tname),
-		      "pod claim %s needs exactly one of resourceClaimName and resourceClaimTemplateName",
-		      cname ? cname : "?");
+		      "pod claim %s needs exactly one of resourceClaimName and "
+		      "resourceClaimTemplateName", cname ? cname : "?");
 		for (size_t i = 0; dra && i < dra->n && (claim || tname); i++)
-			if (str_eq(get(dra->v[i], "kind"), claim ? "ResourceClaim" : "ResourceClaimTemplate") &&
+			if (str_eq(get(dra->v[i], "kind"),
+			           claim ? "ResourceClaim" : "ResourceClaimTemplate") &&
 			    str_eq(at(dra->v[i], "metadata", "name", NULL), claim ? claim : tname))
 				doc = dra->v[i];
 		CHECK(c, doc != NULL || !rc, "claim %s is not in the DRA output",
@@ -1439,10 +1492,12 @@ static void pod_resource(ctx *c, const gs_emit_opts *o, const gs_node *spec, con
 		if (!doc)
 			return;
 		req = rq ? find_request(claim_devices(doc), rq) : NULL;
-		CHECK(c, req != NULL, "claim %s has no request %s", claim ? claim : tname, rq ? rq : "?");
+		CHECK(c, req != NULL, "claim %s has no request %s", claim ? claim : tname,
+		      rq ? rq : "?");
 		if (!req)
 			return;
-		if (str_eq(get(request_body(req, o->dra_api), "deviceClassName"), "mig.nvidia.com")) {
+		if (str_eq(get(request_body(req, o->dra_api), "deviceClassName"),
+		           "mig.nvidia.com")) {
 			char prof[48];
 			request_profile(request_body(req, o->dra_api), prof, sizeof prof);
 			snprintf(buf, n, "claim:mig:%s", prof);
@@ -1504,21 +1559,24 @@ static void check_workloads(ctx *c, const gs_emit_opts *o, const docs *d)
 			CHECK(c, is_map(ml) && ml->n > 0, "Deployment %s has no selector",
 			      name ? name : "?");
 			for (size_t k = 0; is_map(ml) && k < ml->n; k++)
-				CHECK(c, str(ml->items[k]) && str_eq(get(tl, ml->keys[k]->text), str(ml->items[k])),
-				      "Deployment %s: selector %s does not match the template labels",
+				CHECK(c, str(ml->items[k]) &&
+				             str_eq(get(tl, ml->keys[k]->text), str(ml->items[k])),
+				      "Deployment %s: selector %s does not match the template "
+				      "labels",
 				      name ? name : "?", ml->keys[k]->text);
 		} else {
 			static const char *const patch_keys[] = { "spec", NULL };
 			const char *bad;
-			CHECK(c, !(bad = unknown_key(doc, patch_keys)), "patch %zu: unexpected key %s", i + 1,
-			      bad);
+			CHECK(c, !(bad = unknown_key(doc, patch_keys)),
+			      "patch %zu: unexpected key %s", i + 1, bad);
 		}
 		spec = get(doc, "spec");
 		pod = at(spec, "template", "spec", NULL);
 		ctrs = get(pod, "containers");
 		CHECK(c, int_of(get(spec, "replicas"), &reps) && reps >= 1,
 		      "document %zu: replicas is not a positive integer", i + 1);
-		CHECK(c, seq_len(ctrs) == 1, "document %zu: %zu containers, want 1", i + 1, seq_len(ctrs));
+		CHECK(c, seq_len(ctrs) == 1, "document %zu: %zu containers, want 1", i + 1,
+		      seq_len(ctrs));
 		wname = seq_len(ctrs) ? str(get(ctrs->items[0], "name")) : NULL;
 		w = wname ? gs_scenario_find(s, wname) : NULL;
 		CHECK(c, w != NULL, "document %zu: container %s is no workload", i + 1,
@@ -1527,31 +1585,34 @@ static void check_workloads(ctx *c, const gs_emit_opts *o, const docs *d)
 			CHECK(c, seq_len(ctrs) && str(get(ctrs->items[0], "image")) != NULL,
 			      "Deployment %zu: container without an image", i + 1);
 		cfg = str(at(pod, "nodeSelector", "nvidia.com/device-plugin.config", NULL));
-		CHECK(c, cfg != NULL, "document %zu: no nvidia.com/device-plugin.config nodeSelector",
-		      i + 1);
-		CHECK(c, !cfg || label_value_ok(cfg), "document %zu: nodeSelector '%s' is not a label value",
-		      i + 1, cfg ? cfg : "");
+		CHECK(c, cfg != NULL,
+		      "document %zu: no nvidia.com/device-plugin.config nodeSelector", i + 1);
+		CHECK(c, !cfg || label_value_ok(cfg),
+		      "document %zu: nodeSelector '%s' is not a label value", i + 1,
+		      cfg ? cfg : "");
 		/* spread: node survives only if the scheduler is told. */
 		if (w && w->spread == GS_SPREAD_NODE && reps > 1)
 			CHECK(c, keeps_nodes_apart(pod),
-			      "document %zu: %ld replicas of %s (spread: node) with nothing that keeps "
-			      "them on distinct nodes",
+			      "document %zu: %ld replicas of %s (spread: node) with nothing "
+			      "that keeps them on distinct nodes",
 			      i + 1, reps, w->name);
 		pod_resource(c, o, pod, &dra, res, sizeof res);
 		if (!w || !cfg || !res[0] || reps < 0)
 			continue;
 		for (j = 0; j < nw; j++)
-			if (want[j].w == w && strcmp(want[j].config, cfg) == 0 && strcmp(want[j].res, res) == 0)
+			if (want[j].w == w && strcmp(want[j].config, cfg) == 0 &&
+			    strcmp(want[j].res, res) == 0)
 				break;
-		CHECK(c, j < nw, "%s: %ld replicas on %s requesting %s, but the plan has none there",
-		      w->name, reps, cfg, res);
+		CHECK(c, j < nw,
+		      "%s: %ld replicas on %s requesting %s, but the plan has none there", w->name,
+		      reps, cfg, res);
 		if (j < nw)
 			want[j].got += (int)reps;
 	}
 	for (size_t j = 0; j < nw; j++)
 		CHECK(c, want[j].got == want[j].want,
-		      "%s: %d replicas on %s requesting %s, the plan places %d there", want[j].w->name,
-		      want[j].got, want[j].config, want[j].res, want[j].want);
+		      "%s: %d replicas on %s requesting %s, the plan places %d there",
+		      want[j].w->name, want[j].got, want[j].config, want[j].res, want[j].want);
 	for (size_t i = 0; i < gs_scenario_workload_count(s); i++) {
 		const gs_workload *w = gs_scenario_workload(s, i);
 		int total = 0;
@@ -1598,8 +1659,8 @@ static int overlay_matches(ctx *c, const gs_node *reqs, const gs_plan_node *nd,
 	for (size_t i = 0; i < seq_len(reqs); i++) {
 		const gs_node *r = reqs->items[i];
 		const char *key = str(get(r, "key")), *val = NULL;
-		CHECK(c, str_eq(get(r, "operator"), "In"), "overlay requirement %s: operator is not In",
-		      key ? key : "?");
+		CHECK(c, str_eq(get(r, "operator"), "In"),
+		      "overlay requirement %s: operator is not In", key ? key : "?");
 		if (!key)
 			continue;
 		if (strcmp(key, "node.kubernetes.io/instance-type") == 0)
@@ -1656,17 +1717,21 @@ static void check_karpenter(ctx *c, const gs_emit_opts *o, const docs *d)
 		if (!str_eq(get(np, "kind"), "NodePool"))
 			continue;
 		pools++;
-		CHECK(c, str_eq(get(np, "apiVersion"), "karpenter.sh/v1"), "%s: not karpenter.sh/v1", pn);
+		CHECK(c, str_eq(get(np, "apiVersion"), "karpenter.sh/v1"),
+		      "%s: not karpenter.sh/v1", pn);
 		CHECK(c, object_name_ok(name), "NodePool name %s is not a DNS subdomain", pn);
 		CHECK(c, cfg && label_value_ok(cfg), "%s: no valid device-plugin.config label", pn);
-		CHECK(c, !mig || label_value_ok(mig), "%s: mig.config label is not a label value", pn);
+		CHECK(c, !mig || label_value_ok(mig), "%s: mig.config label is not a label value",
+		      pn);
 		CHECK(c, str_eq(at(tspec, "nodeClassRef", "group", NULL), "karpenter.k8s.aws") &&
 		             str_eq(at(tspec, "nodeClassRef", "kind", NULL), "EC2NodeClass") &&
 		             ncname && str_eq(at(tspec, "nodeClassRef", "name", NULL), ncname),
 		      "%s: nodeClassRef is not {karpenter.k8s.aws, EC2NodeClass, %s}", pn,
 		      ncname ? ncname : "?");
-		CHECK(c, str_eq(get(types, "operator"), "In"), "%s: instance-type operator is not In", pn);
-		CHECK(c, capt && values_have(capt, gs_pricing_name(gs_plan_summary_get(p)->pricing)) &&
+		CHECK(c, str_eq(get(types, "operator"), "In"),
+		      "%s: instance-type operator is not In", pn);
+		CHECK(c, capt &&
+		             values_have(capt, gs_pricing_name(gs_plan_summary_get(p)->pricing)) &&
 		             seq_len(get(capt, "values")) == 1,
 		      "%s: capacity-type is not [%s]", pn,
 		      gs_pricing_name(gs_plan_summary_get(p)->pricing));
@@ -1687,11 +1752,12 @@ static void check_karpenter(ctx *c, const gs_emit_opts *o, const docs *d)
 		      "%s: %zu instance types, the pool's nodes have %zu", pn,
 		      seq_len(get(types, "values")), want_types.n);
 		for (size_t k = 0; k < want_types.n; k++)
-			CHECK(c, values_have(types, want_types.v[k]), "%s: instance type %s is missing", pn,
-			      want_types.v[k]);
+			CHECK(c, values_have(types, want_types.v[k]),
+			      "%s: instance type %s is missing", pn, want_types.v[k]);
 		CHECK(c, quantity_of(at(np, "spec", "limits", "nvidia.com/gpu", NULL), &limit) &&
-		             limit == gpus,
-		      "%s: limits nvidia.com/gpu %ld, the pool's nodes have %ld GPUs", pn, limit, gpus);
+		         limit == gpus,
+		      "%s: limits nvidia.com/gpu %ld, the pool's nodes have %ld GPUs", pn, limit,
+		      gpus);
 	}
 	{
 		size_t distinct = 0;
@@ -1700,14 +1766,16 @@ static void check_karpenter(ctx *c, const gs_emit_opts *o, const docs *d)
 			int seen = 0;
 			if (!node_is_aws(nd))
 				continue;
-			CHECK(c, covered[n] == 1, "AWS node %zu (%s, %s) is in %d NodePools, want 1", n + 1,
-			      nd->config, nd->mig_config ? nd->mig_config : "-", covered[n]);
+			CHECK(c, covered[n] == 1,
+			      "AWS node %zu (%s, %s) is in %d NodePools, want 1", n + 1, nd->config,
+			      nd->mig_config ? nd->mig_config : "-", covered[n]);
 			for (size_t m = 0; m < n && !seen; m++)
-				seen = node_is_aws(gs_plan_node_at(p, m)) && same_pool(gs_plan_node_at(p, m), nd);
+				seen = node_is_aws(gs_plan_node_at(p, m)) &&
+				       same_pool(gs_plan_node_at(p, m), nd);
 			distinct += !seen;
 		}
-		CHECK(c, pools == distinct, "%zu NodePools, the plan has %zu distinct AWS node kinds",
-		      pools, distinct);
+		CHECK(c, pools == distinct,
+		      "%zu NodePools, the plan has %zu distinct AWS node kinds", pools, distinct);
 	}
 
 	/* NodeOverlays: what renamed shared nodes advertise. */
@@ -1725,8 +1793,10 @@ static void check_karpenter(ctx *c, const gs_emit_opts *o, const docs *d)
 			CHECK(c, str_eq(get(doc, "apiVersion"), "karpenter.sh/v1alpha1"),
 			      "NodeOverlay %s is not karpenter.sh/v1alpha1", name ? name : "?");
 			CHECK(c, object_name_ok(name), "NodeOverlay name is not a DNS subdomain");
-			CHECK(c, quantity_of(at(doc, "spec", "capacity", "nvidia.com/gpu.shared", NULL), &cap),
-			      "NodeOverlay %s: no capacity nvidia.com/gpu.shared", name ? name : "?");
+			CHECK(c, quantity_of(at(doc, "spec", "capacity", "nvidia.com/gpu.shared",
+			                        NULL), &cap),
+			      "NodeOverlay %s: no capacity nvidia.com/gpu.shared",
+			      name ? name : "?");
 			for (size_t n = 0; n < nn; n++) {
 				const gs_plan_node *nd = gs_plan_node_at(p, n);
 				gs_strategy s = node_strategy(nd);
@@ -1739,10 +1809,12 @@ static void check_karpenter(ctx *c, const gs_emit_opts *o, const docs *d)
 				      name ? name : "?", n + 1, nd->config);
 				if (cap != want && !wrong++)
 					CHECK(c, 0,
-					      "NodeOverlay %s gives node %zu (%s, %s) nvidia.com/gpu.shared %ld, "
-					      "it advertises %d x %zu = %ld",
-					      name ? name : "?", n + 1, nd->instance->type, nd->config, cap,
-					      nd->gpus[0].replicas, nd->n_gpus, want);
+					      "NodeOverlay %s gives node %zu (%s, %s) "
+					      "nvidia.com/gpu.shared %ld, it advertises %d x %zu = "
+					      "%ld",
+					      name ? name : "?", n + 1, nd->instance->type,
+					      nd->config, cap, nd->gpus[0].replicas, nd->n_gpus,
+					      want);
 			}
 		}
 		if (!o->rename_shared)
@@ -1750,9 +1822,10 @@ static void check_karpenter(ctx *c, const gs_emit_opts *o, const docs *d)
 		for (size_t n = 0; ov && o->rename_shared && n < nn; n++) {
 			const gs_plan_node *nd = gs_plan_node_at(p, n);
 			gs_strategy s = node_strategy(nd);
-			if (node_is_aws(nd) && (s == GS_STRATEGY_TIME_SLICING || s == GS_STRATEGY_MPS))
-				CHECK(c, ov[n] >= 1, "shared AWS node %zu (%s) has no NodeOverlay", n + 1,
-				      nd->config);
+			if (node_is_aws(nd) &&
+			    (s == GS_STRATEGY_TIME_SLICING || s == GS_STRATEGY_MPS))
+				CHECK(c, ov[n] >= 1, "shared AWS node %zu (%s) has no NodeOverlay",
+				      n + 1, nd->config);
 		}
 		free(ov);
 	}
@@ -1765,7 +1838,8 @@ static void check_karpenter(ctx *c, const gs_emit_opts *o, const docs *d)
 static const char *not_wanted_msg(gs_emit_kind k)
 {
 	switch (k) {
-	case GS_EMIT_MIG_PARTED: return "error: the plan has no mig-config configuration (no MIG GPUs)";
+	case GS_EMIT_MIG_PARTED:
+		return "error: the plan has no mig-config configuration (no MIG GPUs)";
 	case GS_EMIT_DRA: return "error: the plan has no dra configuration (use --dra or via: dra)";
 	case GS_EMIT_KARPENTER:
 		return "error: the plan has no karpenter configuration "
@@ -1802,7 +1876,8 @@ static void round_trip_one(ctx *c, const rt_case *t, const variant *v)
 		CHECK(c, gs_emit(c->p, t->kind, &o, &text, &err) == GS_EINVAL,
 		      "an unwanted kind does not fail with GS_EINVAL");
 		CHECK(c, text == NULL, "an unwanted kind gave text");
-		CHECK(c, strcmp(gs_error_format(&err, buf, sizeof buf), not_wanted_msg(t->kind)) == 0,
+		CHECK(c, strcmp(gs_error_format(&err, buf, sizeof buf),
+		                not_wanted_msg(t->kind)) == 0,
 		      "message '%s', want '%s'", buf, not_wanted_msg(t->kind));
 		free(text);
 		return;
@@ -1847,7 +1922,8 @@ static void test_round_trip(void **state)
 	for (size_t v = 0; v < N_VARIANTS; v++)
 		round_trip_one(&c, t, &variants[v]);
 	if (c.failures)
-		fail_msg("%s: %d checks failed (the first 40 are listed above)", t->label, c.failures);
+		fail_msg("%s: %d checks failed (the first 40 are listed above)", t->label,
+		         c.failures);
 }
 
 /* ---- names, refusals, headers ------------------------------------------------------- */
@@ -1945,7 +2021,8 @@ static void test_source_in_header(void **state)
 			size_t len = nl ? (size_t)(nl - line) : strlen(line);
 			char copy[1024];
 			snprintf(copy, sizeof copy, "%.*s", (int)len, line);
-			if ((strstr(copy, "evil") || strstr(copy, "Secret") || strstr(copy, "reboot")) &&
+			if ((strstr(copy, "evil") || strstr(copy, "Secret") ||
+			     strstr(copy, "reboot")) &&
 			    copy[0] != '#')
 				outside++;
 			line += len + (nl ? 1 : 0);
@@ -1958,6 +2035,36 @@ static void test_source_in_header(void **state)
 
 /* ---- main ---------------------------------------------------------------------- */
 
+/* Each kind's line of help in the registry opens its file's header (after
+ * the shebang of labels.sh), and no two kinds share a name or a file. */
+static void test_help_in_header(void **state)
+{
+	gs_emit_opts o = GS_EMIT_OPTS_INIT;
+	const gs_plan *p = plans[4].plan; /* mig-ts-mps: every kind */
+	(void)state;
+	o.dra = 1;
+	for (int k = 0; k < GS_EMIT_KIND_COUNT; k++) {
+		const char *help = gs_emit_help((gs_emit_kind)k), *line;
+		char *text = NULL;
+		gs_error err = clean_err();
+
+		assert_non_null(help);
+		assert_null(strchr(help, '\n'));
+		for (int j = 0; j < k; j++) {
+			assert_string_not_equal(gs_emit_kind_name((gs_emit_kind)j),
+			                        gs_emit_kind_name((gs_emit_kind)k));
+			assert_string_not_equal(gs_emit_file_name((gs_emit_kind)j),
+			                        gs_emit_file_name((gs_emit_kind)k));
+		}
+		assert_gs_ok(gs_emit(p, (gs_emit_kind)k, &o, &text, &err), &err);
+		line = strncmp(text, "#!", 2) == 0 ? strchr(text, '\n') + 1 : text;
+		assert_true(strncmp(line, "# ", 2) == 0);
+		assert_true(strncmp(line + 2, help, strlen(help)) == 0);
+		assert_int_equal(line[2 + strlen(help)], '\n');
+		free(text);
+	}
+}
+
 int main(void)
 {
 	static rt_case cases[N_FIXTURES * GS_EMIT_KIND_COUNT];
@@ -1967,6 +2074,7 @@ int main(void)
 	ADD(test_kind_names);
 	ADD(test_not_wanted);
 	ADD(test_source_in_header);
+	ADD(test_help_in_header);
 	for (size_t f = 0; f < N_FIXTURES; f++)
 		for (int k = 0; k < GS_EMIT_KIND_COUNT; k++) {
 			rt_case *t = &cases[f * GS_EMIT_KIND_COUNT + (size_t)k];
@@ -1974,7 +2082,8 @@ int main(void)
 			t->kind = (gs_emit_kind)k;
 			snprintf(t->label, sizeof t->label, "round trip %s %s", fixtures[f].name,
 			         gs_emit_kind_name((gs_emit_kind)k));
-			tests[n++] = (struct CMUnitTest){ t->label, test_round_trip, NULL, NULL, t };
+			tests[n++] =
+			        (struct CMUnitTest){ t->label, test_round_trip, NULL, NULL, t };
 		}
 #undef ADD
 	return _cmocka_run_group_tests("test_emit", tests, n, group_setup, group_teardown);

@@ -8,23 +8,23 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "report/report.h"
+#include "report/html.h"
+#include "report/svg.h"
 
-/* ---- escaping and numbers --------------------------------------------------- */
+/* ---- escaping and numbers ------------------------------------------------ */
 
-/* rb_esc(s) (or rb_esc_max(s, max) when max > 0) must give want. */
+/* gs_html_esc(s) (or gs_html_esc_max(s, max) when max > 0) must give want. */
 static void expect_esc(const char *s, size_t max, const char *want)
 {
-	rbuf b = RBUF_INIT;
+	gs_buf b = GS_BUF_INIT;
 	char *out = NULL;
 	gs_error err;
 
-	rb_puts(&b, "");
 	if (max)
-		rb_esc_max(&b, s, max);
+		gs_html_esc_max(&b, s, max);
 	else
-		rb_esc(&b, s);
-	assert_gs_ok(rb_finish(&b, &out, &err), &err);
+		gs_html_esc(&b, s);
+	assert_gs_ok(gs_buf_detach(&b, &out, &err), &err);
 	assert_string_equal(out, want);
 	free(out);
 }
@@ -65,25 +65,25 @@ static void test_escape_max(void **state)
 	/* Nor are multi-byte characters. */
 	expect_esc("\xC3\xA9\xC3\xA9\xC3\xA9", 2, "\xC3\xA9\xE2\x80\xA6");
 	expect_esc("\xC3\xA9\xC3\xA9", 2, "\xC3\xA9\xC3\xA9");
-	assert_int_equal(rb_chars("\xC3\xA9-\xFF"), 3);
-	assert_int_equal(rb_chars(NULL), 0);
+	assert_int_equal(gs_html_chars("\xC3\xA9-\xFF"), 3);
+	assert_int_equal(gs_html_chars(NULL), 0);
 }
 
 static void expect_money(gs_micros m, const char *want)
 {
-	rbuf b = RBUF_INIT;
+	gs_buf b = GS_BUF_INIT;
 	char *out = NULL;
 	gs_error err;
 
-	rb_money(&b, m);
-	assert_gs_ok(rb_finish(&b, &out, &err), &err);
+	gs_html_money(&b, m);
+	assert_gs_ok(gs_buf_detach(&b, &out, &err), &err);
 	assert_string_equal(out, want);
 	free(out);
 }
 
 static void test_numbers(void **state)
 {
-	rbuf b = RBUF_INIT;
+	gs_buf b = GS_BUF_INIT;
 	char *out = NULL;
 	gs_error err;
 	(void)state;
@@ -96,17 +96,17 @@ static void test_numbers(void **state)
 	expect_money(1234567890123, "$1,234,567.89");
 	expect_money(-500000, "-$0.50");
 	expect_money(-1000000000, "-$1,000.00");
-	rb_permille(&b, 443);
-	rb_puts(&b, " ");
-	rb_permille(&b, -5);
-	rb_puts(&b, " ");
-	rb_ppm(&b, 125000);
-	assert_gs_ok(rb_finish(&b, &out, &err), &err);
+	gs_html_permille(&b, 443);
+	gs_buf_puts(&b, " ");
+	gs_html_permille(&b, -5);
+	gs_buf_puts(&b, " ");
+	gs_html_ppm(&b, 125000);
+	assert_gs_ok(gs_buf_detach(&b, &out, &err), &err);
 	assert_string_equal(out, "44.3% -0.5% 13%");
 	free(out);
 }
 
-/* ---- pages of the examples ---------------------------------------------- */
+/* ---- pages of the examples ----------------------------------------------- */
 
 static gs_catalog *cat;
 
@@ -239,11 +239,12 @@ static size_t check_mig(const gs_plan *p, const char *html)
 			for (size_t m = 0; m < node->gpus[g].n_mig; m++) {
 				const gs_plan_mig *mi = &node->gpus[g].mig[m];
 				int end = mi->start + mi->profile->memory_slices;
-				int x0 = RP_GPU_X + mi->start * RP_GPU_W / slots;
-				int x1 = RP_GPU_X + end * RP_GPU_W / slots;
+				int x0 = GS_SVG_GPU_X + mi->start * GS_SVG_GPU_W / slots;
+				int x1 = GS_SVG_GPU_X + end * GS_SVG_GPU_W / slots;
 				char want[128];
 
-				snprintf(want, sizeof want, "data-mig=\"%s\" x=\"%d\" y=\"2\" width=\"%d\"",
+				snprintf(want, sizeof want,
+				         "data-mig=\"%s\" x=\"%d\" y=\"2\" width=\"%d\"",
 				         mi->profile->name, x0 + 2, x1 - x0 - 4);
 				at = strstr(at, want);
 				if (!at)
@@ -331,12 +332,12 @@ static void test_hostile_title(void **state)
 /* The pictures of GPUs no shipped example plans: built by hand. */
 static char *draw(const gs_plan_gpu *g)
 {
-	rbuf b = RBUF_INIT;
+	gs_buf b = GS_BUF_INIT;
 	char *out = NULL;
 	gs_error err;
 
-	rp_svg_gpu(&b, g, 0);
-	assert_gs_ok(rb_finish(&b, &out, &err), &err);
+	gs_svg_gpu(&b, g, 0);
+	assert_gs_ok(gs_buf_detach(&b, &out, &err), &err);
 	assert_null(strstr(out, "width=\"-"));
 	assert_null(strstr(out, "width=\"0\""));
 	return out;

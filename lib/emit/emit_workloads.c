@@ -1,0 +1,307 @@
+/*
+ * emit_workloads.c - what each workload's Deployment must request and
+ * where it must land, as strategic-merge patches or complete example
+ * Deployments: the extended resource of the device plugin (renamed to
+ * .shared or not), or the DRA claim of its GPU (emit_dra.c names them),
+ * and the node label of its node's config. Replicas placed on several
+ * kinds of node become several Deployments.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emit/emit.h"
+
+/* Where a replica lands, as a Deployment sees it. */
+typedef struct place {
+	char resource[80];   /* extended resource, or "" under DRA */
+	const char *config;  /* node label value */
+	char claim[80];      /* DRA claim (or template) name, "" if none */
+	char request[32];    /* DRA request within the claim */
+	int template_;       /* claim is a ResourceClaimTemplate */
+} place;
+
+static void place_of(const gs_plan *p, const gs_emit_opts *o, size_t node, size_t gpu,
+                     long mig, place *pl)
+{
+	const gs_plan_node *n = gs_plan_node_at(p, node);
+	const gs_plan_gpu *g = &n->gpus[gpu];
+	int dra = gs_emit_wants_dra(p, o);
+	memset(pl, 0, sizeof *pl);
+	pl->config = n->config;
+	if (mig >= 0) {
+		const gs_plan_mig *mi = &g->mig[mig];
+		if (!dra)
+			gs_emit_mig_resource(mi->profile, o->rename_shared && mi->replicas > 1,
+			                     pl->resource, sizeof pl->resource);
+		else {
+			gs_emit_mig_claim_name(pl->claim, sizeof pl->claim, node, gpu, g,
+			                       gs_emit_mig_tenant(mi));
+			snprintf(pl->request, sizeof pl->request, "mig-%ld", mig);
+		}
+		return;
+	}
+	if (dra && g->strategy == GS_STRATEGY_DEDICATED) {
+		snprintf(pl->claim, sizeof pl->claim, "%s", GS_EMIT_DRA_TEMPLATE);
+		snprintf(pl->request, sizeof pl->request, "gpu");
+		pl->template_ = 1;
+	} else if (dra) {
+		gs_emit_claim_name(pl->claim, sizeof pl->claim, node, gpu);
+		snprintf(pl->request, sizeof pl->request, "gpu");
+	} else {
+		snprintf(pl->resource, sizeof pl->resource, "nvidia.com/gpu%s",
+		         o->rename_shared && g->strategy != GS_STRATEGY_DEDICATED ? ".shared" : "");
+	}
+}
+
+static int same_place(const place *a, const place *b)
+{
+	return strcmp(a->resource, b->resource) == 0 && strcmp(a->config, b->config) == 0 &&
+	       strcmp(a->claim, b->claim) == 0 && strcmp(a->request, b->request) == 0;
+}
+
+/* The replicas of one workload that land in one place. */
+typedef struct pgroup {
+	place where;
+	int replicas;
+} pgroup;
+
+/* The distinct places of one workload's replicas, in plan order. */
+typedef struct places {
+	const gs_plan *p;
+	const gs_emit_opts *o;
+	const gs_workload *w;
+	pgroup *v;    /* grown as needed, kept for the next workload */
+	size_t cap;
+	int n;
+} places;
+
+/* Counts one more replica at pl, in a new group when no earlier replica
+ * went there. */
+static int add_place(places *ps, const place *pl)
+{
+	int j;
+	for (j = 0; j < ps->n && !same_place(&ps->v[j].where, pl); j++)
+		;
+	if (j == ps->n) {
+		if (gs_grow(&ps->v, &ps->cap, (size_t)ps->n + 1, sizeof *ps->v) < 0)
+			return -1;
+		ps->v[j].where = *pl;
+		ps->v[j].replicas = 0;
+		ps->n++;
+	}
+	ps->v[j].replicas++;
+	return 0;
+}
+
+/* The workload's replicas among the n assignments a of GPU gpu of node
+ * (mig: of its MIG instance, -1: of the GPU itself). */
+static int add_replicas(places *ps, size_t node, size_t gpu, long mig,
+                        const gs_assignment *a, size_t n)
+{
+	for (size_t k = 0; k < n; k++) {
+		place pl;
+		if (a[k].workload != ps->w)
+			continue;
+		place_of(ps->p, ps->o, node, gpu, mig, &pl);
+		if (add_place(ps, &pl) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Fills ps with the places of w's replicas. */
+static int places_of(places *ps, const gs_workload *w)
+{
+	ps->w = w;
+	ps->n = 0;
+	for (size_t i = 0; i < gs_plan_node_count(ps->p); i++) {
+		const gs_plan_node *nd = gs_plan_node_at(ps->p, i);
+		for (size_t g = 0; g < nd->n_gpus; g++) {
+			const gs_plan_gpu *pg = &nd->gpus[g];
+			if (add_replicas(ps, i, g, -1, pg->assignments, pg->n_assignments) < 0)
+				return -1;
+			for (size_t m = 0; m < pg->n_mig; m++)
+				if (add_replicas(ps, i, g, (long)m, pg->mig[m].assignments,
+				                 pg->mig[m].n_assignments) < 0)
+					return -1;
+		}
+	}
+	return 0;
+}
+
+/* spread: node as the scheduler enforces it: at most one replica of the
+ * Deployment per node. (spread: gpu has no Kubernetes form; the plan's
+ * placement holds it only while nothing else is scheduled there.) */
+static gs_node *spread_nodes(int *bad, const char *app)
+{
+	gs_node *seq = gs_emit_seq(), *c = gs_emit_map(), *sel = gs_emit_map(), *ml = gs_emit_map();
+	gs_emit_put(bad, c, "maxSkew", gs_node_int(1));
+	gs_emit_put(bad, c, "topologyKey", gs_node_str("kubernetes.io/hostname"));
+	gs_emit_put(bad, c, "whenUnsatisfiable", gs_node_str("DoNotSchedule"));
+	gs_emit_put(bad, ml, "app", gs_node_str(app));
+	gs_emit_put(bad, sel, "matchLabels", ml);
+	gs_emit_put(bad, c, "labelSelector", sel);
+	gs_emit_push(bad, seq, c);
+	return seq;
+}
+
+static gs_node *pod_spec(int *bad, const gs_workload *w, const char *app, const place *pl,
+                         int full)
+{
+	const char *container = w->name;
+	gs_node *spec = gs_emit_map(), *sel = gs_emit_map(), *tols = gs_emit_seq(),
+	        *tol = gs_emit_map();
+	gs_node *ctrs = gs_emit_seq(), *c = gs_emit_map(), *res = gs_emit_map();
+	gs_emit_put(bad, sel, "nvidia.com/device-plugin.config", gs_node_str(pl->config));
+	gs_emit_put(bad, spec, "nodeSelector", sel);
+	if (w->spread == GS_SPREAD_NODE)
+		gs_emit_put(bad, spec, "topologySpreadConstraints", spread_nodes(bad, app));
+	gs_emit_put(bad, tol, "key", gs_node_str("nvidia.com/gpu"));
+	gs_emit_put(bad, tol, "operator", gs_node_str("Exists"));
+	gs_emit_put(bad, tol, "effect", gs_node_str("NoSchedule"));
+	gs_emit_push(bad, tols, tol);
+	gs_emit_put(bad, spec, "tolerations", tols);
+	if (pl->claim[0]) {
+		gs_node *rcs = gs_emit_seq(), *rc = gs_emit_map(), *claims = gs_emit_seq(),
+		        *cl = gs_emit_map();
+		gs_emit_put(bad, rc, "name", gs_node_str("gpu"));
+		gs_emit_put(bad, rc,
+		            pl->template_ ? "resourceClaimTemplateName" : "resourceClaimName",
+		            gs_node_str(pl->claim));
+		gs_emit_push(bad, rcs, rc);
+		gs_emit_put(bad, spec, "resourceClaims", rcs);
+		gs_emit_put(bad, cl, "name", gs_node_str("gpu"));
+		gs_emit_put(bad, cl, "request", gs_node_str(pl->request));
+		gs_emit_push(bad, claims, cl);
+		gs_emit_put(bad, res, "claims", claims);
+	} else {
+		gs_node *lim = gs_emit_map();
+		gs_emit_put(bad, lim, pl->resource, gs_node_int(1));
+		gs_emit_put(bad, res, "limits", lim);
+	}
+	gs_emit_put(bad, c, "name", gs_node_str(container));
+	if (full)
+		gs_emit_put(bad, c, "image", gs_node_str("registry.example.com/replace-me:latest"));
+	gs_emit_put(bad, c, "resources", res);
+	gs_emit_push(bad, ctrs, c);
+	gs_emit_put(bad, spec, "containers", ctrs);
+	return spec;
+}
+
+static gs_node *deployment(int *bad, const char *name, const gs_workload *w,
+                           const pgroup *g)
+{
+	gs_node *d = gs_emit_map(), *meta = gs_emit_map(), *labels = gs_emit_map(),
+	        *spec = gs_emit_map();
+	gs_node *sel = gs_emit_map(), *ml = gs_emit_map(), *tmpl = gs_emit_map(),
+	        *tmeta = gs_emit_map(), *tl = gs_emit_map();
+	gs_emit_put(bad, d, "apiVersion", gs_node_str("apps/v1"));
+	gs_emit_put(bad, d, "kind", gs_node_str("Deployment"));
+	gs_emit_put(bad, labels, "app", gs_node_str(name));
+	gs_emit_put(bad, meta, "name", gs_node_str(name));
+	gs_emit_put(bad, meta, "labels", labels);
+	gs_emit_put(bad, d, "metadata", meta);
+	gs_emit_put(bad, spec, "replicas", gs_node_int(g->replicas));
+	gs_emit_put(bad, ml, "app", gs_node_str(name));
+	gs_emit_put(bad, sel, "matchLabels", ml);
+	gs_emit_put(bad, spec, "selector", sel);
+	gs_emit_put(bad, tl, "app", gs_node_str(name));
+	gs_emit_put(bad, tmeta, "labels", tl);
+	gs_emit_put(bad, tmpl, "metadata", tmeta);
+	gs_emit_put(bad, tmpl, "spec", pod_spec(bad, w, name, &g->where, 1));
+	gs_emit_put(bad, spec, "template", tmpl);
+	gs_emit_put(bad, d, "spec", spec);
+	return d;
+}
+
+static gs_node *patch(int *bad, const gs_workload *w, const char *name, const pgroup *g)
+{
+	gs_node *d = gs_emit_map(), *spec = gs_emit_map(), *tmpl = gs_emit_map();
+	gs_emit_put(bad, spec, "replicas", gs_node_int(g->replicas));
+	gs_emit_put(bad, tmpl, "spec", pod_spec(bad, w, name, &g->where, 0));
+	gs_emit_put(bad, spec, "template", tmpl);
+	gs_emit_put(bad, d, "spec", spec);
+	return d;
+}
+
+/* The names given to the Deployments so far. */
+typedef struct names {
+	char (*v)[64];
+	size_t n, cap;
+} names;
+
+/* "chat-api", or "chat-api-2" for a second placement: a DNS label that
+ * no workload and no earlier part has (the number grows until free). */
+static int name_taken(const gs_plan *p, const char *name, const names *used)
+{
+	for (size_t i = 0; i < gs_plan_workload_count(p); i++)
+		if (strcmp(gs_plan_workload_at(p, i)->workload->name, name) == 0)
+			return 1;
+	for (size_t i = 0; i < used->n; i++)
+		if (strcmp(used->v[i], name) == 0)
+			return 1;
+	return 0;
+}
+
+static void part_name(const gs_plan *p, char *buf, const char *name, int k, int *next,
+                      const names *used)
+{
+	char suffix[16];
+	if (k == 0) {
+		snprintf(buf, 64, "%s", name);
+		return;
+	}
+	do {
+		snprintf(suffix, sizeof suffix, "-%d", ++*next);
+		snprintf(buf, 64, "%.*s%s", (int)(63 - strlen(suffix)), name, suffix);
+	} while (name_taken(p, buf, used));
+}
+
+/* One workload: a Deployment (or a patch) per place its replicas land. */
+static int workload(gs_buf *b, const gs_emit_opts *o, places *ps, names *used,
+                    const gs_workload *w)
+{
+	int bad = 0, next = 1;
+
+	if (places_of(ps, w) < 0)
+		return -1;
+	for (int k = 0; k < ps->n && !bad; k++) {
+		const pgroup *g = &ps->v[k];
+		char name[64];
+		part_name(ps->p, name, w->name, k, &next, used);
+		if (gs_grow(&used->v, &used->cap, used->n + 1, sizeof *used->v) < 0)
+			return -1;
+		memcpy(used->v[used->n++], name, sizeof name);
+		if (o->example_deployments) {
+			gs_emit_doc(b, deployment(&bad, name, w, g));
+			continue;
+		}
+		gs_buf_printf(b, "# Deployment %s%s: %d replica%s\n", name,
+		              k ? " (new: a copy of the first, for replicas placed elsewhere)" : "",
+		              g->replicas, g->replicas == 1 ? "" : "s");
+		gs_emit_doc(b, patch(&bad, w, name, g));
+	}
+	return bad ? -1 : 0;
+}
+
+int gs_emit_workloads(const gs_plan *p, const gs_emit_opts *o, gs_buf *b)
+{
+	places ps = { p, o, NULL, NULL, 0, 0 };
+	names used = { NULL, 0, 0 };
+	int bad = 0;
+
+	gs_emit_header(b, p, o,
+	               o->example_deployments
+	                   ? "Example Deployments that request what the plan gives each workload."
+	                   : gs_emit_help(GS_EMIT_WORKLOADS),
+	               o->example_deployments
+	                   ? "kubectl apply -f workloads.yaml (replace the images first)"
+	                   : "kubectl patch deployment NAME --type strategic --patch-file PATCH, "
+	                     "one document per Deployment; containers are matched by name");
+	for (size_t i = 0; i < gs_plan_workload_count(p) && !bad; i++)
+		bad = workload(b, o, &ps, &used, gs_plan_workload_at(p, i)->workload) < 0;
+	free(ps.v);
+	free(used.v);
+	return bad ? -1 : 0;
+}

@@ -1,0 +1,87 @@
+/*
+ * registry.c - every kind of configuration, one row each: its names, the
+ * function that renders it, when a plan wants it and why not, and its line
+ * of help. Adding a kind is a value of gs_emit_kind, a row here, and the
+ * file that renders it (its render function declared in emit.h).
+ */
+#include <string.h>
+
+#include "emit/emit.h"
+
+typedef struct kind_row {
+	const char *name;    /* on the command line: "device-plugin" */
+	const char *file;    /* written by plan --emit */
+	int (*render)(const gs_plan *p, const gs_emit_opts *o, gs_buf *b);
+	/* Whether a plan has anything of this kind; NULL: always. */
+	int (*wanted)(const gs_plan *p, const gs_emit_opts *o);
+	const char *why_not; /* when not wanted */
+	const char *help;    /* one line; it opens the file's header */
+} kind_row;
+
+/* Indexed by gs_emit_kind. */
+static const kind_row rows[GS_EMIT_KIND_COUNT] = {
+	[GS_EMIT_DEVICE_PLUGIN] = {
+		"device-plugin", "device-plugin-config.yaml",
+		gs_emit_device_plugin, NULL, NULL,
+		"NVIDIA device-plugin configs: one key per kind of node in the plan." },
+	[GS_EMIT_OPERATOR_VALUES] = {
+		"gpu-operator-values", "gpu-operator-values.yaml",
+		gs_emit_operator_values, NULL, NULL,
+		"GPU Operator Helm values that point at the generated configs." },
+	[GS_EMIT_MIG_PARTED] = {
+		"mig-config", "mig-config.yaml",
+		gs_emit_mig_parted, gs_emit_wants_mig, "no MIG GPUs",
+		"mig-parted configs: one per MIG geometry in the plan." },
+	[GS_EMIT_LABELS] = {
+		"labels", "labels.sh",
+		gs_emit_labels, NULL, NULL,
+		"Node labels that select each node's device-plugin config and MIG geometry." },
+	[GS_EMIT_WORKLOADS] = {
+		"workloads", "workloads.yaml",
+		gs_emit_workloads, NULL, NULL,
+		"Strategic-merge patches: what each workload's Deployment must request "
+		"and where it must land." },
+	[GS_EMIT_DRA] = {
+		"dra", "resourceclaims.yaml",
+		gs_emit_dra, gs_emit_wants_dra, "use --dra or via: dra",
+		"DRA ResourceClaims: one per shared GPU, so its pods share it." },
+	[GS_EMIT_KARPENTER] = {
+		"karpenter", "karpenter.yaml",
+		gs_emit_karpenter, gs_emit_wants_karpenter, "Karpenter provisions AWS nodes only",
+		"Karpenter NodePools, one per kind of node in the plan (AWS nodes only)." },
+};
+
+const char *gs_emit_kind_name(gs_emit_kind k) { return rows[k].name; }
+const char *gs_emit_file_name(gs_emit_kind k) { return rows[k].file; }
+const char *gs_emit_help(gs_emit_kind k) { return rows[k].help; }
+
+int gs_emit_kind_parse(const char *name, gs_emit_kind *out)
+{
+	for (size_t k = 0; k < GS_ARRAY_LEN(rows); k++)
+		if (strcmp(name, rows[k].name) == 0) {
+			*out = (gs_emit_kind)k;
+			return 0;
+		}
+	return GS_ENOTFOUND;
+}
+
+int gs_emit_wanted(const gs_plan *p, gs_emit_kind k, const gs_emit_opts *o)
+{
+	/* An unknown kind is not refused here but by gs_emit. */
+	return (unsigned)k >= GS_EMIT_KIND_COUNT || !rows[k].wanted || rows[k].wanted(p, o);
+}
+
+int gs_emit(const gs_plan *p, gs_emit_kind k, const gs_emit_opts *o, char **out,
+            gs_error *err)
+{
+	gs_buf b = GS_BUF_INIT;
+
+	if ((unsigned)k >= GS_EMIT_KIND_COUNT)
+		return gs_fail(err, GS_EINVAL, "unknown kind of configuration");
+	if (!gs_emit_wanted(p, k, o))
+		return gs_fail(err, GS_EINVAL, "the plan has no %s configuration (%s)",
+		               rows[k].name, rows[k].why_not);
+	if (rows[k].render(p, o, &b) < 0)
+		b.failed = 1;
+	return gs_buf_detach(&b, out, err);
+}
