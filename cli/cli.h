@@ -141,6 +141,9 @@ struct cli_cmd {
 	const char *synopsis; /* after "gpushare NAME " */
 	const char *summary;
 	const cli_opt *opts;
+	/* Prints what follows the summary in --help, for text that comes
+	 * from the library (emit's kinds); NULL: nothing. */
+	void (*more_help)(FILE *out);
 };
 
 /* The command table (commands.c): main.c dispatches through it, and
@@ -250,6 +253,8 @@ int cmd_lint(const cli_cmd *self, int argc, char **argv);
 
 extern const cli_opt plan_opts[];
 extern const cli_opt emit_opts[];
+/* emit's --help: the kinds, as the library's registry names them. */
+void cli_emit_kinds_help(FILE *out);
 extern const cli_opt advise_opts[];
 extern const cli_opt import_opts[];
 extern const cli_opt savings_opts[];

@@ -1,5 +1,6 @@
 /* cmd_emit.c - `gpushare emit KIND FILE`: one kind of configuration. */
 #include <stdio.h>
+#include <string.h>
 #include <stdlib.h>
 
 #include "cli.h"
@@ -71,4 +72,35 @@ int cmd_emit(const cli_cmd *self, int argc, char **argv)
 	gs_scenario_free(scn);
 	gs_catalog_free(cat);
 	return rc;
+}
+
+/* Prints one word of the help, wrapped at 80 columns like the rest. */
+static void help_word(FILE *out, const char *word, int *col)
+{
+	int len = (int)strlen(word);
+	if (*col > 0 && *col + 1 + len > 80) {
+		fputc('\n', out);
+		*col = 0;
+	} else if (*col > 0) {
+		fputc(' ', out);
+		(*col)++;
+	}
+	fputs(word, out);
+	*col += len;
+}
+
+void cli_emit_kinds_help(FILE *out)
+{
+	/* Continues the summary's line: "...configuration: a, b or c." */
+	int col = (int)strlen("Plan FILE and print one kind of its Kubernetes configuration:");
+
+	for (int k = 0; k < GS_EMIT_KIND_COUNT; k++) {
+		char word[64];
+		int last = k + 1 == GS_EMIT_KIND_COUNT;
+		if (last)
+			help_word(out, "or", &col);
+		snprintf(word, sizeof word, "%s%s", gs_emit_kind_name((gs_emit_kind)k),
+		         last ? "." : k + 2 < GS_EMIT_KIND_COUNT ? "," : "");
+		help_word(out, word, &col);
+	}
 }

@@ -12,55 +12,54 @@ const cli_cmd cli_commands[] = {
 	  "[options] FILE",
 	  "Plan the cheapest deployable way to share GPUs among the workloads of\n"
 	  "FILE (see gpushare-workloads(5)): strategies, packing, instances, cost.",
-	  plan_opts },
+	  plan_opts, NULL },
 	{ "emit", cmd_emit, "print one kind of Kubernetes configuration for a plan",
 	  "[options] KIND FILE",
-	  "Plan FILE and print one kind of its Kubernetes configuration: device-plugin,\n"
-	  "gpu-operator-values, mig-config, labels, workloads, dra or karpenter.",
-	  emit_opts },
+	  "Plan FILE and print one kind of its Kubernetes configuration:",
+	  emit_opts, cli_emit_kinds_help },
 	{ "advise", cmd_advise, "advise which sharing strategies suit one workload",
 	  "--memory SIZE --compute SHARE [options]",
 	  "Advise which sharing strategies suit one workload, and why.",
-	  advise_opts },
+	  advise_opts, NULL },
 	{ "import", cmd_import, "import workloads and GPU utilization from a cluster",
 	  "--nodes FILE --pods FILE [--metrics FILE]... [options]",
 	  "Read a cluster's GPU nodes and pods (kubectl -o json) and their DCGM metrics;\n"
 	  "write a workload file to plan from, or report how busy the GPUs really are.",
-	  import_opts },
+	  import_opts, NULL },
 	{ "savings", cmd_savings, "what W whole-GPU workloads save by sharing GPUs",
 	  "--instance TYPE --replicas N [options]",
 	  "Compare W workloads that each hold a whole GPU with the same workloads\n"
 	  "sharing GPUs, N replicas per GPU, and print the cost before and after.",
-	  savings_opts },
+	  savings_opts, NULL },
 	{ "gpus", cmd_gpus, "list GPU models, or show one with its MIG profiles",
 	  "[options] [MODEL]",
 	  "List the GPU models gpushare knows, or show one in detail.",
-	  gpus_opts },
+	  gpus_opts, NULL },
 	{ "instances", cmd_instances, "list cloud instance types and their prices",
 	  "[options]",
 	  "List cloud instance types with their GPUs and hourly prices.",
-	  instances_opts },
+	  instances_opts, NULL },
 	{ "mig", cmd_mig, "list or check MIG geometries of a GPU model",
 	  "[options] MODEL [PROFILE...]",
 	  "List the valid MIG geometries of a GPU model, or check one and show\n"
 	  "where each instance is placed (or why it cannot be).",
-	  mig_opts },
+	  mig_opts, NULL },
 	{ "lint", cmd_lint, "check device-plugin, mig-parted, DRA and Karpenter configs",
 	  "[options] FILE...",
 	  "Check existing NVIDIA device-plugin, mig-parted, DRA and Karpenter\n"
 	  "configuration (bare, in ConfigMaps or in Kubernetes YAML streams) and\n"
 	  "explain each problem with its location.",
-	  lint_opts },
+	  lint_opts, NULL },
 	{ "repl", cmd_repl, "start an interactive what-if session", "[options] [FILE]",
 	  "Start a what-if session on the workloads of FILE (or none): edit them,\n"
 	  "see the plan's cost after every change, compare and save scenarios.\n"
 	  "Reads a script, one command a line, when stdin is not a terminal.",
-	  repl_opts },
+	  repl_opts, NULL },
 	{ "completion", cmd_completion, "print a bash or zsh completion script", "bash|zsh",
 	  "Print a completion script generated from gpushare's own option tables:\n"
 	  "  gpushare completion bash > /etc/bash_completion.d/gpushare",
-	  completion_opts },
-	{ NULL, NULL, NULL, NULL, NULL, NULL },
+	  completion_opts, NULL },
+	{ NULL, NULL, NULL, NULL, NULL, NULL, NULL },
 };
 
 const cli_cmd *cli_find_command(const char *name)

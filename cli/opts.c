@@ -31,8 +31,11 @@ void cli_print_options(const cli_opt *opts, FILE *out)
 
 void cli_usage(const cli_cmd *cmd, FILE *out)
 {
-	fprintf(out, "usage: gpushare %s %s\n\n%s\n", cmd->name, cmd->synopsis,
+	fprintf(out, "usage: gpushare %s %s\n\n%s", cmd->name, cmd->synopsis,
 	        cmd->summary);
+	if (cmd->more_help)
+		cmd->more_help(out);
+	fputc('\n', out);
 	if (cmd->opts && cmd->opts[0].name)
 		cli_print_options(cmd->opts, out);
 	fprintf(out, "\nglobal options: -q (quiet), -v (verbose), --color=auto|always|never\n");
