@@ -10,15 +10,16 @@
 #include <string.h>
 
 #include "plan/plan_internal.h"
+#include "plan/strategy.h"
 
 /* Where a workload's replicas landed: per strategy, the first place, so
  * the text describes the strategy it names (a workload split between MIG
  * and a whole GPU must not print the GPU's details under "MIG"). */
 typedef struct seen {
-	const gs_gpu *model[4];
-	const gs_mig_profile *profile[4];
-	int k[4];
-	int counts[4];
+	const gs_gpu *model[GS_STRATEGY_COUNT];
+	const gs_mig_profile *profile[GS_STRATEGY_COUNT];
+	int k[GS_STRATEGY_COUNT];
+	int counts[GS_STRATEGY_COUNT];
 } seen;
 
 static void note(seen *sn, gs_strategy st, const gs_gpu *g,
@@ -83,15 +84,13 @@ static int scan(const gs_plan *p, seen *sn, size_t nw)
 	return 0;
 }
 
+/* Why time-slicing is out for w, or NULL: its isolation, then the study's
+ * rules. */
 static const char *ts_ruled_out(const gs_workload *w)
 {
 	if (w->isolation_fault)
 		return "no fault isolation";
-	if (w->kind == GS_KIND_INFERENCE && w->latency_critical && w->compute_ppm >= 500000)
-		return "latency-critical heavy inference";
-	if ((w->kind == GS_KIND_BATCH || w->kind == GS_KIND_TRAINING) && w->compute_ppm >= 700000)
-		return "GPU-intensive batch";
-	return NULL;
+	return gs_strategy_ts_rule(w);
 }
 
 static void share_text(const gs_workload *w, const gs_gpu *g, char *buf, size_t n)
@@ -184,7 +183,7 @@ static void rejected_text(const gs_workload *w, const seen *sn, gs_strategy st,
 static gs_strategy majority(const seen *sn)
 {
 	int best = 0;
-	for (int s = 1; s < 4; s++)
+	for (int s = 1; s < GS_STRATEGY_COUNT; s++)
 		if (sn->counts[s] > sn->counts[best])
 			best = s;
 	return (gs_strategy)best;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "plan/strategy.h"
 #include "scenario/scenario.h"
 
 typedef struct text {
@@ -67,10 +68,7 @@ static void mig_sizes(text *t, const gs_catalog *cat, const gs_workload *w)
 int gs_advise(const gs_catalog *cat, const gs_workload *w, char **out, gs_error *err)
 {
 	static const char *const kinds[] = { "inference", "batch", "training", "notebook", "ci" };
-	int heavy_lat = w->kind == GS_KIND_INFERENCE && w->latency_critical &&
-	                w->compute_ppm >= 500000;
-	int intensive = (w->kind == GS_KIND_BATCH || w->kind == GS_KIND_TRAINING) &&
-	                w->compute_ppm >= 700000;
+	const char *no_ts = gs_strategy_ts_rule(w);
 	int n = 0;
 	text t = { NULL, 0, 0, 0 };
 
@@ -86,17 +84,16 @@ int gs_advise(const gs_catalog *cat, const gs_workload *w, char **out, gs_error 
 		mig_sizes(&t, cat, w);
 		put(&t, "\n%d. dedicated GPU, where no MIG profile fits or the GPU has no MIG\n", ++n);
 		put(&t, "ruled out: time-slicing and MPS (one fault domain for all clients)\n");
-	} else if (heavy_lat || intensive) {
+	} else if (no_ts) {
 		put(&t, "%d. MPS with limits: %s keeps a guaranteed share of threads and memory "
-		        "with little overhead\n", ++n,
-		    heavy_lat ? "latency-critical heavy inference" : "GPU-intensive batch");
+		        "with little overhead\n", ++n, no_ts);
 		put(&t, "%d. MIG: a fixed slice with full isolation", ++n);
 		mig_sizes(&t, cat, w);
 		put(&t, "\n");
 		if (w->compute_ppm < 900000)
 			put(&t, "%d. dedicated GPU\n", ++n);
 		put(&t, "ruled out: time-slicing (%s: context switches and no limits hurt it)\n",
-		    heavy_lat ? "latency-critical heavy inference" : "GPU-intensive batch");
+		    no_ts);
 	} else {
 		put(&t, "%d. time-slicing: %s work shares a GPU with the least setup\n", ++n,
 		    w->kind == GS_KIND_NOTEBOOK || w->kind == GS_KIND_CI ? "bursty" : "light");

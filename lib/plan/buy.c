@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "plan/plan_internal.h"
+#include "plan/strategy.h"
 
 void *plan_alloc(gs_plan *p, size_t n, size_t size)
 {
@@ -55,7 +56,7 @@ void nodeset_free(nodeset *ns)
 }
 
 static bnode *node_new(nodeset *ns, const gs_instance *in, gs_micros price,
-                       gkind kind, int k)
+                       gs_strategy kind, int k)
 {
 	bnode *b;
 	if (ns->n == ns->cap) {
@@ -119,7 +120,7 @@ static int cheapest_node(const shop *sh)
 	return best;
 }
 
-int nodes_buy(const planner *pl, shop *sh, const pgpu **gpus, int n, gkind kind,
+int nodes_buy(const planner *pl, shop *sh, const pgpu **gpus, int n, gs_strategy kind,
               int k, nodeset *out)
 {
 	int counts[64], first = out->n, cur;
@@ -171,16 +172,6 @@ int nodes_buy(const planner *pl, shop *sh, const pgpu **gpus, int n, gkind kind,
 
 /* ---- public records ------------------------------------------------------- */
 
-static gs_strategy strategy_of(gkind k)
-{
-	switch (k) {
-	case K_TS: return GS_STRATEGY_TIME_SLICING;
-	case K_MPS: return GS_STRATEGY_MPS;
-	case K_MIG: return GS_STRATEGY_MIG;
-	default: return GS_STRATEGY_DEDICATED;
-	}
-}
-
 static int fill_assignments(gs_plan *p, const planner *pl, const pgpu *g,
                             const group *gr, int k, gs_assignment **out)
 {
@@ -192,7 +183,7 @@ static int fill_assignments(gs_plan *p, const planner *pl, const pgpu *g,
 		a[i].workload = r->w;
 		a[i].replica = r->replica;
 		a[i].compute_ppm = gs_workload_compute_on(r->w, g->model);
-		if (g->kind != K_MPS)
+		if (g->kind != GS_STRATEGY_MPS)
 			continue;
 		if (pl->via_dra) {
 			a[i].thread_percent = (int)gs_div_ceil(a[i].compute_ppm, 10000);
@@ -250,8 +241,8 @@ static int fill_mig(gs_plan *p, const planner *pl, const bnode *b, const pgpu *g
 static int node_slots(const bnode *b)
 {
 	int k = b->k;
-	if (b->kind != K_TS)
-		return b->kind == K_DED ? 1 : k;
+	if (b->kind != GS_STRATEGY_TIME_SLICING)
+		return b->kind == GS_STRATEGY_DEDICATED ? 1 : k;
 	for (int i = 0; i < b->n; i++)
 		if (b->gpus[i]->g[0].n > k)
 			k = b->gpus[i]->g[0].n;
@@ -262,13 +253,13 @@ static int node_slots(const bnode *b)
  * attached GPUs), so the name is sanitized, with the sharing suffix kept. */
 static const char *config_name(gs_plan *p, const bnode *b, int slots)
 {
+	const char *name = gs_strategy_info_get(b->kind)->config;
 	char suffix[24], base[64], buf[96];
-	switch (b->kind) {
-	case K_TS: snprintf(suffix, sizeof suffix, "-ts%d", slots); break;
-	case K_MPS: snprintf(suffix, sizeof suffix, "-mps%d", slots); break;
-	case K_MIG: snprintf(suffix, sizeof suffix, "-mig"); break;
-	default: snprintf(suffix, sizeof suffix, "-none"); break;
-	}
+	/* Shared whole GPUs advertise a slot count: the name carries it. */
+	if (b->kind == GS_STRATEGY_TIME_SLICING || b->kind == GS_STRATEGY_MPS)
+		snprintf(suffix, sizeof suffix, "-%s%d", name, slots);
+	else
+		snprintf(suffix, sizeof suffix, "-%s", name);
 	gs_label_value(b->inst->type, base);
 	base[63 - strlen(suffix)] = '\0';
 	gs_label_value(base, base);
@@ -437,11 +428,11 @@ static int fill_node(gs_plan *p, const planner *pl, const bnode *b, gs_plan_node
 		gs_plan_gpu *pg = &gpus[i];
 		pg->index = i;
 		pg->model = b->inst->gpu;
-		pg->strategy = strategy_of(b->kind);
-		pg->replicas = b->kind == K_MIG ? 0 : slots;
+		pg->strategy = b->kind;
+		pg->replicas = b->kind == GS_STRATEGY_MIG ? 0 : slots;
 		if (i >= b->n)
 			continue;
-		if (b->kind == K_MIG) {
+		if (b->kind == GS_STRATEGY_MIG) {
 			if (fill_mig(p, pl, b, b->gpus[i], pg) < 0)
 				return -1;
 		} else {
@@ -461,7 +452,7 @@ static int64_t rep_weight(const planner *pl, const pgpu *g, const group *gr, int
 {
 	const gs_workload *w = pl->reps[x].w;
 	int64_t mem, cmp;
-	if (g->kind == K_MIG)
+	if (g->kind == GS_STRATEGY_MIG)
 		return (int64_t)gr->prof->compute_slices * 1000000 / gr->n;
 	mem = w->memory_bytes * 1000 / (g->model->memory_mib << 20);
 	cmp = gs_workload_compute_on(w, g->model) / 1000;

@@ -426,7 +426,7 @@ static int pgpu_add_group(pgpu *pg, const group *gr)
 	return 0;
 }
 
-static pgpu *pack_new_gpu(pack *pk, const gs_gpu *g, gkind kind)
+static pgpu *pack_new_gpu(pack *pk, const gs_gpu *g, gs_strategy kind)
 {
 	if (pk->n == pk->cap) {
 		int ncap = pk->cap ? pk->cap * 2 : 8;
@@ -545,7 +545,7 @@ static int pack_mig_order(const planner *pl, const gs_gpu *g, group **inst, int 
 			placed = rc;
 		}
 		if (!placed) {
-			pgpu *pg = pack_new_gpu(pk, g, K_MIG);
+			pgpu *pg = pack_new_gpu(pk, g, GS_STRATEGY_MIG);
 			if (!pg || mig_try(pl, pg, inst[i]) != 1)
 				return -1;
 		}
@@ -571,7 +571,7 @@ static int build(const planner *pl, const gs_gpu *g, group *shared, int ns,
 			inst[ni++] = &fault[i];
 			continue;
 		}
-		pgpu *pg = pack_new_gpu(pk, g, K_DED);
+		pgpu *pg = pack_new_gpu(pk, g, GS_STRATEGY_DEDICATED);
 		rc = pg ? pgpu_add_group(pg, &fault[i]) : -1;
 	}
 	for (int i = 0; i < ns && rc == 0; i++) {
@@ -580,8 +580,8 @@ static int build(const planner *pl, const gs_gpu *g, group *shared, int ns,
 			inst[ni++] = &shared[i];
 			continue;
 		}
-		pg = pack_new_gpu(pk, g, shared[i].n == 1 ? K_DED
-		                         : shared[i].no_ts ? K_MPS : K_TS);
+		pg = pack_new_gpu(pk, g, shared[i].n == 1 ? GS_STRATEGY_DEDICATED
+		                         : shared[i].no_ts ? GS_STRATEGY_MPS : GS_STRATEGY_TIME_SLICING);
 		if (!pg || pgpu_add_group(pg, &shared[i]) < 0)
 			rc = -1;
 		else
@@ -599,7 +599,7 @@ static int count_mig(const pack *pk)
 {
 	int n = 0;
 	for (int i = 0; i < pk->n; i++)
-		n += pk->gpus[i].kind == K_MIG;
+		n += pk->gpus[i].kind == GS_STRATEGY_MIG;
 	return n;
 }
 

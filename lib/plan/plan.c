@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "plan/plan_internal.h"
+#include "plan/strategy.h"
 
 typedef struct total {
 	gs_micros cost;
@@ -21,17 +22,6 @@ static int total_less(total a, total b)
 	if (a.gpus != b.gpus)
 		return a.gpus < b.gpus;
 	return a.instances < b.instances;
-}
-
-/* Advice that applies before any packing (see gpushare-workloads(5)). */
-static int rules_out_ts(const gs_workload *w)
-{
-	if (w->kind == GS_KIND_INFERENCE && w->latency_critical && w->compute_ppm >= 500000)
-		return 1; /* latency-critical heavy inference */
-	if ((w->kind == GS_KIND_BATCH || w->kind == GS_KIND_TRAINING) &&
-	    w->compute_ppm >= 700000)
-		return 1; /* GPU-intensive batch */
-	return 0;
 }
 
 typedef struct tkey {
@@ -86,7 +76,7 @@ static int planner_init(planner *pl, const gs_scenario *s, shop *shops)
 		return -1;
 	pl->ntenants = (int)s->n;
 	for (size_t i = 0; i < s->n; i++) {
-		int tid = tids[i], nots = rules_out_ts(&s->w[i]->pub);
+		int tid = tids[i], nots = gs_strategy_ts_rule(&s->w[i]->pub) != NULL;
 		for (int r = 0; r < s->w[i]->pub.replicas; r++) {
 			prep *p = &pl->reps[pl->nreps++];
 			p->w = &s->w[i]->pub;
@@ -133,18 +123,18 @@ typedef struct choice {
 #define KEY_TENANT 1000
 static long kind_key(const planner *pl, const pgpu *g)
 {
-	long base = g->kind == K_MPS ? 100 + g->k
-	            : g->kind == K_MIG && g->mig_ts ? KEY_MIG_TS : (long)g->kind;
-	int shared = g->kind == K_TS || g->kind == K_MPS || (g->kind == K_MIG && g->mig_ts);
+	long base = g->kind == GS_STRATEGY_MPS ? 100 + g->k
+	            : g->kind == GS_STRATEGY_MIG && g->mig_ts ? KEY_MIG_TS : (long)g->kind;
+	int shared = g->kind == GS_STRATEGY_TIME_SLICING || g->kind == GS_STRATEGY_MPS || (g->kind == GS_STRATEGY_MIG && g->mig_ts);
 	if (!shared || pl->via_dra)
 		return base;
 	return base + KEY_TENANT * (1L + g->g[0].tenant);
 }
 
-static gkind key_kind(long key)
+static gs_strategy key_kind(long key)
 {
 	long base = key % KEY_TENANT;
-	return base >= 100 ? K_MPS : base == KEY_MIG_TS ? K_MIG : (gkind)base;
+	return base >= 100 ? GS_STRATEGY_MPS : base == KEY_MIG_TS ? GS_STRATEGY_MIG : (gs_strategy)base;
 }
 
 static int cmp_long(const void *a, const void *b)
@@ -478,23 +468,23 @@ static int merge_dedicated(const planner *pl, shop *sh, pack *pk)
 	total before, after;
 	int ts = 0, moved = 0;
 	for (int i = 0; i < pk->n; i++)
-		ts += pk->gpus[i].kind == K_TS;
+		ts += pk->gpus[i].kind == GS_STRATEGY_TIME_SLICING;
 	if (!ts || price_pack(pl, sh, pk, &before) < 0)
 		return 0;
 	for (int i = 0; i < pk->n; i++) {
 		pgpu *g = &pk->gpus[i];
 		const prep *r = g->ng == 1 && g->g[0].n == 1 ? &pl->reps[g->g[0].reps[0]] : NULL;
-		if (g->kind != K_DED || !r || r->w->isolation_fault || r->no_ts)
+		if (g->kind != GS_STRATEGY_DEDICATED || !r || r->w->isolation_fault || r->no_ts)
 			continue;
-		g->kind = K_TS;
+		g->kind = GS_STRATEGY_TIME_SLICING;
 		g->k = 1;
 		moved++;
 	}
 	if (!moved || (price_pack(pl, sh, pk, &after) == 0 && total_less(after, before)))
 		return 0;
 	for (int i = 0; i < pk->n; i++)
-		if (pk->gpus[i].kind == K_TS && pk->gpus[i].k == 1) {
-			pk->gpus[i].kind = K_DED;
+		if (pk->gpus[i].kind == GS_STRATEGY_TIME_SLICING && pk->gpus[i].k == 1) {
+			pk->gpus[i].kind = GS_STRATEGY_DEDICATED;
 			pk->gpus[i].k = 0;
 		}
 	return 0;
@@ -567,7 +557,7 @@ static int add_dedicated(pack *pk, const gs_gpu *model, int r)
 	g = &pk->gpus[pk->n++];
 	memset(g, 0, sizeof *g);
 	g->model = model;
-	g->kind = K_DED;
+	g->kind = GS_STRATEGY_DEDICATED;
 	if (!(g->g = calloc(1, sizeof *g->g)) || !(g->g[0].reps = malloc(sizeof(int))))
 		return -1;
 	g->g[0].reps[0] = r;
@@ -576,7 +566,7 @@ static int add_dedicated(pack *pk, const gs_gpu *model, int r)
 	return 0;
 }
 
-static int has_kind(const built *b, gkind k)
+static int has_kind(const built *b, gs_strategy k)
 {
 	for (int i = 0; i < b->ns.n; i++)
 		if (b->ns.v[i].kind == k)
@@ -592,7 +582,7 @@ static int one_of_mig_mps(planner *pl, shop *shops, const choice *c, built *afte
 {
 	built b[2];
 	int best;
-	if (pl->via_dra || !has_kind(after, K_MIG) || !has_kind(after, K_MPS))
+	if (pl->via_dra || !has_kind(after, GS_STRATEGY_MIG) || !has_kind(after, GS_STRATEGY_MPS))
 		return 0;
 	memset(b, 0, sizeof b);
 	for (int i = 0; i < 2; i++) {

@@ -4,8 +4,6 @@
 
 #include "scenario/scenario.h"
 
-typedef enum { K_DED, K_TS, K_MPS, K_MIG } gkind;
-
 /* One replica to place. */
 typedef struct prep {
 	const gs_workload *w;
@@ -30,7 +28,7 @@ typedef struct group {
 /* One planned GPU. */
 typedef struct pgpu {
 	const gs_gpu *model;
-	gkind kind;
+	gs_strategy kind;
 	int k;              /* MPS clients, time-slicing slots */
 	group *g;           /* groups: 1 for DED/TS/MPS, the instances for MIG */
 	int ng, capg;

@@ -25,7 +25,7 @@ struct gs_plan {
 typedef struct bnode {
 	const gs_instance *inst;
 	gs_micros price;
-	gkind kind;
+	gs_strategy kind;
 	int k;
 	const pgpu **gpus;
 	int n;
@@ -45,7 +45,7 @@ int plan_warn(gs_plan *p, const char *fmt, ...) GS_PRINTF(2, 3);
 /* Buys instances for the GPUs of one model and one node kind, keeping
  * replicas of spread: node workloads on distinct nodes. */
 int nodes_buy(const planner *pl, shop *sh, const pgpu **gpus, int n,
-              gkind kind, int k, nodeset *out);
+              gs_strategy kind, int k, nodeset *out);
 void nodeset_free(nodeset *ns);
 
 /* Turns bought nodes into the plan's public records. */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "doc/doc.h"
+#include "plan/strategy.h"
 
 static int resolve_mig(const gs_instance *in, const gs_savings_opts *o,
                        gs_savings *s, gs_error *err)
@@ -31,19 +32,19 @@ static int resolve_mig(const gs_instance *in, const gs_savings_opts *o,
 static void describe_limits(const gs_instance *in, gs_savings *s)
 {
 	const gs_gpu *g = in->gpu;
+	const gs_strategy_info *si = gs_strategy_info_get(s->strategy);
 
 	s->compute_permille = (int)gs_div_round(1000, s->replicas);
 	s->memory_mib = g->memory_mib / s->replicas;
+	s->memory_isolated = si->memory_isolated;
+	s->fault_isolated = si->fault_isolated;
 	if (s->strategy == GS_STRATEGY_MPS) {
 		/* The device plugin's equal split (integer division). */
 		s->thread_percent = 100 / s->replicas;
-		s->memory_isolated = 1;
 	} else if (s->strategy == GS_STRATEGY_MIG) {
 		s->compute_permille = (int)gs_div_round(1000 * s->mig_profile->compute_slices,
 		                                        g->mig_compute_slices);
 		s->memory_mib = s->mig_profile->memory_mib;
-		s->memory_isolated = 1;
-		s->fault_isolated = 1;
 	}
 }
 
