@@ -202,29 +202,29 @@ static int warnings(gs_plan *p)
 			for (size_t m = 0; m < pg->n_mig; m++)
 				ts += pg->mig[m].strategy == GS_STRATEGY_TIME_SLICING;
 		}
-	if (ts && plan_warn(p, "time-slicing on %d GPU%s or MIG instance%s: memory and faults are not isolated; "
+	if (ts && gs_plan_warn(p, "time-slicing on %d GPU%s or MIG instance%s: memory and faults are not isolated; "
 	                       "a replica that outgrows its planned memory can crash the others",
 	                    ts, ts == 1 ? "" : "s", ts == 1 ? "" : "s") < 0)
 		return -1;
-	if (mps && plan_warn(p, "MPS on %d GPU%s: the clients of a GPU share one fault domain; "
+	if (mps && gs_plan_warn(p, "MPS on %d GPU%s: the clients of a GPU share one fault domain; "
 	                        "a fatal error in one ends them all", mps, mps == 1 ? "" : "s") < 0)
 		return -1;
-	if (mig && plan_warn(p, "MIG on %d GPU%s: applying or changing a geometry needs the node drained",
+	if (mig && gs_plan_warn(p, "MIG on %d GPU%s: applying or changing a geometry needs the node drained",
 	                     mig, mig == 1 ? "" : "s") < 0)
 		return -1;
 	if (p->sum.pricing == GS_PRICING_SPOT &&
-	    plan_warn(p, "spot prices are a snapshot and change hourly; spot capacity can be reclaimed") < 0)
+	    gs_plan_warn(p, "spot prices are a snapshot and change hourly; spot capacity can be reclaimed") < 0)
 		return -1;
 	return 0;
 }
 
-int plan_advice(gs_plan *p, const planner *pl, const gs_micros *ded_cost)
+int gs_plan_advice(gs_plan *p, const gs_planner *pl, const gs_micros *ded_cost)
 {
 	size_t nw = gs_scenario_workload_count(p->s);
 	seen *sn = calloc(nw ? nw : 1, sizeof *sn);
 	int r = 0, rc = 0;
 
-	if (!sn || !(p->wls = plan_alloc(p, nw, sizeof *p->wls)) || scan(p, sn, nw) < 0) {
+	if (!sn || !(p->wls = gs_plan_alloc(p, nw, sizeof *p->wls)) || scan(p, sn, nw) < 0) {
 		free(sn);
 		return -1;
 	}
@@ -241,7 +241,7 @@ int plan_advice(gs_plan *p, const planner *pl, const gs_micros *ded_cost)
 		chosen_text(w, &sn[i], pw->strategy, buf, sizeof buf, &o);
 		rejected_text(w, &sn[i], pw->strategy, pw->cost_per_hour, ded_cost[i], buf,
 		              sizeof buf, &o);
-		if (!(pw->why = plan_strdup(p, buf)))
+		if (!(pw->why = gs_plan_strdup(p, buf)))
 			rc = -1;
 		if (w->current || p->s->cluster_cost >= 0)
 			p->current_after += pw->cost_per_hour;

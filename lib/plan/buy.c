@@ -11,7 +11,7 @@
 #include "plan/plan_internal.h"
 #include "plan/strategy.h"
 
-void *plan_alloc(gs_plan *p, size_t n, size_t size)
+void *gs_plan_alloc(gs_plan *p, size_t n, size_t size)
 {
 	void *x;
 	if (gs_grow(&p->blocks, &p->cap_blocks, p->n_blocks + 1, sizeof *p->blocks) < 0 ||
@@ -21,15 +21,15 @@ void *plan_alloc(gs_plan *p, size_t n, size_t size)
 	return x;
 }
 
-char *plan_strdup(gs_plan *p, const char *s)
+char *gs_plan_strdup(gs_plan *p, const char *s)
 {
-	char *d = plan_alloc(p, strlen(s) + 1, 1);
+	char *d = gs_plan_alloc(p, strlen(s) + 1, 1);
 	if (d)
 		memcpy(d, s, strlen(s) + 1);
 	return d;
 }
 
-int plan_warn(gs_plan *p, const char *fmt, ...)
+int gs_plan_warn(gs_plan *p, const char *fmt, ...)
 {
 	char buf[512];
 	char *d;
@@ -37,7 +37,7 @@ int plan_warn(gs_plan *p, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof buf, fmt, ap);
 	va_end(ap);
-	if (!(d = plan_strdup(p, buf)) ||
+	if (!(d = gs_plan_strdup(p, buf)) ||
 	    gs_grow(&p->warnings, &p->cap_warnings, p->n_warnings + 1,
 	            sizeof *p->warnings) < 0)
 		return -1;
@@ -45,7 +45,7 @@ int plan_warn(gs_plan *p, const char *fmt, ...)
 	return 0;
 }
 
-void nodeset_free(nodeset *ns)
+void gs_nodeset_free(gs_nodeset *ns)
 {
 	for (int i = 0; i < ns->n; i++) {
 		free(ns->v[i].gpus);
@@ -55,13 +55,13 @@ void nodeset_free(nodeset *ns)
 	memset(ns, 0, sizeof *ns);
 }
 
-static bnode *node_new(nodeset *ns, const gs_instance *in, gs_micros price,
+static gs_bnode *node_new(gs_nodeset *ns, const gs_instance *in, gs_micros price,
                        gs_strategy kind, int k)
 {
-	bnode *b;
+	gs_bnode *b;
 	if (ns->n == ns->cap) {
 		int ncap = ns->cap ? ns->cap * 2 : 8;
-		bnode *v = realloc(ns->v, (size_t)ncap * sizeof *v);
+		gs_bnode *v = realloc(ns->v, (size_t)ncap * sizeof *v);
 		if (!v)
 			return NULL;
 		ns->v = v;
@@ -79,11 +79,11 @@ static bnode *node_new(nodeset *ns, const gs_instance *in, gs_micros price,
 	return b;
 }
 
-static int spread_clash(const planner *pl, const bnode *b, const pgpu *g)
+static int spread_clash(const gs_planner *pl, const gs_bnode *b, const gs_pgpu *g)
 {
 	for (int i = 0; i < g->ng; i++)
 		for (int r = 0; r < g->g[i].n; r++) {
-			const prep *p = &pl->reps[g->g[i].reps[r]];
+			const gs_replica *p = &pl->reps[g->g[i].reps[r]];
 			if (p->w->spread != GS_SPREAD_NODE)
 				continue;
 			for (int j = 0; j < b->nsw; j++)
@@ -93,11 +93,11 @@ static int spread_clash(const planner *pl, const bnode *b, const pgpu *g)
 	return 0;
 }
 
-static int node_take(const planner *pl, bnode *b, const pgpu *g)
+static int node_take(const gs_planner *pl, gs_bnode *b, const gs_pgpu *g)
 {
 	for (int i = 0; i < g->ng; i++)
 		for (int r = 0; r < g->g[i].n; r++) {
-			const prep *p = &pl->reps[g->g[i].reps[r]];
+			const gs_replica *p = &pl->reps[g->g[i].reps[r]];
 			int *v;
 			if (p->w->spread != GS_SPREAD_NODE)
 				continue;
@@ -111,7 +111,7 @@ static int node_take(const planner *pl, bnode *b, const pgpu *g)
 }
 
 /* The instance with the lowest price, for nodes that spread forces. */
-static int cheapest_node(const shop *sh)
+static int cheapest_node(const gs_shop *sh)
 {
 	int best = 0;
 	for (int i = 1; i < sh->n; i++)
@@ -120,14 +120,14 @@ static int cheapest_node(const shop *sh)
 	return best;
 }
 
-int nodes_buy(const planner *pl, shop *sh, const pgpu **gpus, int n, gs_strategy kind,
-              int k, nodeset *out)
+int gs_nodes_buy(const gs_planner *pl, gs_shop *sh, const gs_pgpu **gpus, int n, gs_strategy kind,
+              int k, gs_nodeset *out)
 {
 	int counts[64], first = out->n, cur;
 
 	if (n == 0)
 		return 0;
-	if (shop_counts(sh, n, counts) < 0)
+	if (gs_shop_counts(sh, n, counts) < 0)
 		return -1;
 	/* Big instances first: fewer, fuller nodes. */
 	for (int pass = 64; pass >= 1; pass--)
@@ -139,7 +139,7 @@ int nodes_buy(const planner *pl, shop *sh, const pgpu **gpus, int n, gs_strategy
 	for (int i = 0; i < n; i++) {
 		int placed = 0;
 		for (int j = cur; j < out->n && !placed; j++) {
-			bnode *b = &out->v[j];
+			gs_bnode *b = &out->v[j];
 			if (b->n == b->inst->gpu_count || spread_clash(pl, b, gpus[i]))
 				continue;
 			if (node_take(pl, b, gpus[i]) < 0)
@@ -148,7 +148,7 @@ int nodes_buy(const planner *pl, shop *sh, const pgpu **gpus, int n, gs_strategy
 		}
 		if (!placed) {
 			int c = cheapest_node(sh);
-			bnode *b = node_new(out, sh->insts[c], sh->price[c], kind, k);
+			gs_bnode *b = node_new(out, sh->insts[c], sh->price[c], kind, k);
 			if (!b || node_take(pl, b, gpus[i]) < 0)
 				return -1;
 		}
@@ -172,14 +172,14 @@ int nodes_buy(const planner *pl, shop *sh, const pgpu **gpus, int n, gs_strategy
 
 /* ---- public records ------------------------------------------------------- */
 
-static int fill_assignments(gs_plan *p, const planner *pl, const pgpu *g,
-                            const group *gr, int k, gs_assignment **out)
+static int fill_assignments(gs_plan *p, const gs_planner *pl, const gs_pgpu *g,
+                            const gs_group *gr, int k, gs_assignment **out)
 {
-	gs_assignment *a = plan_alloc(p, (size_t)gr->n, sizeof *a);
+	gs_assignment *a = gs_plan_alloc(p, (size_t)gr->n, sizeof *a);
 	if (!a)
 		return -1;
 	for (int i = 0; i < gr->n; i++) {
-		const prep *r = &pl->reps[gr->reps[i]];
+		const gs_replica *r = &pl->reps[gr->reps[i]];
 		a[i].workload = r->w;
 		a[i].replica = r->replica;
 		a[i].compute_ppm = gs_workload_compute_on(r->w, g->model);
@@ -198,7 +198,7 @@ static int fill_assignments(gs_plan *p, const planner *pl, const pgpu *g,
 }
 
 /* Time-slicing inside MIG: one replica count per profile and node. */
-static int mig_slots_for(const bnode *b, const gs_mig_profile *prof)
+static int mig_slots_for(const gs_bnode *b, const gs_mig_profile *prof)
 {
 	int k = 1;
 	for (int i = 0; i < b->n; i++)
@@ -208,10 +208,10 @@ static int mig_slots_for(const bnode *b, const gs_mig_profile *prof)
 	return k;
 }
 
-static int fill_mig(gs_plan *p, const planner *pl, const bnode *b, const pgpu *g,
+static int fill_mig(gs_plan *p, const gs_planner *pl, const gs_bnode *b, const gs_pgpu *g,
                     gs_plan_gpu *out)
 {
-	gs_plan_mig *m = plan_alloc(p, (size_t)g->ng, sizeof *m);
+	gs_plan_mig *m = gs_plan_alloc(p, (size_t)g->ng, sizeof *m);
 	if (!m)
 		return -1;
 	for (int j = 0; j < g->ng; j++) {
@@ -238,7 +238,7 @@ static int fill_mig(gs_plan *p, const planner *pl, const bnode *b, const pgpu *g
 	return 0;
 }
 
-static int node_slots(const bnode *b)
+static int node_slots(const gs_bnode *b)
 {
 	int k = b->k;
 	if (b->kind != GS_STRATEGY_TIME_SLICING)
@@ -251,7 +251,7 @@ static int node_slots(const bnode *b)
 
 /* Names are label values: an instance type may hold '+' (GCP's n1 with
  * attached GPUs), so the name is sanitized, with the sharing suffix kept. */
-static const char *config_name(gs_plan *p, const bnode *b, int slots)
+static const char *config_name(gs_plan *p, const gs_bnode *b, int slots)
 {
 	const char *name = gs_strategy_info_get(b->kind)->config;
 	char suffix[24], base[64], buf[96];
@@ -264,7 +264,7 @@ static const char *config_name(gs_plan *p, const bnode *b, int slots)
 	base[63 - strlen(suffix)] = '\0';
 	gs_label_value(base, base);
 	snprintf(buf, sizeof buf, "%s%s", base, suffix);
-	return plan_strdup(p, buf);
+	return gs_plan_strdup(p, buf);
 }
 
 /* What distinguishes two MIG nodes' device-plugin configs: the profiles
@@ -400,8 +400,8 @@ static int name_mig_configs(gs_plan *p)
 				else
 					snprintf(buf, sizeof buf, "gpushare-%s", base);
 			}
-			if (!(pass ? (nd->mig_config = plan_strdup(p, buf))
-			           : (nd->config = plan_strdup(p, buf))))
+			if (!(pass ? (nd->mig_config = gs_plan_strdup(p, buf))
+			           : (nd->config = gs_plan_strdup(p, buf))))
 				rc = -1;
 		}
 		for (long i = 0; i < n; i++)
@@ -413,10 +413,10 @@ static int name_mig_configs(gs_plan *p)
 	return 0;
 }
 
-static int fill_node(gs_plan *p, const planner *pl, const bnode *b, gs_plan_node *out)
+static int fill_node(gs_plan *p, const gs_planner *pl, const gs_bnode *b, gs_plan_node *out)
 {
 	int slots = node_slots(b);
-	gs_plan_gpu *gpus = plan_alloc(p, (size_t)b->inst->gpu_count, sizeof *gpus);
+	gs_plan_gpu *gpus = gs_plan_alloc(p, (size_t)b->inst->gpu_count, sizeof *gpus);
 	if (!gpus)
 		return -1;
 	out->instance = b->inst;
@@ -448,7 +448,7 @@ static int fill_node(gs_plan *p, const planner *pl, const bnode *b, gs_plan_node
 
 /* A replica's weight on its GPU: its larger share of memory or compute;
  * in a MIG instance, an equal part of the instance's compute slices. */
-static int64_t rep_weight(const planner *pl, const pgpu *g, const group *gr, int x)
+static int64_t rep_weight(const gs_planner *pl, const gs_pgpu *g, const gs_group *gr, int x)
 {
 	const gs_workload *w = pl->reps[x].w;
 	int64_t mem, cmp;
@@ -462,11 +462,11 @@ static int64_t rep_weight(const planner *pl, const pgpu *g, const group *gr, int
 /* Splits each node's price over its replicas: equally over used GPUs, then
  * by weight. Remainders go to the first replica so that the parts add up
  * to the node's price exactly. */
-static void cost_node(gs_plan *p, const planner *pl, const bnode *b)
+static void cost_node(gs_plan *p, const gs_planner *pl, const gs_bnode *b)
 {
 	gs_micros per_gpu = b->price / b->n, left = b->price - per_gpu * b->n;
 	for (int i = 0; i < b->n; i++) {
-		const pgpu *g = b->gpus[i];
+		const gs_pgpu *g = b->gpus[i];
 		gs_micros gpu_cost = per_gpu + (i == 0 ? left : 0), given = 0;
 		int64_t total = 0;
 		for (int j = 0; j < g->ng; j++)
@@ -483,9 +483,9 @@ static void cost_node(gs_plan *p, const planner *pl, const bnode *b)
 	}
 }
 
-int plan_records(gs_plan *p, const planner *pl, nodeset *ns)
+int gs_plan_records(gs_plan *p, const gs_planner *pl, gs_nodeset *ns)
 {
-	if (!(p->nodes = plan_alloc(p, (size_t)ns->n, sizeof *p->nodes)))
+	if (!(p->nodes = gs_plan_alloc(p, (size_t)ns->n, sizeof *p->nodes)))
 		return -1;
 	p->n_nodes = (size_t)ns->n;
 	for (int i = 0; i < ns->n; i++) {

@@ -16,19 +16,14 @@
  * groups tightly on sorted input, few enough to stay linear. */
 #define FIT_WINDOW 48
 
-int64_t rep_comp(const planner *pl, int r, const gs_gpu *g)
+int64_t gs_rep_comp(const gs_planner *pl, int r, const gs_gpu *g)
 {
 	return gs_workload_compute_on(pl->reps[r].w, g);
 }
 
 static int64_t gpu_bytes(const gs_gpu *g) { return g->memory_mib << 20; }
 
-int rep_fits_whole(const planner *pl, int r, const gs_gpu *g)
-{
-	return pl->reps[r].w->memory_bytes <= gpu_bytes(g) && rep_comp(pl, r, g) <= GS_PPM;
-}
-
-static int group_add(group *gr, int r)
+static int group_add(gs_group *gr, int r)
 {
 	if (gr->n == gr->cap) {
 		int ncap = gr->cap ? gr->cap * 2 : 4;
@@ -42,7 +37,7 @@ static int group_add(group *gr, int r)
 	return 0;
 }
 
-static int conflicts(const planner *pl, const int *reps, int n, int r)
+static int conflicts(const gs_planner *pl, const int *reps, int n, int r)
 {
 	const gs_workload *w = pl->reps[r].w;
 	if (w->spread == GS_SPREAD_NONE)
@@ -54,7 +49,7 @@ static int conflicts(const planner *pl, const int *reps, int n, int r)
 }
 
 /* MPS through the device plugin splits memory and threads equally. */
-static int mps_fits(const planner *pl, const gs_gpu *g, const group *gr, int r, int k)
+static int mps_fits(const gs_planner *pl, const gs_gpu *g, const gs_group *gr, int r, int k)
 {
 	int64_t mem_each, comp_each;
 	if (pl->no_mps || !g->mps_max_clients || k > g->mps_max_clients)
@@ -65,17 +60,17 @@ static int mps_fits(const planner *pl, const gs_gpu *g, const group *gr, int r, 
 	comp_each = (int64_t)(100 / k) * 10000;
 	for (int i = 0; i <= gr->n; i++) {
 		int x = i < gr->n ? gr->reps[i] : r;
-		if (pl->reps[x].w->memory_bytes > mem_each || rep_comp(pl, x, g) > comp_each)
+		if (pl->reps[x].w->memory_bytes > mem_each || gs_rep_comp(pl, x, g) > comp_each)
 			return 0;
 	}
 	return 1;
 }
 
 /* Can replica r join the shared group on a whole GPU? */
-static int can_join(const planner *pl, const gs_gpu *g, const group *gr, int r)
+static int can_join(const gs_planner *pl, const gs_gpu *g, const gs_group *gr, int r)
 {
-	const prep *p = &pl->reps[r];
-	int64_t comp = gr->comp + rep_comp(pl, r, g);
+	const gs_replica *p = &pl->reps[r];
+	int64_t comp = gr->comp + gs_rep_comp(pl, r, g);
 	if (gr->tenant != p->tenant || p->w->isolation_fault ||
 	    conflicts(pl, gr->reps, gr->n, r))
 		return 0;
@@ -99,14 +94,14 @@ static int by_size_desc(const void *a, const void *b)
 	return x->r - y->r;
 }
 
-static int64_t rep_size(const planner *pl, int r, const gs_gpu *g)
+static int64_t rep_size(const gs_planner *pl, int r, const gs_gpu *g)
 {
 	int64_t mem = pl->reps[r].w->memory_bytes * GS_PPM / gpu_bytes(g);
-	int64_t comp = rep_comp(pl, r, g) * GS_PPM / pl->target;
+	int64_t comp = gs_rep_comp(pl, r, g) * GS_PPM / pl->target;
 	return mem > comp ? mem : comp;
 }
 
-static void groups_free(group *gs, int n)
+static void groups_free(gs_group *gs, int n)
 {
 	for (int i = 0; i < n; i++)
 		free(gs[i].reps);
@@ -123,11 +118,11 @@ static void groups_free(group *gs, int n)
 #define EXACT_MAX_STEPS 50000L
 
 typedef struct bb {
-	const planner *pl;
+	const gs_planner *pl;
 	const gs_gpu *g;
 	const int *items;  /* replicas, biggest first */
 	int n;
-	group *bins;
+	gs_group *bins;
 	int nb;
 	int *assign, *best;
 	int best_nb, lb;
@@ -136,8 +131,8 @@ typedef struct bb {
 
 static void bb_put(bb *b, int j, int r, int add)
 {
-	group *gr = &b->bins[j];
-	int64_t mem = b->pl->reps[r].w->memory_bytes, comp = rep_comp(b->pl, r, b->g);
+	gs_group *gr = &b->bins[j];
+	int64_t mem = b->pl->reps[r].w->memory_bytes, comp = gs_rep_comp(b->pl, r, b->g);
 	if (add) {
 		gr->reps[gr->n++] = r;
 		gr->mem += mem;
@@ -179,7 +174,7 @@ static void bb_search(bb *b, int i)
 		bb_put(b, j, r, 0);
 	}
 	if (b->nb + 1 < b->best_nb) {
-		group *gr = &b->bins[b->nb++];
+		gs_group *gr = &b->bins[b->nb++];
 		gr->tenant = b->pl->reps[r].tenant;
 		bb_put(b, b->nb - 1, r, 1);
 		b->assign[i] = b->nb - 1;
@@ -191,12 +186,12 @@ static void bb_search(bb *b, int i)
 
 /* A bound no packing can beat: memory, and compute where replicas over
  * the target must be alone. */
-static int lower_bound(const planner *pl, const gs_gpu *g, const int *items, int n)
+static int lower_bound(const gs_planner *pl, const gs_gpu *g, const int *items, int n)
 {
 	int64_t mem = 0, comp = 0;
 	int alone = 0, lb_mem, lb_comp;
 	for (int i = 0; i < n; i++) {
-		int64_t c = rep_comp(pl, items[i], g);
+		int64_t c = gs_rep_comp(pl, items[i], g);
 		mem += pl->reps[items[i]].w->memory_bytes;
 		if (c > pl->target)
 			alone++;
@@ -209,12 +204,12 @@ static int lower_bound(const planner *pl, const gs_gpu *g, const int *items, int
 }
 
 /* Replaces tenant t's groups by an exact packing when that needs fewer. */
-static int exact_tenant(const planner *pl, const gs_gpu *g, group **gsp, int *ngp, int t)
+static int exact_tenant(const gs_planner *pl, const gs_gpu *g, gs_group **gsp, int *ngp, int t)
 {
-	group *gs = *gsp;
+	gs_group *gs = *gsp;
 	int n = 0, ffd = 0, rc = 0, w = 0;
 	int items[EXACT_MAX_REPLICAS], assign[EXACT_MAX_REPLICAS], best[EXACT_MAX_REPLICAS];
-	group bins[EXACT_MAX_REPLICAS];
+	gs_group bins[EXACT_MAX_REPLICAS];
 	int store[EXACT_MAX_REPLICAS][EXACT_MAX_REPLICAS];
 	bb b;
 
@@ -263,7 +258,7 @@ static int exact_tenant(const planner *pl, const gs_gpu *g, group **gsp, int *ng
 		gs[w++] = gs[j];
 	}
 	for (int k = 0; k < b.best_nb && rc == 0; k++) {
-		group *gr = &gs[w++];
+		gs_group *gr = &gs[w++];
 		memset(gr, 0, sizeof *gr);
 		gr->tenant = t;
 		for (int i = 0; i < n && rc == 0; i++) {
@@ -271,7 +266,7 @@ static int exact_tenant(const planner *pl, const gs_gpu *g, group **gsp, int *ng
 				continue;
 			rc = group_add(gr, items[i]);
 			gr->mem += pl->reps[items[i]].w->memory_bytes;
-			gr->comp += rep_comp(pl, items[i], g);
+			gr->comp += gs_rep_comp(pl, items[i], g);
 			gr->no_ts |= pl->reps[items[i]].no_ts;
 		}
 	}
@@ -302,12 +297,12 @@ static int tg_add(tenant_groups *t, int g)
 }
 
 /* First-fit-decreasing of the shareable replicas into one-tenant groups. */
-static int pack_shared(const planner *pl, const gs_gpu *g, const int *reps,
-                       int n, group **out, int *nout)
+static int pack_shared(const gs_planner *pl, const gs_gpu *g, const int *reps,
+                       int n, gs_group **out, int *nout)
 {
 	sortkey *keys = malloc((size_t)(n ? n : 1) * sizeof *keys);
 	tenant_groups *tg = calloc((size_t)(pl->ntenants ? pl->ntenants : 1), sizeof *tg);
-	group *gs = NULL;
+	gs_group *gs = NULL;
 	size_t cap = 0;
 	int ng = 0, rc = 0;
 
@@ -330,7 +325,7 @@ static int pack_shared(const planner *pl, const gs_gpu *g, const int *reps,
 				continue;
 			rc = group_add(&gs[j], r);
 			gs[j].mem += pl->reps[r].w->memory_bytes;
-			gs[j].comp += rep_comp(pl, r, g);
+			gs[j].comp += gs_rep_comp(pl, r, g);
 			gs[j].no_ts |= pl->reps[r].no_ts;
 			placed = 1;
 		}
@@ -343,7 +338,7 @@ static int pack_shared(const planner *pl, const gs_gpu *g, const int *reps,
 		memset(&gs[ng], 0, sizeof gs[ng]);
 		gs[ng].tenant = pl->reps[r].tenant;
 		gs[ng].mem = pl->reps[r].w->memory_bytes;
-		gs[ng].comp = rep_comp(pl, r, g);
+		gs[ng].comp = gs_rep_comp(pl, r, g);
 		gs[ng].no_ts = pl->reps[r].no_ts;
 		rc = group_add(&gs[ng], r);
 		if (rc == 0)
@@ -382,8 +377,8 @@ static int pack_shared(const planner *pl, const gs_gpu *g, const int *reps,
 
 /* The smallest base MIG profile that holds the group (fewest slots, then
  * fewest compute slices); NULL if none below the whole GPU does. */
-static const gs_mig_profile *mig_profile_for(const planner *pl, const gs_gpu *g,
-                                             const group *gr)
+static const gs_mig_profile *mig_profile_for(const gs_planner *pl, const gs_gpu *g,
+                                             const gs_group *gr)
 {
 	const gs_mig_profile *best = NULL;
 	if (pl->no_mig || !g->mig_slots || (gr->n > 1 && gr->no_ts))
@@ -404,11 +399,11 @@ static const gs_mig_profile *mig_profile_for(const planner *pl, const gs_gpu *g,
 	return best;
 }
 
-static int pgpu_add_group(pgpu *pg, const group *gr)
+static int gs_pgpu_add_group(gs_pgpu *pg, const gs_group *gr)
 {
 	if (pg->ng == pg->capg) {
 		int ncap = pg->capg ? pg->capg * 2 : 2;
-		group *p = realloc(pg->g, (size_t)ncap * sizeof *p);
+		gs_group *p = realloc(pg->g, (size_t)ncap * sizeof *p);
 		if (!p)
 			return -1;
 		pg->g = p;
@@ -426,11 +421,11 @@ static int pgpu_add_group(pgpu *pg, const group *gr)
 	return 0;
 }
 
-static pgpu *pack_new_gpu(pack *pk, const gs_gpu *g, gs_strategy kind)
+static gs_pgpu *pack_new_gpu(gs_pack *pk, const gs_gpu *g, gs_strategy kind)
 {
 	if (pk->n == pk->cap) {
 		int ncap = pk->cap ? pk->cap * 2 : 8;
-		pgpu *p = realloc(pk->gpus, (size_t)ncap * sizeof *p);
+		gs_pgpu *p = realloc(pk->gpus, (size_t)ncap * sizeof *p);
 		if (!p)
 			return NULL;
 		pk->gpus = p;
@@ -442,7 +437,7 @@ static pgpu *pack_new_gpu(pack *pk, const gs_gpu *g, gs_strategy kind)
 	return &pk->gpus[pk->n++];
 }
 
-void pack_free(pack *p)
+void gs_pack_free(gs_pack *p)
 {
 	for (int i = 0; i < p->n; i++) {
 		for (int j = 0; j < p->gpus[i].ng; j++)
@@ -458,7 +453,7 @@ void pack_free(pack *p)
  * stay alone: one fault-isolated or ruled out of time-slicing, or one
  * over the target that sharing would apply to it. Nodes keep the two
  * kinds of GPU apart (kind_key). */
-static int mig_strict(const planner *pl, const gs_gpu *g, const group *gr)
+static int mig_strict(const gs_planner *pl, const gs_gpu *g, const gs_group *gr)
 {
 	int64_t share;
 	if (gr->n != 1)
@@ -469,7 +464,7 @@ static int mig_strict(const planner *pl, const gs_gpu *g, const group *gr)
 }
 
 /* Does the MIG instance fit on this GPU (geometry and spread)? */
-static int mig_try(const planner *pl, pgpu *pg, const group *gr)
+static int mig_try(const gs_planner *pl, gs_pgpu *pg, const gs_group *gr)
 {
 	const gs_mig_profile *items[32];
 	int starts[32];
@@ -493,7 +488,7 @@ static int mig_try(const planner *pl, pgpu *pg, const group *gr)
 	items[pg->ng] = gr->prof;
 	if (gs_mig_fit(pg->model, items, (size_t)pg->ng + 1, starts, NULL) < 0)
 		return 0;
-	if (pgpu_add_group(pg, gr) < 0)
+	if (gs_pgpu_add_group(pg, gr) < 0)
 		return -1;
 	pg->g[pg->ng - 1].strict = strict;
 	pg->mig_ts |= gr->n > 1;
@@ -502,7 +497,7 @@ static int mig_try(const planner *pl, pgpu *pg, const group *gr)
 	return 1;
 }
 
-static int spread_of(const group *g, const planner *pl)
+static int spread_of(const gs_group *g, const gs_planner *pl)
 {
 	for (int i = 0; i < g->n; i++)
 		if (pl->reps[g->reps[i]].w->spread != GS_SPREAD_NONE)
@@ -510,11 +505,11 @@ static int spread_of(const group *g, const planner *pl)
 	return 0;
 }
 
-static const planner *sort_pl; /* qsort has no user data in C11 */
+static const gs_planner *sort_pl; /* qsort has no user data in C11 */
 
 static int by_slots_desc(const void *a, const void *b)
 {
-	const group *x = *(const group *const *)a, *y = *(const group *const *)b;
+	const gs_group *x = *(const gs_group *const *)a, *y = *(const gs_group *const *)b;
 	if (sort_pl) {
 		int sx = spread_of(x, sort_pl), sy = spread_of(y, sort_pl);
 		if (sx != sy)
@@ -529,8 +524,8 @@ static int by_slots_desc(const void *a, const void *b)
 
 /* Packs MIG instances onto GPUs, biggest first (or, with spread_first,
  * those whose replicas must not share a GPU first). */
-static int pack_mig_order(const planner *pl, const gs_gpu *g, group **inst, int n,
-                          pack *pk, int spread_first)
+static int pack_mig_order(const gs_planner *pl, const gs_gpu *g, gs_group **inst, int n,
+                          gs_pack *pk, int spread_first)
 {
 	int first = pk->n;
 	sort_pl = spread_first ? pl : NULL;
@@ -545,7 +540,7 @@ static int pack_mig_order(const planner *pl, const gs_gpu *g, group **inst, int 
 			placed = rc;
 		}
 		if (!placed) {
-			pgpu *pg = pack_new_gpu(pk, g, GS_STRATEGY_MIG);
+			gs_pgpu *pg = pack_new_gpu(pk, g, GS_STRATEGY_MIG);
 			if (!pg || mig_try(pl, pg, inst[i]) != 1)
 				return -1;
 		}
@@ -553,14 +548,14 @@ static int pack_mig_order(const planner *pl, const gs_gpu *g, group **inst, int 
 	return 0;
 }
 
-static int pack_mig(const planner *pl, const gs_gpu *g, group **inst, int n, pack *pk);
+static int pack_mig(const gs_planner *pl, const gs_gpu *g, gs_group **inst, int n, gs_pack *pk);
 
 /* Builds the packing where the groups flagged in to_mig become MIG
  * instances; fault-isolated replicas are always MIG when they fit one. */
-static int build(const planner *pl, const gs_gpu *g, group *shared, int ns,
-                 const char *to_mig, group *fault, int nf, pack *pk)
+static int build(const gs_planner *pl, const gs_gpu *g, gs_group *shared, int ns,
+                 const char *to_mig, gs_group *fault, int nf, gs_pack *pk)
 {
-	group **inst = malloc((size_t)(ns + nf + 1) * sizeof *inst);
+	gs_group **inst = malloc((size_t)(ns + nf + 1) * sizeof *inst);
 	int ni = 0, rc = 0;
 
 	if (!inst)
@@ -571,18 +566,18 @@ static int build(const planner *pl, const gs_gpu *g, group *shared, int ns,
 			inst[ni++] = &fault[i];
 			continue;
 		}
-		pgpu *pg = pack_new_gpu(pk, g, GS_STRATEGY_DEDICATED);
-		rc = pg ? pgpu_add_group(pg, &fault[i]) : -1;
+		gs_pgpu *pg = pack_new_gpu(pk, g, GS_STRATEGY_DEDICATED);
+		rc = pg ? gs_pgpu_add_group(pg, &fault[i]) : -1;
 	}
 	for (int i = 0; i < ns && rc == 0; i++) {
-		pgpu *pg;
+		gs_pgpu *pg;
 		if (to_mig && to_mig[i]) {
 			inst[ni++] = &shared[i];
 			continue;
 		}
 		pg = pack_new_gpu(pk, g, shared[i].n == 1 ? GS_STRATEGY_DEDICATED
 		                         : shared[i].no_ts ? GS_STRATEGY_MPS : GS_STRATEGY_TIME_SLICING);
-		if (!pg || pgpu_add_group(pg, &shared[i]) < 0)
+		if (!pg || gs_pgpu_add_group(pg, &shared[i]) < 0)
 			rc = -1;
 		else
 			pg->k = shared[i].n;
@@ -591,11 +586,11 @@ static int build(const planner *pl, const gs_gpu *g, group *shared, int ns,
 		rc = pack_mig(pl, g, inst, ni, pk);
 	free(inst);
 	if (rc < 0)
-		pack_free(pk);
+		gs_pack_free(pk);
 	return rc;
 }
 
-static int count_mig(const pack *pk)
+static int count_mig(const gs_pack *pk)
 {
 	int n = 0;
 	for (int i = 0; i < pk->n; i++)
@@ -610,7 +605,7 @@ typedef struct score {
 	int gpus, mig;
 } score;
 
-static score score_of(const planner *pl, const pack *pk)
+static score score_of(const gs_planner *pl, const gs_pack *pk)
 {
 	score s = { 0, pk->n, count_mig(pk) };
 	if (pl->cost && pl->cost(pl, pk, &s.cost) < 0)
@@ -632,7 +627,7 @@ typedef struct fillkey {
 	int i;
 } fillkey;
 
-static void pack_truncate(pack *pk, int n)
+static void pack_truncate(gs_pack *pk, int n)
 {
 	for (int i = n; i < pk->n; i++) {
 		for (int j = 0; j < pk->gpus[i].ng; j++)
@@ -644,7 +639,7 @@ static void pack_truncate(pack *pk, int n)
 
 /* Biggest-first packing strands spread replicas when big instances fill
  * GPUs that the spread ones could have shared; try both orders. */
-static int pack_mig(const planner *pl, const gs_gpu *g, group **inst, int n, pack *pk)
+static int pack_mig(const gs_planner *pl, const gs_gpu *g, gs_group **inst, int n, gs_pack *pk)
 {
 	int base = pk->n, a;
 	int has_spread = 0;
@@ -682,8 +677,8 @@ static int by_fill_asc(const void *a, const void *b)
 
 /* Tries moving the least-filled movable groups into MIG one more at a
  * time, keeping the best packing seen. */
-static int choose_mig(const planner *pl, const gs_gpu *g, group *shared, int ns,
-                      group *fault, int nf, pack *best, score *best_score)
+static int choose_mig(const gs_planner *pl, const gs_gpu *g, gs_group *shared, int ns,
+                      gs_group *fault, int nf, gs_pack *best, score *best_score)
 {
 	char *to_mig = calloc((size_t)(ns ? ns : 1), 1);
 	fillkey *order = malloc((size_t)(ns ? ns : 1) * sizeof *order);
@@ -706,18 +701,18 @@ static int choose_mig(const planner *pl, const gs_gpu *g, group *shared, int ns,
 	/* Moving the k least-filled groups, for k = 1, 2, 4, ... and all:
 	 * a handful of rebuilds instead of one per group. */
 	for (int k = 1; k <= nmov && rc == 0; k = k == nmov ? nmov + 1 : (k * 2 > nmov ? nmov : k * 2)) {
-		pack cand;
+		gs_pack cand;
 		for (int j = 0; j < k; j++)
 			to_mig[order[j].i] = 1;
 		if ((rc = build(pl, g, shared, ns, to_mig, fault, nf, &cand)) < 0)
 			break;
 		score sc = score_of(pl, &cand);
 		if (better(sc, *best_score)) {
-			pack_free(best);
+			gs_pack_free(best);
 			*best = cand;
 			*best_score = sc;
 		} else {
-			pack_free(&cand);
+			gs_pack_free(&cand);
 		}
 	}
 	free(to_mig);
@@ -728,11 +723,11 @@ static int choose_mig(const planner *pl, const gs_gpu *g, group *shared, int ns,
 /* The groups again, with every time-sliced group whose replicas each fit
  * a MIG slice split into one group per replica: separate slices let
  * tenants share a GPU where one time-sliced pool per node cannot. */
-static int split_groups(const planner *pl, const gs_gpu *g, const group *in, int n,
-                        group **out, int *nout)
+static int split_groups(const gs_planner *pl, const gs_gpu *g, const gs_group *in, int n,
+                        gs_group **out, int *nout)
 {
 	int total = 0, k = 0;
-	group *v;
+	gs_group *v;
 	for (int i = 0; i < n; i++)
 		total += in[i].n;
 	if (!(v = calloc((size_t)(total ? total : 1), sizeof *v)))
@@ -740,17 +735,17 @@ static int split_groups(const planner *pl, const gs_gpu *g, const group *in, int
 	for (int i = 0; i < n; i++) {
 		int split = in[i].n > 1;
 		for (int r = 0; split && r < in[i].n; r++) {
-			group one = { 0 };
+			gs_group one = { 0 };
 			int x = in[i].reps[r];
 			one.tenant = in[i].tenant;
 			one.n = 1;
 			one.reps = &x;
 			one.mem = pl->reps[x].w->memory_bytes;
-			one.comp = rep_comp(pl, x, g);
+			one.comp = gs_rep_comp(pl, x, g);
 			split = mig_profile_for(pl, g, &one) != NULL;
 		}
 		for (int r = 0; r < (split ? in[i].n : 1); r++) {
-			group *d = &v[k++];
+			gs_group *d = &v[k++];
 			*d = in[i];
 			d->cap = d->n = split ? 1 : in[i].n;
 			if (!(d->reps = malloc((size_t)d->n * sizeof *d->reps))) {
@@ -760,7 +755,7 @@ static int split_groups(const planner *pl, const gs_gpu *g, const group *in, int
 			if (split) {
 				d->reps[0] = in[i].reps[r];
 				d->mem = pl->reps[d->reps[0]].w->memory_bytes;
-				d->comp = rep_comp(pl, d->reps[0], g);
+				d->comp = gs_rep_comp(pl, d->reps[0], g);
 				d->no_ts = pl->reps[d->reps[0]].no_ts;
 			} else {
 				memcpy(d->reps, in[i].reps, (size_t)d->n * sizeof *d->reps);
@@ -772,11 +767,11 @@ static int split_groups(const planner *pl, const gs_gpu *g, const group *in, int
 	return 0;
 }
 
-int pack_model(const planner *pl, const gs_gpu *g, const int *reps, int n,
-               pack *out)
+int gs_pack_model(const gs_planner *pl, const gs_gpu *g, const int *reps, int n,
+               gs_pack *out)
 {
 	int *sh = malloc((size_t)(n ? n : 1) * sizeof *sh);
-	group *shared = NULL, *fault = NULL;
+	gs_group *shared = NULL, *fault = NULL;
 	int ns = 0, nsh = 0, nf = 0, rc = -1;
 
 	if (!sh || !(fault = calloc((size_t)(n ? n : 1), sizeof *fault)))
@@ -786,10 +781,10 @@ int pack_model(const planner *pl, const gs_gpu *g, const int *reps, int n,
 			sh[nsh++] = reps[i];
 			continue;
 		}
-		group *f = &fault[nf++];
+		gs_group *f = &fault[nf++];
 		f->tenant = pl->reps[reps[i]].tenant;
 		f->mem = pl->reps[reps[i]].w->memory_bytes;
-		f->comp = rep_comp(pl, reps[i], g);
+		f->comp = gs_rep_comp(pl, reps[i], g);
 		if (group_add(f, reps[i]) < 0)
 			goto done;
 		f->prof = mig_profile_for(pl, g, f);
@@ -801,7 +796,7 @@ int pack_model(const planner *pl, const gs_gpu *g, const int *reps, int n,
 	rc = 0;
 	if (g->mig_slots && !pl->no_mig) {
 		score best = score_of(pl, out);
-		group *split = NULL;
+		gs_group *split = NULL;
 		int nsplit = 0;
 		rc = choose_mig(pl, g, shared, ns, fault, nf, out, &best);
 		if (rc == 0 && (rc = split_groups(pl, g, shared, ns, &split, &nsplit)) == 0) {
@@ -811,7 +806,7 @@ int pack_model(const planner *pl, const gs_gpu *g, const int *reps, int n,
 		}
 	}
 	if (rc < 0)
-		pack_free(out);
+		gs_pack_free(out);
 done:
 	if (shared)
 		groups_free(shared, ns);

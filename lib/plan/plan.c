@@ -10,12 +10,12 @@
 #include "plan/plan_internal.h"
 #include "plan/strategy.h"
 
-typedef struct total {
+typedef struct gs_total {
 	gs_micros cost;
 	long gpus, instances;
-} total;
+} gs_total;
 
-static int total_less(total a, total b)
+static int total_less(gs_total a, gs_total b)
 {
 	if (a.cost != b.cost)
 		return a.cost < b.cost;
@@ -57,9 +57,9 @@ static int tenant_ids(const gs_scenario *s, int *ids)
 	return 0;
 }
 
-static int pack_cost(const planner *pl, const pack *pk, gs_micros *cost);
+static int pack_cost(const gs_planner *pl, const gs_pack *pk, gs_micros *cost);
 
-static int planner_init(planner *pl, const gs_scenario *s, shop *shops)
+static int planner_init(gs_planner *pl, const gs_scenario *s, gs_shop *shops)
 {
 	int n = 0, *tids;
 	memset(pl, 0, sizeof *pl);
@@ -78,7 +78,7 @@ static int planner_init(planner *pl, const gs_scenario *s, shop *shops)
 	for (size_t i = 0; i < s->n; i++) {
 		int tid = tids[i], nots = gs_strategy_ts_rule(&s->w[i]->pub) != NULL;
 		for (int r = 0; r < s->w[i]->pub.replicas; r++) {
-			prep *p = &pl->reps[pl->nreps++];
+			gs_replica *p = &pl->reps[pl->nreps++];
 			p->w = &s->w[i]->pub;
 			p->wi = (int)i;
 			p->replica = r;
@@ -88,8 +88,8 @@ static int planner_init(planner *pl, const gs_scenario *s, shop *shops)
 	}
 	free(tids);
 	for (size_t g = 0; g < gs_catalog_gpu_count(s->cat) && pl->nmodels < 64; g++) {
-		shop *sh = &shops[pl->nmodels];
-		shop_init(sh, s, gs_catalog_gpu(s->cat, g));
+		gs_shop *sh = &shops[pl->nmodels];
+		gs_shop_init(sh, s, gs_catalog_gpu(s->cat, g));
 		if (sh->n == 0)
 			continue;
 		pl->models[pl->nmodels] = gs_catalog_gpu(s->cat, g);
@@ -106,13 +106,13 @@ static int planner_init(planner *pl, const gs_scenario *s, shop *shops)
 
 /* ---- evaluation ----------------------------------------------------------- */
 
-typedef struct choice {
+typedef struct gs_choice {
 	int *model;      /* per workload: index into pl->models */
 	int **cands;     /* per workload: candidate model indices */
 	int *ncand;
-	total *per_model;
+	gs_total *per_model;
 	int *first_rep;  /* per workload: its first replica */
-} choice;
+} gs_choice;
 
 /* GPUs of one key share nodes: one device-plugin config per node. MIG
  * GPUs that time-slice an instance get nodes of their own (see pack.c,
@@ -121,7 +121,7 @@ typedef struct choice {
  * holds one tenant: the tenant is part of the key. */
 #define KEY_MIG_TS 4
 #define KEY_TENANT 1000
-static long kind_key(const planner *pl, const pgpu *g)
+static long kind_key(const gs_planner *pl, const gs_pgpu *g)
 {
 	long base = g->kind == GS_STRATEGY_MPS ? 100 + g->k
 	            : g->kind == GS_STRATEGY_MIG && g->mig_ts ? KEY_MIG_TS : (long)g->kind;
@@ -144,7 +144,7 @@ static int cmp_long(const void *a, const void *b)
 }
 
 /* The pack's distinct keys in increasing order; returns how many. */
-static long pack_keys(const planner *pl, const pack *pk, long **out)
+static long pack_keys(const gs_planner *pl, const gs_pack *pk, long **out)
 {
 	long *k = malloc((size_t)(pk->n ? pk->n : 1) * sizeof *k), n = 0;
 	if (!k)
@@ -162,10 +162,10 @@ static long pack_keys(const planner *pl, const pack *pk, long **out)
 /* A lone replica that may be time-sliced can sit on a time-slicing node
  * instead of a dedicated one; worth it when it saves buying a second
  * kind of node (three replicas on 8-GPU instances: one node, not two). */
-static int merge_dedicated(const planner *pl, shop *sh, pack *pk);
+static int merge_dedicated(const gs_planner *pl, gs_shop *sh, gs_pack *pk);
 
 /* What buying this packing costs, one sharing configuration per node. */
-static int price_pack(const planner *pl, shop *sh, const pack *pk, total *t)
+static int price_pack(const gs_planner *pl, gs_shop *sh, const gs_pack *pk, gs_total *t)
 {
 	long *keys = malloc((size_t)(pk->n ? pk->n : 1) * sizeof *keys);
 	int rc = keys ? 0 : -1;
@@ -175,10 +175,10 @@ static int price_pack(const planner *pl, shop *sh, const pack *pk, total *t)
 	if (keys)
 		qsort(keys, (size_t)pk->n, sizeof *keys, cmp_long);
 	for (int i = 0, j; rc == 0 && i < pk->n; i = j) {
-		buy b;
+		gs_buy b;
 		for (j = i; j < pk->n && keys[j] == keys[i]; j++)
 			;
-		if (shop_best(sh, j - i, &b) < 0 || b.cost < 0) {
+		if (gs_shop_best(sh, j - i, &b) < 0 || b.cost < 0) {
 			rc = -1;
 			break;
 		}
@@ -190,10 +190,10 @@ static int price_pack(const planner *pl, shop *sh, const pack *pk, total *t)
 	return rc;
 }
 
-static int pack_cost(const planner *pl, const pack *pk, gs_micros *cost)
+static int pack_cost(const gs_planner *pl, const gs_pack *pk, gs_micros *cost)
 {
-	shop *shops = pl->shops;
-	total t;
+	gs_shop *shops = pl->shops;
+	gs_total t;
 	if (!pk->n) {
 		*cost = 0;
 		return 0;
@@ -208,7 +208,7 @@ static int pack_cost(const planner *pl, const pack *pk, gs_micros *cost)
 	return -1;
 }
 
-static int reps_of_model(const planner *pl, const choice *c, int m, int **out, int *n)
+static int reps_of_model(const gs_planner *pl, const gs_choice *c, int m, int **out, int *n)
 {
 	int *v = malloc((size_t)(pl->nreps ? pl->nreps : 1) * sizeof *v), k = 0;
 	if (!v)
@@ -221,10 +221,10 @@ static int reps_of_model(const planner *pl, const choice *c, int m, int **out, i
 	return 0;
 }
 
-static int eval_model(const planner *pl, shop *shops, const choice *c, int m, total *t)
+static int eval_model(const gs_planner *pl, gs_shop *shops, const gs_choice *c, int m, gs_total *t)
 {
 	int *reps, n, rc;
-	pack pk;
+	gs_pack pk;
 	if (reps_of_model(pl, c, m, &reps, &n) < 0)
 		return -1;
 	memset(t, 0, sizeof *t);
@@ -232,19 +232,19 @@ static int eval_model(const planner *pl, shop *shops, const choice *c, int m, to
 		free(reps);
 		return 0;
 	}
-	rc = pack_model(pl, pl->models[m], reps, n, &pk);
+	rc = gs_pack_model(pl, pl->models[m], reps, n, &pk);
 	free(reps);
 	if (rc < 0)
 		return -1;
 	if ((rc = merge_dedicated(pl, &shops[m], &pk)) == 0)
 		rc = price_pack(pl, &shops[m], &pk, t);
-	pack_free(&pk);
+	gs_pack_free(&pk);
 	return rc;
 }
 
-static total sum_totals(const planner *pl, const choice *c)
+static gs_total sum_totals(const gs_planner *pl, const gs_choice *c)
 {
-	total t = { 0, 0, 0 };
+	gs_total t = { 0, 0, 0 };
 	for (int m = 0; m < pl->nmodels; m++) {
 		t.cost += c->per_model[m].cost;
 		t.gpus += c->per_model[m].gpus;
@@ -254,7 +254,7 @@ static total sum_totals(const planner *pl, const choice *c)
 }
 
 /* The fraction of a GPU of model m a workload needs at least, in ppm. */
-static int64_t need_ppm(const planner *pl, const gs_workload *w, int m)
+static int64_t need_ppm(const gs_planner *pl, const gs_workload *w, int m)
 {
 	const gs_gpu *g = pl->models[m];
 	int64_t mem = w->memory_bytes * GS_PPM / (g->memory_mib << 20);
@@ -265,7 +265,7 @@ static int64_t need_ppm(const planner *pl, const gs_workload *w, int m)
 	return need > GS_PPM ? GS_PPM : need;
 }
 
-static int choice_init(const planner *pl, choice *c)
+static int choice_init(const gs_planner *pl, gs_choice *c)
 {
 	const gs_scenario *s = pl->s;
 	memset(c, 0, sizeof *c);
@@ -305,7 +305,7 @@ static int choice_init(const planner *pl, choice *c)
 	return 0;
 }
 
-static void choice_free(const planner *pl, choice *c)
+static void choice_free(const gs_planner *pl, gs_choice *c)
 {
 	for (size_t i = 0; c->cands && i < pl->s->n; i++)
 		free(c->cands[i]);
@@ -316,11 +316,11 @@ static void choice_free(const planner *pl, choice *c)
 }
 
 /* Moves one workload to another model if the whole plan gets cheaper. */
-static int try_move(const planner *pl, shop *shops, choice *c, size_t w, int to,
+static int try_move(const gs_planner *pl, gs_shop *shops, gs_choice *c, size_t w, int to,
                     int *improved)
 {
 	int from = c->model[w];
-	total before = sum_totals(pl, c), tf, tt, after;
+	gs_total before = sum_totals(pl, c), tf, tt, after;
 	c->model[w] = to;
 	if (eval_model(pl, shops, c, from, &tf) < 0 || eval_model(pl, shops, c, to, &tt) < 0)
 		return -1;
@@ -339,7 +339,7 @@ static int try_move(const planner *pl, shop *shops, choice *c, size_t w, int to,
 	return 0;
 }
 
-static int can_use(const choice *c, size_t w, int m)
+static int can_use(const gs_choice *c, size_t w, int m)
 {
 	for (int k = 0; k < c->ncand[w]; k++)
 		if (c->cands[w][k] == m)
@@ -349,11 +349,11 @@ static int can_use(const choice *c, size_t w, int m)
 
 /* Moves every workload of model `from` that may run on `to` there at once:
  * single moves cannot find that two workloads are cheaper together. */
-static int try_merge(const planner *pl, shop *shops, choice *c, int from, int to,
+static int try_merge(const gs_planner *pl, gs_shop *shops, gs_choice *c, int from, int to,
                      int *improved)
 {
 	int *saved = malloc(pl->s->n * sizeof *saved), moved = 0, rc = 0;
-	total before = sum_totals(pl, c), tf, tt, after;
+	gs_total before = sum_totals(pl, c), tf, tt, after;
 	if (!saved)
 		return -1;
 	memcpy(saved, c->model, pl->s->n * sizeof *saved);
@@ -386,7 +386,7 @@ static int try_merge(const planner *pl, shop *shops, choice *c, int from, int to
 
 /* Local search over model choices, within a budget of re-packings that
  * shrinks as fleets grow so that 100,000 replicas still plan in a second. */
-static int improve(const planner *pl, shop *shops, choice *c)
+static int improve(const gs_planner *pl, gs_shop *shops, gs_choice *c)
 {
 	/* Each evaluation re-packs one or two models: O(replicas). Small
 	 * fleets get a larger share (measured: 2% cheaper at 1,000 replicas);
@@ -420,10 +420,10 @@ static int improve(const planner *pl, shop *shops, choice *c)
 
 /* ---- building the result ---------------------------------------------------- */
 
-static int collect_kind(const planner *pl, const pack *pk, long key, const pgpu ***out,
+static int collect_kind(const gs_planner *pl, const gs_pack *pk, long key, const gs_pgpu ***out,
                         int *n)
 {
-	const pgpu **v = malloc((size_t)(pk->n ? pk->n : 1) * sizeof *v);
+	const gs_pgpu **v = malloc((size_t)(pk->n ? pk->n : 1) * sizeof *v);
 	int k = 0;
 	if (!v)
 		return -1;
@@ -436,17 +436,17 @@ static int collect_kind(const planner *pl, const pack *pk, long key, const pgpu 
 }
 
 /* Buys nodes for every kind of GPU in the packing, in key order. */
-static int buy_pack(const planner *pl, shop *sh, const pack *pk, nodeset *ns)
+static int buy_pack(const gs_planner *pl, gs_shop *sh, const gs_pack *pk, gs_nodeset *ns)
 {
 	long *keys, nk = pack_keys(pl, pk, &keys);
 	int rc = nk < 0 ? -1 : 0;
 	for (long i = 0; rc == 0 && i < nk; i++) {
-		const pgpu **v;
+		const gs_pgpu **v;
 		int n;
 		long base = keys[i] % KEY_TENANT;
 		if ((rc = collect_kind(pl, pk, keys[i], &v, &n)) < 0)
 			break;
-		rc = nodes_buy(pl, sh, v, n, key_kind(keys[i]), base >= 100 ? (int)(base - 100) : 0, ns);
+		rc = gs_nodes_buy(pl, sh, v, n, key_kind(keys[i]), base >= 100 ? (int)(base - 100) : 0, ns);
 		free(v);
 	}
 	if (nk >= 0)
@@ -454,7 +454,7 @@ static int buy_pack(const planner *pl, shop *sh, const pack *pk, nodeset *ns)
 	return rc;
 }
 
-static void count_nodes(const nodeset *ns, gs_micros *cost, int *gpus, int *insts)
+static void count_nodes(const gs_nodeset *ns, gs_micros *cost, int *gpus, int *insts)
 {
 	for (int i = 0; i < ns->n; i++) {
 		*cost += ns->v[i].price;
@@ -463,17 +463,17 @@ static void count_nodes(const nodeset *ns, gs_micros *cost, int *gpus, int *inst
 	}
 }
 
-static int merge_dedicated(const planner *pl, shop *sh, pack *pk)
+static int merge_dedicated(const gs_planner *pl, gs_shop *sh, gs_pack *pk)
 {
-	total before, after;
+	gs_total before, after;
 	int ts = 0, moved = 0;
 	for (int i = 0; i < pk->n; i++)
 		ts += pk->gpus[i].kind == GS_STRATEGY_TIME_SLICING;
 	if (!ts || price_pack(pl, sh, pk, &before) < 0)
 		return 0;
 	for (int i = 0; i < pk->n; i++) {
-		pgpu *g = &pk->gpus[i];
-		const prep *r = g->ng == 1 && g->g[0].n == 1 ? &pl->reps[g->g[0].reps[0]] : NULL;
+		gs_pgpu *g = &pk->gpus[i];
+		const gs_replica *r = g->ng == 1 && g->g[0].n == 1 ? &pl->reps[g->g[0].reps[0]] : NULL;
 		if (g->kind != GS_STRATEGY_DEDICATED || !r || r->w->isolation_fault || r->no_ts)
 			continue;
 		g->kind = GS_STRATEGY_TIME_SLICING;
@@ -491,24 +491,24 @@ static int merge_dedicated(const planner *pl, shop *sh, pack *pk)
 }
 
 /* Packs and bought nodes: the nodes point into the packs' GPUs. */
-typedef struct built {
-	pack *packs;
+typedef struct gs_built {
+	gs_pack *packs;
 	int npacks;
-	nodeset ns;
+	gs_nodeset ns;
 	gs_micros cost;
 	int64_t comp;    /* planned compute, ppm of a GPU, for utilization */
-} built;
+} gs_built;
 
-static void built_free(built *b)
+static void built_free(gs_built *b)
 {
-	nodeset_free(&b->ns);
+	gs_nodeset_free(&b->ns);
 	for (int m = 0; b->packs && m < b->npacks; m++)
-		pack_free(&b->packs[m]);
+		gs_pack_free(&b->packs[m]);
 	free(b->packs);
 	memset(b, 0, sizeof *b);
 }
 
-static int built_init(const planner *pl, built *b)
+static int built_init(const gs_planner *pl, gs_built *b)
 {
 	memset(b, 0, sizeof *b);
 	b->npacks = pl->nmodels;
@@ -516,7 +516,7 @@ static int built_init(const planner *pl, built *b)
 	           ? 0 : -1;
 }
 
-static int buy_all(const planner *pl, shop *shops, built *b)
+static int buy_all(const gs_planner *pl, gs_shop *shops, gs_built *b)
 {
 	for (int m = 0; m < pl->nmodels; m++)
 		if (b->packs[m].n && buy_pack(pl, &shops[m], &b->packs[m], &b->ns) < 0)
@@ -527,7 +527,7 @@ static int buy_all(const planner *pl, shop *shops, built *b)
 }
 
 /* The shared plan: pack each model's workloads, then buy. */
-static int build_after(const planner *pl, shop *shops, const choice *c, built *b)
+static int build_after(const gs_planner *pl, gs_shop *shops, const gs_choice *c, gs_built *b)
 {
 	if (built_init(pl, b) < 0)
 		return -1;
@@ -535,7 +535,7 @@ static int build_after(const planner *pl, shop *shops, const choice *c, built *b
 		int *reps, n, rc;
 		if (reps_of_model(pl, c, m, &reps, &n) < 0)
 			return -1;
-		rc = n ? pack_model(pl, pl->models[m], reps, n, &b->packs[m]) : 0;
+		rc = n ? gs_pack_model(pl, pl->models[m], reps, n, &b->packs[m]) : 0;
 		free(reps);
 		if (rc < 0 || merge_dedicated(pl, &shops[m], &b->packs[m]) < 0)
 			return -1;
@@ -543,12 +543,12 @@ static int build_after(const planner *pl, shop *shops, const choice *c, built *b
 	return buy_all(pl, shops, b);
 }
 
-static int add_dedicated(pack *pk, const gs_gpu *model, int r)
+static int add_dedicated(gs_pack *pk, const gs_gpu *model, int r)
 {
-	pgpu *g;
+	gs_pgpu *g;
 	if (pk->n == pk->cap) {
 		int ncap = pk->cap ? pk->cap * 2 : 8;
-		pgpu *v = realloc(pk->gpus, (size_t)ncap * sizeof *v);
+		gs_pgpu *v = realloc(pk->gpus, (size_t)ncap * sizeof *v);
 		if (!v)
 			return -1;
 		pk->gpus = v;
@@ -566,7 +566,7 @@ static int add_dedicated(pack *pk, const gs_gpu *model, int r)
 	return 0;
 }
 
-static int has_kind(const built *b, gs_strategy k)
+static int has_kind(const gs_built *b, gs_strategy k)
 {
 	for (int i = 0; i < b->ns.n; i++)
 		if (b->ns.v[i].kind == k)
@@ -578,9 +578,9 @@ static int has_kind(const built *b, gs_strategy k)
  * device plugin refuses MPS under the 'mixed' strategy MIG nodes need: a
  * device-plugin plan holds MIG or MPS, not both. When the shared plan
  * has both, it is rebuilt without each and the cheaper one is kept. */
-static int one_of_mig_mps(planner *pl, shop *shops, const choice *c, built *after)
+static int one_of_mig_mps(gs_planner *pl, gs_shop *shops, const gs_choice *c, gs_built *after)
 {
-	built b[2];
+	gs_built b[2];
 	int best;
 	if (pl->via_dra || !has_kind(after, GS_STRATEGY_MIG) || !has_kind(after, GS_STRATEGY_MPS))
 		return 0;
@@ -603,7 +603,7 @@ static int one_of_mig_mps(planner *pl, shop *shops, const choice *c, built *afte
 }
 
 /* The before plan: every replica alone on the cheapest GPU it fits. */
-static int build_before(const planner *pl, shop *shops, const choice *c, built *b,
+static int build_before(const gs_planner *pl, gs_shop *shops, const gs_choice *c, gs_built *b,
                         gs_micros *ded_cost)
 {
 	if (built_init(pl, b) < 0)
@@ -623,7 +623,7 @@ static int build_before(const planner *pl, shop *shops, const choice *c, built *
 	return buy_all(pl, shops, b);
 }
 
-static void summarize(gs_plan *p, const planner *pl)
+static void summarize(gs_plan *p, const gs_planner *pl)
 {
 	gs_plan_summary *sum = &p->sum;
 	int64_t comp = 0;
@@ -668,7 +668,7 @@ static void summarize(gs_plan *p, const planner *pl)
 
 static int plan_teams(gs_plan *p)
 {
-	if (!(p->teams = plan_alloc(p, p->n_wls, sizeof *p->teams)))
+	if (!(p->teams = gs_plan_alloc(p, p->n_wls, sizeof *p->teams)))
 		return -1;
 	for (size_t i = 0; i < p->n_wls; i++) {
 		const char *team = p->wls[i].workload->team;
@@ -704,10 +704,10 @@ void gs_plan_free(gs_plan *p)
 	free(p);
 }
 
-static int make(gs_plan *p, planner *pl, shop *shops, gs_error *err)
+static int make(gs_plan *p, gs_planner *pl, gs_shop *shops, gs_error *err)
 {
-	choice c = { NULL, NULL, NULL, NULL, NULL };
-	built after = { NULL, 0, { NULL, 0, 0 }, 0, 0 }, before = after;
+	gs_choice c = { NULL, NULL, NULL, NULL, NULL };
+	gs_built after = { NULL, 0, { NULL, 0, 0 }, 0, 0 }, before = after;
 	gs_micros *ded = calloc(pl->s->n ? pl->s->n : 1, sizeof *ded);
 	int rc = ded ? choice_init(pl, &c) : -1;
 
@@ -729,7 +729,7 @@ static int make(gs_plan *p, planner *pl, shop *shops, gs_error *err)
 	/* Sharing must never cost more than not sharing: where the heuristic
 	 * lands above the dedicated plan, the dedicated plan is the answer. */
 	if (rc == 0)
-		rc = plan_records(p, pl, after.cost <= before.cost ? &after.ns : &before.ns);
+		rc = gs_plan_records(p, pl, after.cost <= before.cost ? &after.ns : &before.ns);
 	if (rc == 0) {
 		count_nodes(&before.ns, &p->sum.before_per_hour, &p->sum.gpus_before,
 		            &p->sum.instances_before);
@@ -743,10 +743,10 @@ static int make(gs_plan *p, planner *pl, shop *shops, gs_error *err)
 			p->sum.util_before_permille =
 			        (int)(before.comp * 1000 / ((int64_t)p->sum.gpus_before * GS_PPM));
 		summarize(p, pl);
-		rc = plan_advice(p, pl, ded);
+		rc = gs_plan_advice(p, pl, ded);
 	}
 	if (rc == 0 && after.cost > before.cost &&
-	    plan_warn(p, "no sharing plan found beats a whole GPU per replica here; this plan "
+	    gs_plan_warn(p, "no sharing plan found beats a whole GPU per replica here; this plan "
 	                 "keeps every replica on its own GPU") < 0)
 		rc = -1;
 	if (rc == 0)
@@ -764,8 +764,8 @@ done:
 int gs_plan_make(const gs_scenario *s, const gs_plan_opts *opts, gs_plan **out,
                  gs_error *err)
 {
-	shop shops[64];
-	planner pl;
+	gs_shop shops[64];
+	gs_planner pl;
 	gs_plan *p;
 	int rc;
 
@@ -781,7 +781,7 @@ int gs_plan_make(const gs_scenario *s, const gs_plan_opts *opts, gs_plan **out,
 	else
 		rc = make(p, &pl, shops, err);
 	for (int m = 0; m < 64; m++)
-		shop_free(&shops[m]);
+		gs_shop_free(&shops[m]);
 	free(pl.reps);
 	if (rc < 0) {
 		gs_plan_free(p);

@@ -5,16 +5,16 @@
 #include "scenario/scenario.h"
 
 /* One replica to place. */
-typedef struct prep {
+typedef struct gs_replica {
 	const gs_workload *w;
 	int wi;        /* workload index in the scenario */
 	int replica;
 	int tenant;    /* tenant id */
 	int no_ts;     /* advice rules out time-slicing */
-} prep;
+} gs_replica;
 
 /* Replicas sharing one GPU or one MIG instance. */
-typedef struct group {
+typedef struct gs_group {
 	int tenant;
 	int64_t mem, comp;  /* sums: bytes, ppm of the whole GPU */
 	int *reps;
@@ -23,35 +23,35 @@ typedef struct group {
 	const gs_mig_profile *prof; /* MIG instance profile, else NULL */
 	int start;
 	int strict;         /* a MIG instance that must not be time-shared */
-} group;
+} gs_group;
 
 /* One planned GPU. */
-typedef struct pgpu {
+typedef struct gs_pgpu {
 	const gs_gpu *model;
 	gs_strategy kind;
 	int k;              /* MPS clients, time-slicing slots */
-	group *g;           /* groups: 1 for DED/TS/MPS, the instances for MIG */
+	gs_group *g;           /* groups: 1 for DED/TS/MPS, the instances for MIG */
 	int ng, capg;
 	int mig_ts;         /* MIG: some instance is time-sliced */
-} pgpu;
+} gs_pgpu;
 
 /* All GPUs of one model: the result of packing. */
-typedef struct pack {
-	pgpu *gpus;
+typedef struct gs_pack {
+	gs_pgpu *gpus;
 	int n, cap;
-} pack;
+} gs_pack;
 
-struct planner;
-struct pack;
+struct gs_planner;
+struct gs_pack;
 /* What a packing costs once bought (cost.c's price_pack with the model's
  * shop), so that packings are compared by money, not GPU count. */
-typedef int (*pack_cost_fn)(const struct planner *pl, const struct pack *pk,
+typedef int (*gs_pack_cost_fn)(const struct gs_planner *pl, const struct gs_pack *pk,
                             gs_micros *cost);
 
-typedef struct planner {
+typedef struct gs_planner {
 	const gs_scenario *s;
 	const gs_catalog *cat;
-	prep *reps;
+	gs_replica *reps;
 	int nreps;
 	int ntenants;
 	int64_t target;
@@ -61,14 +61,13 @@ typedef struct planner {
 	gs_micros gpu_price[64];   /* cheapest per-GPU price of each model */
 	int via_dra;
 	int no_mig, no_mps;        /* one of them, when a plan may not have both */
-	pack_cost_fn cost;         /* NULL: compare packings by GPU count */
+	gs_pack_cost_fn cost;         /* NULL: compare packings by GPU count */
 	void *shops;               /* for cost: the shop of each model */
-} planner;
+} gs_planner;
 
-int pack_model(const planner *pl, const gs_gpu *g, const int *reps, int n,
-               pack *out);
-void pack_free(pack *p);
-int64_t rep_comp(const planner *pl, int r, const gs_gpu *g);
-int rep_fits_whole(const planner *pl, int r, const gs_gpu *g);
+int gs_pack_model(const gs_planner *pl, const gs_gpu *g, const int *reps, int n,
+               gs_pack *out);
+void gs_pack_free(gs_pack *p);
+int64_t gs_rep_comp(const gs_planner *pl, int r, const gs_gpu *g);
 
 #endif

@@ -22,34 +22,34 @@ struct gs_plan {
 };
 
 /* One node being built: an instance and the packed GPUs on it. */
-typedef struct bnode {
+typedef struct gs_bnode {
 	const gs_instance *inst;
 	gs_micros price;
 	gs_strategy kind;
 	int k;
-	const pgpu **gpus;
+	const gs_pgpu **gpus;
 	int n;
 	int *spread_wl;        /* workloads with spread: node on it */
 	int nsw;
-} bnode;
+} gs_bnode;
 
-typedef struct nodeset {
-	bnode *v;
+typedef struct gs_nodeset {
+	gs_bnode *v;
 	int n, cap;
-} nodeset;
+} gs_nodeset;
 
-void *plan_alloc(gs_plan *p, size_t n, size_t size);
-char *plan_strdup(gs_plan *p, const char *s);
-int plan_warn(gs_plan *p, const char *fmt, ...) GS_PRINTF(2, 3);
+void *gs_plan_alloc(gs_plan *p, size_t n, size_t size);
+char *gs_plan_strdup(gs_plan *p, const char *s);
+int gs_plan_warn(gs_plan *p, const char *fmt, ...) GS_PRINTF(2, 3);
 
 /* Buys instances for the GPUs of one model and one node kind, keeping
  * replicas of spread: node workloads on distinct nodes. */
-int nodes_buy(const planner *pl, shop *sh, const pgpu **gpus, int n,
-              gs_strategy kind, int k, nodeset *out);
-void nodeset_free(nodeset *ns);
+int gs_nodes_buy(const gs_planner *pl, gs_shop *sh, const gs_pgpu **gpus, int n,
+              gs_strategy kind, int k, gs_nodeset *out);
+void gs_nodeset_free(gs_nodeset *ns);
 
 /* Turns bought nodes into the plan's public records. */
-int plan_records(gs_plan *p, const planner *pl, nodeset *ns);
-int plan_advice(gs_plan *p, const planner *pl, const gs_micros *ded_cost);
+int gs_plan_records(gs_plan *p, const gs_planner *pl, gs_nodeset *ns);
+int gs_plan_advice(gs_plan *p, const gs_planner *pl, const gs_micros *ded_cost);
 
 #endif

@@ -6,26 +6,26 @@
 
 /* The cheapest way to buy at least n GPUs of one model: cost, then fewer
  * GPUs, then fewer instances. counts[i] is how many of insts[i]. */
-typedef struct buy {
+typedef struct gs_buy {
 	gs_micros cost;
 	int gpus, instances;
-} buy;
+} gs_buy;
 
-typedef struct shop {
+typedef struct gs_shop {
 	const gs_instance *insts[64];
 	gs_micros price[64];
 	int n;
-	buy *memo;       /* memo[x]: best way to get >= x GPUs */
+	gs_buy *memo;       /* memo[x]: best way to get >= x GPUs */
 	int *choice;     /* memo's last instance bought */
 	int known;       /* memo is filled for 0..known */
-} shop;
+} gs_shop;
 
-int shop_init(shop *sh, const gs_scenario *s, const gs_gpu *g);
-void shop_free(shop *sh);
+int gs_shop_init(gs_shop *sh, const gs_scenario *s, const gs_gpu *g);
+void gs_shop_free(gs_shop *sh);
 /* Fills memo up to n; returns the best buy or cost -1 when no instance
  * sells this model. */
-int shop_best(shop *sh, int n, buy *out);
+int gs_shop_best(gs_shop *sh, int n, gs_buy *out);
 /* counts must hold sh->n ints. */
-int shop_counts(shop *sh, int n, int *counts);
+int gs_shop_counts(gs_shop *sh, int n, int *counts);
 
 #endif
