@@ -11,6 +11,7 @@
 
 #include "plan/plan_internal.h"
 #include "plan/strategy.h"
+#include "scenario/scenario.h"
 
 /* Where a workload's replicas landed: per strategy, the first place, so
  * the text describes the strategy it names (a workload split between MIG
@@ -75,10 +76,11 @@ static int scan(const gs_plan *p, seen *sn, size_t nw)
 				note(&sn[index_of(v, nw, pg->assignments[a].workload)],
 				     pg->strategy, pg->model, NULL, pg->replicas);
 			for (size_t m = 0; m < pg->n_mig; m++)
-				for (size_t a = 0; a < pg->mig[m].n_assignments; a++)
-					note(&sn[index_of(v, nw, pg->mig[m].assignments[a].workload)],
-					     GS_STRATEGY_MIG, pg->model, pg->mig[m].profile,
-					     pg->mig[m].replicas);
+				for (size_t a = 0; a < pg->mig[m].n_assignments; a++) {
+					const gs_plan_mig *mi = &pg->mig[m];
+					note(&sn[index_of(v, nw, mi->assignments[a].workload)],
+					     GS_STRATEGY_MIG, pg->model, mi->profile, mi->replicas);
+				}
 		}
 	free(v);
 	return 0;
@@ -136,8 +138,9 @@ static void chosen_text(const gs_workload *w, const seen *sn, gs_strategy st,
 		    kind_text(w->kind), share);
 		break;
 	case GS_STRATEGY_MPS:
-		add(buf, n, o, "MPS with limits on %s, %d clients: %s (%s) keeps its share of threads and memory",
-		    g->name, sn->k[st], ts_ruled_out(w) ? ts_ruled_out(w) : gs_kind_name(w->kind), share);
+		add(buf, n, o, "MPS with limits on %s, %d clients: %s (%s) keeps its share of "
+		               "threads and memory", g->name, sn->k[st],
+		    ts_ruled_out(w) ? ts_ruled_out(w) : gs_kind_name(w->kind), share);
 		break;
 	case GS_STRATEGY_MIG:
 		add(buf, n, o, "MIG %s on %s: %s (%s)", sn->profile[st]->name,
@@ -150,7 +153,8 @@ static void chosen_text(const gs_workload *w, const seen *sn, gs_strategy st,
 		add(buf, n, o, "dedicated %s: %s (%s)", g->name,
 		    w->isolation_fault ? "isolation: fault and no MIG slice fits"
 		    : w->spread != GS_SPREAD_NONE
-		        ? "spread keeps its replicas apart and nothing of its tenant fits beside them"
+		        ? "spread keeps its replicas apart and nothing of its tenant fits "
+		          "beside them"
 		        : "no sharing group fits it on this model",
 		    share);
 	}
@@ -202,23 +206,26 @@ static int warnings(gs_plan *p)
 			for (size_t m = 0; m < pg->n_mig; m++)
 				ts += pg->mig[m].strategy == GS_STRATEGY_TIME_SLICING;
 		}
-	if (ts && gs_plan_warn(p, "time-slicing on %d GPU%s or MIG instance%s: memory and faults are not isolated; "
-	                       "a replica that outgrows its planned memory can crash the others",
-	                    ts, ts == 1 ? "" : "s", ts == 1 ? "" : "s") < 0)
+	if (ts && gs_plan_warn(p, "time-slicing on %d GPU%s or MIG instance%s: memory and "
+	                          "faults are not isolated; a replica that outgrows its "
+	                          "planned memory can crash the others",
+	                       ts, ts == 1 ? "" : "s", ts == 1 ? "" : "s") < 0)
 		return -1;
-	if (mps && gs_plan_warn(p, "MPS on %d GPU%s: the clients of a GPU share one fault domain; "
-	                        "a fatal error in one ends them all", mps, mps == 1 ? "" : "s") < 0)
+	if (mps && gs_plan_warn(p, "MPS on %d GPU%s: the clients of a GPU share one fault "
+	                           "domain; a fatal error in one ends them all",
+	                        mps, mps == 1 ? "" : "s") < 0)
 		return -1;
-	if (mig && gs_plan_warn(p, "MIG on %d GPU%s: applying or changing a geometry needs the node drained",
-	                     mig, mig == 1 ? "" : "s") < 0)
+	if (mig && gs_plan_warn(p, "MIG on %d GPU%s: applying or changing a geometry needs "
+	                           "the node drained", mig, mig == 1 ? "" : "s") < 0)
 		return -1;
 	if (p->sum.pricing == GS_PRICING_SPOT &&
-	    gs_plan_warn(p, "spot prices are a snapshot and change hourly; spot capacity can be reclaimed") < 0)
+	    gs_plan_warn(p, "spot prices are a snapshot and change hourly; spot capacity "
+	                    "can be reclaimed") < 0)
 		return -1;
 	return 0;
 }
 
-int gs_plan_advice(gs_plan *p, const gs_planner *pl, const gs_micros *ded_cost)
+int gs_plan_advice(gs_plan *p, const gs_micros *ded_cost)
 {
 	size_t nw = gs_scenario_workload_count(p->s);
 	seen *sn = calloc(nw ? nw : 1, sizeof *sn);
@@ -246,7 +253,6 @@ int gs_plan_advice(gs_plan *p, const gs_planner *pl, const gs_micros *ded_cost)
 		if (w->current || p->s->cluster_cost >= 0)
 			p->current_after += pw->cost_per_hour;
 	}
-	(void)pl;
 	free(sn);
 	return rc < 0 ? rc : warnings(p);
 }

@@ -4,7 +4,7 @@
  */
 #include <string.h>
 
-#include "doc/doc.h"
+#include "base/base.h"
 #include "plan/strategy.h"
 
 static int resolve_mig(const gs_instance *in, const gs_savings_opts *o,

@@ -6,12 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plan/plan_nodes.h"
+#include "plan/shop.h"
+#include "scenario/scenario.h"
 
 int gs_shop_init(gs_shop *sh, const gs_scenario *s, const gs_gpu *g)
 {
 	memset(sh, 0, sizeof *sh);
-	for (size_t i = 0; i < gs_catalog_instance_count(s->cat) && sh->n < 64; i++) {
+	for (size_t i = 0; i < gs_catalog_instance_count(s->cat) && sh->n < GS_SHOP_MAX; i++) {
 		const gs_instance *in = gs_catalog_instance(s->cat, i);
 		if (in->gpu != g || !gs_scenario_instance_ok(s, in))
 			continue;
