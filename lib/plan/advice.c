@@ -1,8 +1,8 @@
 /*
- * advice.c - why each workload gets its strategy, naming the alternatives
- * ruled out; the plan's warnings; and advice for one workload alone.
- * The rules follow the benchmark study in the seeds (KubeCon NA 2024,
- * "Which GPU Sharing Strategy Is Right for You?").
+ * advice.c - why each workload of a plan gets its strategy, naming the
+ * alternatives ruled out, and the plan's warnings (advise.c advises on one
+ * workload alone). The rules follow the benchmark study in the seeds
+ * (KubeCon NA 2024, "Which GPU Sharing Strategy Is Right for You?").
  */
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /*
- * plan_doc.c - the plan's JSON/YAML contract, the scenario as a workload
- * file, and advice for a single workload. Keys are documented in
- * gpushare(1) and gpushare-workloads(5): add keys, never rename them.
+ * plan_doc.c - the plan's JSON/YAML contract, and the scenario as a
+ * workload file. Keys are documented in gpushare(1) and
+ * gpushare-workloads(5): add keys, never rename them.
  */
 #include <stdio.h>
 #include <stdlib.h>
