@@ -1,8 +1,8 @@
 /*
- * advice.c - why each workload gets its strategy, naming the alternatives
- * ruled out; the plan's warnings; and advice for one workload alone.
- * The rules follow the benchmark study in the seeds (KubeCon NA 2024,
- * "Which GPU Sharing Strategy Is Right for You?").
+ * advice.c - why each workload of a plan gets its strategy, naming the
+ * alternatives ruled out, and the plan's warnings (advise.c advises on one
+ * workload alone). The rules follow the benchmark study in the seeds
+ * (KubeCon NA 2024, "Which GPU Sharing Strategy Is Right for You?").
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -10,15 +10,17 @@
 #include <string.h>
 
 #include "plan/plan_internal.h"
+#include "plan/strategy.h"
+#include "scenario/scenario.h"
 
 /* Where a workload's replicas landed: per strategy, the first place, so
  * the text describes the strategy it names (a workload split between MIG
  * and a whole GPU must not print the GPU's details under "MIG"). */
 typedef struct seen {
-	const gs_gpu *model[4];
-	const gs_mig_profile *profile[4];
-	int k[4];
-	int counts[4];
+	const gs_gpu *model[GS_STRATEGY_COUNT];
+	const gs_mig_profile *profile[GS_STRATEGY_COUNT];
+	int k[GS_STRATEGY_COUNT];
+	int counts[GS_STRATEGY_COUNT];
 } seen;
 
 static void note(seen *sn, gs_strategy st, const gs_gpu *g,
@@ -74,24 +76,23 @@ static int scan(const gs_plan *p, seen *sn, size_t nw)
 				note(&sn[index_of(v, nw, pg->assignments[a].workload)],
 				     pg->strategy, pg->model, NULL, pg->replicas);
 			for (size_t m = 0; m < pg->n_mig; m++)
-				for (size_t a = 0; a < pg->mig[m].n_assignments; a++)
-					note(&sn[index_of(v, nw, pg->mig[m].assignments[a].workload)],
-					     GS_STRATEGY_MIG, pg->model, pg->mig[m].profile,
-					     pg->mig[m].replicas);
+				for (size_t a = 0; a < pg->mig[m].n_assignments; a++) {
+					const gs_plan_mig *mi = &pg->mig[m];
+					note(&sn[index_of(v, nw, mi->assignments[a].workload)],
+					     GS_STRATEGY_MIG, pg->model, mi->profile, mi->replicas);
+				}
 		}
 	free(v);
 	return 0;
 }
 
+/* Why time-slicing is out for w, or NULL: its isolation, then the study's
+ * rules. */
 static const char *ts_ruled_out(const gs_workload *w)
 {
 	if (w->isolation_fault)
 		return "no fault isolation";
-	if (w->kind == GS_KIND_INFERENCE && w->latency_critical && w->compute_ppm >= 500000)
-		return "latency-critical heavy inference";
-	if ((w->kind == GS_KIND_BATCH || w->kind == GS_KIND_TRAINING) && w->compute_ppm >= 700000)
-		return "GPU-intensive batch";
-	return NULL;
+	return gs_strategy_ts_rule(w);
 }
 
 static void share_text(const gs_workload *w, const gs_gpu *g, char *buf, size_t n)
@@ -137,8 +138,9 @@ static void chosen_text(const gs_workload *w, const seen *sn, gs_strategy st,
 		    kind_text(w->kind), share);
 		break;
 	case GS_STRATEGY_MPS:
-		add(buf, n, o, "MPS with limits on %s, %d clients: %s (%s) keeps its share of threads and memory",
-		    g->name, sn->k[st], ts_ruled_out(w) ? ts_ruled_out(w) : gs_kind_name(w->kind), share);
+		add(buf, n, o, "MPS with limits on %s, %d clients: %s (%s) keeps its share of "
+		               "threads and memory", g->name, sn->k[st],
+		    ts_ruled_out(w) ? ts_ruled_out(w) : gs_kind_name(w->kind), share);
 		break;
 	case GS_STRATEGY_MIG:
 		add(buf, n, o, "MIG %s on %s: %s (%s)", sn->profile[st]->name,
@@ -151,7 +153,8 @@ static void chosen_text(const gs_workload *w, const seen *sn, gs_strategy st,
 		add(buf, n, o, "dedicated %s: %s (%s)", g->name,
 		    w->isolation_fault ? "isolation: fault and no MIG slice fits"
 		    : w->spread != GS_SPREAD_NONE
-		        ? "spread keeps its replicas apart and nothing of its tenant fits beside them"
+		        ? "spread keeps its replicas apart and nothing of its tenant fits "
+		          "beside them"
 		        : "no sharing group fits it on this model",
 		    share);
 	}
@@ -184,7 +187,7 @@ static void rejected_text(const gs_workload *w, const seen *sn, gs_strategy st,
 static gs_strategy majority(const seen *sn)
 {
 	int best = 0;
-	for (int s = 1; s < 4; s++)
+	for (int s = 1; s < GS_STRATEGY_COUNT; s++)
 		if (sn->counts[s] > sn->counts[best])
 			best = s;
 	return (gs_strategy)best;
@@ -203,29 +206,32 @@ static int warnings(gs_plan *p)
 			for (size_t m = 0; m < pg->n_mig; m++)
 				ts += pg->mig[m].strategy == GS_STRATEGY_TIME_SLICING;
 		}
-	if (ts && plan_warn(p, "time-slicing on %d GPU%s or MIG instance%s: memory and faults are not isolated; "
-	                       "a replica that outgrows its planned memory can crash the others",
-	                    ts, ts == 1 ? "" : "s", ts == 1 ? "" : "s") < 0)
+	if (ts && gs_plan_warn(p, "time-slicing on %d GPU%s or MIG instance%s: memory and "
+	                          "faults are not isolated; a replica that outgrows its "
+	                          "planned memory can crash the others",
+	                       ts, ts == 1 ? "" : "s", ts == 1 ? "" : "s") < 0)
 		return -1;
-	if (mps && plan_warn(p, "MPS on %d GPU%s: the clients of a GPU share one fault domain; "
-	                        "a fatal error in one ends them all", mps, mps == 1 ? "" : "s") < 0)
+	if (mps && gs_plan_warn(p, "MPS on %d GPU%s: the clients of a GPU share one fault "
+	                           "domain; a fatal error in one ends them all",
+	                        mps, mps == 1 ? "" : "s") < 0)
 		return -1;
-	if (mig && plan_warn(p, "MIG on %d GPU%s: applying or changing a geometry needs the node drained",
-	                     mig, mig == 1 ? "" : "s") < 0)
+	if (mig && gs_plan_warn(p, "MIG on %d GPU%s: applying or changing a geometry needs "
+	                           "the node drained", mig, mig == 1 ? "" : "s") < 0)
 		return -1;
 	if (p->sum.pricing == GS_PRICING_SPOT &&
-	    plan_warn(p, "spot prices are a snapshot and change hourly; spot capacity can be reclaimed") < 0)
+	    gs_plan_warn(p, "spot prices are a snapshot and change hourly; spot capacity "
+	                    "can be reclaimed") < 0)
 		return -1;
 	return 0;
 }
 
-int plan_advice(gs_plan *p, const planner *pl, const gs_micros *ded_cost)
+int gs_plan_advice(gs_plan *p, const gs_micros *ded_cost)
 {
 	size_t nw = gs_scenario_workload_count(p->s);
 	seen *sn = calloc(nw ? nw : 1, sizeof *sn);
 	int r = 0, rc = 0;
 
-	if (!sn || !(p->wls = plan_alloc(p, nw, sizeof *p->wls)) || scan(p, sn, nw) < 0) {
+	if (!sn || !(p->wls = gs_plan_alloc(p, nw, sizeof *p->wls)) || scan(p, sn, nw) < 0) {
 		free(sn);
 		return -1;
 	}
@@ -242,12 +248,11 @@ int plan_advice(gs_plan *p, const planner *pl, const gs_micros *ded_cost)
 		chosen_text(w, &sn[i], pw->strategy, buf, sizeof buf, &o);
 		rejected_text(w, &sn[i], pw->strategy, pw->cost_per_hour, ded_cost[i], buf,
 		              sizeof buf, &o);
-		if (!(pw->why = plan_strdup(p, buf)))
+		if (!(pw->why = gs_plan_strdup(p, buf)))
 			rc = -1;
 		if (w->current || p->s->cluster_cost >= 0)
 			p->current_after += pw->cost_per_hour;
 	}
-	(void)pl;
 	free(sn);
 	return rc < 0 ? rc : warnings(p);
 }

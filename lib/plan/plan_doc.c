@@ -1,13 +1,15 @@
 /*
- * plan_doc.c - the plan's JSON/YAML contract, the scenario as a workload
- * file, and advice for a single workload. Keys are documented in
- * gpushare(1) and gpushare-workloads(5): add keys, never rename them.
+ * plan_doc.c - the plan's JSON/YAML contract, and the scenario as a
+ * workload file. Keys are documented in gpushare(1) and
+ * gpushare-workloads(5): add keys, never rename them.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "doc/doc.h"
 #include "plan/plan_internal.h"
+#include "scenario/scenario.h"
 
 static gs_node *money(gs_micros m) { return gs_node_money(m, 2); }
 static gs_node *pct_ppm(int64_t ppm) { return gs_node_fixed(ppm, 10000, 2); }
@@ -52,9 +54,10 @@ static gs_node *mig_entry(const gs_plan_mig *m)
 	int rc = 0;
 	rc |= gs_node_put(e, "profile", gs_node_str(m->profile->name));
 	rc |= gs_node_put(e, "start", gs_node_int(m->start));
+	/* An instance alone is "none" to the device plugin. */
 	rc |= gs_node_put(e, "strategy",
-	                  gs_node_str(m->strategy == GS_STRATEGY_DEDICATED ? "none"
-	                                                                  : gs_strategy_name(m->strategy)));
+	                  gs_node_str(m->strategy == GS_STRATEGY_DEDICATED
+	                                      ? "none" : gs_strategy_name(m->strategy)));
 	rc |= gs_node_put(e, "replicas", gs_node_int(m->replicas));
 	rc |= gs_node_put(e, "assignments", assignments(m->assignments, m->n_assignments, 0));
 	if (rc) {
@@ -210,7 +213,7 @@ int gs_doc_plan(const gs_plan *p, gs_doc **out, gs_error *err)
 	return gs_doc_wrap(root, out, err);
 }
 
-/* ---- the scenario as a workload file ------------------------------------------- */
+/* ---- the scenario as a workload file ------------------------------------- */
 
 static gs_node *bytes_text(int64_t b)
 {
@@ -255,11 +258,10 @@ static gs_node *gpu_names(const gs_gpu *const *g, size_t n)
 
 static gs_node *scenario_workload(const gs_workload *w)
 {
-	static const char *const kinds[] = { "inference", "batch", "training", "notebook", "ci" };
 	gs_node *m = gs_node_new(GS_NODE_MAP, NULL);
 	int rc = 0;
 	rc |= gs_node_put(m, "name", gs_node_str(w->name));
-	rc |= gs_node_put(m, "kind", gs_node_str(kinds[w->kind]));
+	rc |= gs_node_put(m, "kind", gs_node_str(gs_kind_name(w->kind)));
 	rc |= gs_node_put(m, "replicas", gs_node_int(w->replicas));
 	rc |= gs_node_put(m, "gpuMemory", bytes_text(w->memory_bytes));
 	rc |= gs_node_put(m, "compute", share_text(w->compute_ppm));

@@ -1,8 +1,16 @@
-/* plan_internal.h - the gs_plan object and its builders. */
+/*
+ * plan_internal.h - the gs_plan object: its fields, the memory it owns,
+ * and the builders that fill its public records.
+ *
+ * lib/plan/ includes it, and so do the emitters while they still read the
+ * fields (and the scenario behind p->s, hence scenario.h) directly; new
+ * code outside lib/plan/ uses the accessors of gpushare.h instead.
+ */
 #ifndef GS_PLAN_INTERNAL_H
 #define GS_PLAN_INTERNAL_H
 
-#include "plan/plan_nodes.h"
+#include "base/base.h"
+#include "scenario/scenario.h"
 
 struct gs_plan {
 	const gs_scenario *s;
@@ -21,35 +29,30 @@ struct gs_plan {
 	gs_micros current_after; /* after cost of workloads with `current` */
 };
 
-/* One node being built: an instance and the packed GPUs on it. */
-typedef struct bnode {
-	const gs_instance *inst;
-	gs_micros price;
-	gkind kind;
-	int k;
-	const pgpu **gpus;
-	int n;
-	int *spread_wl;        /* workloads with spread: node on it */
-	int nsw;
-} bnode;
+/* ---- memory the plan owns (plan.c) --------------------------------------- */
 
-typedef struct nodeset {
-	bnode *v;
-	int n, cap;
-} nodeset;
+/* n zeroed elements of size bytes, freed with the plan; NULL when out of
+ * memory. */
+void *gs_plan_alloc(gs_plan *p, size_t n, size_t size);
+char *gs_plan_strdup(gs_plan *p, const char *s);
+int gs_plan_warn(gs_plan *p, const char *fmt, ...) GS_PRINTF(2, 3);
 
-void *plan_alloc(gs_plan *p, size_t n, size_t size);
-char *plan_strdup(gs_plan *p, const char *s);
-int plan_warn(gs_plan *p, const char *fmt, ...) GS_PRINTF(2, 3);
+/* ---- the records --------------------------------------------------------- */
 
-/* Buys instances for the GPUs of one model and one node kind, keeping
- * replicas of spread: node workloads on distinct nodes. */
-int nodes_buy(const planner *pl, shop *sh, const pgpu **gpus, int n,
-              gkind kind, int k, nodeset *out);
-void nodeset_free(nodeset *ns);
+struct gs_planner;
+struct gs_nodeset;
 
-/* Turns bought nodes into the plan's public records. */
-int plan_records(gs_plan *p, const planner *pl, nodeset *ns);
-int plan_advice(gs_plan *p, const planner *pl, const gs_micros *ded_cost);
+/* The nodes, GPUs and assignments of the bought nodes, and each
+ * replica's share of the cost (plan_records.c). */
+int gs_plan_records(gs_plan *p, const struct gs_planner *pl,
+                    const struct gs_nodeset *ns);
+/* A node's device-plugin config name: "<type>-ts4" (plan_names.c). */
+const char *gs_plan_config_name(gs_plan *p, const gs_instance *in, gs_strategy st,
+                                int slots);
+/* Numbers the MIG nodes' configs apart once all nodes are in the plan. */
+int gs_plan_name_mig_configs(gs_plan *p);
+/* Each workload's record, cost and why-text, and the plan's warnings;
+ * ded_cost[i] is what workload i costs on whole GPUs (advice.c). */
+int gs_plan_advice(gs_plan *p, const gs_micros *ded_cost);
 
 #endif

@@ -6,12 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plan/plan_nodes.h"
+#include "plan/shop.h"
+#include "scenario/scenario.h"
 
-int shop_init(shop *sh, const gs_scenario *s, const gs_gpu *g)
+int gs_shop_init(gs_shop *sh, const gs_scenario *s, const gs_gpu *g)
 {
 	memset(sh, 0, sizeof *sh);
-	for (size_t i = 0; i < gs_catalog_instance_count(s->cat) && sh->n < 64; i++) {
+	for (size_t i = 0; i < gs_catalog_instance_count(s->cat) && sh->n < GS_SHOP_MAX; i++) {
 		const gs_instance *in = gs_catalog_instance(s->cat, i);
 		if (in->gpu != g || !gs_scenario_instance_ok(s, in))
 			continue;
@@ -22,14 +23,14 @@ int shop_init(shop *sh, const gs_scenario *s, const gs_gpu *g)
 	return 0;
 }
 
-void shop_free(shop *sh)
+void gs_shop_free(gs_shop *sh)
 {
 	free(sh->memo);
 	free(sh->choice);
 	memset(sh, 0, sizeof *sh);
 }
 
-static int less(buy a, buy b)
+static int less(gs_buy a, gs_buy b)
 {
 	if (a.cost != b.cost)
 		return a.cost < b.cost;
@@ -38,9 +39,9 @@ static int less(buy a, buy b)
 	return a.instances < b.instances;
 }
 
-static int extend(shop *sh, int n)
+static int extend(gs_shop *sh, int n)
 {
-	buy *m;
+	gs_buy *m;
 	int *c;
 	if (n <= sh->known)
 		return 0;
@@ -51,16 +52,16 @@ static int extend(shop *sh, int n)
 		return -1;
 	sh->choice = c;
 	for (int x = sh->known + 1; x <= n; x++) {
-		buy best = { -1, 0, 0 };
+		gs_buy best = { -1, 0, 0 };
 		int pick = -1;
 		if (x == 0) {
-			sh->memo[0] = (buy){ 0, 0, 0 };
+			sh->memo[0] = (gs_buy){ 0, 0, 0 };
 			sh->choice[0] = -1;
 			continue;
 		}
 		for (int i = 0; i < sh->n; i++) {
 			int rest = x - sh->insts[i]->gpu_count;
-			buy b = sh->memo[rest > 0 ? rest : 0];
+			gs_buy b = sh->memo[rest > 0 ? rest : 0];
 			b.cost += sh->price[i];
 			b.gpus += sh->insts[i]->gpu_count;
 			b.instances++;
@@ -76,10 +77,10 @@ static int extend(shop *sh, int n)
 	return 0;
 }
 
-int shop_best(shop *sh, int n, buy *out)
+int gs_shop_best(gs_shop *sh, int n, gs_buy *out)
 {
 	if (sh->n == 0) {
-		*out = (buy){ -1, 0, 0 };
+		*out = (gs_buy){ -1, 0, 0 };
 		return 0;
 	}
 	if (extend(sh, n) < 0)
@@ -88,7 +89,7 @@ int shop_best(shop *sh, int n, buy *out)
 	return 0;
 }
 
-int shop_counts(shop *sh, int n, int *counts)
+int gs_shop_counts(gs_shop *sh, int n, int *counts)
 {
 	memset(counts, 0, (size_t)sh->n * sizeof *counts);
 	if (sh->n == 0 || extend(sh, n) < 0)

@@ -2,14 +2,16 @@
 #include "plan/strategy.h"
 
 static const gs_strategy_info rows[] = {
-	{ GS_STRATEGY_DEDICATED, "dedicated", "dedicated", "s-ded", 0, 1, 1 },
-	{ GS_STRATEGY_TIME_SLICING, "time-slicing", "time-slicing", "s-ts", 1, 0, 0 },
-	{ GS_STRATEGY_MPS, "mps", "MPS", "s-mps", 1, 1, 0 },
-	{ GS_STRATEGY_MIG, "mig", "MIG", "s-mig", 1, 1, 1 },
+	{ GS_STRATEGY_DEDICATED, "dedicated", "dedicated", "s-ded", 0, 1, 1, "none" },
+	{ GS_STRATEGY_TIME_SLICING, "time-slicing", "time-slicing", "s-ts", 1, 0, 0, "ts" },
+	{ GS_STRATEGY_MPS, "mps", "MPS", "s-mps", 1, 1, 0, "mps" },
+	{ GS_STRATEGY_MIG, "mig", "MIG", "s-mig", 1, 1, 1, "mig" },
 };
 
+_Static_assert(GS_ARRAY_LEN(rows) == GS_STRATEGY_COUNT, "one row per strategy");
+
 static const gs_strategy_info unknown = {
-	GS_STRATEGY_DEDICATED, "unknown", "unknown", "unused", 0, 0, 0
+	GS_STRATEGY_DEDICATED, "unknown", "unknown", "unused", 0, 0, 0, "unknown"
 };
 
 const gs_strategy_info *gs_strategy_info_get(gs_strategy s)

@@ -19,7 +19,11 @@ typedef struct gs_strategy_info {
 	int shares;           /* several replicas may hold one GPU */
 	int memory_isolated;  /* each replica's memory is capped */
 	int fault_isolated;   /* one replica's fault spares the others */
+	const char *config;   /* in device-plugin config names: "-mps4" */
 } gs_strategy_info;
+
+/* How many strategies gs_strategy has: arrays indexed by strategy. */
+#define GS_STRATEGY_COUNT 4
 
 /* The row of s; an unknown value gets a row named "unknown". Static. */
 const gs_strategy_info *gs_strategy_info_get(gs_strategy s);

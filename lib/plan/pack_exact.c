@@ -1,0 +1,193 @@
+/*
+ * pack_exact.c - exact packing for small tenants.
+ *
+ * Branch and bound over "which group does each replica join", for one
+ * tenant's replicas on one model. First-fit-decreasing can land well above
+ * the optimum on small fleets (three 30% and two 20% jobs: FFD needs one
+ * GPU more); this finds the optimum within a step budget, or keeps FFD's
+ * answer.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan/pack.h"
+
+#define EXACT_MAX_REPLICAS 24
+#define EXACT_MAX_STEPS 50000L
+
+typedef struct bb {
+	const gs_planner *pl;
+	const gs_gpu *g;
+	const int *items;  /* replicas, biggest first */
+	int n;
+	gs_group *bins;
+	int nb;
+	int *assign, *best;
+	int best_nb, lb;
+	long steps;
+} bb;
+
+static void bb_put(bb *b, int j, int r, int add)
+{
+	gs_group *gr = &b->bins[j];
+	int64_t mem = b->pl->reps[r].w->memory_bytes, comp = gs_rep_comp(b->pl, r, b->g);
+	if (add) {
+		gr->reps[gr->n++] = r;
+		gr->mem += mem;
+		gr->comp += comp;
+	} else {
+		gr->n--;
+		gr->mem -= mem;
+		gr->comp -= comp;
+	}
+	gr->no_ts = 0;
+	for (int k = 0; k < gr->n; k++)
+		gr->no_ts |= b->pl->reps[gr->reps[k]].no_ts;
+}
+
+/* Two groups in the same state lead to the same subtrees: only the first
+ * of them is worth trying. */
+static int same_as_earlier(const bb *b, int j)
+{
+	for (int k = 0; k < j; k++)
+		if (b->bins[k].n == b->bins[j].n && b->bins[k].mem == b->bins[j].mem &&
+		    b->bins[k].comp == b->bins[j].comp)
+			return 1;
+	return 0;
+}
+
+static void bb_search(bb *b, int i)
+{
+	int r;
+	if (++b->steps > EXACT_MAX_STEPS || b->best_nb <= b->lb)
+		return;
+	if (i == b->n) {
+		if (b->nb < b->best_nb) {
+			b->best_nb = b->nb;
+			memcpy(b->best, b->assign, (size_t)b->n * sizeof *b->best);
+		}
+		return;
+	}
+	r = b->items[i];
+	for (int j = 0; j < b->nb; j++) {
+		if (same_as_earlier(b, j) || !gs_can_join(b->pl, b->g, &b->bins[j], r))
+			continue;
+		bb_put(b, j, r, 1);
+		b->assign[i] = j;
+		bb_search(b, i + 1);
+		bb_put(b, j, r, 0);
+	}
+	if (b->nb + 1 < b->best_nb) {
+		gs_group *gr = &b->bins[b->nb++];
+		gr->tenant = b->pl->reps[r].tenant;
+		bb_put(b, b->nb - 1, r, 1);
+		b->assign[i] = b->nb - 1;
+		bb_search(b, i + 1);
+		bb_put(b, b->nb - 1, r, 0);
+		b->nb--;
+	}
+}
+
+/* A bound no packing can beat: memory, and compute where replicas over
+ * the target must be alone. */
+static int lower_bound(const gs_planner *pl, const gs_gpu *g, const int *items, int n)
+{
+	int64_t mem = 0, comp = 0;
+	int alone = 0, lb_mem, lb_comp;
+	for (int i = 0; i < n; i++) {
+		int64_t c = gs_rep_comp(pl, items[i], g);
+		mem += pl->reps[items[i]].w->memory_bytes;
+		if (c > pl->target)
+			alone++;
+		else
+			comp += c;
+	}
+	lb_mem = (int)gs_div_ceil(mem, gs_gpu_bytes(g));
+	lb_comp = alone + (int)gs_div_ceil(comp, pl->target);
+	return lb_mem > lb_comp ? lb_mem : lb_comp;
+}
+
+/* Tenant t's replicas into items, biggest first, and how many groups FFD
+ * gave them; -1 when the tenant is too big for the search. */
+static int tenant_items(const gs_planner *pl, const gs_gpu *g, const gs_group *gs, int ng,
+                        int t, int *items, int *n)
+{
+	int ffd = 0;
+	*n = 0;
+	for (int j = 0; j < ng; j++) {
+		if (gs[j].tenant != t)
+			continue;
+		ffd++;
+		for (int k = 0; k < gs[j].n; k++) {
+			if (*n == EXACT_MAX_REPLICAS)
+				return -1;
+			items[(*n)++] = gs[j].reps[k];
+		}
+	}
+	/* FFD order already put big replicas first within each group; sort
+	 * the whole tenant so the search places big ones first. */
+	for (int i = 1; i < *n; i++)
+		for (int j = i; j > 0 &&
+		     gs_rep_size(pl, items[j], g) > gs_rep_size(pl, items[j - 1], g); j--) {
+			int x = items[j];
+			items[j] = items[j - 1];
+			items[j - 1] = x;
+		}
+	return ffd;
+}
+
+/* Drops tenant t's groups, then appends the ones the search found: group
+ * k holds the items i with best[i] == k. */
+static int replace_groups(const gs_planner *pl, const gs_gpu *g, gs_group *gs, int *ngp,
+                          int t, const bb *b)
+{
+	int w = 0, rc = 0;
+	for (int j = 0; j < *ngp; j++) {
+		if (gs[j].tenant == t) {
+			free(gs[j].reps);
+			continue;
+		}
+		gs[w++] = gs[j];
+	}
+	for (int k = 0; k < b->best_nb && rc == 0; k++) {
+		gs_group *gr = &gs[w++];
+		memset(gr, 0, sizeof *gr);
+		gr->tenant = t;
+		for (int i = 0; i < b->n && rc == 0; i++)
+			if (b->best[i] == k)
+				rc = gs_group_join(pl, g, gr, b->items[i]);
+	}
+	*ngp = w;
+	return rc;
+}
+
+int gs_exact_tenant(const gs_planner *pl, const gs_gpu *g, gs_group *gs, int *ngp, int t)
+{
+	int items[EXACT_MAX_REPLICAS], assign[EXACT_MAX_REPLICAS], best[EXACT_MAX_REPLICAS];
+	int store[EXACT_MAX_REPLICAS][EXACT_MAX_REPLICAS];
+	gs_group bins[EXACT_MAX_REPLICAS];
+	int n, ffd = tenant_items(pl, g, gs, *ngp, t, items, &n);
+	bb b;
+
+	if (ffd < 0)
+		return 0;
+	memset(&b, 0, sizeof b);
+	memset(bins, 0, sizeof bins);
+	for (int j = 0; j < EXACT_MAX_REPLICAS; j++)
+		bins[j].reps = store[j];
+	b.pl = pl;
+	b.g = g;
+	b.items = items;
+	b.n = n;
+	b.bins = bins;
+	b.assign = assign;
+	b.best = best;
+	b.best_nb = ffd;
+	b.lb = lower_bound(pl, g, items, n);
+	if (ffd <= b.lb)
+		return 0;
+	bb_search(&b, 0);
+	if (b.best_nb >= ffd)
+		return 0;
+	return replace_groups(pl, g, gs, ngp, t, &b);
+}

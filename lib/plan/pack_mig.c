@@ -1,0 +1,179 @@
+/*
+ * pack_mig.c - MIG instances: the profile a group needs, and packing
+ * instances onto GPUs within the geometries the GPU allows. MIG is the only
+ * way tenants may share a GPU.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan/pack.h"
+
+const gs_mig_profile *gs_mig_profile_for(const gs_planner *pl, const gs_gpu *g,
+                                         const gs_group *gr)
+{
+	const gs_mig_profile *best = NULL;
+	if (pl->no_mig || !g->mig_slots || (gr->n > 1 && gr->no_ts))
+		return NULL;
+	for (size_t i = 0; i < g->n_mig_profiles; i++) {
+		const gs_mig_profile *p = &g->mig_profiles[i];
+		int64_t share = (int64_t)p->sm_count * GS_PPM / g->sm_count;
+		int64_t cap = gr->n > 1 ? share * pl->target / GS_PPM : share;
+		if (p->variant || p->compute_slices >= g->mig_compute_slices)
+			continue;
+		if (gr->mem > (p->memory_mib << 20) || gr->comp > cap)
+			continue;
+		/* Fewest slots, then fewest compute slices. */
+		if (!best || p->memory_slices < best->memory_slices ||
+		    (p->memory_slices == best->memory_slices &&
+		     p->compute_slices < best->compute_slices))
+			best = p;
+	}
+	return best;
+}
+
+/* The device plugin advertises one slot count per MIG profile and node,
+ * so a GPU that time-slices an instance may hold no instance that must
+ * stay alone: one fault-isolated or ruled out of time-slicing, or one
+ * over the target that sharing would apply to it. Nodes keep the two
+ * kinds of GPU apart (planner.h's node keys). */
+static int mig_strict(const gs_planner *pl, const gs_gpu *g, const gs_group *gr)
+{
+	const gs_replica *r;
+	int64_t share;
+	if (gr->n != 1)
+		return 0;
+	r = &pl->reps[gr->reps[0]];
+	share = (int64_t)gr->prof->sm_count * GS_PPM / g->sm_count;
+	return r->w->isolation_fault || r->no_ts || gr->comp > share * pl->target / GS_PPM;
+}
+
+/* May the instance join the GPU's others (strictness, tenants, spread)? */
+static int mig_may_join(const gs_planner *pl, const gs_pgpu *pg, const gs_group *gr,
+                        int strict)
+{
+	for (int i = 0; i < pg->ng; i++) {
+		if ((gr->n > 1 && pg->g[i].strict) || (strict && pg->mig_ts))
+			return 0;
+		/* Time-sliced instances of a profile are one pool per node under
+		 * the device plugin: such a GPU holds one tenant. */
+		if (!pl->via_dra && (gr->n > 1 || pg->mig_ts) && pg->g[i].tenant != gr->tenant)
+			return 0;
+	}
+	for (int i = 0; i < pg->ng; i++)
+		for (int k = 0; k < gr->n; k++)
+			if (gs_spread_conflict(pl, pg->g[i].reps, pg->g[i].n, gr->reps[k]))
+				return 0;
+	return 1;
+}
+
+/* Places the instance on this GPU if it fits: 1 if placed, 0 if not, -1
+ * when out of memory. */
+static int mig_try(const gs_planner *pl, gs_pgpu *pg, const gs_group *gr)
+{
+	const gs_mig_profile *items[32];
+	int starts[32];
+	int strict = mig_strict(pl, pg->model, gr);
+	if (pg->ng >= 31 || !mig_may_join(pl, pg, gr, strict))
+		return 0;
+	for (int i = 0; i < pg->ng; i++)
+		items[i] = pg->g[i].prof;
+	items[pg->ng] = gr->prof;
+	if (gs_mig_fit(pg->model, items, (size_t)pg->ng + 1, starts, NULL) < 0)
+		return 0;
+	if (gs_pgpu_add_group(pg, gr) < 0)
+		return -1;
+	pg->g[pg->ng - 1].strict = strict;
+	pg->mig_ts |= gr->n > 1;
+	for (int i = 0; i < pg->ng; i++)
+		pg->g[i].start = starts[i];
+	return 1;
+}
+
+static int spread_of(const gs_group *g, const gs_planner *pl)
+{
+	for (int i = 0; i < g->n; i++)
+		if (pl->reps[g->reps[i]].w->spread != GS_SPREAD_NONE)
+			return 1;
+	return 0;
+}
+
+static const gs_planner *sort_pl; /* qsort has no user data in C11 */
+
+static int by_slots_desc(const void *a, const void *b)
+{
+	const gs_group *x = *(const gs_group *const *)a, *y = *(const gs_group *const *)b;
+	if (sort_pl) {
+		int sx = spread_of(x, sort_pl), sy = spread_of(y, sort_pl);
+		if (sx != sy)
+			return sy - sx;
+	}
+	if (x->prof->memory_slices != y->prof->memory_slices)
+		return y->prof->memory_slices - x->prof->memory_slices;
+	if (x->prof->compute_slices != y->prof->compute_slices)
+		return y->prof->compute_slices - x->prof->compute_slices;
+	return x->reps[0] - y->reps[0];
+}
+
+/* Packs MIG instances onto GPUs, biggest first (or, with spread_first,
+ * those whose replicas must not share a GPU first). */
+static int pack_mig_order(const gs_planner *pl, const gs_gpu *g, gs_group **inst, int n,
+                          gs_pack *pk, int spread_first)
+{
+	int first = pk->n;
+	sort_pl = spread_first ? pl : NULL;
+	qsort(inst, (size_t)n, sizeof *inst, by_slots_desc);
+	sort_pl = NULL;
+	for (int i = 0; i < n; i++) {
+		int placed = 0;
+		for (int j = pk->n - 1; j >= first && j >= pk->n - GS_FIT_WINDOW && !placed; j--) {
+			int rc = mig_try(pl, &pk->gpus[j], inst[i]);
+			if (rc < 0)
+				return -1;
+			placed = rc;
+		}
+		if (!placed) {
+			gs_pgpu *pg = gs_pack_add_gpu(pk, g, GS_STRATEGY_MIG);
+			if (!pg || mig_try(pl, pg, inst[i]) != 1)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+/* Frees the groups of GPUs from..to-1 (the caller drops the GPUs). */
+static void drop_gpus(gs_pack *pk, int from, int to)
+{
+	for (int i = from; i < to; i++) {
+		for (int j = 0; j < pk->gpus[i].ng; j++)
+			free(pk->gpus[i].g[j].reps);
+		free(pk->gpus[i].g);
+	}
+}
+
+/* Biggest-first packing strands spread replicas when big instances fill
+ * GPUs that the spread ones could have shared; try both orders. */
+int gs_pack_mig(const gs_planner *pl, const gs_gpu *g, gs_group **inst, int n,
+                gs_pack *pk)
+{
+	int base = pk->n, a;
+	int has_spread = 0;
+	for (int i = 0; i < n; i++)
+		has_spread |= spread_of(inst[i], pl);
+	if (pack_mig_order(pl, g, inst, n, pk, 0) < 0)
+		return -1;
+	if (!has_spread)
+		return 0;
+	a = pk->n;
+	if (pack_mig_order(pl, g, inst, n, pk, 1) < 0)
+		return -1;
+	if (pk->n - a < a - base) {
+		/* Keep the second: move it down over the first. */
+		drop_gpus(pk, base, a);
+		memmove(&pk->gpus[base], &pk->gpus[a], (size_t)(pk->n - a) * sizeof *pk->gpus);
+		pk->n = base + (pk->n - a);
+	} else {
+		drop_gpus(pk, a, pk->n);
+		pk->n = a;
+	}
+	return 0;
+}

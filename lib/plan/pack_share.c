@@ -1,0 +1,239 @@
+/*
+ * pack_share.c - whole GPUs shared by the replicas of one tenant: the rules
+ * for a replica joining a group (tenant, isolation, spread, memory, the
+ * target compute, and MPS's equal split under the device plugin), and
+ * first-fit-decreasing of a model's shareable replicas into such groups.
+ * Small tenants then get the exact packing (pack_exact.c).
+ *
+ * The rules and the fit share a file because the fit calls them in its
+ * innermost loop: the static versions may be inlined there, which the
+ * exported ones, interposable in a shared library, may not.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan/pack.h"
+#include "scenario/scenario.h"
+
+static int64_t gpu_bytes(const gs_gpu *g) { return g->memory_mib << 20; }
+int64_t gs_gpu_bytes(const gs_gpu *g) { return gpu_bytes(g); }
+
+int64_t gs_rep_comp(const gs_planner *pl, int r, const gs_gpu *g)
+{
+	return gs_workload_compute_on(pl->reps[r].w, g);
+}
+
+static int64_t rep_size(const gs_planner *pl, int r, const gs_gpu *g)
+{
+	int64_t mem = pl->reps[r].w->memory_bytes * GS_PPM / gpu_bytes(g);
+	int64_t comp = gs_rep_comp(pl, r, g) * GS_PPM / pl->target;
+	return mem > comp ? mem : comp;
+}
+
+int64_t gs_rep_size(const gs_planner *pl, int r, const gs_gpu *g)
+{
+	return rep_size(pl, r, g);
+}
+
+static int group_add(gs_group *gr, int r)
+{
+	if (gr->n == gr->cap) {
+		int ncap = gr->cap ? gr->cap * 2 : 4;
+		int *p = realloc(gr->reps, (size_t)ncap * sizeof *p);
+		if (!p)
+			return -1;
+		gr->reps = p;
+		gr->cap = ncap;
+	}
+	gr->reps[gr->n++] = r;
+	return 0;
+}
+
+static int group_join(const gs_planner *pl, const gs_gpu *g, gs_group *gr, int r)
+{
+	int rc = group_add(gr, r);
+	gr->mem += pl->reps[r].w->memory_bytes;
+	gr->comp += gs_rep_comp(pl, r, g);
+	gr->no_ts |= pl->reps[r].no_ts;
+	return rc;
+}
+
+int gs_group_join(const gs_planner *pl, const gs_gpu *g, gs_group *gr, int r)
+{
+	return group_join(pl, g, gr, r);
+}
+
+void gs_groups_free(gs_group *gs, int n)
+{
+	for (int i = 0; i < n; i++)
+		free(gs[i].reps);
+	free(gs);
+}
+
+/* MPS through the device plugin splits memory and threads equally. */
+static int mps_fits(const gs_planner *pl, const gs_gpu *g, const gs_group *gr, int r,
+                    int k)
+{
+	int64_t mem_each, comp_each;
+	if (pl->no_mps || !g->mps_max_clients || k > g->mps_max_clients)
+		return 0;
+	if (pl->via_dra)
+		return 1;
+	mem_each = ((gpu_bytes(g) / k) >> 20) << 20;
+	comp_each = (int64_t)(100 / k) * 10000;
+	for (int i = 0; i <= gr->n; i++) {
+		int x = i < gr->n ? gr->reps[i] : r;
+		if (pl->reps[x].w->memory_bytes > mem_each || gs_rep_comp(pl, x, g) > comp_each)
+			return 0;
+	}
+	return 1;
+}
+
+static int can_join(const gs_planner *pl, const gs_gpu *g, const gs_group *gr, int r)
+{
+	const gs_replica *p = &pl->reps[r];
+	int64_t comp = gr->comp + gs_rep_comp(pl, r, g);
+	if (gr->tenant != p->tenant || p->w->isolation_fault ||
+	    gs_spread_conflict(pl, gr->reps, gr->n, r))
+		return 0;
+	if (gr->mem + p->w->memory_bytes > gpu_bytes(g) || comp > pl->target)
+		return 0;
+	if (gr->no_ts || p->no_ts)
+		return mps_fits(pl, g, gr, r, gr->n + 1);
+	return 1;
+}
+
+int gs_can_join(const gs_planner *pl, const gs_gpu *g, const gs_group *gr, int r)
+{
+	return can_join(pl, g, gr, r);
+}
+
+/* ---- first fit ----------------------------------------------------------- */
+
+typedef struct sortkey {
+	int64_t size;
+	int r;
+} sortkey;
+
+static int by_size_desc(const void *a, const void *b)
+{
+	const sortkey *x = a, *y = b;
+	if (x->size != y->size)
+		return x->size < y->size ? 1 : -1;
+	return x->r - y->r;
+}
+
+/* Each tenant's open groups, so first-fit looks only at groups a replica
+ * may join: with many tenants, a window over all groups would rarely hold
+ * one of the replica's own. */
+typedef struct tenant_groups {
+	int *idx;
+	int n, cap;
+} tenant_groups;
+
+static int tg_add(tenant_groups *t, int g)
+{
+	if (t->n == t->cap) {
+		int ncap = t->cap ? t->cap * 2 : 8;
+		int *p = realloc(t->idx, (size_t)ncap * sizeof *p);
+		if (!p)
+			return -1;
+		t->idx = p;
+		t->cap = ncap;
+	}
+	t->idx[t->n++] = g;
+	return 0;
+}
+
+/* Replica r into one of its tenant's last groups; 1 if it fit. */
+static int fit_open(const gs_planner *pl, const gs_gpu *g, gs_group *gs,
+                    const tenant_groups *t, int r)
+{
+	for (int k = t->n - 1; k >= 0 && k >= t->n - GS_FIT_WINDOW; k--) {
+		int j = t->idx[k];
+		if (can_join(pl, g, &gs[j], r))
+			return group_join(pl, g, &gs[j], r) < 0 ? -1 : 1;
+	}
+	return 0;
+}
+
+static int ffd(const gs_planner *pl, const gs_gpu *g, const sortkey *keys, int n,
+               tenant_groups *tg, gs_group **out, int *nout)
+{
+	gs_group *gs = NULL;
+	size_t cap = 0;
+	int ng = 0, rc = 0;
+
+	for (int i = 0; i < n && rc == 0; i++) {
+		int r = keys[i].r;
+		tenant_groups *t = &tg[pl->reps[r].tenant];
+		if ((rc = fit_open(pl, g, gs, t, r)) != 0) {
+			rc = rc < 0 ? -1 : 0;
+			continue;
+		}
+		if (gs_grow(&gs, &cap, (size_t)ng + 1, sizeof *gs) < 0) {
+			rc = -1;
+			break;
+		}
+		memset(&gs[ng], 0, sizeof gs[ng]);
+		gs[ng].tenant = pl->reps[r].tenant;
+		rc = group_join(pl, g, &gs[ng], r);
+		if (rc == 0)
+			rc = tg_add(t, ng);
+		ng++;
+	}
+	*out = gs;
+	*nout = ng;
+	return rc;
+}
+
+/* Small tenants get the exact packing. gs_exact_tenant reorders the
+ * groups, so the tenants are collected first. */
+static int exact_all(const gs_planner *pl, const gs_gpu *g, gs_group *gs, int *ng)
+{
+	int *tenants = malloc((size_t)(*ng ? *ng : 1) * sizeof *tenants), nt = 0, rc = 0;
+	if (!tenants)
+		return -1;
+	for (int j = 0; j < *ng; j++) {
+		int seen = 0;
+		for (int k = 0; k < nt && !seen; k++)
+			seen = tenants[k] == gs[j].tenant;
+		if (!seen)
+			tenants[nt++] = gs[j].tenant;
+	}
+	for (int k = 0; k < nt && rc == 0; k++)
+		rc = gs_exact_tenant(pl, g, gs, ng, tenants[k]);
+	free(tenants);
+	return rc;
+}
+
+int gs_pack_shared(const gs_planner *pl, const gs_gpu *g, const int *reps, int n,
+                   gs_group **out, int *nout)
+{
+	sortkey *keys = malloc((size_t)(n ? n : 1) * sizeof *keys);
+	tenant_groups *tg = calloc((size_t)(pl->ntenants ? pl->ntenants : 1), sizeof *tg);
+	gs_group *gs = NULL;
+	int ng = 0, rc = -1;
+
+	if (keys && tg) {
+		for (int i = 0; i < n; i++) {
+			keys[i].r = reps[i];
+			keys[i].size = rep_size(pl, reps[i], g);
+		}
+		qsort(keys, (size_t)n, sizeof *keys, by_size_desc);
+		rc = ffd(pl, g, keys, n, tg, &gs, &ng);
+		for (int k = 0; k < pl->ntenants; k++)
+			free(tg[k].idx);
+	}
+	free(tg);
+	free(keys);
+	if (rc == 0)
+		rc = exact_all(pl, g, gs, &ng);
+	if (rc < 0) {
+		gs_groups_free(gs, ng);
+		return -1;
+	}
+	*out = gs;
+	*nout = ng;
+	return 0;
+}

@@ -1,0 +1,129 @@
+/*
+ * plan_build.c - the two plans a gs_plan compares: after sharing (each
+ * model's workloads packed, then bought) and before (every replica alone
+ * on the cheapest GPU it fits).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan/planner.h"
+#include "scenario/scenario.h"
+
+void gs_built_release(gs_built *b)
+{
+	gs_nodeset_free(&b->ns);
+	for (int m = 0; b->packs && m < b->npacks; m++)
+		gs_pack_free(&b->packs[m]);
+	free(b->packs);
+	memset(b, 0, sizeof *b);
+}
+
+static int built_init(const gs_planner *pl, gs_built *b)
+{
+	memset(b, 0, sizeof *b);
+	b->npacks = pl->nmodels;
+	b->packs = calloc((size_t)(pl->nmodels ? pl->nmodels : 1), sizeof *b->packs);
+	return b->packs ? 0 : -1;
+}
+
+static int buy_all(const gs_planner *pl, gs_shop *shops, gs_built *b)
+{
+	for (int m = 0; m < pl->nmodels; m++)
+		if (b->packs[m].n && gs_buy_pack(pl, &shops[m], &b->packs[m], &b->ns) < 0)
+			return -1;
+	for (int i = 0; i < b->ns.n; i++)
+		b->cost += b->ns.v[i].price;
+	return 0;
+}
+
+static int build_shared(const gs_planner *pl, gs_shop *shops, const gs_choice *c,
+                        gs_built *b)
+{
+	if (built_init(pl, b) < 0)
+		return -1;
+	for (int m = 0; m < pl->nmodels; m++) {
+		int *reps, n, rc;
+		if (gs_reps_of_model(pl, c, m, &reps, &n) < 0)
+			return -1;
+		rc = n ? gs_pack_model(pl, pl->models[m], reps, n, &b->packs[m]) : 0;
+		free(reps);
+		if (rc < 0 || gs_merge_dedicated(pl, &shops[m], &b->packs[m]) < 0)
+			return -1;
+	}
+	return buy_all(pl, shops, b);
+}
+
+static int has_strategy(const gs_built *b, gs_strategy st)
+{
+	for (int i = 0; i < b->ns.n; i++)
+		if (b->ns.v[i].strategy == st)
+			return 1;
+	return 0;
+}
+
+/* The GPU Operator sets mig.strategy for the whole cluster, and the
+ * device plugin refuses MPS under the 'mixed' strategy MIG nodes need: a
+ * device-plugin plan holds MIG or MPS, not both. When the shared plan
+ * has both, it is rebuilt without each and the cheaper one is kept. */
+static int one_of_mig_mps(gs_planner *pl, gs_shop *shops, const gs_choice *c,
+                          gs_built *after)
+{
+	gs_built b[2];
+	int best;
+	if (pl->via_dra || !has_strategy(after, GS_STRATEGY_MIG) ||
+	    !has_strategy(after, GS_STRATEGY_MPS))
+		return 0;
+	memset(b, 0, sizeof b);
+	for (int i = 0; i < 2; i++) {
+		pl->no_mps = i == 0;
+		pl->no_mig = i == 1;
+		if (build_shared(pl, shops, c, &b[i]) < 0) {
+			gs_built_release(&b[0]);
+			gs_built_release(&b[1]);
+			return -1;
+		}
+	}
+	pl->no_mps = pl->no_mig = 0;
+	best = b[1].cost < b[0].cost;
+	gs_built_release(after);
+	*after = b[best];
+	gs_built_release(&b[!best]);
+	return 0;
+}
+
+int gs_build_after(gs_planner *pl, gs_shop *shops, const gs_choice *c, gs_built *b)
+{
+	if (build_shared(pl, shops, c, b) < 0)
+		return -1;
+	return one_of_mig_mps(pl, shops, c, b);
+}
+
+/* Replica r alone on a new dedicated GPU of the model. */
+static int add_dedicated(gs_pack *pk, const gs_gpu *model, int r)
+{
+	gs_group alone = { 0 };
+	gs_pgpu *g = gs_pack_add_gpu(pk, model, GS_STRATEGY_DEDICATED);
+	alone.reps = &r;
+	alone.n = alone.cap = 1;
+	return g ? gs_pgpu_add_group(g, &alone) : -1;
+}
+
+int gs_build_before(const gs_planner *pl, gs_shop *shops, const gs_choice *c,
+                    gs_built *b, gs_micros *ded_cost)
+{
+	if (built_init(pl, b) < 0)
+		return -1;
+	for (int r = 0; r < pl->nreps; r++) {
+		int wi = pl->reps[r].wi, best = -1;
+		for (int k = 0; k < c->ncand[wi]; k++) {
+			int cm = c->cands[wi][k];
+			if (best < 0 || pl->gpu_price[cm] < pl->gpu_price[best])
+				best = cm;
+		}
+		ded_cost[wi] += pl->gpu_price[best];
+		b->comp += gs_workload_compute_on(pl->reps[r].w, pl->models[best]);
+		if (add_dedicated(&b->packs[best], pl->models[best], r) < 0)
+			return -1;
+	}
+	return buy_all(pl, shops, b);
+}

@@ -1,0 +1,257 @@
+/*
+ * plan_choose.c - a GPU model per workload: first the cheapest share of a
+ * GPU that holds it, then a local search that moves workloads between
+ * models while the whole plan, packed and bought, gets cheaper.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan/planner.h"
+#include "scenario/scenario.h"
+
+int gs_reps_of_model(const gs_planner *pl, const gs_choice *c, int m, int **out, int *n)
+{
+	int *v = malloc((size_t)(pl->nreps ? pl->nreps : 1) * sizeof *v), k = 0;
+	if (!v)
+		return -1;
+	for (int r = 0; r < pl->nreps; r++)
+		if (c->model[pl->reps[r].wi] == m)
+			v[k++] = r;
+	*out = v;
+	*n = k;
+	return 0;
+}
+
+/* What model m's workloads cost, packed and bought. */
+static int eval_model(const gs_planner *pl, gs_shop *shops, const gs_choice *c, int m,
+                      gs_total *t)
+{
+	int *reps, n, rc;
+	gs_pack pk;
+	if (gs_reps_of_model(pl, c, m, &reps, &n) < 0)
+		return -1;
+	memset(t, 0, sizeof *t);
+	if (n == 0) {
+		free(reps);
+		return 0;
+	}
+	rc = gs_pack_model(pl, pl->models[m], reps, n, &pk);
+	free(reps);
+	if (rc < 0)
+		return -1;
+	if ((rc = gs_merge_dedicated(pl, &shops[m], &pk)) == 0)
+		rc = gs_price_pack(pl, &shops[m], &pk, t);
+	gs_pack_free(&pk);
+	return rc;
+}
+
+/* The fraction of a GPU of model m a workload needs at least, in ppm. */
+static int64_t need_ppm(const gs_planner *pl, const gs_workload *w, int m)
+{
+	const gs_gpu *g = pl->models[m];
+	int64_t mem = w->memory_bytes * GS_PPM / (g->memory_mib << 20);
+	int64_t cmp = gs_workload_compute_on(w, g) * GS_PPM / pl->target;
+	int64_t need = mem > cmp ? mem : cmp;
+	if (w->isolation_fault)
+		need = g->mig_slots ? (need > GS_PPM / 7 ? need : GS_PPM / 7) : GS_PPM;
+	return need > GS_PPM ? GS_PPM : need;
+}
+
+/* What w's share of model m costs: a price times a share, which may
+ * exceed 64 bits. */
+__extension__ typedef __int128 wide;
+
+static wide share_cost(const gs_planner *pl, const gs_workload *w, int m)
+{
+	return (wide)pl->gpu_price[m] * need_ppm(pl, w, m);
+}
+
+/* Workload i's candidate models (allowed, and a whole GPU holds it), and
+ * the one whose needed share costs least; -2 when there is none. */
+static int first_choice(const gs_planner *pl, gs_choice *c, size_t i)
+{
+	const gs_workload *w = &pl->s->w[i]->pub;
+	const gs_gpu *allowed[GS_MAX_MODELS];
+	size_t na = gs_workload_models(pl->s, w, allowed, GS_MAX_MODELS);
+	int best = -1;
+	wide bestv = 0;
+	if (!(c->cands[i] = calloc(GS_MAX_MODELS, sizeof **c->cands)))
+		return -1;
+	for (int m = 0; m < pl->nmodels; m++) {
+		const gs_gpu *g = pl->models[m];
+		wide v;
+		int ok = 0;
+		for (size_t a = 0; a < na; a++)
+			ok |= allowed[a] == g;
+		if (!ok || w->memory_bytes > (g->memory_mib << 20) ||
+		    gs_workload_compute_on(w, g) > GS_PPM)
+			continue;
+		c->cands[i][c->ncand[i]++] = m;
+		v = share_cost(pl, w, m);
+		if (best < 0 || v < bestv) {
+			best = m;
+			bestv = v;
+		}
+	}
+	if (best < 0)
+		return -2;
+	c->model[i] = best;
+	return 0;
+}
+
+int gs_choice_init(const gs_planner *pl, gs_choice *c)
+{
+	const gs_scenario *s = pl->s;
+	int rc = 0;
+	memset(c, 0, sizeof *c);
+	if (!(c->model = calloc(s->n, sizeof *c->model)) ||
+	    !(c->cands = calloc(s->n, sizeof *c->cands)) ||
+	    !(c->ncand = calloc(s->n, sizeof *c->ncand)) ||
+	    !(c->per_model = calloc(GS_MAX_MODELS, sizeof *c->per_model)))
+		return -1;
+	for (size_t i = 0; i < s->n && rc == 0; i++)
+		rc = first_choice(pl, c, i);
+	return rc;
+}
+
+void gs_choice_release(const gs_planner *pl, gs_choice *c)
+{
+	for (size_t i = 0; c->cands && i < pl->s->n; i++)
+		free(c->cands[i]);
+	free(c->cands);
+	free(c->model);
+	free(c->ncand);
+	free(c->per_model);
+	memset(c, 0, sizeof *c);
+}
+
+static gs_total sum_totals(const gs_planner *pl, const gs_choice *c)
+{
+	gs_total t = { 0, 0, 0 };
+	for (int m = 0; m < pl->nmodels; m++) {
+		t.cost += c->per_model[m].cost;
+		t.gpus += c->per_model[m].gpus;
+		t.instances += c->per_model[m].instances;
+	}
+	return t;
+}
+
+/* After some workloads moved from model `from` to `to`: keeps the move
+ * (1) if the whole plan got cheaper, else 0; -1 when out of memory. */
+static int keep_if_cheaper(const gs_planner *pl, gs_shop *shops, gs_choice *c, int from,
+                           int to, gs_total before)
+{
+	gs_total tf, tt, after = before;
+	const gs_total *of = &c->per_model[from], *ot = &c->per_model[to];
+	if (eval_model(pl, shops, c, from, &tf) < 0 || eval_model(pl, shops, c, to, &tt) < 0)
+		return -1;
+	after.cost += tf.cost + tt.cost - of->cost - ot->cost;
+	after.gpus += tf.gpus + tt.gpus - of->gpus - ot->gpus;
+	after.instances += tf.instances + tt.instances - of->instances - ot->instances;
+	if (!gs_total_less(after, before))
+		return 0;
+	c->per_model[from] = tf;
+	c->per_model[to] = tt;
+	return 1;
+}
+
+/* Moves one workload to another model if the whole plan gets cheaper. */
+static int try_move(const gs_planner *pl, gs_shop *shops, gs_choice *c, size_t w, int to,
+                    int *improved)
+{
+	int from = c->model[w], rc;
+	gs_total before = sum_totals(pl, c);
+	c->model[w] = to;
+	if ((rc = keep_if_cheaper(pl, shops, c, from, to, before)) < 0)
+		return -1;
+	if (rc)
+		*improved = 1;
+	else
+		c->model[w] = from;
+	return 0;
+}
+
+static int can_use(const gs_choice *c, size_t w, int m)
+{
+	for (int k = 0; k < c->ncand[w]; k++)
+		if (c->cands[w][k] == m)
+			return 1;
+	return 0;
+}
+
+/* Moves every workload of model `from` that may run on `to` there at once:
+ * single moves cannot find that two workloads are cheaper together. */
+static int try_merge(const gs_planner *pl, gs_shop *shops, gs_choice *c, int from, int to,
+                     int *improved)
+{
+	int *saved = malloc(pl->s->n * sizeof *saved), moved = 0, rc = 0;
+	gs_total before = sum_totals(pl, c);
+	if (!saved)
+		return -1;
+	memcpy(saved, c->model, pl->s->n * sizeof *saved);
+	for (size_t w = 0; w < pl->s->n; w++)
+		if (c->model[w] == from && can_use(c, w, to)) {
+			c->model[w] = to;
+			moved = 1;
+		}
+	if (moved)
+		rc = keep_if_cheaper(pl, shops, c, from, to, before);
+	if (rc > 0)
+		*improved = 1;
+	else
+		memcpy(c->model, saved, pl->s->n * sizeof *saved);
+	free(saved);
+	return rc < 0 ? -1 : 0;
+}
+
+/* One pass of the local search: merges, then single moves, while the
+ * budget lasts. */
+static int improve_pass(const gs_planner *pl, gs_shop *shops, gs_choice *c, long *budget,
+                        int *improved)
+{
+	for (int a = 0; a < pl->nmodels && *budget > 0; a++)
+		for (int b = 0; b < pl->nmodels && *budget > 0; b++) {
+			if (a == b || !c->per_model[a].gpus)
+				continue;
+			if (try_merge(pl, shops, c, a, b, improved) < 0)
+				return -1;
+			*budget -= 2;
+		}
+	for (size_t w = 0; w < pl->s->n && *budget > 0; w++)
+		for (int k = 0; k < c->ncand[w] && *budget > 0; k++) {
+			if (c->cands[w][k] == c->model[w])
+				continue;
+			if (try_move(pl, shops, c, w, c->cands[w][k], improved) < 0)
+				return -1;
+			*budget -= 2;
+		}
+	return 0;
+}
+
+/* Local search over model choices, within a budget of re-packings that
+ * shrinks as fleets grow so that 100,000 replicas still plan in a second. */
+static int improve(const gs_planner *pl, gs_shop *shops, gs_choice *c)
+{
+	/* Each evaluation re-packs one or two models: O(replicas). Small
+	 * fleets get a larger share (measured: 2% cheaper at 1,000 replicas);
+	 * large ones stay fast enough to re-plan at every REPL edit. */
+	long budget = pl->nreps ? (pl->nreps <= 2000 ? 1000000L : 300000L) / pl->nreps : 0;
+	if (budget > 1000)
+		budget = 1000;
+	for (int pass = 0; pass < 4 && budget > 0; pass++) {
+		int improved = 0;
+		if (improve_pass(pl, shops, c, &budget, &improved) < 0)
+			return -1;
+		if (!improved)
+			break;
+	}
+	return 0;
+}
+
+int gs_choose_models(const gs_planner *pl, gs_shop *shops, gs_choice *c)
+{
+	for (int m = 0; m < pl->nmodels; m++)
+		if (eval_model(pl, shops, c, m, &c->per_model[m]) < 0)
+			return -1;
+	return improve(pl, shops, c);
+}

@@ -1,0 +1,185 @@
+/*
+ * plan_keys.c - GPUs of one node key share nodes, one device-plugin
+ * sharing configuration per node. What a packing costs bought that way,
+ * buying it, and the one change to a packing that the price decides.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan/planner.h"
+
+/* The key of a GPU: its strategy (MPS with its client count), and MIG
+ * GPUs that time-slice an instance apart from the others, since they get
+ * nodes of their own (pack_mig.c, mig_strict). The device plugin hands any
+ * slot of a node to any pod that asks for the resource, so under it a
+ * node whose slots are shared holds one tenant: the tenant is part of the
+ * key. Keys sort in the order nodes are bought. */
+#define KEY_MPS 100
+#define KEY_MIG_TS 4
+#define KEY_TENANT 1000
+
+static long node_key(const gs_planner *pl, const gs_pgpu *g)
+{
+	gs_strategy st = g->strategy;
+	int mig_ts = st == GS_STRATEGY_MIG && g->mig_ts;
+	long base = st == GS_STRATEGY_MPS ? KEY_MPS + g->k : mig_ts ? KEY_MIG_TS : (long)st;
+	int shared = st == GS_STRATEGY_TIME_SLICING || st == GS_STRATEGY_MPS || mig_ts;
+	if (!shared || pl->via_dra)
+		return base;
+	return base + KEY_TENANT * (1L + g->g[0].tenant);
+}
+
+static gs_strategy key_strategy(long key)
+{
+	long base = key % KEY_TENANT;
+	if (base >= KEY_MPS)
+		return GS_STRATEGY_MPS;
+	return base == KEY_MIG_TS ? GS_STRATEGY_MIG : (gs_strategy)base;
+}
+
+/* MPS clients per GPU on the key's nodes; 0 for the other strategies. */
+static int key_clients(long key)
+{
+	long base = key % KEY_TENANT;
+	return base >= KEY_MPS ? (int)(base - KEY_MPS) : 0;
+}
+
+static int cmp_long(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+	return (x > y) - (x < y);
+}
+
+/* The keys of pk's GPUs in increasing order, in a new array. */
+static long *sorted_keys(const gs_planner *pl, const gs_pack *pk)
+{
+	long *k = malloc((size_t)(pk->n ? pk->n : 1) * sizeof *k);
+	if (!k)
+		return NULL;
+	for (int i = 0; i < pk->n; i++)
+		k[i] = node_key(pl, &pk->gpus[i]);
+	qsort(k, (size_t)pk->n, sizeof *k, cmp_long);
+	return k;
+}
+
+int gs_total_less(gs_total a, gs_total b)
+{
+	if (a.cost != b.cost)
+		return a.cost < b.cost;
+	if (a.gpus != b.gpus)
+		return a.gpus < b.gpus;
+	return a.instances < b.instances;
+}
+
+int gs_price_pack(const gs_planner *pl, gs_shop *sh, const gs_pack *pk, gs_total *t)
+{
+	long *keys = sorted_keys(pl, pk);
+	int rc = keys ? 0 : -1;
+	memset(t, 0, sizeof *t);
+	for (int i = 0, j; rc == 0 && i < pk->n; i = j) {
+		gs_buy b;
+		for (j = i; j < pk->n && keys[j] == keys[i]; j++)
+			;
+		if (gs_shop_best(sh, j - i, &b) < 0 || b.cost < 0) {
+			rc = -1;
+			break;
+		}
+		t->cost += b.cost;
+		t->gpus += b.gpus;
+		t->instances += b.instances;
+	}
+	free(keys);
+	return rc;
+}
+
+int gs_pack_cost(const gs_planner *pl, const gs_pack *pk, gs_micros *cost)
+{
+	gs_total t;
+	if (!pk->n) {
+		*cost = 0;
+		return 0;
+	}
+	for (int m = 0; m < pl->nmodels; m++)
+		if (pl->models[m] == pk->gpus[0].model) {
+			if (gs_price_pack(pl, &pl->shops[m], pk, &t) < 0)
+				return -1;
+			*cost = t.cost;
+			return 0;
+		}
+	return -1;
+}
+
+/* A lone replica that may be time-sliced can sit on a time-slicing node
+ * instead of a dedicated one; worth it when it saves buying a second
+ * kind of node (three replicas on 8-GPU instances: one node, not two). */
+static int to_time_slicing(const gs_planner *pl, gs_pack *pk)
+{
+	int moved = 0;
+	for (int i = 0; i < pk->n; i++) {
+		gs_pgpu *g = &pk->gpus[i];
+		const gs_replica *r = g->ng == 1 && g->g[0].n == 1 ? &pl->reps[g->g[0].reps[0]]
+		                                                   : NULL;
+		if (g->strategy != GS_STRATEGY_DEDICATED || !r || r->w->isolation_fault ||
+		    r->no_ts)
+			continue;
+		g->strategy = GS_STRATEGY_TIME_SLICING;
+		g->k = 1;
+		moved++;
+	}
+	return moved;
+}
+
+int gs_merge_dedicated(const gs_planner *pl, gs_shop *sh, gs_pack *pk)
+{
+	gs_total before, after;
+	int ts = 0;
+	for (int i = 0; i < pk->n; i++)
+		ts += pk->gpus[i].strategy == GS_STRATEGY_TIME_SLICING;
+	if (!ts || gs_price_pack(pl, sh, pk, &before) < 0)
+		return 0;
+	if (!to_time_slicing(pl, pk) ||
+	    (gs_price_pack(pl, sh, pk, &after) == 0 && gs_total_less(after, before)))
+		return 0;
+	/* Not cheaper: back to dedicated (shared groups have k > 1). */
+	for (int i = 0; i < pk->n; i++)
+		if (pk->gpus[i].strategy == GS_STRATEGY_TIME_SLICING && pk->gpus[i].k == 1) {
+			pk->gpus[i].strategy = GS_STRATEGY_DEDICATED;
+			pk->gpus[i].k = 0;
+		}
+	return 0;
+}
+
+/* The GPUs of pk with this key, in a new array. */
+static int gpus_of_key(const gs_planner *pl, const gs_pack *pk, long key,
+                       const gs_pgpu ***out, int *n)
+{
+	const gs_pgpu **v = malloc((size_t)(pk->n ? pk->n : 1) * sizeof *v);
+	int k = 0;
+	if (!v)
+		return -1;
+	for (int i = 0; i < pk->n; i++)
+		if (node_key(pl, &pk->gpus[i]) == key)
+			v[k++] = &pk->gpus[i];
+	*out = v;
+	*n = k;
+	return 0;
+}
+
+int gs_buy_pack(const gs_planner *pl, gs_shop *sh, const gs_pack *pk, gs_nodeset *ns)
+{
+	long *keys = sorted_keys(pl, pk);
+	int rc = keys ? 0 : -1;
+	/* Each distinct key once, in key order. */
+	for (int i = 0; rc == 0 && i < pk->n; i++) {
+		const gs_pgpu **v;
+		int n;
+		if (i > 0 && keys[i] == keys[i - 1])
+			continue;
+		if ((rc = gpus_of_key(pl, pk, keys[i], &v, &n)) < 0)
+			break;
+		rc = gs_nodes_buy(pl, sh, v, n, key_strategy(keys[i]), key_clients(keys[i]), ns);
+		free(v);
+	}
+	free(keys);
+	return rc;
+}

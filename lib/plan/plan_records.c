@@ -1,0 +1,181 @@
+/*
+ * plan_records.c - the plan's public records from the bought nodes: each
+ * node with its GPUs, MIG instances and assignments, and each replica's
+ * share of what its node costs.
+ */
+#include "plan/nodes.h"
+#include "plan/plan_internal.h"
+#include "scenario/scenario.h"
+
+static int fill_assignments(gs_plan *p, const gs_planner *pl, const gs_pgpu *g,
+                            const gs_group *gr, int k, gs_assignment **out)
+{
+	gs_assignment *a = gs_plan_alloc(p, (size_t)gr->n, sizeof *a);
+	if (!a)
+		return -1;
+	for (int i = 0; i < gr->n; i++) {
+		const gs_replica *r = &pl->reps[gr->reps[i]];
+		a[i].workload = r->w;
+		a[i].replica = r->replica;
+		a[i].compute_ppm = gs_workload_compute_on(r->w, g->model);
+		if (g->strategy != GS_STRATEGY_MPS)
+			continue;
+		if (pl->via_dra) {
+			a[i].thread_percent = (int)gs_div_ceil(a[i].compute_ppm, 10000);
+			a[i].memory_limit_mib = gs_div_ceil(r->w->memory_bytes, 1 << 20);
+		} else {
+			/* The device plugin's equal split. */
+			a[i].thread_percent = 100 / k;
+			a[i].memory_limit_mib = (g->model->memory_mib << 20) / k >> 20;
+		}
+	}
+	*out = a;
+	return 0;
+}
+
+/* Time-slicing inside MIG: one replica count per profile and node. */
+static int mig_slots_for(const gs_bnode *b, const gs_mig_profile *prof)
+{
+	int k = 1;
+	for (int i = 0; i < b->n; i++)
+		for (int j = 0; j < b->gpus[i]->ng; j++)
+			if (b->gpus[i]->g[j].prof == prof && b->gpus[i]->g[j].n > k)
+				k = b->gpus[i]->g[j].n;
+	return k;
+}
+
+static int fill_mig(gs_plan *p, const gs_planner *pl, const gs_bnode *b, const gs_pgpu *g,
+                    gs_plan_gpu *out)
+{
+	gs_plan_mig *m = gs_plan_alloc(p, (size_t)g->ng, sizeof *m);
+	if (!m)
+		return -1;
+	for (int j = 0; j < g->ng; j++) {
+		gs_assignment *a;
+		int slots = mig_slots_for(b, g->g[j].prof);
+		m[j].profile = g->g[j].prof;
+		m[j].start = g->g[j].start;
+		m[j].strategy = slots > 1 ? GS_STRATEGY_TIME_SLICING : GS_STRATEGY_DEDICATED;
+		m[j].replicas = slots;
+		if (fill_assignments(p, pl, g, &g->g[j], 1, &a) < 0)
+			return -1;
+		m[j].assignments = a;
+		m[j].n_assignments = (size_t)g->g[j].n;
+	}
+	/* Report instances in slot order, as nvidia-smi lists them. */
+	for (int i = 1; i < g->ng; i++)
+		for (int j = i; j > 0 && m[j].start < m[j - 1].start; j--) {
+			gs_plan_mig t = m[j];
+			m[j] = m[j - 1];
+			m[j - 1] = t;
+		}
+	out->mig = m;
+	out->n_mig = (size_t)g->ng;
+	return 0;
+}
+
+/* The replicas per GPU the node's config advertises. */
+static int node_slots(const gs_bnode *b)
+{
+	int k = b->k;
+	if (b->strategy != GS_STRATEGY_TIME_SLICING)
+		return b->strategy == GS_STRATEGY_DEDICATED ? 1 : k;
+	for (int i = 0; i < b->n; i++)
+		if (b->gpus[i]->g[0].n > k)
+			k = b->gpus[i]->g[0].n;
+	return k < 2 ? 2 : k;
+}
+
+/* GPU i of the node; GPUs past the packed ones stay unused. */
+static int fill_gpu(gs_plan *p, const gs_planner *pl, const gs_bnode *b, int i, int slots,
+                    gs_plan_gpu *pg)
+{
+	const gs_pgpu *g = i < b->n ? b->gpus[i] : NULL;
+	gs_assignment *a;
+	pg->index = i;
+	pg->model = b->inst->gpu;
+	pg->strategy = b->strategy;
+	pg->replicas = b->strategy == GS_STRATEGY_MIG ? 0 : slots;
+	if (!g)
+		return 0;
+	if (b->strategy == GS_STRATEGY_MIG)
+		return fill_mig(p, pl, b, g, pg);
+	if (fill_assignments(p, pl, g, &g->g[0], slots, &a) < 0)
+		return -1;
+	pg->assignments = a;
+	pg->n_assignments = (size_t)g->g[0].n;
+	return 0;
+}
+
+static int fill_node(gs_plan *p, const gs_planner *pl, const gs_bnode *b,
+                     gs_plan_node *out)
+{
+	int slots = node_slots(b);
+	gs_plan_gpu *gpus = gs_plan_alloc(p, (size_t)b->inst->gpu_count, sizeof *gpus);
+	if (!gpus)
+		return -1;
+	out->instance = b->inst;
+	out->price_per_hour = b->price;
+	out->config = gs_plan_config_name(p, b->inst, b->strategy, slots);
+	out->gpus = gpus;
+	out->n_gpus = (size_t)b->inst->gpu_count;
+	for (int i = 0; i < b->inst->gpu_count; i++)
+		if (fill_gpu(p, pl, b, i, slots, &gpus[i]) < 0)
+			return -1;
+	return !out->config ? -1 : 0;
+}
+
+/* A replica's weight on its GPU: its larger share of memory or compute;
+ * in a MIG instance, an equal part of the instance's compute slices. */
+static int64_t rep_weight(const gs_planner *pl, const gs_pgpu *g, const gs_group *gr,
+                          int x)
+{
+	const gs_workload *w = pl->reps[x].w;
+	int64_t mem, cmp;
+	if (g->strategy == GS_STRATEGY_MIG)
+		return (int64_t)gr->prof->compute_slices * 1000000 / gr->n;
+	mem = w->memory_bytes * 1000 / (g->model->memory_mib << 20);
+	cmp = gs_workload_compute_on(w, g->model) / 1000;
+	return (mem > cmp ? mem : cmp) + 1;
+}
+
+/* Splits one GPU's cost over its replicas by weight. The remainder goes
+ * to the first replica so that the parts add up exactly. */
+static void cost_gpu(gs_plan *p, const gs_planner *pl, const gs_pgpu *g, gs_micros cost)
+{
+	gs_micros given = 0;
+	int64_t total = 0;
+	for (int j = 0; j < g->ng; j++)
+		for (int r = 0; r < g->g[j].n; r++)
+			total += rep_weight(pl, g, &g->g[j], g->g[j].reps[r]);
+	for (int j = 0; j < g->ng; j++)
+		for (int r = 0; r < g->g[j].n; r++) {
+			int x = g->g[j].reps[r];
+			gs_micros c = cost * rep_weight(pl, g, &g->g[j], x) / total;
+			p->rep_cost[x] += c;
+			given += c;
+		}
+	p->rep_cost[g->g[0].reps[0]] += cost - given;
+}
+
+/* Splits a node's price equally over its used GPUs, the remainder to the
+ * first. */
+static void cost_node(gs_plan *p, const gs_planner *pl, const gs_bnode *b)
+{
+	gs_micros per_gpu = b->price / b->n, left = b->price - per_gpu * b->n;
+	for (int i = 0; i < b->n; i++)
+		cost_gpu(p, pl, b->gpus[i], per_gpu + (i == 0 ? left : 0));
+}
+
+int gs_plan_records(gs_plan *p, const gs_planner *pl, const gs_nodeset *ns)
+{
+	if (!(p->nodes = gs_plan_alloc(p, (size_t)ns->n, sizeof *p->nodes)))
+		return -1;
+	p->n_nodes = (size_t)ns->n;
+	for (int i = 0; i < ns->n; i++) {
+		if (fill_node(p, pl, &ns->v[i], &p->nodes[i]) < 0)
+			return -1;
+		cost_node(p, pl, &ns->v[i]);
+	}
+	return gs_plan_name_mig_configs(p);
+}

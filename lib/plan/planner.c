@@ -1,0 +1,116 @@
+/*
+ * planner.c - what the planner plans: every replica of every workload,
+ * with its tenant and whether the study rules time-slicing out for it;
+ * and the GPU models the scenario can buy, each with its shop and its
+ * cheapest price per GPU.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan/planner.h"
+#include "plan/strategy.h"
+#include "scenario/scenario.h"
+
+typedef struct tkey {
+	const char *tenant;
+	size_t wi;
+} tkey;
+
+static int by_tenant(const void *a, const void *b)
+{
+	const tkey *x = a, *y = b;
+	int c = strcmp(x->tenant, y->tenant);
+	return c ? c : (x->wi > y->wi) - (x->wi < y->wi);
+}
+
+/* Tenant ids: the index of the first workload of each tenant, found by
+ * sorting rather than by comparing every pair. */
+static int tenant_ids(const gs_scenario *s, int *ids)
+{
+	tkey *k = malloc((s->n ? s->n : 1) * sizeof *k);
+	if (!k)
+		return -1;
+	for (size_t i = 0; i < s->n; i++) {
+		k[i].tenant = s->w[i]->tenant;
+		k[i].wi = i;
+	}
+	qsort(k, s->n, sizeof *k, by_tenant);
+	for (size_t i = 0, first = 0; i < s->n; i++) {
+		if (i && strcmp(k[i].tenant, k[i - 1].tenant) != 0)
+			first = i;
+		ids[k[i].wi] = (int)k[first].wi;
+	}
+	free(k);
+	return 0;
+}
+
+static int add_replicas(gs_planner *pl, const gs_scenario *s)
+{
+	int n = 0, *tids;
+	for (size_t i = 0; i < s->n; i++)
+		n += s->w[i]->pub.replicas;
+	if (!(pl->reps = calloc((size_t)(n ? n : 1), sizeof *pl->reps)))
+		return -1;
+	if (!(tids = malloc((s->n ? s->n : 1) * sizeof *tids)) || tenant_ids(s, tids) < 0) {
+		free(tids);
+		return -1;
+	}
+	pl->ntenants = (int)s->n;
+	for (size_t i = 0; i < s->n; i++) {
+		int no_ts = gs_strategy_ts_rule(&s->w[i]->pub) != NULL;
+		for (int r = 0; r < s->w[i]->pub.replicas; r++) {
+			gs_replica *p = &pl->reps[pl->nreps++];
+			p->w = &s->w[i]->pub;
+			p->wi = (int)i;
+			p->replica = r;
+			p->tenant = tids[i];
+			p->no_ts = no_ts;
+		}
+	}
+	free(tids);
+	return 0;
+}
+
+/* The models some instance sells, in catalog order. */
+static void add_models(gs_planner *pl, const gs_scenario *s, gs_shop *shops)
+{
+	for (size_t g = 0; g < gs_catalog_gpu_count(s->cat) && pl->nmodels < GS_MAX_MODELS;
+	     g++) {
+		gs_shop *sh = &shops[pl->nmodels];
+		gs_micros *best = &pl->gpu_price[pl->nmodels];
+		gs_shop_init(sh, s, gs_catalog_gpu(s->cat, g));
+		if (sh->n == 0)
+			continue;
+		pl->models[pl->nmodels] = gs_catalog_gpu(s->cat, g);
+		*best = -1;
+		for (int i = 0; i < sh->n; i++) {
+			gs_micros per = gs_div_ceil(sh->price[i], sh->insts[i]->gpu_count);
+			if (*best < 0 || per < *best)
+				*best = per;
+		}
+		pl->nmodels++;
+	}
+}
+
+int gs_planner_init(gs_planner *pl, const gs_scenario *s, gs_shop *shops)
+{
+	memset(pl, 0, sizeof *pl);
+	pl->s = s;
+	pl->cat = s->cat;
+	pl->target = s->target_ppm;
+	pl->via_dra = s->via == GS_VIA_DRA;
+	pl->cost = gs_pack_cost;
+	pl->shops = shops;
+	if (add_replicas(pl, s) < 0)
+		return -1;
+	add_models(pl, s, shops);
+	return 0;
+}
+
+void gs_planner_release(gs_planner *pl)
+{
+	for (int m = 0; pl->shops && m < GS_MAX_MODELS; m++)
+		gs_shop_free(&pl->shops[m]);
+	free(pl->reps);
+	pl->reps = NULL;
+}

@@ -1,0 +1,79 @@
+/*
+ * planner.h - the planner's steps, shared by its files: planner.c (what
+ * to plan), plan_keys.c (what a packing costs bought), plan_choose.c (a
+ * model per workload), plan_build.c (the plans with and without sharing)
+ * and plan.c (gs_plan_make).
+ *
+ * Only those files include it.
+ */
+#ifndef GS_PLAN_PLANNER_H
+#define GS_PLAN_PLANNER_H
+
+#include "plan/nodes.h"
+#include "plan/pack.h"
+#include "plan/shop.h"
+
+/* ---- what to plan (planner.c) -------------------------------------------- */
+
+/* Every replica of s, and the models s can buy with a shop for each in
+ * shops[0..GS_MAX_MODELS), which the planner then owns. */
+int gs_planner_init(gs_planner *pl, const gs_scenario *s, gs_shop *shops);
+void gs_planner_release(gs_planner *pl);
+
+/* ---- what a packing costs (plan_keys.c) ---------------------------------- */
+
+/* A bought packing: compared by cost, then GPUs, then instances. */
+typedef struct gs_total {
+	gs_micros cost;
+	long gpus, instances;
+} gs_total;
+
+int gs_total_less(gs_total a, gs_total b);
+/* What buying pk from sh costs, one sharing configuration per node. */
+int gs_price_pack(const gs_planner *pl, gs_shop *sh, const gs_pack *pk, gs_total *t);
+/* gs_price_pack's cost with the model's own shop: the planner's cost. */
+int gs_pack_cost(const gs_planner *pl, const gs_pack *pk, gs_micros *cost);
+/* Moves lone replicas onto time-slicing nodes where that is cheaper. */
+int gs_merge_dedicated(const gs_planner *pl, gs_shop *sh, gs_pack *pk);
+/* Buys nodes for every kind of GPU in pk, appending them to ns. */
+int gs_buy_pack(const gs_planner *pl, gs_shop *sh, const gs_pack *pk, gs_nodeset *ns);
+
+/* ---- a model per workload (plan_choose.c) -------------------------------- */
+
+typedef struct gs_choice {
+	int *model;      /* per workload: index into pl->models */
+	int **cands;     /* per workload: candidate model indices */
+	int *ncand;
+	gs_total *per_model;
+} gs_choice;
+
+/* Candidates and a first model per workload: the cheapest share of a
+ * GPU. -2 when a workload fits no model. */
+int gs_choice_init(const gs_planner *pl, gs_choice *c);
+void gs_choice_release(const gs_planner *pl, gs_choice *c);
+/* Prices every model's packing, then moves workloads between models while
+ * the whole plan gets cheaper. */
+int gs_choose_models(const gs_planner *pl, gs_shop *shops, gs_choice *c);
+/* The replicas of the workloads on model m, in a new array. */
+int gs_reps_of_model(const gs_planner *pl, const gs_choice *c, int m, int **out, int *n);
+
+/* ---- the plans (plan_build.c) -------------------------------------------- */
+
+/* Packs and bought nodes: the nodes point into the packs' GPUs. */
+typedef struct gs_built {
+	gs_pack *packs;
+	int npacks;
+	gs_nodeset ns;
+	gs_micros cost;
+	int64_t comp;    /* planned compute, ppm of a GPU, for utilization */
+} gs_built;
+
+/* The shared plan: each model's workloads packed, then bought. */
+int gs_build_after(gs_planner *pl, gs_shop *shops, const gs_choice *c, gs_built *b);
+/* The plan before sharing: every replica alone on the cheapest GPU it
+ * fits; adds each workload's cost to ded_cost. */
+int gs_build_before(const gs_planner *pl, gs_shop *shops, const gs_choice *c,
+                    gs_built *b, gs_micros *ded_cost);
+void gs_built_release(gs_built *b);
+
+#endif
