@@ -46,7 +46,8 @@ FUZZ_SRC = $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BIN = $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%)
 FLIB_OBJ = $(LIB_SRC:%.c=build/fuzz/%.o)
 FUZZ_SECONDS ?= 60
-FUZZ_CFLAGS = $(STD) $(WARN) -g -O1 $(DEPS_CFLAGS) -Iinclude -Ilib -fsanitize=fuzzer-no-link,address,undefined
+FUZZ_CFLAGS = $(STD) $(WARN) -g -O1 $(DEPS_CFLAGS) -Iinclude -Ilib \
+	-fsanitize=fuzzer-no-link,address,undefined
 SCLI_OBJ = $(CLI_SRC:%.c=build/san/%.o)
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=build/san/tests/%)
 
@@ -106,7 +107,8 @@ build/fuzz/libgpushare.a: $(FLIB_OBJ)
 	$(Q)rm -f $@ && ar rcs $@ $(FLIB_OBJ)
 
 build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c build/fuzz/libgpushare.a
-	$(Q)clang $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< build/fuzz/libgpushare.a $(DEPS_LIBS) -lm
+	$(Q)clang $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< build/fuzz/libgpushare.a \
+	    $(DEPS_LIBS) -lm
 
 fuzz: $(FUZZ_BIN)
 	@sh tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_BIN)
@@ -127,7 +129,7 @@ gpushare: $(CLI_OBJ) libgpushare.a
 
 gpushare.pc: gpushare.pc.in Makefile
 	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
-	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(shell sed -n 's/^#define GS_VERSION "\(.*\)"/\1/p' include/gpushare.h)|' \
+	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' \
 	    gpushare.pc.in > $@
 
 build/san/libgpushare.a: $(SLIB_OBJ)
@@ -211,7 +213,8 @@ install: all
 	for m in man/*.5; do [ -e "$$m" ] && cp $$m $(DESTDIR)$(MANDIR)/man5/ || true; done
 	cp profiles/gpus/*.yaml $(DESTDIR)$(PROFILESDIR)/gpus/
 	cp profiles/instances/*.yaml $(DESTDIR)$(PROFILESDIR)/instances/
-	mkdir -p $(DESTDIR)$(DATADIR)/bash-completion/completions $(DESTDIR)$(DATADIR)/zsh/site-functions
+	mkdir -p $(DESTDIR)$(DATADIR)/bash-completion/completions \
+	    $(DESTDIR)$(DATADIR)/zsh/site-functions
 	./gpushare completion bash > $(DESTDIR)$(DATADIR)/bash-completion/completions/gpushare
 	./gpushare completion zsh > $(DESTDIR)$(DATADIR)/zsh/site-functions/_gpushare
 
@@ -248,7 +251,8 @@ format:
 clean:
 	rm -rf build gpushare libgpushare.a libgpushare.so gpushare.pc gpushare-*.tar.gz
 
-.PHONY: format all deps deps-check demo check check-run check-valgrind fuzz fuzz-smoke bench dist install uninstall clean
+.PHONY: all deps deps-check demo check check-run check-valgrind fuzz fuzz-smoke bench dist \
+	install uninstall format clean
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(SLIB_OBJ:.o=.d) $(SCLI_OBJ:.o=.d) \
     $(VLIB_OBJ:.o=.d) $(VCLI_OBJ:.o=.d) $(FLIB_OBJ:.o=.d)

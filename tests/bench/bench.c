@@ -399,7 +399,8 @@ static double ffd_cost(const market *mk, const fleet *fl, long *gpus_out,
 		const spec *w = &fl->w[i];
 		int best = -1;
 		for (int m = 0; m < mk->n; m++)
-			if (fits(w, mk->m[m].gpu) && (best < 0 || mk->m[m].per_gpu < mk->m[best].per_gpu))
+			if (fits(w, mk->m[m].gpu) &&
+			    (best < 0 || mk->m[m].per_gpu < mk->m[best].per_gpu))
 				best = m;
 		if (best < 0) {
 			free(items);
@@ -540,7 +541,8 @@ static void check_group(checker *c, const gs_gpu *g, const gs_assignment *a, siz
 			          g->name);
 		mem += w->mem;
 		comp += comp_on(w, g);
-		if (n > 1 && (t0 = wl_index(c, a[0].workload)) >= 0 && w->tenant != c->fl->w[t0].tenant)
+		if (n > 1 && (t0 = wl_index(c, a[0].workload)) >= 0 &&
+		    w->tenant != c->fl->w[t0].tenant)
 			violation(c, "%s: tenants mixed in one group", where);
 		if (n > 1 && w->fault)
 			violation(c, "%s: isolation: fault replica %s shares", where,
@@ -565,8 +567,8 @@ static void check_spread(checker *c, const gs_plan_gpu *pg, const char *where)
 				continue;
 			for (size_t k = 0; k < n; k++)
 				if (seen[k] == a[i].workload)
-					violation(c, "%s: two replicas of spread workload %s", where,
-					          a[i].workload->name);
+					violation(c, "%s: two replicas of spread workload %s",
+					          where, a[i].workload->name);
 			if (n < 64)
 				seen[n++] = a[i].workload;
 		}
@@ -612,13 +614,15 @@ static void check_plan(const gs_scenario *s, const fleet *fl, const gs_plan *p, 
 		for (size_t gi = 0; gi < nd->n_gpus; gi++) {
 			const gs_plan_gpu *pg = &nd->gpus[gi];
 			if (pg->model != nd->instance->gpu)
-				violation(&c, "node %zu gpu %zu: model differs from the instance's", n, gi);
+				violation(&c, "node %zu gpu %zu: model differs from the instance's",
+				          n, gi);
 			snprintf(where, sizeof where, "node %zu gpu %zu", n, gi);
 			check_group(&c, pg->model, pg->assignments, pg->n_assignments,
 			            gpu_bytes(pg->model), 1, where);
 			for (size_t m = 0; m < pg->n_mig; m++) {
 				snprintf(where, sizeof where, "node %zu gpu %zu mig %zu", n, gi, m);
-				check_group(&c, pg->model, pg->mig[m].assignments, pg->mig[m].n_assignments,
+				check_group(&c, pg->model, pg->mig[m].assignments,
+				            pg->mig[m].n_assignments,
 				            pg->mig[m].profile->memory_mib << 20, 0, where);
 			}
 			check_spread(&c, pg, where);
@@ -773,8 +777,9 @@ static double usd(gs_micros m) { return (double)m / 1e6; }
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: bench [SIZE...]   (replicas per fleet; default 100 1000 10000 100000)\n"
-	                "run from the repository top: the catalog is read from ./" PROFILES "/\n");
+	fprintf(stderr,
+	        "usage: bench [SIZE...]   (replicas per fleet; default 100 1000 10000 100000)\n"
+	        "run from the repository top: the catalog is read from ./" PROFILES "/\n");
 }
 
 int main(int argc, char **argv)
@@ -801,9 +806,11 @@ int main(int argc, char **argv)
 	if (!(res = calloc((size_t)n, sizeof *res)))
 		return 1;
 
-	printf("gpushare %s planner benchmark: generated fleets, cloud all, on-demand, seed %#llx\n\n",
-	       GS_VERSION, (unsigned long long)SEED);
-	printf("replicas workloads   wall_ms  peak_MiB   after_$/h  before_$/h  gpus  plan/LB  plan/FFD\n");
+	printf(
+	    "gpushare %s planner benchmark: generated fleets, cloud all, on-demand, seed %#llx\n\n",
+	    GS_VERSION, (unsigned long long)SEED);
+	printf("replicas workloads   wall_ms  peak_MiB   after_$/h  before_$/h  gpus  plan/LB  "
+	       "plan/FFD\n");
 	for (int i = 0; i < n; i++) {
 		result *r = &res[i];
 		run_child(sizes[i], r);
@@ -822,7 +829,8 @@ int main(int argc, char **argv)
 		}
 	}
 
-	printf("\nreplicas tenants  build_ms     LB_$/h    LB*_$/h  plan/LB*     FFD_$/h  FFD_gpus  check\n");
+	printf("\nreplicas tenants  build_ms     LB_$/h    LB*_$/h  plan/LB*     FFD_$/h  FFD_gpus "
+	       " check\n");
 	for (int i = 0; i < n; i++) {
 		const result *r = &res[i];
 		if (!r->ok)
@@ -834,10 +842,12 @@ int main(int argc, char **argv)
 		if (r->violations)
 			errors++;
 		if (usd(r->after) > r->ffd)
-			printf("  note: at %ld replicas the plan ($%.2f/h) costs more than FFD ($%.2f/h)\n",
+			printf("  note: at %ld replicas the plan ($%.2f/h) costs more than FFD "
+			       "($%.2f/h)\n",
 			       r->replicas, usd(r->after), r->ffd);
 		if (usd(r->after) < r->lb_strict)
-			printf("  note: at %ld replicas the plan costs less than the bound LB*: a bug\n",
+			printf("  note: at %ld replicas the plan costs less than the bound LB*: a "
+			       "bug\n",
 			       r->replicas);
 	}
 
@@ -849,13 +859,15 @@ int main(int argc, char **argv)
 			if (!r->ok || !r->have_replan)
 				continue;
 			found = 1;
-			printf("re-plan (%ld replicas: set %s compute 35%%, then gs_plan_make): %.1f ms, "
+			printf("re-plan (%ld replicas: set %s compute 35%%, then gs_plan_make): "
+			       "%.1f ms, "
 			       "after $%.2f/h; REPL target <100 ms: %s\n",
 			       r->replicas, r->replan_wl, r->replan_ms, usd(r->replan_after),
 			       r->replan_ms < REPLAN_GOAL_MS ? "PASS" : "FAIL");
 		}
 		if (!found)
-			printf("re-plan: not run (it is timed on the %ld-replica fleet)\n", (long)REPLAN_SIZE);
+			printf("re-plan: not run (it is timed on the %ld-replica fleet)\n",
+			       (long)REPLAN_SIZE);
 	}
 	printf("targets: 100k replicas in <1 s and <256 MiB: %s\n",
 	       !goal_run ? "NOT RUN" : goal_ok ? "PASS" : "FAIL");

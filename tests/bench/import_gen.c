@@ -77,27 +77,33 @@ static double cpu_ms(void)
 
 static void write_node(FILE *f, int i, const shape *s, int last)
 {
-	fprintf(f,
-	        "{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"node-%05d\",\"labels\":{"
-	        "\"kubernetes.io/arch\":\"amd64\",\"kubernetes.io/hostname\":\"node-%05d\","
-	        "\"kubernetes.io/os\":\"linux\",\"node.kubernetes.io/instance-type\":\"%s\","
-	        "\"topology.kubernetes.io/region\":\"us-east-1\",\"topology.kubernetes.io/zone\":\"us-east-1%c\","
-	        "\"nvidia.com/cuda.driver.major\":\"550\",\"nvidia.com/cuda.driver.minor\":\"54\","
-	        "\"nvidia.com/cuda.runtime.major\":\"12\",\"nvidia.com/cuda.runtime.minor\":\"4\","
-	        "\"nvidia.com/gfd.timestamp\":\"1715703041\",\"nvidia.com/gpu.compute.major\":\"8\","
-	        "\"nvidia.com/gpu.count\":\"%d\",\"nvidia.com/gpu.family\":\"ampere\","
-	        "\"nvidia.com/gpu.machine\":\"%s\",\"nvidia.com/gpu.memory\":\"%s\","
-	        "\"nvidia.com/gpu.present\":\"true\",\"nvidia.com/gpu.product\":\"%s\","
-	        "\"nvidia.com/gpu.replicas\":\"%d\",\"nvidia.com/gpu.sharing-strategy\":\"%s\","
-	        "\"nvidia.com/mig.strategy\":\"%s\"}},"
-	        "\"spec\":{\"providerID\":\"aws:///us-east-1a/i-%017d\"},"
-	        "\"status\":{\"capacity\":{\"cpu\":\"96\",\"memory\":\"1055762868Ki\",\"pods\":\"110\",\"%s\":\"%d\"},"
-	        "\"allocatable\":{\"cpu\":\"95690m\",\"memory\":\"1045660596Ki\",\"pods\":\"110\",\"%s\":\"%d\"},"
-	        "\"conditions\":[{\"type\":\"Ready\",\"status\":\"True\",\"reason\":\"KubeletReady\"}]}}%s\n",
-	        i, i, s->instance, 'a' + i % 4, s->gpus, s->instance, s->memory, s->product,
-	        s->slots / s->gpus > 1 && s->resource[11] == 'g' ? s->slots / s->gpus : 1,
-	        s->sharing, s->resource[11] == 'm' ? "mixed" : "single", i, s->resource, s->slots,
-	        s->resource, s->slots, last ? "" : ",");
+	fprintf(
+	    f,
+	    "{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"node-%05d\","
+	    "\"labels\":{"
+	    "\"kubernetes.io/arch\":\"amd64\",\"kubernetes.io/hostname\":\"node-%05d\","
+	    "\"kubernetes.io/os\":\"linux\",\"node.kubernetes.io/instance-type\":\"%s\","
+	    "\"topology.kubernetes.io/region\":\"us-east-1\",\"topology.kubernetes.io/"
+	    "zone\":\"us-east-1%c\","
+	    "\"nvidia.com/cuda.driver.major\":\"550\",\"nvidia.com/cuda.driver.minor\":\"54\","
+	    "\"nvidia.com/cuda.runtime.major\":\"12\",\"nvidia.com/cuda.runtime.minor\":\"4\","
+	    "\"nvidia.com/gfd.timestamp\":\"1715703041\",\"nvidia.com/gpu.compute.major\":\"8\","
+	    "\"nvidia.com/gpu.count\":\"%d\",\"nvidia.com/gpu.family\":\"ampere\","
+	    "\"nvidia.com/gpu.machine\":\"%s\",\"nvidia.com/gpu.memory\":\"%s\","
+	    "\"nvidia.com/gpu.present\":\"true\",\"nvidia.com/gpu.product\":\"%s\","
+	    "\"nvidia.com/gpu.replicas\":\"%d\",\"nvidia.com/gpu.sharing-strategy\":\"%s\","
+	    "\"nvidia.com/mig.strategy\":\"%s\"}},"
+	    "\"spec\":{\"providerID\":\"aws:///us-east-1a/i-%017d\"},"
+	    "\"status\":{\"capacity\":{\"cpu\":\"96\",\"memory\":\"1055762868Ki\",\"pods\":\"110\","
+	    "\"%s\":\"%d\"},"
+	    "\"allocatable\":{\"cpu\":\"95690m\",\"memory\":\"1045660596Ki\",\"pods\":\"110\",\"%"
+	    "s\":\"%d\"},"
+	    "\"conditions\":[{\"type\":\"Ready\",\"status\":\"True\",\"reason\":\"KubeletReady\"}]}"
+	    "}%s\n",
+	    i, i, s->instance, 'a' + i % 4, s->gpus, s->instance, s->memory, s->product,
+	    s->slots / s->gpus > 1 && s->resource[11] == 'g' ? s->slots / s->gpus : 1, s->sharing,
+	    s->resource[11] == 'm' ? "mixed" : "single", i, s->resource, s->slots, s->resource,
+	    s->slots, last ? "" : ",");
 }
 
 static void write_pod(FILE *f, FILE *m, rng *r, int p, int node, const shape *s, int slot,
@@ -111,27 +117,35 @@ static void write_pod(FILE *f, FILE *m, rng *r, int p, int node, const shape *s,
 	if (workload % 3 == 0)
 		snprintf(owner, sizeof owner, "svc-%04d-7d4b9c8f6d", workload);
 	else
-		snprintf(owner, sizeof owner, "%s-%04d", workload % 3 == 1 ? "train" : "batch", workload);
+		snprintf(owner, sizeof owner, "%s-%04d", workload % 3 == 1 ? "train" : "batch",
+		         workload);
 	snprintf(name, sizeof name, "%s-%05d", owner, p);
 	fprintf(f,
-	        "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"%s\",\"namespace\":\"team-%02d\","
+	        "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"%s\","
+	        "\"namespace\":\"team-%02d\","
 	        "\"labels\":{\"app\":\"%s\",\"pod-template-hash\":\"7d4b9c8f6d\"},"
 	        "\"ownerReferences\":[{\"apiVersion\":\"apps/v1\",\"kind\":\"%s\",\"name\":\"%s\","
-	        "\"uid\":\"6f1f2c3a-0000-4000-8000-%012d\",\"controller\":true,\"blockOwnerDeletion\":true}]},"
-	        "\"spec\":{\"nodeName\":\"node-%05d\",\"restartPolicy\":\"Always\",\"containers\":[{\"name\":\"main\","
-	        "\"image\":\"ghcr.io/example/app:1.%d\",\"resources\":{\"limits\":{\"%s\":\"1\",\"memory\":\"8Gi\"},"
+	        "\"uid\":\"6f1f2c3a-0000-4000-8000-%012d\",\"controller\":true,"
+	        "\"blockOwnerDeletion\":true}]},"
+	        "\"spec\":{\"nodeName\":\"node-%05d\",\"restartPolicy\":\"Always\",\"containers\":["
+	        "{\"name\":\"main\","
+	        "\"image\":\"ghcr.io/example/"
+	        "app:1.%d\",\"resources\":{\"limits\":{\"%s\":\"1\",\"memory\":\"8Gi\"},"
 	        "\"requests\":{\"cpu\":\"2\",\"%s\":\"1\",\"memory\":\"8Gi\"}}}]},"
-	        "\"status\":{\"phase\":\"Running\",\"hostIP\":\"10.0.%d.%d\",\"podIP\":\"10.1.%d.%d\"}}%s\n",
-	        name, ns, owner, kind, owner, workload, node, workload % 10, s->resource, s->resource,
-	        node / 256, node % 256, p / 256, p % 256, last ? "" : ",");
+	        "\"status\":{\"phase\":\"Running\",\"hostIP\":\"10.0.%d.%d\",\"podIP\":\"10.1.%d.%"
+	        "d\"}}%s\n",
+	        name, ns, owner, kind, owner, workload, node, workload % 10, s->resource,
+	        s->resource, node / 256, node % 256, p / 256, p % 256, last ? "" : ",");
 	fprintf(m,
 	        "DCGM_FI_PROF_SM_ACTIVE{gpu=\"%d\",device=\"nvidia%d\",Hostname=\"node-%05d\",%s"
 	        "container=\"main\",namespace=\"team-%02d\",pod=\"%s\"} 0.%03d\n"
 	        "DCGM_FI_DEV_FB_USED{gpu=\"%d\",device=\"nvidia%d\",Hostname=\"node-%05d\",%s"
 	        "container=\"main\",namespace=\"team-%02d\",pod=\"%s\"} %d\n",
-	        slot % s->gpus, slot % s->gpus, node, s->resource[11] == 'm' ? "GPU_I_PROFILE=\"1g.5gb\"," : "",
-	        ns, name, rng_int(r, 1, 999), slot % s->gpus, slot % s->gpus, node,
-	        s->resource[11] == 'm' ? "GPU_I_PROFILE=\"1g.5gb\"," : "", ns, name, rng_int(r, 100, 4000));
+	        slot % s->gpus, slot % s->gpus, node,
+	        s->resource[11] == 'm' ? "GPU_I_PROFILE=\"1g.5gb\"," : "", ns, name,
+	        rng_int(r, 1, 999), slot % s->gpus, slot % s->gpus, node,
+	        s->resource[11] == 'm' ? "GPU_I_PROFILE=\"1g.5gb\"," : "", ns, name,
+	        rng_int(r, 100, 4000));
 }
 
 /* Fills the nodes in order; a workload's pods go to consecutive slots. */
@@ -153,7 +167,8 @@ static int generate(const char *dir, int n_nodes, int n_pods)
 		write_node(f[0], i, &shapes[i % N_SHAPES], i + 1 == n_nodes);
 	fprintf(f[0], "],\"metadata\":{\"resourceVersion\":\"\"}}\n");
 	fprintf(f[1], "{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":[\n");
-	fprintf(f[2], "# HELP DCGM_FI_PROF_SM_ACTIVE The ratio of cycles an SM has at least 1 warp assigned.\n"
+	fprintf(f[2], "# HELP DCGM_FI_PROF_SM_ACTIVE The ratio of cycles an SM has at least 1 warp "
+	              "assigned.\n"
 	              "# TYPE DCGM_FI_PROF_SM_ACTIVE gauge\n");
 	for (int p = 0; p < n_pods; p++) {
 		const shape *s = &shapes[node % N_SHAPES];
@@ -264,10 +279,10 @@ int main(int argc, char **argv)
 	ms_render = now_ms() - t0;
 	printf("  inventory:            %8.1f ms  (cpu %.1f ms)  %s (goal %.0f ms)\n", ms_inv,
 	       cpu_inv, ms_inv <= GOAL_MS ? "ok" : "FAIL", GOAL_MS);
-	printf("  with %7zu samples:   %8.1f ms  (cpu %.1f ms; %zu workloads, %d GPUs, %zu unmatched)\n",
-	       gs_import_summary_get(inv)->samples, ms_all, cpu_all,
-	       gs_import_workload_count(inv), gs_import_summary_get(inv)->gpus,
-	       gs_import_summary_get(inv)->unmatched);
+	printf("  with %7zu samples:   %8.1f ms  (cpu %.1f ms; %zu workloads, %d GPUs, %zu "
+	       "unmatched)\n",
+	       gs_import_summary_get(inv)->samples, ms_all, cpu_all, gs_import_workload_count(inv),
+	       gs_import_summary_get(inv)->gpus, gs_import_summary_get(inv)->unmatched);
 	printf("  workload file:        %8.1f ms  (%zu KiB)\n", ms_render, strlen(text) / 1024);
 	rc = 0;
 done:

@@ -33,8 +33,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	gs_error err;
 
 	if (!cat) {
-		if (gs_catalog_load(&cat, getenv("GS_PROFILES") ? getenv("GS_PROFILES") : "profiles",
-		                    &err) < 0)
+		if (gs_catalog_load(
+		        &cat, getenv("GS_PROFILES") ? getenv("GS_PROFILES") : "profiles", &err) < 0)
 			abort();
 		snprintf(input, sizeof input, "/tmp/gs-fuzz-import-%ld.json", (long)getpid());
 		snprintf(other, sizeof other, "/tmp/gs-fuzz-import-%ld-other.json", (long)getpid());

@@ -16,7 +16,8 @@
 
 static gs_catalog *cat;
 static const char *const all_metrics[] = {
-	FIX "t4-a-1.prom", FIX "t4-a-2.prom", FIX "t4-b.prom", FIX "a100-mixed.prom", FIX "range.json",
+	FIX "t4-a-1.prom",     FIX "t4-a-2.prom", FIX "t4-b.prom",
+	FIX "a100-mixed.prom", FIX "range.json",
 };
 
 static int group_setup(void **state)
@@ -87,21 +88,21 @@ static const want_wl fixture_wls[] = {
 	{ "cuda-vectoradd", "default", "Pod", "cuda-vectoradd", "default", 1, 0, 1, 142857, A100,
 	  "p4d.24xlarge", 1, NULL, 142857, 4864, 0, 4864, 15, GS_IMPORT_NO_METRICS },
 	/* p95 of 0.40, 0.55, 0.60 of a 1g slice: 0.60 x 1/7 of the GPU. */
-	{ "j-e2e-1", "default", "Job", "j-e2e-1", "default", 2, 1, 2, 285714, A100, "p4d.24xlarge", 1,
-	  GR, 85714, 3500, 1, 3584, 9, GS_IMPORT_PARTIAL },
+	{ "j-e2e-1", "default", "Job", "j-e2e-1", "default", 2, 1, 2, 285714, A100, "p4d.24xlarge",
+	  1, GR, 85714, 3500, 1, 3584, 9, GS_IMPORT_PARTIAL },
 	/* 5 x 0.12 and 5 x 0.156205: rank 10 of 10. */
-	{ "time-slicing-verification", "default", "Deployment", "time-slicing-verification", "default",
-	  5, 5, 5, 625000, "T4", "g4dn.xlarge", 1, GR, 156205, 5120, 1, 5120, 16, 0 },
+	{ "time-slicing-verification", "default", "Deployment", "time-slicing-verification",
+	  "default", 5, 5, 5, 625000, "T4", "g4dn.xlarge", 1, GR, 156205, 5120, 1, 5120, 16, 0 },
 	{ "ts-share", "gpu-sharing-test", "Deployment", "ts-share", "gpu-sharing-test", 4, 0, 4,
 	  1000000, "T4", "g4dn.12xlarge", 1, NULL, 1000000, 15360, 0, 15360, 100,
 	  GS_IMPORT_NO_METRICS },
 	/* The same name in two namespaces: the second gets its namespace. */
-	{ "mig-demo-cuda-vectoradd", "mig-demo", "Pod", "cuda-vectoradd", "mig-demo", 1, 1, 1, 285714,
-	  A100, "p4d.24xlarge", 1, GR, 71429, 1200, 1, 1536, 8, 0 },
+	{ "mig-demo-cuda-vectoradd", "mig-demo", "Pod", "cuda-vectoradd", "mig-demo", 1, 1, 1,
+	  285714, A100, "p4d.24xlarge", 1, GR, 71429, 1200, 1, 1536, 8, 0 },
 	{ "sweep", "queue", "Job", "sweep", "queue", 1, 0, 1, 0, NULL, NULL, 0, NULL, 1000000, 0, 0,
 	  512, 100, GS_IMPORT_UNSCHEDULED | GS_IMPORT_NO_METRICS },
-	{ "debug-shell", "research", "Pod", "debug-shell", "research", 1, 0, 1, 0, NULL, NULL, 0, NULL,
-	  1000000, 0, 0, 512, 100, GS_IMPORT_UNSCHEDULED | GS_IMPORT_NO_METRICS },
+	{ "debug-shell", "research", "Pod", "debug-shell", "research", 1, 0, 1, 0, NULL, NULL, 0,
+	  NULL, 1000000, 0, 0, 512, 100, GS_IMPORT_UNSCHEDULED | GS_IMPORT_NO_METRICS },
 	{ "eval-nightly-28473650", "research", "Job", "eval-nightly-28473650", "research", 1, 1, 1,
 	  428571, A100, "p4d.24xlarge", 1, GR, 214286, 9000, 1, 9216, 22, 0 },
 	/* SM activity wins over GR; 2 GPUs per pod are 2 replicas. */
@@ -157,7 +158,8 @@ static void test_workloads(void **state)
 	assert_null(gs_import_workload_at(inv, N_OF(fixture_wls)));
 	assert_int_equal(gs_import_warning_count(inv), 1);
 	assert_string_equal(gs_import_warning_at(inv, 0),
-	                    "pod 'research/debug-shell' runs on node 'gpu-l4-gone', which is not a GPU node of the node list");
+	                    "pod 'research/debug-shell' runs on node 'gpu-l4-gone', which is not a "
+	                    "GPU node of the node list");
 	assert_null(gs_import_warning_at(inv, 1));
 	gs_import_free(inv);
 }
@@ -187,26 +189,95 @@ typedef struct want_node {
 
 static const want_node fixture_nodes[] = {
 	/* Older GFD: gpu.memory 16106127360 bytes is 15360 MiB. */
-	{ "gpu-t4-a", "g4dn.xlarge", "Tesla-T4-SHARED", "T4", 1, 15360, "time-slicing", 8, 5, 625000,
-	  0, 0, 526000, 0, { { 1, 1, 156205, 5120, GR } } },
+	{ "gpu-t4-a",
+	  "g4dn.xlarge",
+	  "Tesla-T4-SHARED",
+	  "T4",
+	  1,
+	  15360,
+	  "time-slicing",
+	  8,
+	  5,
+	  625000,
+	  0,
+	  0,
+	  526000,
+	  0,
+	  { { 1, 1, 156205, 5120, GR } } },
 	/* 3.912 x 3 idle / 4 GPUs x 730 h. */
-	{ "gpu-t4-b", "g4dn.12xlarge", "Tesla-T4", "T4", 4, 0, "time-slicing", 4, 4, 1000000, 3, 0,
-	  3912000, INT64_C(2141820000),
-	  { { 1, 0, 350000, 3000, UTIL }, { 1, 0, 20000, 500, UTIL }, { 1, 0, 0, 0, UTIL },
+	{ "gpu-t4-b",
+	  "g4dn.12xlarge",
+	  "Tesla-T4",
+	  "T4",
+	  4,
+	  0,
+	  "time-slicing",
+	  4,
+	  4,
+	  1000000,
+	  3,
+	  0,
+	  3912000,
+	  INT64_C(2141820000),
+	  { { 1, 0, 350000, 3000, UTIL },
+	    { 1, 0, 20000, 500, UTIL },
+	    { 1, 0, 0, 0, UTIL },
 	    { 1, 0, 0, 0, UTIL } } },
 	/* 21.957642 x 7 / 8 x 730 = 14025.4438275, rounded half away from zero. */
-	{ "gpu-a100-mixed", "p4d.24xlarge", "A100-SXM4-40GB", A100, 8, 40537, "mig-mixed", 1, 3,
-	  857142, 7, 0, 21957642, INT64_C(14025443828),
+	{ "gpu-a100-mixed",
+	  "p4d.24xlarge",
+	  "A100-SXM4-40GB",
+	  A100,
+	  8,
+	  40537,
+	  "mig-mixed",
+	  1,
+	  3,
+	  857142,
+	  7,
+	  0,
+	  21957642,
+	  INT64_C(14025443828),
 	  { { 1, 0, 995630, 4845, GR }, NOGPU, NOGPU, NOGPU, NOGPU, NOGPU, NOGPU, NOGPU } },
-	{ "gpu-a100-single", "p4d.24xlarge", "A100-SXM4-40GB-MIG-1g.5gb", A100, 8, 4864, "mig-single",
-	  1, 3, 428571, 7, 0, 21957642, INT64_C(14025443828),
+	{ "gpu-a100-single",
+	  "p4d.24xlarge",
+	  "A100-SXM4-40GB-MIG-1g.5gb",
+	  A100,
+	  8,
+	  4864,
+	  "mig-single",
+	  1,
+	  3,
+	  428571,
+	  7,
+	  0,
+	  21957642,
+	  INT64_C(14025443828),
 	  { NOGPU, NOGPU, NOGPU, NOGPU, NOGPU, NOGPU, NOGPU, NOGPU } },
 	/* 4 GPUs no pod asks for, and gpu 3, allocated to finetune-lora at 4%:
 	 * 55.04 x 5 / 8 x 730. gpu 4 is quiet but not allocated. */
-	{ "gpu-h100", "p5.48xlarge", "NVIDIA-H100-80GB-HBM3", H100, 8, 81559, "none", 1, 3, 4000000,
-	  4, 1, 55040000, INT64_C(25112000000),
-	  { { 1, 1, 970000, 63000, GR }, { 1, 1, 800000, 60000, GR }, { 1, 1, 620000, 40200, SM },
-	    { 1, 1, 40000, 39000, SM }, { 1, 0, 20000, -1, GR }, NOGPU, NOGPU, NOGPU } },
+	{ "gpu-h100",
+	  "p5.48xlarge",
+	  "NVIDIA-H100-80GB-HBM3",
+	  H100,
+	  8,
+	  81559,
+	  "none",
+	  1,
+	  3,
+	  4000000,
+	  4,
+	  1,
+	  55040000,
+	  INT64_C(25112000000),
+	  { { 1, 1, 970000, 63000, GR },
+	    { 1, 1, 800000, 60000, GR },
+	    { 1, 1, 620000, 40200, SM },
+	    { 1, 1, 40000, 39000, SM },
+	    { 1, 0, 20000, -1, GR },
+	    NOGPU,
+	    NOGPU,
+	    NOGPU } },
 };
 
 static void check_node(const gs_import_node *n, const want_node *e)
@@ -351,7 +422,8 @@ static void test_instance_fallback(void **state)
  * Both give what the JSON List gives. */
 static void test_list_shapes(void **state)
 {
-	gs_inventory *inv = load(FIX "node-h100.json", FIX "pods.yaml", N_OF(all_metrics), 95, NULL);
+	gs_inventory *inv =
+	    load(FIX "node-h100.json", FIX "pods.yaml", N_OF(all_metrics), 95, NULL);
 	(void)state;
 
 	assert_int_equal(gs_import_node_count(inv), 1);
@@ -430,7 +502,8 @@ static void test_render_and_write(void **state)
 	assert_true(gs_import_write(inv, path, 1, &err) < 0);
 	{
 		char want[160];
-		snprintf(want, sizeof want, "%s: error: exists already (use --force to replace it)", path);
+		snprintf(want, sizeof want, "%s: error: exists already (use --force to replace it)",
+		         path);
 		assert_gs_error(&err, want);
 	}
 	assert_gs_ok(gs_import_write(inv, path, 0, &err), &err);
@@ -471,23 +544,33 @@ static void test_errors(void **state)
 		const char *want;
 	} cases[] = {
 		{ FIX "errors/truncated.json", FIX "pods.json", 0, GS_ESYNTAX,
-		  FIX "errors/truncated.json:139:33: error: unterminated quoted string (the file ends before its closing quote)" },
+		  FIX "errors/truncated.json:139:33: error: unterminated quoted string (the file "
+		      "ends before its closing quote)" },
 		{ FIX "nodes.json", FIX "errors/truncated.json", 0, GS_ESYNTAX,
-		  FIX "errors/truncated.json:139:33: error: unterminated quoted string (the file ends before its closing quote)" },
+		  FIX "errors/truncated.json:139:33: error: unterminated quoted string (the file "
+		      "ends before its closing quote)" },
 		{ FIX "errors/number.json", FIX "pods.json", 0, GS_ESCHEMA,
-		  FIX "errors/number.json:1:1: error: expected the JSON object that 'kubectl get nodes -o json' prints, not a number" },
+		  FIX "errors/number.json:1:1: error: expected the JSON object that 'kubectl get "
+		      "nodes -o json' prints, not a number" },
 		{ FIX "errors/no-items.json", FIX "pods.json", 0, GS_ESCHEMA,
-		  FIX "errors/no-items.json:1:1: error: expected a List with 'items', the output of 'kubectl get nodes -o json'" },
+		  FIX "errors/no-items.json:1:1: error: expected a List with 'items', the output "
+		      "of 'kubectl get nodes -o json'" },
 		{ FIX "nodes.json", FIX "errors/no-items.json", 0, GS_ESCHEMA,
-		  FIX "errors/no-items.json:1:1: error: expected a List with 'items', the output of 'kubectl get pods -A -o json'" },
+		  FIX "errors/no-items.json:1:1: error: expected a List with 'items', the output "
+		      "of 'kubectl get pods -A -o json'" },
 		{ FIX "pods.json", FIX "pods.json", 0, GS_ESCHEMA,
 		  FIX "pods.json:7:21: error: items[0] is a Pod, not a Node" },
 		{ FIX "errors/unknown-gpu.json", FIX "pods.json", 0, GS_ENOTFOUND,
-		  FIX "errors/unknown-gpu.json:15:47: error: node 'gpu-k80': unknown GPU product 'Tesla-K80' (label nvidia.com/gpu.product; see 'gpushare gpus', or add a GPU profile)" },
+		  FIX "errors/unknown-gpu.json:15:47: error: node 'gpu-k80': unknown GPU product "
+		      "'Tesla-K80' (label nvidia.com/gpu.product; see 'gpushare gpus', or add a "
+		      "GPU profile)" },
 		{ FIX "errors/unknown-mig.json", FIX "pods.json", 0, GS_ENOTFOUND,
-		  FIX "errors/unknown-mig.json:15:47: error: node 'gpu-a100-x': unknown MIG profile in GPU product 'A100-SXM4-40GB-MIG-5g.30gb' (label nvidia.com/gpu.product)" },
+		  FIX
+		  "errors/unknown-mig.json:15:47: error: node 'gpu-a100-x': unknown MIG profile in "
+		  "GPU product 'A100-SXM4-40GB-MIG-5g.30gb' (label nvidia.com/gpu.product)" },
 		{ FIX "nodes.json", FIX "errors/bad-quantity.json", 0, GS_ESCHEMA,
-		  FIX "errors/bad-quantity.json:20:51: error: pod 'default/half': container 'main': nvidia.com/gpu quantity '500m' is not a whole number up to 1000" },
+		  FIX "errors/bad-quantity.json:20:51: error: pod 'default/half': container "
+		      "'main': nvidia.com/gpu quantity '500m' is not a whole number up to 1000" },
 		{ FIX "nodes.json", FIX "pods.json", 1, GS_ESYNTAX,
 		  FIX "errors/bad-line.prom:3:126: error: invalid timestamp 'MiB'" },
 		{ FIX "missing.json", FIX "pods.json", 0, GS_EIO,

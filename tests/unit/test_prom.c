@@ -171,16 +171,20 @@ static void test_errors(void **state)
 		{ "up{a=\"1\"\n", "t.prom:1:9: error: unterminated label set (expected '}')" },
 		{ "up{a=\"1\n", "t.prom:1:8: error: unterminated value of label 'a'" },
 		{ "up{a=\"1\\", "t.prom:1:9: error: unterminated value of label 'a'" },
-		{ "up{a=\"x\\t\"} 1\n", "t.prom:1:8: error: invalid escape '\\t' in the value of label 'a'" },
+		{ "up{a=\"x\\t\"} 1\n",
+		  "t.prom:1:8: error: invalid escape '\\t' in the value of label 'a'" },
 		{ "up{1a=\"x\"} 1\n", "t.prom:1:4: error: expected a label name or '}', not '1'" },
 		{ "up{a.b=\"x\"} 1\n", "t.prom:1:5: error: invalid character '.' in label name" },
 		{ "up{a \"x\"} 1\n", "t.prom:1:6: error: expected '=' after label name 'a'" },
-		{ "up{a=x} 1\n", "t.prom:1:6: error: expected '\"' to start the value of label 'a'" },
+		{ "up{a=x} 1\n",
+		  "t.prom:1:6: error: expected '\"' to start the value of label 'a'" },
 		{ "up{a=\"x\" b=\"y\"} 1\n",
 		  "t.prom:1:10: error: expected ',' or '}' after the value of label 'a'" },
-		{ "up{a=\"x\",,} 1\n", "t.prom:1:10: error: expected a label name or '}', not ','" },
+		{ "up{a=\"x\",,} 1\n",
+		  "t.prom:1:10: error: expected a label name or '}', not ','" },
 		{ "up{a=\"x\",a=\"y\"} 1\n", "t.prom:1:10: error: duplicate label 'a'" },
-		{ "up{__name__=\"x\"} 1\n", "t.prom:1:4: error: label name '__name__' is reserved" },
+		{ "up{__name__=\"x\"} 1\n",
+		  "t.prom:1:4: error: label name '__name__' is reserved" },
 		{ "up one\n", "t.prom:1:4: error: invalid value 'one'" },
 		{ "up 0x1p-2\n", "t.prom:1:4: error: invalid value '0x1p-2'" },
 		{ "up 1e999\n", "t.prom:1:4: error: invalid value '1e999'" },
@@ -191,11 +195,14 @@ static void test_errors(void **state)
 		{ "# HELP\n", "t.prom:1:7: error: HELP line without a metric name" },
 		{ "# TYPE  \t\n", "t.prom:1:10: error: TYPE line without a metric name" },
 		{ "# HELP 1up x\n", "t.prom:1:8: error: expected a metric name, not '1'" },
-		{ "# TYPE up-time gauge\n", "t.prom:1:10: error: invalid character '-' in metric name" },
+		{ "# TYPE up-time gauge\n",
+		  "t.prom:1:10: error: invalid character '-' in metric name" },
 		{ "# TYPE up\n", "t.prom:1:10: error: TYPE line for 'up' without a type" },
 		{ "# TYPE up gauges\n",
-		  "t.prom:1:11: error: unknown metric type 'gauges' (expected counter, gauge, histogram, summary or untyped)" },
-		{ "# TYPE up gauge x\n", "t.prom:1:17: error: unexpected 'x' after the metric type" },
+		  "t.prom:1:11: error: unknown metric type 'gauges' (expected counter, gauge, "
+		  "histogram, summary or untyped)" },
+		{ "# TYPE up gauge x\n",
+		  "t.prom:1:17: error: unexpected 'x' after the metric type" },
 		{ "# HELP up a \\t b\n", "t.prom:1:13: error: invalid escape '\\t' in HELP text" },
 		{ "# HELP up ends \\", "t.prom:1:16: error: '\\' at the end of a HELP line" },
 		{ "# TYPE up gauge\nup 1\n# TYPE up counter\n",
@@ -243,9 +250,12 @@ static void test_repeats(void **state)
 	                   "# HELP up a\n# TYPE up gauge\nup 0\n", &k, &err), &err);
 	assert_int_equal(k.count, 2);
 	/* Histograms: the suffixed samples belong to their family. */
-	assert_gs_ok(parse("# TYPE rt histogram\nrt_bucket{le=\"+Inf\"} 3\nrt_sum 1.5\nrt_count 3\n",
-	                   &k, &err), &err);
-	assert_string_equal(k.text, "rt_bucket{le=+Inf} 3 [2]\nrt_sum{} 1.5 [3]\nrt_count{} 3 [4]\n");
+	assert_gs_ok(
+	    parse("# TYPE rt histogram\nrt_bucket{le=\"+Inf\"} 3\nrt_sum 1.5\nrt_count 3\n", &k,
+	          &err),
+	    &err);
+	assert_string_equal(k.text,
+	                    "rt_bucket{le=+Inf} 3 [2]\nrt_sum{} 1.5 [3]\nrt_count{} 3 [4]\n");
 }
 
 static void test_limits(void **state)
@@ -335,16 +345,18 @@ static void test_real_scrapes(void **state)
 
 static void test_sample_labels(void **state)
 {
-	static const char line[] =
-	    "DCGM_FI_PROF_GR_ENGINE_ACTIVE{gpu=\"0\",UUID=\"GPU-34319582-d595-d1c7-d1d2-179bcfa61660\","
-	    "device=\"nvidia0\",GPU_I_PROFILE=\"1g.5gb\",GPU_I_ID=\"13\",Hostname=\"ub20-a100-k8s\"} 0.995687\n";
+	static const char line[] = "DCGM_FI_PROF_GR_ENGINE_ACTIVE{gpu=\"0\",UUID=\"GPU-34319582-"
+	                           "d595-d1c7-d1d2-179bcfa61660\","
+	                           "device=\"nvidia0\",GPU_I_PROFILE=\"1g.5gb\",GPU_I_ID=\"13\","
+	                           "Hostname=\"ub20-a100-k8s\"} 0.995687\n";
 	gs_error err = clean_err();
 	sink k;
 	(void)state;
 	assert_gs_ok(parse(line, &k, &err), &err);
-	assert_string_equal(k.text, "DCGM_FI_PROF_GR_ENGINE_ACTIVE{gpu=0,UUID=GPU-34319582-d595-d1c7-"
-	                            "d1d2-179bcfa61660,device=nvidia0,GPU_I_PROFILE=1g.5gb,GPU_I_ID=13,"
-	                            "Hostname=ub20-a100-k8s} 0.99568699999999999 [1]\n");
+	assert_string_equal(k.text,
+	                    "DCGM_FI_PROF_GR_ENGINE_ACTIVE{gpu=0,UUID=GPU-34319582-d595-d1c7-"
+	                    "d1d2-179bcfa61660,device=nvidia0,GPU_I_PROFILE=1g.5gb,GPU_I_ID=13,"
+	                    "Hostname=ub20-a100-k8s} 0.99568699999999999 [1]\n");
 }
 
 /* ---- query results ------------------------------------------------------------------- */
@@ -361,16 +373,22 @@ static void test_query(void **state)
 	sink k;
 	(void)state;
 
-	assert_gs_ok(query("{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\",\"result\":["
-	                   "{\"metric\":{\"__name__\":\"DCGM_FI_DEV_FB_USED\",\"pod\":\"p\",\"gpu\":\"0\"},"
-	                   "\"values\":[[1732200000,\"61000\"],[1732200060.5,\"NaN\"],[1732200120,\"+Inf\"]]},"
-	                   "{\"metric\":{\"__name__\":\"up\"},\"values\":[]}]}}\n", &k, &err), &err);
+	assert_gs_ok(
+	    query(
+	        "{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\",\"result\":["
+	        "{\"metric\":{\"__name__\":\"DCGM_FI_DEV_FB_USED\",\"pod\":\"p\",\"gpu\":\"0\"},"
+	        "\"values\":[[1732200000,\"61000\"],[1732200060.5,\"NaN\"],[1732200120,\"+Inf\"]]},"
+	        "{\"metric\":{\"__name__\":\"up\"},\"values\":[]}]}}\n",
+	        &k, &err),
+	    &err);
 	assert_string_equal(k.text, "DCGM_FI_DEV_FB_USED{pod=p,gpu=0} 61000 @1732200000000 [0]\n"
 	                            "DCGM_FI_DEV_FB_USED{pod=p,gpu=0} nan @1732200060500 [0]\n"
 	                            "DCGM_FI_DEV_FB_USED{pod=p,gpu=0} inf @1732200120000 [0]\n");
-	assert_gs_ok(query("{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":["
-	                   "{\"metric\":{\"__name__\":\"DCGM_FI_DEV_GPU_UTIL\"},\"value\":[1.5,\"91\"]}]}}",
-	                   &k, &err), &err);
+	assert_gs_ok(
+	    query("{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":["
+	          "{\"metric\":{\"__name__\":\"DCGM_FI_DEV_GPU_UTIL\"},\"value\":[1.5,\"91\"]}]}}",
+	          &k, &err),
+	    &err);
 	assert_string_equal(k.text, "DCGM_FI_DEV_GPU_UTIL{} 91 @1500 [0]\n");
 }
 
@@ -380,24 +398,36 @@ static void test_query_errors(void **state)
 		const char *in;
 		const char *want;
 	} cases[] = {
-		{ "[1, 2]", "q.json:1:1: error: not a Prometheus query result: expected an object" },
-		{ "{\"status\":\"error\",\"errorType\":\"bad_data\",\"error\":\"parse error at char 5\"}",
+		{ "[1, 2]",
+		  "q.json:1:1: error: not a Prometheus query result: expected an object" },
+		{ "{\"status\":\"error\",\"errorType\":\"bad_data\",\"error\":\"parse error at "
+		  "char 5\"}",
 		  "q.json:1:11: error: the query failed: parse error at char 5" },
-		{ "{\"data\":{}}",
-		  "q.json:1:1: error: not a Prometheus query result: expected data.resultType and data.result" },
+		{ "{\"data\":{}}", "q.json:1:1: error: not a Prometheus query result: expected "
+		                   "data.resultType and data.result" },
 		{ "{\"data\":{\"resultType\":\"scalar\",\"result\":[]}}",
 		  "q.json:1:23: error: resultType is 'scalar', expected 'matrix' or 'vector'" },
-		{ "{\"data\":{\"resultType\":\"matrix\",\"result\":[{\"metric\":{\"pod\":\"p\"},\"values\":[]}]}}",
-		  "q.json:1:52: error: a series has no __name__ label (query the DCGM metrics by name, without aggregation)" },
-		{ "{\"data\":{\"resultType\":\"matrix\",\"result\":[{\"metric\":{\"__name__\":\"x\"},\"values\":[[1]]}]}}",
-		  "q.json:1:79: error: not a Prometheus query result: a sample must be [timestamp, \"value\"]" },
-		{ "{\"data\":{\"resultType\":\"matrix\",\"result\":[{\"metric\":{\"__name__\":\"x\"},\"values\":[[1,\"abc\"]]}]}}",
+		{ "{\"data\":{\"resultType\":\"matrix\",\"result\":[{\"metric\":{\"pod\":\"p\"},"
+		  "\"values\":[]}]}}",
+		  "q.json:1:52: error: a series has no __name__ label (query the DCGM metrics by "
+		  "name, without aggregation)" },
+		{ "{\"data\":{\"resultType\":\"matrix\",\"result\":[{\"metric\":{\"__name__\":"
+		  "\"x\"},\"values\":[[1]]}]}}",
+		  "q.json:1:79: error: not a Prometheus query result: a sample must be [timestamp, "
+		  "\"value\"]" },
+		{ "{\"data\":{\"resultType\":\"matrix\",\"result\":[{\"metric\":{\"__name__\":"
+		  "\"x\"},\"values\":[[1,\"abc\"]]}]}}",
 		  "q.json:1:82: error: invalid sample value 'abc'" },
-		{ "{\"data\":{\"resultType\":\"matrix\",\"result\":[{\"metric\":{\"__name__\":\"x\"},\"values\":[[\"1\",\"2\"]]}]}}",
-		  "q.json:1:79: error: not a Prometheus query result: a sample must be [timestamp, \"value\"]" },
-		{ "{\"data\":{\"resultType\":\"matrix\",\"result\":[{\"metric\":{\"__name__\":\"x\"}}]}}",
-		  "q.json:1:42: error: not a Prometheus query result: a series needs 'metric' and 'values'" },
-		{ "{\"data\":{\"resultType\":", "q.json:2:1: error: did not find expected node content while parsing a flow node" },
+		{ "{\"data\":{\"resultType\":\"matrix\",\"result\":[{\"metric\":{\"__name__\":"
+		  "\"x\"},\"values\":[[\"1\",\"2\"]]}]}}",
+		  "q.json:1:79: error: not a Prometheus query result: a sample must be [timestamp, "
+		  "\"value\"]" },
+		{ "{\"data\":{\"resultType\":\"matrix\",\"result\":[{\"metric\":{\"__name__\":"
+		  "\"x\"}}]}}",
+		  "q.json:1:42: error: not a Prometheus query result: a series needs 'metric' and "
+		  "'values'" },
+		{ "{\"data\":{\"resultType\":", "q.json:2:1: error: did not find expected node "
+		                                "content while parsing a flow node" },
 	};
 	(void)state;
 
@@ -422,7 +452,8 @@ static void test_read_file_detects(void **state)
 	assert_gs_ok(rc, &err);
 	count_file("fixtures/import/no-such.prom", &err, &rc);
 	assert_int_equal(rc, GS_EIO);
-	assert_gs_error(&err, "fixtures/import/no-such.prom: error: cannot open: No such file or directory");
+	assert_gs_error(
+	    &err, "fixtures/import/no-such.prom: error: cannot open: No such file or directory");
 }
 
 /* ---- percentiles ---------------------------------------------------------------------- */
