@@ -4,13 +4,16 @@
  * the first member of each internal record and point into the strings it
  * owns.
  *
- *   import.c   gs_import_load: the sources in order; accessors; free
- *   nodes.c    GPU nodes, their resources and sharing
- *   pods.c     counted pods and the workloads they make up
- *   measure.c  DCGM samples: to pods and GPUs, then percentiles
- *   output.c   the scenario, the workload file, the report document
- * They read kubectl's lists through kube_list.h and Prometheus's samples
- * through prom.h.
+ *   import.c     gs_import_load: the readers in order
+ *   nodes.c      GPU nodes, their resources and sharing
+ *   pods.c       counted pods and the workloads they make up
+ *   measure.c    DCGM samples: to pods and GPUs, then percentiles
+ *   inventory.c  warnings, names and keys; accessors; free
+ *   output.c     the scenario, the workload file, the report document
+ * The readers read kubectl's lists through kube_list.h and Prometheus's
+ * samples through prom.h. Calls go one way: import.c calls the readers
+ * (nodes.c, pods.c, measure.c), pods.c calls nodes.c, and the readers and
+ * output.c call inventory.c, which calls none of them.
  */
 #ifndef GS_IMPORT_H
 #define GS_IMPORT_H
@@ -86,7 +89,7 @@ struct gs_inventory {
 	gs_import_summary sum;
 };
 
-/* import.c */
+/* inventory.c */
 
 /* Adds a warning; fails (GS_ENOMEM in inv->err) only when out of memory. */
 int gs_import_warn(gs_inventory *inv, const char *fmt, ...) GS_PRINTF(2, 3);
@@ -95,6 +98,12 @@ int gs_import_warn(gs_inventory *inv, const char *fmt, ...) GS_PRINTF(2, 3);
  * tenants): lower-case letters, digits and '-', at most 63, alphanumeric
  * at both ends. Other characters become '-'. May leave out empty. */
 char *gs_import_dns_label(const char *s, char out[64]);
+
+/* A pod's key in pod_ix, "namespace/name"; the bounds are far above
+ * Kubernetes' own. Returns buf. */
+#define GS_IMPORT_POD_KEY 600
+const char *gs_import_pod_key(char buf[GS_IMPORT_POD_KEY], const char *ns,
+                              const char *name);
 
 /* nodes.c */
 
@@ -117,12 +126,6 @@ int gs_import_read_pods(gs_inventory *inv, const char *path);
 /* Sorts the workloads and names them: DNS labels, unique (the owner's,
  * else namespace-owner, else numbered), so the names are deterministic. */
 int gs_import_name_workloads(gs_inventory *inv);
-
-/* A pod's key in pod_ix, "namespace/name"; the bounds are far above
- * Kubernetes' own. Returns buf. */
-#define GS_IMPORT_POD_KEY 600
-const char *gs_import_pod_key(char buf[GS_IMPORT_POD_KEY], const char *ns,
-                              const char *name);
 
 /* measure.c */
 

@@ -215,13 +215,6 @@ static int workload_add(gs_inventory *inv, size_t pi)
 	return 0;
 }
 
-const char *gs_import_pod_key(char buf[GS_IMPORT_POD_KEY], const char *ns,
-                              const char *name)
-{
-	snprintf(buf, GS_IMPORT_POD_KEY, "%.280s/%.280s", ns, name);
-	return buf;
-}
-
 static int pod_add(gs_inventory *inv, const gs_node *meta, const char *name,
                    const char *ns, ipod **out)
 {
