@@ -4,14 +4,19 @@
  * command (../cmd_repl.c) starts it, and the session runs the CLI's
  * commands from the same table as main.c (../commands.c).
  *
- *   repl.c          the session: scenario snapshots, re-planning, the
- *                   one-line summary, reading and running lines
+ *   repl.c          the loop: reading lines, running each, the history
  *   repl_cmds.c     the session commands and their table
  *   repl_show.c     show, compare, and `plan`/`emit` on the session's
  *                   scenario
+ *   repl_state.c    the session's state: scenario snapshots, scenarios
+ *                   kept by name, re-planning, the one-line summary
  *   repl_complete.c tab completion
  *   repl_split.c    splitting a line into words
  *   line.c          reading lines: readline on a terminal, else getline()
+ *
+ * They depend on each other one way: repl.c and repl_complete.c on the
+ * commands, repl_cmds.c on repl_show.c, and the commands on
+ * repl_state.c, which calls none of them.
  *
  * Files here include each other relatively ("repl.h", "../cli.h"), so
  * that repl_split.c also compiles inside its fuzzer, which sees no -Icli.
@@ -73,8 +78,8 @@ typedef struct repl_cmd {
 	int min_args, max_args; /* operands; max -1: any */
 } repl_cmd;
 
-/* repl.c: the session owns cat from repl_init on, and repl_release frees
- * everything, also after repl_init failed. */
+/* repl_state.c: the session owns cat from repl_init on, and repl_release
+ * frees everything, also after repl_init failed. */
 int repl_init(repl *r, gs_catalog *cat, int interactive, int keep_going);
 void repl_release(repl *r);
 /* Loads a workload file as the current scenario (undoably). */
@@ -93,8 +98,16 @@ int repl_step(repl *r, int back);
 void repl_mark(repl *r, int is_plan);
 /* Copies cur for an edit; reports and returns NULL when out of memory. */
 gs_scenario *repl_clone(const gs_scenario *s);
-/* Reads and runs lines until the end, `quit` or, in a script, the first
- * failure (unless keep_going). Returns the exit status. */
+/* "$18.42/h" and "+$3.06/h" into buf. */
+char *repl_per_hour(gs_micros m, int sign, char *buf, size_t size);
+/* A scenario kept by `scenario save`, or NULL. */
+repl_saved *repl_saved_find(repl *r, const char *name);
+/* A saved scenario by name, or cur for "current"; reports and returns
+ * NULL when there is none. */
+const gs_scenario *repl_scenario_named(repl *r, const char *name);
+
+/* repl.c: reads and runs lines until the end, `quit` or, in a script,
+ * the first failure (unless keep_going). Returns the exit status. */
 int repl_run(repl *r, line_reader *lr);
 /* Runs one line. Returns its exit status. */
 int repl_exec(repl *r, const char *line);
@@ -102,31 +115,27 @@ int repl_exec(repl *r, const char *line);
  * created), else ~/.gpushare_history. Returns 0, or -1 when neither is
  * known. */
 int repl_history_path(char *buf, size_t size);
-/* "$18.42/h" and "+$3.06/h" into buf. */
-char *repl_per_hour(gs_micros m, int sign, char *buf, size_t size);
 
 /* repl_cmds.c */
 extern const repl_cmd repl_commands[];
 const repl_cmd *repl_find(const char *name);
 /* Runs a session command: --help, operand counts, then its function. */
 int repl_session(repl *r, const repl_cmd *c, int argc, char **argv);
-/* A saved scenario by name, or cur for "current"; reports and returns
- * NULL when there is none. */
-const gs_scenario *repl_scenario_named(repl *r, const char *name);
-/* repl_show.c: `plan` and `emit` take the session's scenario when their
- * FILE is left out; returns -1 when `cmd` is not one of those. */
+/* repl_show.c: runs a CLI command; `plan` and `emit` take the session's
+ * scenario when their FILE is left out, the others run as on the command
+ * line. */
 int repl_run_cli(repl *r, const cli_cmd *cmd, int argc, char **argv);
 int repl_cmd_show(repl *r, int argc, char **argv);
 int repl_cmd_compare(repl *r, int argc, char **argv);
 /* Whether the CLI command takes the session's scenario without FILE. */
 int repl_takes_scenario(const cli_cmd *cmd);
-
-/* repl_complete.c: the line_complete_fn of a session (ud is the repl). */
-int repl_complete(void *ud, const char *line, int start, int end, line_reader *lr);
 /* Keys of `set`, for completion and diffs: of a workload and of the
  * scenario (`set *`). NULL-terminated. */
 extern const char *const repl_workload_keys[];
 extern const char *const repl_scenario_keys[];
+
+/* repl_complete.c: the line_complete_fn of a session (ud is the repl). */
+int repl_complete(void *ud, const char *line, int start, int end, line_reader *lr);
 
 /* repl_split.c: splits line into words, shell-like (blanks, quotes,
  * backslashes, # comments; no expansion). On success *argv is a

@@ -129,17 +129,9 @@ static int cmd_save(repl *r, int argc, char **argv)
 	return rc;
 }
 
-static repl_saved *saved_find(repl *r, const char *name)
-{
-	for (size_t i = 0; i < r->n_saved; i++)
-		if (strcmp(r->saved[i].name, name) == 0)
-			return &r->saved[i];
-	return NULL;
-}
-
 static int scenario_save(repl *r, const char *name)
 {
-	repl_saved *s = saved_find(r, name), *grown;
+	repl_saved *s = repl_saved_find(r, name), *grown;
 	gs_scenario *copy;
 
 	if (strcmp(name, "current") == 0 || !*name)
@@ -193,25 +185,13 @@ static int cmd_scenario(repl *r, int argc, char **argv)
 		return cli_error(EXIT_USAGE, "usage: scenario save NAME | use NAME | list");
 	if (strcmp(sub, "save") == 0)
 		return scenario_save(r, argv[2]);
-	if (!(s = saved_find(r, argv[2])))
+	if (!(s = repl_saved_find(r, argv[2])))
 		return cli_error(EXIT_USAGE, "no saved scenario '%s' (see 'scenario list')",
 		                 argv[2]);
 	if (!(copy = repl_clone(s->scn)))
 		return EXIT_FAIL;
 	repl_commit(r, copy);
 	return EXIT_OK;
-}
-
-/* compare's operands: a saved scenario or the current one. */
-const gs_scenario *repl_scenario_named(repl *r, const char *name)
-{
-	repl_saved *s;
-	if (strcmp(name, "current") == 0)
-		return r->cur;
-	if ((s = saved_find(r, name)))
-		return s->scn;
-	cli_error(EXIT_USAGE, "no saved scenario '%s' (see 'scenario list')", name);
-	return NULL;
 }
 
 /* ---- help and quit -------------------------------------------------------- */

@@ -1,4 +1,8 @@
-/* node.c - building, querying and freeing document trees. */
+/*
+ * tree.c - building, querying and freeing document trees. The readers
+ * build with these and the writers walk what they build; rendering a
+ * whole gs_doc is render.c's job, so this file needs neither.
+ */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -168,15 +172,6 @@ void gs_doc_free(gs_doc *doc)
 		return;
 	gs_node_free(doc->root);
 	free(doc);
-}
-
-int gs_doc_render(const gs_doc *doc, gs_format fmt, char **out, gs_error *err)
-{
-	if (!doc || !out)
-		return gs_fail(err, GS_EINVAL, "no document to render");
-	if (fmt == GS_FORMAT_JSON)
-		return gs_json_render(doc->root, out, err);
-	return gs_yaml_render(doc->root, out, err);
 }
 
 int gs_fail_node(gs_error *err, int code, const char *file, const gs_node *at,
