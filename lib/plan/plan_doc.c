@@ -1,6 +1,6 @@
 /*
- * plan_doc.c - the plan's JSON/YAML contract, the scenario as a workload
- * file, and advice for a single workload. Keys are documented in
+ * plan_doc.c - the plan's JSON/YAML contract and advice for a single
+ * workload. Keys are documented in
  * gpushare(1) and gpushare-workloads(5): add keys, never rename them.
  */
 #include <stdio.h>
