@@ -163,7 +163,8 @@ int gs_doc_mig_geometries(const gs_gpu *gpu, const gs_mig_profile *const *allowe
 		return rc;
 	}
 	l.bad |= gs_node_put(m, "gpu", gs_node_str(gpu->name));
-	l.bad |= gs_node_put(m, "which", gs_node_str(which == GS_MIG_MAXIMAL ? "maximal" : "feasible"));
+	l.bad |= gs_node_put(m, "which",
+	                     gs_node_str(which == GS_MIG_MAXIMAL ? "maximal" : "feasible"));
 	l.bad |= gs_node_put(m, "geometries", l.seq);
 	if (l.bad) {
 		gs_node_free(m);
@@ -193,7 +194,8 @@ int gs_doc_mig_fit(const gs_gpu *gpu, const gs_mig_profile *const *profiles, siz
 	}
 	bad |= gs_node_put(m, "gpu", gs_node_str(gpu->name));
 	bad |= gs_node_put(m, "valid", gs_node_bool(rc == 0));
-	bad |= gs_node_put(m, "reason", gs_node_str(rc == 0 ? NULL : n > 32 ? "too many instances" : why.msg));
+	bad |= gs_node_put(m, "reason",
+	                   gs_node_str(rc == 0 ? NULL : n > 32 ? "too many instances" : why.msg));
 	bad |= gs_node_put(m, "instances", inst);
 	if (bad) {
 		gs_node_free(m);

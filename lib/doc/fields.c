@@ -257,8 +257,8 @@ int gs_parse_share(const char *text, int64_t *out, gs_error *err)
 	}
 	if (gs_parse_fixed(num, GS_PPM, &v) < 0)
 		return gs_fail(err, GS_ESCHEMA,
-		               "'%s' is not a share (use a percentage like '40%%' or a fraction like '0.4')",
-		               text);
+		               "'%s' is not a share (use a percentage like '40%%' or a fraction "
+		               "like '0.4')", text);
 	*out = v;
 	return 0;
 }

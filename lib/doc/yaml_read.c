@@ -46,7 +46,8 @@ static int parser_error(reader *r)
 	    strstr(p->problem, "end of stream"))
 		return gs_fail_at(r->err, GS_ESYNTAX, r->name, p->context_mark.line + 1,
 		                  p->context_mark.column + 1,
-		                  "unterminated quoted string (the file ends before its closing quote)");
+		                  "unterminated quoted string (the file ends before its "
+		                  "closing quote)");
 	if (p->context)
 		return gs_fail_at(r->err, GS_ESYNTAX, r->name,
 		                  p->problem_mark.line + 1,

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "lint/lint.h"
+#include "lint/kit.h"
 
 /* ---- keys ----------------------------------------------------------------- */
 
@@ -80,19 +80,20 @@ static void unknown_key(lint_ctx *c, int li, const gs_node *key)
 	const char *k = key->text, *near;
 
 	if ((near = exact_in(lv, k, 1)))
-		lint_add(c, R_DP_UNKNOWN_KEY, key,
-		         "unknown key '%s' is ignored by the device plugin (keys here are "
-		         "case-sensitive); write '%s'", k, near);
+		gs_lint_add(c, R_DP_UNKNOWN_KEY, key,
+		            "unknown key '%s' is ignored by the device plugin (keys here are "
+		            "case-sensitive); write '%s'", k, near);
 	else if ((near = gs_suggest(k, lv->keys, lv->n)))
-		lint_add(c, R_DP_UNKNOWN_KEY, key,
-		         "unknown key '%s' is ignored by the device plugin; write '%s'", k, near);
+		gs_lint_add(c, R_DP_UNKNOWN_KEY, key,
+		            "unknown key '%s' is ignored by the device plugin; write '%s'", k,
+		            near);
 	else if ((other = elsewhere(li, k)))
-		lint_add(c, R_DP_UNKNOWN_KEY, key,
-		         "key '%s' is ignored by the device plugin here; it belongs under %s",
-		         k, other->where);
+		gs_lint_add(c, R_DP_UNKNOWN_KEY, key,
+		            "key '%s' is ignored by the device plugin here; it belongs under %s",
+		            k, other->where);
 	else
-		lint_add(c, R_DP_UNKNOWN_KEY, key,
-		         "unknown key '%s' is ignored by the device plugin; remove it", k);
+		gs_lint_add(c, R_DP_UNKNOWN_KEY, key,
+		            "unknown key '%s' is ignored by the device plugin; remove it", k);
 }
 
 static void check_keys(lint_ctx *c, const gs_node *map, int li)
@@ -106,9 +107,9 @@ static void check_keys(lint_ctx *c, const gs_node *map, int li)
 			continue;
 		ci = exact_in(lv, key->text, 1);
 		if (ci && !lv->exact)
-			lint_add(c, R_DP_KEY_CASE, key,
-			         "key '%s' works only because the device plugin ignores case here; "
-			         "write '%s'", key->text, ci);
+			gs_lint_add(c, R_DP_KEY_CASE, key,
+			            "key '%s' works only because the device plugin ignores case "
+			            "here; write '%s'", key->text, ci);
 		else
 			unknown_key(c, li, key);
 	}
@@ -118,20 +119,20 @@ static int need_map(lint_ctx *c, const gs_node *key, const gs_node *v)
 {
 	if (v && v->kind == GS_NODE_MAP)
 		return 1;
-	lint_add(c, R_DP_TYPE, v && v->line ? v : key, "'%s' must be a mapping, not %s",
-	         key->text, lint_kind_name(v));
+	gs_lint_add(c, R_DP_TYPE, v && v->line ? v : key, "'%s' must be a mapping, not %s",
+	            key->text, gs_lint_kind_name(v));
 	return 0;
 }
 
 static void need_bool(lint_ctx *c, const gs_node *map, const char *name)
 {
-	gs_node *key, *v = lint_find_ci(map, name, &key);
+	gs_node *key, *v = gs_lint_find_ci(map, name, &key);
 	int b;
 	char q[64];
 
-	if (v && v->kind != GS_NODE_NULL && !lint_bool(v, &b))
-		lint_add(c, R_DP_TYPE, v, "'%s' must be true or false, not '%s'", key->text,
-		         lint_quote(v, q, sizeof q));
+	if (v && v->kind != GS_NODE_NULL && !gs_lint_bool(v, &b))
+		gs_lint_add(c, R_DP_TYPE, v, "'%s' must be true or false, not '%s'", key->text,
+		            gs_lint_quote(v, q, sizeof q));
 }
 
 /* A value that must be one of `allowed` (exact case, as the plugin compares). */
@@ -149,11 +150,11 @@ static void one_of(lint_ctx *c, int rule, const gs_node *key, const gs_node *v,
 				return;
 	near = v->kind == GS_NODE_STRING ? gs_suggest(v->text, allowed, n) : NULL;
 	if (near)
-		lint_add(c, rule, v, "%s is '%s'; write '%s' (one of %s)", key->text,
-		         lint_quote(v, q, sizeof q), near, list);
+		gs_lint_add(c, rule, v, "%s is '%s'; write '%s' (one of %s)", key->text,
+		            gs_lint_quote(v, q, sizeof q), near, list);
 	else
-		lint_add(c, rule, v, "%s is '%s'; write one of %s", key->text,
-		         lint_quote(v, q, sizeof q), list);
+		gs_lint_add(c, rule, v, "%s is '%s'; write one of %s", key->text,
+		            gs_lint_quote(v, q, sizeof q), list);
 }
 
 /* ---- flags ---------------------------------------------------------------- */
@@ -172,18 +173,19 @@ static void check_plugin(lint_ctx *c, const gs_node *key, const gs_node *p)
 		return;
 	check_keys(c, p, L_PLUGIN);
 	need_bool(c, p, "passDeviceSpecs");
-	if ((v = lint_find_ci(p, "deviceListStrategy", &k))) {
+	if ((v = gs_lint_find_ci(p, "deviceListStrategy", &k))) {
 		if (v->kind == GS_NODE_SEQ)
 			for (size_t i = 0; i < v->n; i++)
-				one_of(c, R_DP_FLAG_VALUE, k, v->items[i], lists, GS_ARRAY_LEN(lists),
+				one_of(c, R_DP_FLAG_VALUE, k, v->items[i], lists,
+				       GS_ARRAY_LEN(lists),
 				       "envvar, volume-mounts, cdi-annotations, cdi-cri");
 		else
 			one_of(c, R_DP_FLAG_VALUE, k, v, lists, GS_ARRAY_LEN(lists),
 			       "envvar, volume-mounts, cdi-annotations, cdi-cri");
 	}
-	if ((v = lint_find_ci(p, "deviceIDStrategy", &k)))
+	if ((v = gs_lint_find_ci(p, "deviceIDStrategy", &k)))
 		one_of(c, R_DP_FLAG_VALUE, k, v, ids, 2, "uuid, index");
-	if ((v = lint_find_ci(p, "sharedDevicesAllocationPolicy", &k)))
+	if ((v = gs_lint_find_ci(p, "sharedDevicesAllocationPolicy", &k)))
 		one_of(c, R_DP_FLAG_VALUE, k, v, policies, 2, "distributed, packed");
 }
 
@@ -200,18 +202,18 @@ static const char *check_flags(lint_ctx *c, const gs_node *key, const gs_node *f
 	check_keys(c, f, L_FLAGS);
 	for (size_t i = 0; i < GS_ARRAY_LEN(bools); i++)
 		need_bool(c, f, bools[i]);
-	if ((v = lint_find_ci(f, "deviceDiscoveryStrategy", &k)))
+	if ((v = gs_lint_find_ci(f, "deviceDiscoveryStrategy", &k)))
 		one_of(c, R_DP_FLAG_VALUE, k, v, discovery, 3, "auto, nvml, tegra");
-	if ((v = lint_find_ci(f, "plugin", &k)) && v->kind != GS_NODE_NULL)
+	if ((v = gs_lint_find_ci(f, "plugin", &k)) && v->kind != GS_NODE_NULL)
 		check_plugin(c, k, v);
-	if ((v = lint_find_ci(f, "gfd", &k)) && v->kind != GS_NODE_NULL && need_map(c, k, v)) {
+	if ((v = gs_lint_find_ci(f, "gfd", &k)) && v->kind != GS_NODE_NULL && need_map(c, k, v)) {
 		check_keys(c, v, L_GFD);
 		need_bool(c, v, "oneshot");
 		need_bool(c, v, "noTimestamp");
 	}
-	if ((v = lint_find_ci(f, "migStrategy", &k))) {
+	if ((v = gs_lint_find_ci(f, "migStrategy", &k))) {
 		one_of(c, R_DP_MIG_STRATEGY, k, v, mig_strategies, 3, "none, single, mixed");
-		return lint_is_str(v) ? v->text : NULL;
+		return gs_lint_is_str(v) ? v->text : NULL;
 	}
 	return NULL;
 }
@@ -244,7 +246,7 @@ static int device_ref_ok(const gs_node *n)
 	const char *s = n->text, *colon, *slash;
 	long long v;
 
-	if (lint_int(n, &v))
+	if (gs_lint_int(n, &v))
 		return v >= 0;
 	if (n->kind != GS_NODE_STRING)
 		return 0;
@@ -275,33 +277,33 @@ static void check_devices(lint_ctx *c, const gs_node *key, const gs_node *v)
 	long long count;
 	char q[64];
 
-	if (lint_is_str(v) && strcmp(v->text, "all") == 0)
+	if (gs_lint_is_str(v) && strcmp(v->text, "all") == 0)
 		return;
-	if (lint_int(v, &count)) {
+	if (gs_lint_int(v, &count)) {
 		if (count <= 0) {
-			lint_add(c, R_DP_DEVICES_INVALID, v,
-			         "devices is %lld, but a count of devices must be at least 1; write all",
-			         count);
+			gs_lint_add(c, R_DP_DEVICES_INVALID, v,
+			            "devices is %lld, but a count of devices must be at least 1; "
+			            "write all", count);
 			return;
 		}
 	} else if (v && v->kind == GS_NODE_SEQ) {
 		for (size_t i = 0; i < v->n; i++)
 			if (!device_ref_ok(v->items[i])) {
-				lint_add(c, R_DP_DEVICES_INVALID, v->items[i],
-				         "device '%s' is not a GPU index (0), a MIG index (0:1) or a "
-				         "GPU or MIG UUID; write all",
-				         lint_quote(v->items[i], q, sizeof q));
+				gs_lint_add(c, R_DP_DEVICES_INVALID, v->items[i],
+				            "device '%s' is not a GPU index (0), a MIG index "
+				            "(0:1) or a GPU or MIG UUID; write all",
+				            gs_lint_quote(v->items[i], q, sizeof q));
 				return;
 			}
 	} else {
-		lint_add(c, R_DP_DEVICES_INVALID, v && v->line ? v : key,
-		         "devices is '%s'; write all, a count, or a list of GPU indices",
-		         lint_quote(v, q, sizeof q));
+		gs_lint_add(c, R_DP_DEVICES_INVALID, v && v->line ? v : key,
+		            "devices is '%s'; write all, a count, or a list of GPU indices",
+		            gs_lint_quote(v, q, sizeof q));
 		return;
 	}
-	lint_add(c, R_DP_DEVICES, key,
-	         "devices is reset to all at runtime, so every GPU of the node is shared; "
-	         "remove it and give other nodes another config instead");
+	gs_lint_add(c, R_DP_DEVICES, key,
+	            "devices is reset to all at runtime, so every GPU of the node is shared; "
+	            "remove it and give other nodes another config instead");
 }
 
 /* "gpu" or "mig-<g>g.<mem>gb" with a ".me", ".me.all", ".gfx" or "-me"
@@ -329,35 +331,36 @@ static int check_name(lint_ctx *c, const gs_node *item, const gs_node *v, int mp
 	char full[128];
 
 	if (!v) {
-		lint_add(c, R_DP_RESOURCE_NAME, item,
-		         "resource has no name; write 'name: nvidia.com/gpu'");
+		gs_lint_add(c, R_DP_RESOURCE_NAME, item,
+		            "resource has no name; write 'name: nvidia.com/gpu'");
 		return 0;
 	}
-	if (!lint_is_str(v)) {
-		lint_add(c, R_DP_RESOURCE_NAME, v->line ? v : item,
-		         "resource name must be a string such as nvidia.com/gpu, not %s",
-		         lint_kind_name(v));
+	if (!gs_lint_is_str(v)) {
+		gs_lint_add(c, R_DP_RESOURCE_NAME, v->line ? v : item,
+		            "resource name must be a string such as nvidia.com/gpu, not %s",
+		            gs_lint_kind_name(v));
 		return 0;
 	}
 	rest = strncmp(v->text, "nvidia.com/", 11) == 0 ? v->text + 11 : v->text;
 	snprintf(full, sizeof full, "nvidia.com/%s", rest);
 	if (strcmp(rest, "gpu.shared") == 0) {
-		lint_add(c, R_DP_RESOURCE_NAME, v,
-		         "'%s' is the renamed resource, not one the device plugin serves; name "
-		         "nvidia.com/gpu and set 'renameByDefault: true'", v->text);
+		gs_lint_add(c, R_DP_RESOURCE_NAME, v,
+		            "'%s' is the renamed resource, not one the device plugin serves; name "
+		            "nvidia.com/gpu and set 'renameByDefault: true'", v->text);
 		return 0;
 	}
 	if (!served_name(rest)) {
-		lint_add(c, R_DP_RESOURCE_NAME, v,
-		         "resource name '%s' is not one the device plugin serves; write "
-		         "nvidia.com/gpu, or nvidia.com/mig-<profile> (e.g. nvidia.com/mig-1g.5gb) "
-		         "with migStrategy mixed", v->text);
+		gs_lint_add(c, R_DP_RESOURCE_NAME, v,
+		            "resource name '%s' is not one the device plugin serves; write "
+		            "nvidia.com/gpu, or nvidia.com/mig-<profile> (e.g. "
+		            "nvidia.com/mig-1g.5gb) with migStrategy mixed", v->text);
 		return 0;
 	}
 	if (mps && strncmp(rest, "mig-", 4) == 0) {
-		lint_add(c, R_DP_MPS_MIG, v,
-		         "MPS on MIG is not supported: the device plugin cannot share %s with "
-		         "MPS; share MIG devices with timeSlicing, or MPS on nvidia.com/gpu", full);
+		gs_lint_add(c, R_DP_MPS_MIG, v,
+		            "MPS on MIG is not supported: the device plugin cannot share %s with "
+		            "MPS; share MIG devices with timeSlicing, or MPS on nvidia.com/gpu",
+		            full);
 		return 1;
 	}
 	return strncmp(rest, "mig-", 4) == 0;
@@ -368,48 +371,51 @@ static void check_mps_replicas(lint_ctx *c, const gs_node *v, long long r)
 	const gs_gpu *g = c->opts->gpu;
 
 	if (r > 48) {
-		lint_add(c, R_DP_MPS_REPLICAS, v,
-		         "MPS replicas %lld exceed the MPS control daemon's limit of 48 clients; "
-		         "write at most 48", r);
+		gs_lint_add(c, R_DP_MPS_REPLICAS, v,
+		            "MPS replicas %lld exceed the MPS control daemon's limit of 48 "
+		            "clients; write at most 48", r);
 	} else if (g && g->mps_max_clients && r > g->mps_max_clients) {
 		/* The catalog's limit: 16 below compute capability 7.5. */
-		lint_add(c, R_DP_MPS_REPLICAS, v,
-		         "MPS replicas %lld exceed the limit of %d clients on %s (compute "
-		         "capability %d.%d, below 7.5); write at most %d",
-		         r, g->mps_max_clients, g->name, g->cc_major, g->cc_minor,
-		         g->mps_max_clients);
+		gs_lint_add(c, R_DP_MPS_REPLICAS, v,
+		            "MPS replicas %lld exceed the limit of %d clients on %s (compute "
+		            "capability %d.%d, below 7.5); write at most %d",
+		            r, g->mps_max_clients, g->name, g->cc_major, g->cc_minor,
+		            g->mps_max_clients);
 	} else if (r > 16 && !g) {
-		lint_add(c, R_DP_MPS_REPLICAS_OLD_GPU, v,
-		         "MPS replicas %lld fail on GPUs below compute capability 7.5 (e.g. V100), "
-		         "which allow 16 clients; write at most 16 for such nodes, or pass --gpu", r);
+		gs_lint_add(c, R_DP_MPS_REPLICAS_OLD_GPU, v,
+		            "MPS replicas %lld fail on GPUs below compute capability 7.5 (e.g. "
+		            "V100), which allow 16 clients; write at most 16 for such nodes, or "
+		            "pass --gpu", r);
 	}
 }
 
 static void check_replicas(lint_ctx *c, const gs_node *item, const gs_node *name,
                            int mps)
 {
-	gs_node *v = lint_find(item, "replicas", NULL);
+	gs_node *v = gs_lint_find(item, "replicas", NULL);
 	long long r;
 	char q[64];
 
 	if (!v || v->kind == GS_NODE_NULL) {
-		lint_add(c, R_DP_REPLICAS, v && v->line ? v : item,
-		         "resource%s%s%s has no replicas; write 'replicas: N' with N of at least 2",
-		         lint_is_str(name) ? " '" : "", lint_is_str(name) ? name->text : "",
-		         lint_is_str(name) ? "'" : "");
-	} else if (!lint_int(v, &r)) {
-		if (v->kind == GS_NODE_STRING && v->quoted && lint_int(&(gs_node){
+		gs_lint_add(c, R_DP_REPLICAS, v && v->line ? v : item,
+		            "resource%s%s%s has no replicas; write 'replicas: N' with N of at "
+		            "least 2", gs_lint_is_str(name) ? " '" : "",
+		            gs_lint_is_str(name) ? name->text : "",
+		            gs_lint_is_str(name) ? "'" : "");
+	} else if (!gs_lint_int(v, &r)) {
+		if (v->kind == GS_NODE_STRING && v->quoted && gs_lint_int(&(gs_node){
 			    .kind = GS_NODE_STRING, .text = v->text }, &r))
-			lint_add(c, R_DP_REPLICAS, v,
-			         "replicas is the string \"%s\"; write it without quotes", v->text);
+			gs_lint_add(c, R_DP_REPLICAS, v,
+			            "replicas is the string \"%s\"; write it without quotes",
+			            v->text);
 		else
-			lint_add(c, R_DP_REPLICAS, v,
-			         "replicas must be a whole number of at least 2, not '%s'",
-			         lint_quote(v, q, sizeof q));
+			gs_lint_add(c, R_DP_REPLICAS, v,
+			            "replicas must be a whole number of at least 2, not '%s'",
+			            gs_lint_quote(v, q, sizeof q));
 	} else if (r < 2) {
-		lint_add(c, R_DP_REPLICAS, v,
-		         "replicas is %lld, but the device plugin needs at least 2; write 2 or "
-		         "more, or remove the resource to stop sharing it", r);
+		gs_lint_add(c, R_DP_REPLICAS, v,
+		            "replicas is %lld, but the device plugin needs at least 2; write 2 or "
+		            "more, or remove the resource to stop sharing it", r);
 	} else if (mps) {
 		check_mps_replicas(c, v, r);
 	}
@@ -420,19 +426,20 @@ static void check_resource(lint_ctx *c, const gs_node *item, int mps)
 	gs_node *k, *v;
 
 	if (!item || item->kind != GS_NODE_MAP) {
-		lint_add(c, R_DP_TYPE, item, "each resource must be a mapping with name and "
-		                             "replicas, not %s", lint_kind_name(item));
+		gs_lint_add(c, R_DP_TYPE, item,
+		            "each resource must be a mapping with name and replicas, not %s",
+		            gs_lint_kind_name(item));
 		return;
 	}
 	check_keys(c, item, L_RESOURCE);
-	v = lint_find(item, "name", NULL);
+	v = gs_lint_find(item, "name", NULL);
 	check_name(c, item, v, mps);
 	check_replicas(c, item, v, mps);
-	if (lint_find(item, "rename", &k))
-		lint_add(c, R_DP_RENAME, k,
-		         "rename is reset at runtime by the device plugin; remove it and set "
-		         "'renameByDefault: true' to advertise <name>.shared");
-	if ((v = lint_find(item, "devices", &k)))
+	if (gs_lint_find(item, "rename", &k))
+		gs_lint_add(c, R_DP_RENAME, k,
+		            "rename is reset at runtime by the device plugin; remove it and set "
+		            "'renameByDefault: true' to advertise <name>.shared");
+	if ((v = gs_lint_find(item, "devices", &k)))
 		check_devices(c, k, v);
 }
 
@@ -446,10 +453,10 @@ static void check_replicated(lint_ctx *c, const gs_node *key, const gs_node *v, 
 		/* A null mps is no MPS (a nil pointer in Go); timeSlicing is a
 		 * value, whose decoder rejects null. */
 		if (!mps || (v && v->kind != GS_NODE_NULL))
-			lint_add(c, R_DP_NO_RESOURCES, key,
-			         "%s has no resources, which the device plugin rejects; list "
-			         "'resources: [{name: nvidia.com/gpu, replicas: N}]', or remove "
-			         "%s to stop sharing", key->text, key->text);
+			gs_lint_add(c, R_DP_NO_RESOURCES, key,
+			            "%s has no resources, which the device plugin rejects; list "
+			            "'resources: [{name: nvidia.com/gpu, replicas: N}]', or remove "
+			            "%s to stop sharing", key->text, key->text);
 		return;
 	}
 	if (!need_map(c, key, v))
@@ -457,20 +464,21 @@ static void check_replicated(lint_ctx *c, const gs_node *key, const gs_node *v, 
 	check_keys(c, v, L_REPLICATED);
 	need_bool(c, v, "renameByDefault");
 	need_bool(c, v, "failRequestsGreaterThanOne");
-	if (!mps && !lint_find(v, "failRequestsGreaterThanOne", NULL))
-		lint_add(c, R_DP_FAIL_REQUESTS, key,
-		         "timeSlicing without failRequestsGreaterThanOne: a pod that asks for 2 "
-		         "replicas gets no more compute than with 1; write "
-		         "'failRequestsGreaterThanOne: true'");
-	res = lint_find(v, "resources", &k);
+	if (!mps && !gs_lint_find(v, "failRequestsGreaterThanOne", NULL))
+		gs_lint_add(c, R_DP_FAIL_REQUESTS, key,
+		            "timeSlicing without failRequestsGreaterThanOne: a pod that asks for 2 "
+		            "replicas gets no more compute than with 1; write "
+		            "'failRequestsGreaterThanOne: true'");
+	res = gs_lint_find(v, "resources", &k);
 	if (!res || res->kind == GS_NODE_NULL || (res->kind == GS_NODE_SEQ && res->n == 0)) {
-		lint_add(c, R_DP_NO_RESOURCES, res ? k : key,
-		         "%s has no resources, which the device plugin rejects; list at least "
-		         "one, e.g. '- name: nvidia.com/gpu' with 'replicas: 4'", name);
+		gs_lint_add(c, R_DP_NO_RESOURCES, res ? k : key,
+		            "%s has no resources, which the device plugin rejects; list at least "
+		            "one, e.g. '- name: nvidia.com/gpu' with 'replicas: 4'", name);
 		return;
 	}
 	if (res->kind != GS_NODE_SEQ) {
-		lint_add(c, R_DP_TYPE, res, "resources must be a list, not %s", lint_kind_name(res));
+		gs_lint_add(c, R_DP_TYPE, res, "resources must be a list, not %s",
+		            gs_lint_kind_name(res));
 		return;
 	}
 	for (size_t i = 0; i < res->n; i++)
@@ -486,49 +494,49 @@ static void check_sharing(lint_ctx *c, const gs_node *key, const gs_node *s,
 	if (!s || s->kind == GS_NODE_NULL || !need_map(c, key, s))
 		return;
 	check_keys(c, s, L_SHARING);
-	ts = lint_find_ci(s, "timeSlicing", &tk);
-	mps = lint_find_ci(s, "mps", &mk);
+	ts = gs_lint_find_ci(s, "timeSlicing", &tk);
+	mps = gs_lint_find_ci(s, "mps", &mk);
 	if (tk)
 		check_replicated(c, tk, ts, 0);
 	if (mk)
 		check_replicated(c, mk, mps, 1);
 	if (tk && mk && mps && mps->kind != GS_NODE_NULL)
-		lint_add(c, R_DP_BOTH_STRATEGIES, mk,
-		         "both timeSlicing and mps are set; the device plugin silently uses mps "
-		         "and ignores timeSlicing: keep only one");
+		gs_lint_add(c, R_DP_BOTH_STRATEGIES, mk,
+		            "both timeSlicing and mps are set; the device plugin silently uses mps "
+		            "and ignores timeSlicing: keep only one");
 	if (mk && mps && mps->kind == GS_NODE_MAP && mps->n && mig && strcmp(mig, "mixed") == 0)
-		lint_add(c, R_DP_MPS_MIG, mk,
-		         "MPS does not work with flags.migStrategy mixed (the device plugin "
-		         "refuses to start); use timeSlicing on MIG GPUs, or migStrategy none");
+		gs_lint_add(c, R_DP_MPS_MIG, mk,
+		            "MPS does not work with flags.migStrategy mixed (the device plugin "
+		            "refuses to start); use timeSlicing on MIG GPUs, or migStrategy none");
 }
 
-void lint_device_plugin(lint_ctx *c, const gs_node *root)
+void gs_lint_device_plugin(lint_ctx *c, const gs_node *root)
 {
 	gs_node *k, *v;
 	const char *mig = NULL;
 	char q[64];
 
 	if (!root || root->kind != GS_NODE_MAP) {
-		lint_add(c, R_DP_TYPE, root, "a device-plugin config must be a mapping, not %s",
-		         lint_kind_name(root));
+		gs_lint_add(c, R_DP_TYPE, root, "a device-plugin config must be a mapping, not %s",
+		            gs_lint_kind_name(root));
 		return;
 	}
 	check_keys(c, root, L_TOP);
-	if ((v = lint_find_ci(root, "version", &k)) && v->kind != GS_NODE_NULL &&
-	    !(lint_is_str(v) && strcmp(v->text, "v1") == 0))
-		lint_add(c, R_DP_VERSION, v->line ? v : k,
-		         "version is '%s', but the device plugin knows only v1; write 'version: v1'",
-		         lint_quote(v, q, sizeof q));
-	if ((v = lint_find_ci(root, "flags", &k)) && v->kind != GS_NODE_NULL)
+	if ((v = gs_lint_find_ci(root, "version", &k)) && v->kind != GS_NODE_NULL &&
+	    !(gs_lint_is_str(v) && strcmp(v->text, "v1") == 0))
+		gs_lint_add(c, R_DP_VERSION, v->line ? v : k,
+		            "version is '%s', but the device plugin knows only v1; write "
+		            "'version: v1'", gs_lint_quote(v, q, sizeof q));
+	if ((v = gs_lint_find_ci(root, "flags", &k)) && v->kind != GS_NODE_NULL)
 		mig = check_flags(c, k, v);
-	if ((v = lint_find_ci(root, "sharing", &k)))
+	if ((v = gs_lint_find_ci(root, "sharing", &k)))
 		check_sharing(c, k, v, mig);
-	if ((v = lint_find_ci(root, "imex", &k)) && v->kind != GS_NODE_NULL &&
+	if ((v = gs_lint_find_ci(root, "imex", &k)) && v->kind != GS_NODE_NULL &&
 	    need_map(c, k, v)) {
 		check_keys(c, v, L_IMEX);
 		need_bool(c, v, "required");
 	}
-	if ((v = lint_find_ci(root, "resources", &k)) && v->kind != GS_NODE_NULL &&
+	if ((v = gs_lint_find_ci(root, "resources", &k)) && v->kind != GS_NODE_NULL &&
 	    need_map(c, k, v))
 		check_keys(c, v, L_NAMING);
 }

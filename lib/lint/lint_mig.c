@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lint/lint.h"
+#include "lint/kit.h"
 
 #define MAX_ITEMS 32  /* gs_mig_fit's limit on instances */
 
@@ -51,12 +51,13 @@ static void unknown_keys(lint_ctx *c, const gs_node *map, const char *const *key
 		if (known)
 			continue;
 		if ((near = gs_suggest(k, keys, n)))
-			lint_add(c, R_MIG_UNKNOWN_KEY, map->keys[i],
-			         "unknown key '%s', which makes mig-parted reject the file; write '%s'",
-			         k, near);
+			gs_lint_add(c, R_MIG_UNKNOWN_KEY, map->keys[i],
+			            "unknown key '%s', which makes mig-parted reject the file; "
+			            "write '%s'", k, near);
 		else
-			lint_add(c, R_MIG_UNKNOWN_KEY, map->keys[i],
-			         "unknown key '%s', which makes mig-parted reject the file; remove it", k);
+			gs_lint_add(c, R_MIG_UNKNOWN_KEY, map->keys[i],
+			            "unknown key '%s', which makes mig-parted reject the file; "
+			            "remove it", k);
 	}
 }
 
@@ -131,13 +132,13 @@ static void bad_profile(lint_ctx *c, const gs_node *key)
 	lower[i] = '\0';
 	if (parse_profile(key->text, &p) == 0 && strcmp(lower, key->text) != 0 &&
 	    parse_profile(lower, &p))
-		lint_add(c, R_MIG_PROFILE, key, "'%s' is not a MIG profile name; write '%s'",
-		         key->text, lower);
+		gs_lint_add(c, R_MIG_PROFILE, key, "'%s' is not a MIG profile name; write '%s'",
+		            key->text, lower);
 	else
-		lint_add(c, R_MIG_PROFILE, key,
-		         "'%s' is not a MIG profile name; write <g>g.<mem>gb with an optional "
-		         "<c>c. prefix and +me, -me, +gfx or +me.all suffix, e.g. '1g.5gb'",
-		         key->text);
+		gs_lint_add(c, R_MIG_PROFILE, key,
+		            "'%s' is not a MIG profile name; write <g>g.<mem>gb with an optional "
+		            "<c>c. prefix and +me, -me, +gfx or +me.all suffix, e.g. '1g.5gb'",
+		            key->text);
 }
 
 /* Checks names and counts; returns the number of instances asked for, or
@@ -157,18 +158,19 @@ static long long check_mig_devices(lint_ctx *c, const gs_node *key, const gs_nod
 		}
 		if (v->kind == GS_NODE_NULL)
 			continue;
-		if (!lint_int(v, &n) || n < 0) {
-			lint_add(c, R_MIG_COUNT, v, "count '%s' of %s must be a whole number, 0 or more",
-			         lint_quote(v, q, sizeof q), devs->keys[i]->text);
+		if (!gs_lint_int(v, &n) || n < 0) {
+			gs_lint_add(c, R_MIG_COUNT, v,
+			            "count '%s' of %s must be a whole number, 0 or more",
+			            gs_lint_quote(v, q, sizeof q), devs->keys[i]->text);
 			bad = 1;
 		} else {
 			total += n > 1000000 ? 1000000 : n;
 		}
 	}
 	if (!bad && devs->n && total == 0) {
-		lint_add(c, R_MIG_COUNT, key,
-		         "every count in mig-devices is 0, which mig-parted rejects; give a profile "
-		         "a count, or write 'mig-devices: {}'");
+		gs_lint_add(c, R_MIG_COUNT, key,
+		            "every count in mig-devices is 0, which mig-parted rejects; give a "
+		            "profile a count, or write 'mig-devices: {}'");
 		bad = 1;
 	}
 	return bad ? -1 : total;
@@ -207,7 +209,7 @@ static int fit(const gs_gpu *g, const gs_node *devs, int exact, char *why, size_
 		long long count = 0;
 		profile p;
 		parse_profile(devs->keys[i]->text, &p);
-		lint_int(devs->items[i], &count);
+		gs_lint_int(devs->items[i], &count);
 		if (count <= 0)
 			continue;
 		gi_name(devs->keys[i]->text, name, sizeof name);
@@ -219,7 +221,8 @@ static int fit(const gs_gpu *g, const gs_node *devs, int exact, char *why, size_
 				j++;
 			if (j == n_ci) {
 				if (n_ci == MAX_ITEMS)
-					return snprintf(why, size, "too many profiles for %s", g->name), -1;
+					return snprintf(why, size, "too many profiles for %s",
+					                g->name), -1;
 				ci_prof[n_ci] = mp;
 				ci_slices[n_ci++] = 0;
 			}
@@ -231,7 +234,8 @@ static int fit(const gs_gpu *g, const gs_node *devs, int exact, char *why, size_
 			                count, mp->name, g->name, mp->max_count), -1;
 		for (long long k = 0; k < count; k++) {
 			if (n == MAX_ITEMS)
-				return snprintf(why, size, "too many instances for %s", g->name), -1;
+				return snprintf(why, size, "too many instances for %s",
+				                g->name), -1;
 			items[n++] = mp;
 		}
 	}
@@ -239,7 +243,8 @@ static int fit(const gs_gpu *g, const gs_node *devs, int exact, char *why, size_
 		long long cs = ci_prof[j]->compute_slices > 0 ? ci_prof[j]->compute_slices : 1;
 		for (long long k = 0; k < (ci_slices[j] + cs - 1) / cs; k++) {
 			if (n == MAX_ITEMS)
-				return snprintf(why, size, "too many instances for %s", g->name), -1;
+				return snprintf(why, size, "too many instances for %s",
+				                g->name), -1;
 			items[n++] = ci_prof[j];
 		}
 	}
@@ -269,11 +274,11 @@ static const gs_gpu *pci_model(const gs_catalog *cat, const char *filter)
 static size_t filters(const gs_node *f, const char **out, size_t max)
 {
 	size_t n = 0;
-	if (lint_is_str(f))
+	if (gs_lint_is_str(f))
 		out[n++] = f->text;
 	else if (f && f->kind == GS_NODE_SEQ)
 		for (size_t i = 0; i < f->n && n < max; i++)
-			if (lint_is_str(f->items[i]))
+			if (gs_lint_is_str(f->items[i]))
 				out[n++] = f->items[i]->text;
 	return n;
 }
@@ -316,18 +321,18 @@ static void fit_any(lint_ctx *c, const gs_node *key, const gs_node *devs)
 				snprintf(first, sizeof first, "%s", why);
 		}
 	if (first[0])
-		lint_add(c, R_MIG_GEOMETRY_ANY, key,
-		         "mig-devices fit no MIG GPU in gpushare's catalog (%s); see 'gpushare mig "
-		         "MODEL' for valid geometries, or pass --gpu", first);
+		gs_lint_add(c, R_MIG_GEOMETRY_ANY, key,
+		            "mig-devices fit no MIG GPU in gpushare's catalog (%s); see 'gpushare "
+		            "mig MODEL' for valid geometries, or pass --gpu", first);
 	else if ((unknown = unknown_profile(cat, devs, name, sizeof name)))
-		lint_add(c, R_MIG_GEOMETRY_ANY, key,
-		         "no MIG GPU in gpushare's catalog has profile '%s'; check the name with "
-		         "'gpushare gpus MODEL', or ignore this if the config is for another GPU",
-		         unknown);
+		gs_lint_add(c, R_MIG_GEOMETRY_ANY, key,
+		            "no MIG GPU in gpushare's catalog has profile '%s'; check the name "
+		            "with 'gpushare gpus MODEL', or ignore this if the config is for "
+		            "another GPU", unknown);
 	else
-		lint_add(c, R_MIG_GEOMETRY_ANY, key,
-		         "no MIG GPU in gpushare's catalog has all of these profiles; check the "
-		         "names with 'gpushare gpus MODEL'");
+		gs_lint_add(c, R_MIG_GEOMETRY_ANY, key,
+		            "no MIG GPU in gpushare's catalog has all of these profiles; check the "
+		            "names with 'gpushare gpus MODEL'");
 }
 
 static void check_geometry(lint_ctx *c, const gs_node *key, const gs_node *devs,
@@ -340,16 +345,16 @@ static void check_geometry(lint_ctx *c, const gs_node *key, const gs_node *devs,
 	char why[GS_ERROR_MSG_MAX];
 
 	if (g && !g->mig_slots) {
-		lint_add(c, R_MIG_GEOMETRY, key,
-		         "%s does not support MIG, so this entry cannot apply to it; pass the "
-		         "--gpu the config is for", g->name);
+		gs_lint_add(c, R_MIG_GEOMETRY, key,
+		            "%s does not support MIG, so this entry cannot apply to it; pass the "
+		            "--gpu the config is for", g->name);
 		return;
 	}
 	if (g) {
 		if (fit(g, devs, 0, why, sizeof why) < 0)
-			lint_add(c, R_MIG_GEOMETRY, key,
-			         "mig-devices do not fit %s: %s; see 'gpushare mig %s' for valid "
-			         "geometries", g->name, why, g->name);
+			gs_lint_add(c, R_MIG_GEOMETRY, key,
+			            "mig-devices do not fit %s: %s; see 'gpushare mig %s' for "
+			            "valid geometries", g->name, why, g->name);
 		return;
 	}
 	if (!cat)
@@ -364,9 +369,9 @@ static void check_geometry(lint_ctx *c, const gs_node *key, const gs_node *devs,
 	for (size_t i = 0; i < n_ids; i++) {
 		if (!(g = pci_model(cat, ids[i])) || fit(g, devs, 0, why, sizeof why) == 0)
 			continue;
-		lint_add(c, R_MIG_GEOMETRY, key,
-		         "mig-devices do not fit %s (device-filter %s): %s; see 'gpushare mig %s' "
-		         "for valid geometries", g->name, ids[i], why, g->name);
+		gs_lint_add(c, R_MIG_GEOMETRY, key,
+		            "mig-devices do not fit %s (device-filter %s): %s; see 'gpushare mig "
+		            "%s' for valid geometries", g->name, ids[i], why, g->name);
 		return;
 	}
 }
@@ -403,16 +408,16 @@ static void check_filter(lint_ctx *c, const gs_node *key, const gs_node *f)
 		n = f->n;
 	}
 	for (size_t i = 0; i < n; i++) {
-		if (!lint_is_str(list[i])) {
-			lint_add(c, R_MIG_TYPE, list[i]->line ? list[i] : key,
-			         "device-filter must be a PCI device ID string or a list of them, not %s",
-			         lint_kind_name(list[i]));
+		if (!gs_lint_is_str(list[i])) {
+			gs_lint_add(c, R_MIG_TYPE, list[i]->line ? list[i] : key,
+			            "device-filter must be a PCI device ID string or a list of "
+			            "them, not %s", gs_lint_kind_name(list[i]));
 			return;
 		}
 		if (!pci_id_ok(list[i]->text))
-			lint_add(c, R_MIG_DEVICE_FILTER, list[i],
-			         "device-filter '%s' is not a PCI device ID like 0x20B010DE, so it never "
-			         "matches a GPU", list[i]->text);
+			gs_lint_add(c, R_MIG_DEVICE_FILTER, list[i],
+			            "device-filter '%s' is not a PCI device ID like 0x20B010DE, "
+			            "so it never matches a GPU", list[i]->text);
 	}
 }
 
@@ -421,21 +426,21 @@ static void check_devices(lint_ctx *c, const gs_node *key, const gs_node *v)
 	long long n;
 	char q[64];
 
-	if (v->kind == GS_NODE_NULL || (lint_is_str(v) && strcmp(v->text, "all") == 0))
+	if (v->kind == GS_NODE_NULL || (gs_lint_is_str(v) && strcmp(v->text, "all") == 0))
 		return;
 	if (v->kind == GS_NODE_SEQ) {
 		for (size_t i = 0; i < v->n; i++)
-			if (!lint_int(v->items[i], &n) || n < 0) {
-				lint_add(c, R_MIG_DEVICES, v->items[i],
-				         "devices entry '%s' is not a GPU index; write indices like [0, 1]",
-				         lint_quote(v->items[i], q, sizeof q));
+			if (!gs_lint_int(v->items[i], &n) || n < 0) {
+				gs_lint_add(c, R_MIG_DEVICES, v->items[i],
+				            "devices entry '%s' is not a GPU index; write indices "
+				            "like [0, 1]", gs_lint_quote(v->items[i], q, sizeof q));
 				return;
 			}
 		return;
 	}
-	lint_add(c, R_MIG_DEVICES, v->line ? v : key,
-	         "devices is '%s'; write all or a list of GPU indices like [0, 1]",
-	         lint_quote(v, q, sizeof q));
+	gs_lint_add(c, R_MIG_DEVICES, v->line ? v : key,
+	            "devices is '%s'; write all or a list of GPU indices like [0, 1]",
+	            gs_lint_quote(v, q, sizeof q));
 }
 
 static void check_item(lint_ctx *c, const gs_node *item)
@@ -446,87 +451,91 @@ static void check_item(lint_ctx *c, const gs_node *item)
 	long long total = -1;
 
 	if (item->kind != GS_NODE_MAP) {
-		lint_add(c, R_MIG_TYPE, item, "each entry must be a mapping with devices and "
-		                              "mig-enabled, not %s", lint_kind_name(item));
+		gs_lint_add(c, R_MIG_TYPE, item,
+		            "each entry must be a mapping with devices and mig-enabled, not %s",
+		            gs_lint_kind_name(item));
 		return;
 	}
 	unknown_keys(c, item, item_keys, GS_ARRAY_LEN(item_keys));
-	if (!(dev = lint_find(item, "devices", &vk)))
-		lint_add(c, R_MIG_REQUIRED, item,
-		         "entry has no devices; write 'devices: all' or a list of GPU indices");
+	if (!(dev = gs_lint_find(item, "devices", &vk)))
+		gs_lint_add(c, R_MIG_REQUIRED, item,
+		            "entry has no devices; write 'devices: all' or a list of GPU indices");
 	else
 		check_devices(c, vk, dev);
-	if (!(en = lint_find(item, "mig-enabled", &ek)))
-		lint_add(c, R_MIG_REQUIRED, item,
-		         "entry has no mig-enabled; write 'mig-enabled: true' or false");
-	else if (en->kind != GS_NODE_NULL && !(has_enabled = lint_bool(en, &enabled)))
-		lint_add(c, R_MIG_TYPE, en, "mig-enabled must be true or false");
-	if ((filter = lint_find(item, "device-filter", &fk)) && filter->kind != GS_NODE_NULL)
+	if (!(en = gs_lint_find(item, "mig-enabled", &ek)))
+		gs_lint_add(c, R_MIG_REQUIRED, item,
+		            "entry has no mig-enabled; write 'mig-enabled: true' or false");
+	else if (en->kind != GS_NODE_NULL && !(has_enabled = gs_lint_bool(en, &enabled)))
+		gs_lint_add(c, R_MIG_TYPE, en, "mig-enabled must be true or false");
+	if ((filter = gs_lint_find(item, "device-filter", &fk)) && filter->kind != GS_NODE_NULL)
 		check_filter(c, fk, filter);
-	devs = lint_find(item, "mig-devices", &dk);
+	devs = gs_lint_find(item, "mig-devices", &dk);
 	if (devs && devs->kind != GS_NODE_NULL && devs->kind != GS_NODE_MAP) {
-		lint_add(c, R_MIG_TYPE, devs, "mig-devices must map profiles to counts, like "
-		                              "{\"1g.5gb\": 7}, not %s", lint_kind_name(devs));
+		gs_lint_add(c, R_MIG_TYPE, devs,
+		            "mig-devices must map profiles to counts, like {\"1g.5gb\": 7}, "
+		            "not %s", gs_lint_kind_name(devs));
 		return;
 	}
 	if (devs && devs->kind == GS_NODE_MAP)
 		total = check_mig_devices(c, dk, devs);
 	if (enabled && (!devs || devs->kind == GS_NODE_NULL))
-		lint_add(c, R_MIG_ENABLED_WITHOUT_DEVICES, ek,
-		         "mig-enabled is true but the entry has no mig-devices; list them, like "
-		         "'mig-devices: {\"1g.5gb\": 7}', or write 'mig-devices: {}' to only "
-		         "enable MIG");
+		gs_lint_add(c, R_MIG_ENABLED_WITHOUT_DEVICES, ek,
+		            "mig-enabled is true but the entry has no mig-devices; list them, like "
+		            "'mig-devices: {\"1g.5gb\": 7}', or write 'mig-devices: {}' to only "
+		            "enable MIG");
 	if (!enabled && devs && devs->kind == GS_NODE_MAP && devs->n)
-		lint_add(c, R_MIG_DISABLED_WITH_DEVICES, dk,
-		         "mig-enabled is %s but mig-devices lists devices; write 'mig-enabled: "
-		         "true', or remove mig-devices", has_enabled ? "false" : "not true");
+		gs_lint_add(c, R_MIG_DISABLED_WITH_DEVICES, dk,
+		            "mig-enabled is %s but mig-devices lists devices; write 'mig-enabled: "
+		            "true', or remove mig-devices", has_enabled ? "false" : "not true");
 	if (enabled && total > 0)
 		check_geometry(c, dk, devs, filter);
 }
 
-void lint_mig_parted(lint_ctx *c, const gs_node *root)
+void gs_lint_mig_parted(lint_ctx *c, const gs_node *root)
 {
 	gs_node *vk, *ck;
 	const gs_node *v, *configs;
 	char q[64];
 
 	unknown_keys(c, root, top_keys, GS_ARRAY_LEN(top_keys));
-	if (!(v = lint_find(root, "version", &vk)))
-		lint_add(c, R_MIG_VERSION, root,
-		         "mig-parted config has no version, so mig-parted rejects it; add "
-		         "'version: v1'");
-	else if (!lint_is_str(v) || strcmp(v->text, "v1") != 0)
-		lint_add(c, R_MIG_VERSION, v->line ? v : vk,
-		         "version is '%s', but mig-parted knows only v1; write 'version: v1'",
-		         lint_quote(v, q, sizeof q));
-	if (!(configs = lint_find(root, "mig-configs", &ck))) {
-		lint_add(c, R_MIG_EMPTY, root,
-		         "mig-parted config has no mig-configs; add 'mig-configs:' with at least "
-		         "one named config");
+	if (!(v = gs_lint_find(root, "version", &vk)))
+		gs_lint_add(c, R_MIG_VERSION, root,
+		            "mig-parted config has no version, so mig-parted rejects it; add "
+		            "'version: v1'");
+	else if (!gs_lint_is_str(v) || strcmp(v->text, "v1") != 0)
+		gs_lint_add(c, R_MIG_VERSION, v->line ? v : vk,
+		            "version is '%s', but mig-parted knows only v1; write 'version: v1'",
+		            gs_lint_quote(v, q, sizeof q));
+	if (!(configs = gs_lint_find(root, "mig-configs", &ck))) {
+		gs_lint_add(c, R_MIG_EMPTY, root,
+		            "mig-parted config has no mig-configs; add 'mig-configs:' with at "
+		            "least one named config");
 		return;
 	}
 	if (configs->kind != GS_NODE_MAP || configs->n == 0) {
 		if (configs->kind == GS_NODE_MAP || configs->kind == GS_NODE_NULL)
-			lint_add(c, R_MIG_EMPTY, ck,
-			         "mig-configs is empty; add a named config, like 'all-disabled: "
-			         "[{devices: all, mig-enabled: false}]'");
+			gs_lint_add(c, R_MIG_EMPTY, ck,
+			            "mig-configs is empty; add a named config, like 'all-disabled: "
+			            "[{devices: all, mig-enabled: false}]'");
 		else
-			lint_add(c, R_MIG_TYPE, configs, "mig-configs must map config names to "
-			                                 "lists of entries, not %s",
-			         lint_kind_name(configs));
+			gs_lint_add(c, R_MIG_TYPE, configs,
+			            "mig-configs must map config names to lists of entries, not %s",
+			            gs_lint_kind_name(configs));
 		return;
 	}
 	for (size_t i = 0; i < configs->n; i++) {
 		const gs_node *name = configs->keys[i], *list = configs->items[i];
 		if (list->kind == GS_NODE_NULL || (list->kind == GS_NODE_SEQ && list->n == 0)) {
-			lint_add(c, R_MIG_EMPTY, name,
-			         "config '%s' has no entries, which mig-parted rejects; add one, like "
-			         "'- devices: all' with 'mig-enabled: false'", name->text);
+			gs_lint_add(c, R_MIG_EMPTY, name,
+			            "config '%s' has no entries, which mig-parted rejects; add "
+			            "one, like '- devices: all' with 'mig-enabled: false'",
+			            name->text);
 			continue;
 		}
 		if (list->kind != GS_NODE_SEQ) {
-			lint_add(c, R_MIG_TYPE, list, "config '%s' must be a list of entries, not %s",
-			         name->text, lint_kind_name(list));
+			gs_lint_add(c, R_MIG_TYPE, list,
+			            "config '%s' must be a list of entries, not %s", name->text,
+			            gs_lint_kind_name(list));
 			continue;
 		}
 		for (size_t j = 0; j < list->n; j++)

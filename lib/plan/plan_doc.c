@@ -1,7 +1,6 @@
 /*
- * plan_doc.c - the plan's JSON/YAML contract, and the scenario as a
- * workload file. Keys are documented in gpushare(1) and
- * gpushare-workloads(5): add keys, never rename them.
+ * plan_doc.c - the plan's JSON/YAML contract. Keys are documented in
+ * gpushare(1): add keys, never rename them.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -206,108 +205,6 @@ int gs_doc_plan(const gs_plan *p, gs_doc **out, gs_error *err)
 	rc |= gs_node_put(root, "workloads", wls);
 	rc |= gs_node_put(root, "teams", teams);
 	rc |= gs_node_put(root, "warnings", warns);
-	if (rc) {
-		gs_node_free(root);
-		return gs_fail_nomem(err);
-	}
-	return gs_doc_wrap(root, out, err);
-}
-
-/* ---- the scenario as a workload file ------------------------------------- */
-
-static gs_node *bytes_text(int64_t b)
-{
-	char buf[64];
-	if (b % (INT64_C(1) << 30) == 0)
-		snprintf(buf, sizeof buf, "%lldGiB", (long long)(b >> 30));
-	else if (b % (1 << 20) == 0)
-		snprintf(buf, sizeof buf, "%lldMiB", (long long)(b >> 20));
-	else if (b % 1000000 == 0)
-		snprintf(buf, sizeof buf, "%lldMB", (long long)(b / 1000000));
-	else
-		snprintf(buf, sizeof buf, "%lld.%06lldMB", (long long)(b / 1000000),
-		         (long long)(b % 1000000));
-	return gs_node_str(buf);
-}
-
-static gs_node *share_text(int64_t ppm)
-{
-	char buf[32];
-	int n = snprintf(buf, sizeof buf, "%lld.%04lld", (long long)(ppm / 10000),
-	                 (long long)(ppm % 10000));
-	while (n > 0 && buf[n - 1] == '0')
-		buf[--n] = '\0';
-	if (n > 0 && buf[n - 1] == '.')
-		buf[--n] = '\0';
-	snprintf(buf + n, sizeof buf - (size_t)n, "%%");
-	return gs_node_str(buf);
-}
-
-static gs_node *gpu_names(const gs_gpu *const *g, size_t n)
-{
-	gs_node *seq = gs_node_new(GS_NODE_SEQ, NULL);
-	int rc = 0;
-	for (size_t i = 0; i < n; i++)
-		rc |= gs_node_push(seq, gs_node_str(g[i]->name));
-	if (rc) {
-		gs_node_free(seq);
-		return NULL;
-	}
-	return seq;
-}
-
-static gs_node *scenario_workload(const gs_workload *w)
-{
-	gs_node *m = gs_node_new(GS_NODE_MAP, NULL);
-	int rc = 0;
-	rc |= gs_node_put(m, "name", gs_node_str(w->name));
-	rc |= gs_node_put(m, "kind", gs_node_str(gs_kind_name(w->kind)));
-	rc |= gs_node_put(m, "replicas", gs_node_int(w->replicas));
-	rc |= gs_node_put(m, "gpuMemory", bytes_text(w->memory_bytes));
-	rc |= gs_node_put(m, "compute", share_text(w->compute_ppm));
-	if (w->measured_on)
-		rc |= gs_node_put(m, "measuredOn", gs_node_str(w->measured_on->name));
-	rc |= gs_node_put(m, "latency", gs_node_str(w->latency_critical ? "critical" : "tolerant"));
-	rc |= gs_node_put(m, "isolation", gs_node_str(w->isolation_fault ? "fault" : "none"));
-	rc |= gs_node_put(m, "tenant", gs_node_str(w->tenant));
-	rc |= gs_node_put(m, "team", gs_node_str(w->team));
-	if (w->n_gpus)
-		rc |= gs_node_put(m, "gpus", gpu_names(w->gpus, w->n_gpus));
-	rc |= gs_node_put(m, "spread", gs_node_str(gs_spread_name(w->spread)));
-	if (w->current) {
-		gs_node *c = gs_node_new(GS_NODE_MAP, NULL);
-		rc |= gs_node_put(c, "instance", gs_node_str(w->current->type));
-		rc |= gs_node_put(c, "count", gs_node_int(w->current_count));
-		rc |= gs_node_put(m, "current", c);
-	}
-	if (rc) {
-		gs_node_free(m);
-		return NULL;
-	}
-	return m;
-}
-
-int gs_doc_scenario(const gs_scenario *s, gs_doc **out, gs_error *err)
-{
-	gs_node *root = gs_node_new(GS_NODE_MAP, NULL);
-	gs_node *wls = gs_node_new(GS_NODE_SEQ, NULL);
-	int rc = 0;
-	rc |= gs_node_put(root, "version", gs_node_int(1));
-	rc |= gs_node_put(root, "cloud", gs_node_str(s->cloud));
-	rc |= gs_node_put(root, "pricing", gs_node_str(gs_pricing_name(s->pricing)));
-	rc |= gs_node_put(root, "via", gs_node_str(s->via == GS_VIA_DRA ? "dra" : "device-plugin"));
-	rc |= gs_node_put(root, "targetUtilization", share_text(s->target_ppm));
-	if (s->n_globs) {
-		gs_node *g = gs_node_new(GS_NODE_SEQ, NULL);
-		for (size_t i = 0; i < s->n_globs; i++)
-			rc |= gs_node_push(g, gs_node_str(s->globs[i]));
-		rc |= gs_node_put(root, "instances", g);
-	}
-	if (s->n_gpus)
-		rc |= gs_node_put(root, "gpus", gpu_names(s->gpus, s->n_gpus));
-	for (size_t i = 0; i < s->n; i++)
-		rc |= gs_node_push(wls, scenario_workload(&s->w[i]->pub));
-	rc |= gs_node_put(root, "workloads", wls);
 	if (rc) {
 		gs_node_free(root);
 		return gs_fail_nomem(err);

@@ -1,5 +1,12 @@
-/* scenario.h - the scenario's internals, shared by the loader, the
- * advisor and the planner. */
+/*
+ * scenario.h - the scenario's internals, shared by the loader, the key
+ * table, the advisor and the planner.
+ *
+ * scenario.c is the object (workloads, their index, what may be bought);
+ * keys.h the one table of keys (keys.c), which load.c (workload files),
+ * set.c (the REPL's `set`) and write.c (gs_doc_scenario) go through;
+ * values.c reads and writes one value.
+ */
 #ifndef GS_SCENARIO_H
 #define GS_SCENARIO_H
 
@@ -31,6 +38,20 @@ struct gs_scenario {
 	size_t *index;             /* open addressing over w[] by name, +1 */
 	size_t index_cap;          /* 0: no index yet */
 };
+
+/* scenario.c: a workload with the defaults (NULL when out of memory), and
+ * its release. */
+wl *gs_wl_new(const char *name);
+void gs_wl_free(wl *w);
+/* Points the public record at the workload's own strings; after any
+ * change. */
+void gs_wl_sync(wl *w);
+/* The workload named name, or NULL. */
+wl *gs_scenario_wl(const gs_scenario *s, const char *name);
+/* Appends w (the scenario takes it); -1 when out of memory. */
+int gs_scenario_push(gs_scenario *s, wl *w);
+/* Forgets the name index, after a workload is renamed or removed. */
+void gs_scenario_unindex(gs_scenario *s);
 
 /* Instances the scenario may buy: cloud, allow-lists and a known price. */
 int gs_scenario_instance_ok(const gs_scenario *s, const gs_instance *in);

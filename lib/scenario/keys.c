@@ -1,0 +1,487 @@
+/*
+ * keys.c - the keys of a workload file, in one table (see keys.h): each
+ * key's row and the functions that read it and write it back. Reading
+ * goes through gs_scenario_read_key, for files and for `set` alike, so a
+ * value typed at the prompt is checked exactly as the same value in a
+ * file.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "scenario/keys.h"
+#include "scenario/values.h"
+
+static const char *const kind_names[] = { "inference", "batch", "training",
+	                                      "notebook", "ci" };
+static const char *const spread_names[] = { "none", "gpu", "node" };
+static const char *const latencies[] = { "tolerant", "critical" };
+static const char *const isolations[] = { "none", "fault" };
+static const char *const clouds[] = { "aws", "azure", "gcp", "all" };
+static const char *const pricings[] = { "on-demand", "spot" };
+static const char *const vias[] = { "device-plugin", "dra" };
+
+const char *gs_kind_name(gs_kind k) { return kind_names[k]; }
+const char *gs_spread_name(gs_spread sp) { return spread_names[sp]; }
+
+static int put_str(gs_node *map, const char *key, const char *text)
+{
+	return gs_node_put(map, key, gs_node_str(text));
+}
+
+/* ---- workload keys ------------------------------------------------------ */
+
+static int read_name(const gs_key_dst *d, const gs_node *v)
+{
+	return gs_read_label(d->c, v, "name", &d->w->name);
+}
+
+static int write_name(const gs_key_src *s, gs_node *map, const char *key)
+{
+	return put_str(map, key, s->w->pub.name);
+}
+
+static int read_kind(const gs_key_dst *d, const gs_node *v)
+{
+	int i, rc = gs_read_choice(d->c, v, "kind", kind_names,
+	                           GS_ARRAY_LEN(kind_names), &i);
+	if (rc == 0)
+		d->w->pub.kind = (gs_kind)i;
+	return rc;
+}
+
+static int write_kind(const gs_key_src *s, gs_node *map, const char *key)
+{
+	return put_str(map, key, kind_names[s->w->pub.kind]);
+}
+
+static int read_replicas(const gs_key_dst *d, const gs_node *v)
+{
+	gs_ctx *c = d->c;
+	int64_t x;
+	int rc = gs_scalar_int(c, v, 1, 100000, &x);
+
+	if (rc == 0) {
+		d->w->pub.replicas = (int)x;
+	} else if (v->kind == GS_NODE_STRING && strcmp(v->text, "0") == 0) {
+		rc = gs_fail_node(c->err, GS_ESCHEMA, c->file, v, "replicas must be at "
+		                  "least 1 (remove the workload instead)");
+	} else if (c->err) {
+		gs_error tmp = *c->err;
+		gs_fail_node(c->err, rc, c->file, v, "'replicas': %s", tmp.msg);
+	}
+	return rc;
+}
+
+static int write_replicas(const gs_key_src *s, gs_node *map, const char *key)
+{
+	return gs_node_put(map, key, gs_node_int(s->w->pub.replicas));
+}
+
+static int read_memory(const gs_key_dst *d, const gs_node *v)
+{
+	int64_t x;
+	int rc = gs_scalar_bytes(d->c, v, &x);
+
+	if (rc == 0 && x == 0)
+		rc = gs_fail_node(d->c->err, GS_ESCHEMA, d->c->file, v,
+		                  "gpuMemory must be more than 0");
+	if (rc == 0) {
+		d->w->pub.memory_bytes = x;
+		d->w->has_memory = 1;
+	}
+	return rc;
+}
+
+static int write_memory(const gs_key_src *s, gs_node *map, const char *key)
+{
+	return gs_node_put(map, key, gs_bytes_node(s->w->pub.memory_bytes));
+}
+
+static int read_compute(const gs_key_dst *d, const gs_node *v)
+{
+	gs_ctx *c = d->c;
+	int64_t x;
+	int rc = gs_scalar_share(c, v, &x);
+
+	if (rc == 0 && x > GS_PPM && !strchr(v->text, '%'))
+		rc = gs_fail_node(c->err, GS_ESCHEMA, c->file, v,
+		                  "compute '%s' is a fraction of a GPU, so %s means more "
+		                  "than 100%%; write '%s%%'", v->text, v->text, v->text);
+	else if (rc == 0 && (x <= 0 || x > GS_PPM))
+		rc = gs_fail_node(c->err, GS_ESCHEMA, c->file, v,
+		                  "compute must be more than 0 and at most 100%%, "
+		                  "not '%s'", v->text);
+	if (rc == 0) {
+		d->w->pub.compute_ppm = x;
+		d->w->has_compute = 1;
+	}
+	return rc;
+}
+
+static int write_compute(const gs_key_src *s, gs_node *map, const char *key)
+{
+	return gs_node_put(map, key, gs_share_node(s->w->pub.compute_ppm));
+}
+
+static int read_measured_on(const gs_key_dst *d, const gs_node *v)
+{
+	return gs_read_gpu(d->c, d->s->cat, v, &d->w->pub.measured_on);
+}
+
+static int write_measured_on(const gs_key_src *s, gs_node *map, const char *key)
+{
+	const gs_gpu *g = s->w->pub.measured_on;
+	return g ? put_str(map, key, g->name) : 0;
+}
+
+static int read_latency(const gs_key_dst *d, const gs_node *v)
+{
+	int i, rc = gs_read_choice(d->c, v, "latency", latencies,
+	                           GS_ARRAY_LEN(latencies), &i);
+	if (rc == 0)
+		d->w->pub.latency_critical = i;
+	return rc;
+}
+
+static int write_latency(const gs_key_src *s, gs_node *map, const char *key)
+{
+	return put_str(map, key, latencies[s->w->pub.latency_critical ? 1 : 0]);
+}
+
+static int read_isolation(const gs_key_dst *d, const gs_node *v)
+{
+	int i, rc = gs_read_choice(d->c, v, "isolation", isolations,
+	                           GS_ARRAY_LEN(isolations), &i);
+	if (rc == 0)
+		d->w->pub.isolation_fault = i;
+	return rc;
+}
+
+static int write_isolation(const gs_key_src *s, gs_node *map, const char *key)
+{
+	return put_str(map, key, isolations[s->w->pub.isolation_fault ? 1 : 0]);
+}
+
+static int read_tenant(const gs_key_dst *d, const gs_node *v)
+{
+	return gs_read_label(d->c, v, "tenant", &d->w->tenant);
+}
+
+static int write_tenant(const gs_key_src *s, gs_node *map, const char *key)
+{
+	return put_str(map, key, s->w->pub.tenant);
+}
+
+static int read_team(const gs_key_dst *d, const gs_node *v)
+{
+	return gs_read_label(d->c, v, "team", &d->w->team);
+}
+
+static int write_team(const gs_key_src *s, gs_node *map, const char *key)
+{
+	return put_str(map, key, s->w->pub.team);
+}
+
+static int read_wl_gpus(const gs_key_dst *d, const gs_node *v)
+{
+	return gs_read_gpu_list(d->c, d->s->cat, v, &d->w->gpus, &d->w->pub.n_gpus);
+}
+
+static int write_wl_gpus(const gs_key_src *s, gs_node *map, const char *key)
+{
+	const gs_workload *w = &s->w->pub;
+	return w->n_gpus ? gs_node_put(map, key, gs_gpus_node(w->gpus, w->n_gpus)) : 0;
+}
+
+static int read_spread(const gs_key_dst *d, const gs_node *v)
+{
+	int i, rc = gs_read_choice(d->c, v, "spread", spread_names,
+	                           GS_ARRAY_LEN(spread_names), &i);
+	if (rc == 0)
+		d->w->pub.spread = (gs_spread)i;
+	return rc;
+}
+
+static int write_spread(const gs_key_src *s, gs_node *map, const char *key)
+{
+	return put_str(map, key, spread_names[s->w->pub.spread]);
+}
+
+/* What the workload runs on today: {instance: TYPE, count: N}. */
+static int read_current(const gs_key_dst *d, const gs_node *v)
+{
+	static const char *const keys[] = { "instance", "count" };
+	gs_ctx *c = d->c;
+	gs_workload *pw = &d->w->pub;
+	const char *type = NULL, *near;
+	int64_t count = 1;
+	int rc;
+
+	if ((rc = gs_need_kind(c, v, GS_NODE_MAP, "'current'")) < 0 ||
+	    (rc = gs_check_keys(c, v, keys, 2)) < 0 ||
+	    (rc = gs_get_str(c, v, "instance", 1, &type)) < 0 ||
+	    (rc = gs_get_int(c, v, "count", 0, 1, 100000, &count)) < 0)
+		return rc;
+	if (!(pw->current = gs_instance_find(d->s->cat, type))) {
+		near = gs_instance_suggest(d->s->cat, type);
+		return gs_fail_node(c->err, GS_ENOTFOUND, c->file,
+		                    gs_node_get(v, "instance"),
+		                    "unknown instance type '%s'%s%s%s", type,
+		                    near ? " (did you mean '" : "", near ? near : "",
+		                    near ? "'?)" : "");
+	}
+	pw->current_count = (int)count;
+	return 0;
+}
+
+static int write_current(const gs_key_src *s, gs_node *map, const char *key)
+{
+	const gs_workload *w = &s->w->pub;
+	gs_node *c;
+	int rc = 0;
+
+	if (!w->current)
+		return 0;
+	c = gs_node_new(GS_NODE_MAP, NULL);
+	rc |= put_str(c, "instance", w->current->type);
+	rc |= gs_node_put(c, "count", gs_node_int(w->current_count));
+	rc |= gs_node_put(map, key, c);
+	return rc;
+}
+
+/* ---- file keys ---------------------------------------------------------- */
+
+static int read_version(const gs_key_dst *d, const gs_node *v)
+{
+	int64_t x;
+	int bare = v->kind == GS_NODE_STRING && !v->quoted;
+
+	if (gs_scalar_int(d->c, v, 1, 1, &x) < 0)
+		return gs_fail_node(d->c->err, GS_ESCHEMA, d->c->file, v,
+		                    bare ? "unsupported version '%s' (this gpushare reads "
+		                           "version 1)"
+		                         : "version must be the number 1%s",
+		                    bare ? v->text : "");
+	return 0;
+}
+
+static int write_version(const gs_key_src *s, gs_node *map, const char *key)
+{
+	(void)s;
+	return gs_node_put(map, key, gs_node_int(1));
+}
+
+static int read_cloud(const gs_key_dst *d, const gs_node *v)
+{
+	int i, rc = gs_read_choice(d->c, v, "cloud", clouds, GS_ARRAY_LEN(clouds), &i);
+	if (rc < 0)
+		return rc;
+	return gs_str_assign(&d->s->cloud, clouds[i]) ? gs_fail_nomem(d->c->err) : 0;
+}
+
+static int write_cloud(const gs_key_src *s, gs_node *map, const char *key)
+{
+	return put_str(map, key, s->s->cloud);
+}
+
+static int read_pricing(const gs_key_dst *d, const gs_node *v)
+{
+	int i, rc = gs_read_choice(d->c, v, "pricing", pricings,
+	                           GS_ARRAY_LEN(pricings), &i);
+	if (rc == 0)
+		d->s->pricing = (gs_pricing)i;
+	return rc;
+}
+
+static int write_pricing(const gs_key_src *s, gs_node *map, const char *key)
+{
+	return put_str(map, key, pricings[s->s->pricing]);
+}
+
+static int read_via(const gs_key_dst *d, const gs_node *v)
+{
+	int i, rc = gs_read_choice(d->c, v, "via", vias, GS_ARRAY_LEN(vias), &i);
+	if (rc == 0)
+		d->s->via = (gs_via)i;
+	return rc;
+}
+
+static int write_via(const gs_key_src *s, gs_node *map, const char *key)
+{
+	return put_str(map, key, vias[s->s->via]);
+}
+
+static int read_target(const gs_key_dst *d, const gs_node *v)
+{
+	int64_t x;
+	int rc;
+
+	if ((rc = gs_scalar_share(d->c, v, &x)) < 0)
+		return rc;
+	if (x < 100000 || x > GS_PPM)
+		return gs_fail_node(d->c->err, GS_ESCHEMA, d->c->file, v,
+		                    "targetUtilization must be from 10%% to 100%%, "
+		                    "not '%s'", v->text);
+	d->s->target_ppm = x;
+	return 0;
+}
+
+static int write_target(const gs_key_src *s, gs_node *map, const char *key)
+{
+	return gs_node_put(map, key, gs_share_node(s->s->target_ppm));
+}
+
+static void free_globs(char **g, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(g[i]);
+	free(g);
+}
+
+/* The instance allow-list: shell patterns ("g5.*"). */
+static int read_instances(const gs_key_dst *d, const gs_node *v)
+{
+	gs_ctx *c = d->c;
+	gs_scenario *s = d->s;
+	char **g;
+	int rc;
+
+	s->globs_line = v->line;
+	s->globs_col = v->col;
+	if ((rc = gs_need_kind(c, v, GS_NODE_SEQ, "'instances'")) < 0)
+		return rc;
+	if (!(g = calloc(v->n ? v->n : 1, sizeof *g)))
+		return gs_fail_nomem(c->err);
+	for (size_t i = 0; i < v->n && rc == 0; i++) {
+		if (v->items[i]->kind != GS_NODE_STRING)
+			rc = gs_fail_node(c->err, GS_ESCHEMA, c->file, v->items[i],
+			                  "an instance pattern must be a string");
+		else if (!(g[i] = gs_strdup(v->items[i]->text)))
+			rc = gs_fail_nomem(c->err);
+	}
+	if (rc < 0) {
+		free_globs(g, v->n);
+		return rc;
+	}
+	free_globs(s->globs, s->n_globs);
+	s->globs = g;
+	s->n_globs = v->n;
+	return 0;
+}
+
+static int write_instances(const gs_key_src *s, gs_node *map, const char *key)
+{
+	gs_node *g;
+	int rc = 0;
+
+	if (!s->s->n_globs)
+		return 0;
+	g = gs_node_new(GS_NODE_SEQ, NULL);
+	for (size_t i = 0; i < s->s->n_globs; i++)
+		rc |= gs_node_push(g, gs_node_str(s->s->globs[i]));
+	rc |= gs_node_put(map, key, g);
+	return rc;
+}
+
+static int read_gpus(const gs_key_dst *d, const gs_node *v)
+{
+	return gs_read_gpu_list(d->c, d->s->cat, v, &d->s->gpus, &d->s->n_gpus);
+}
+
+static int write_gpus(const gs_key_src *s, gs_node *map, const char *key)
+{
+	const gs_scenario *sc = s->s;
+	return sc->n_gpus ? gs_node_put(map, key, gs_gpus_node(sc->gpus, sc->n_gpus)) : 0;
+}
+
+/* ---- the table ---------------------------------------------------------- */
+
+#define F GS_KEY_FILE
+#define W GS_KEY_WORKLOAD
+
+/* In the order of the file (and of "did you mean", which takes the first
+ * of equally near keys). */
+static const gs_key keys[] = {
+	{ "version", F, GS_KEY_TEXT, 1, read_version, write_version },
+	{ "cloud", F, GS_KEY_TEXT, 0, read_cloud, write_cloud },
+	{ "pricing", F, GS_KEY_TEXT, 0, read_pricing, write_pricing },
+	{ "via", F, GS_KEY_TEXT, 0, read_via, write_via },
+	{ "targetUtilization", F, GS_KEY_TEXT, 0, read_target, write_target },
+	{ "instances", F, GS_KEY_LIST, 0, read_instances, write_instances },
+	{ "gpus", F, GS_KEY_LIST, 0, read_gpus, write_gpus },
+	{ "workloads", F, GS_KEY_TEXT, 1, NULL, NULL }, /* load.c, write.c */
+
+	{ "name", W, GS_KEY_TEXT, 0, read_name, write_name },
+	{ "kind", W, GS_KEY_TEXT, 0, read_kind, write_kind },
+	{ "replicas", W, GS_KEY_TEXT, 0, read_replicas, write_replicas },
+	{ "gpuMemory", W, GS_KEY_TEXT, 0, read_memory, write_memory },
+	{ "compute", W, GS_KEY_TEXT, 0, read_compute, write_compute },
+	{ "measuredOn", W, GS_KEY_TEXT, 0, read_measured_on, write_measured_on },
+	{ "latency", W, GS_KEY_TEXT, 0, read_latency, write_latency },
+	{ "isolation", W, GS_KEY_TEXT, 0, read_isolation, write_isolation },
+	{ "tenant", W, GS_KEY_TEXT, 0, read_tenant, write_tenant },
+	{ "team", W, GS_KEY_TEXT, 0, read_team, write_team },
+	{ "gpus", W, GS_KEY_LIST, 0, read_wl_gpus, write_wl_gpus },
+	{ "spread", W, GS_KEY_TEXT, 0, read_spread, write_spread },
+	{ "current", W, GS_KEY_PAIR, 0, read_current, write_current },
+};
+
+#undef F
+#undef W
+
+_Static_assert(GS_ARRAY_LEN(keys) <= GS_KEYS_MAX, "raise GS_KEYS_MAX");
+
+const gs_key *gs_scenario_keys(size_t *n)
+{
+	*n = GS_ARRAY_LEN(keys);
+	return keys;
+}
+
+const gs_key *gs_scenario_key(gs_key_level level, const char *name)
+{
+	for (size_t i = 0; i < GS_ARRAY_LEN(keys); i++)
+		if (keys[i].level == level && strcmp(keys[i].name, name) == 0)
+			return &keys[i];
+	return NULL;
+}
+
+size_t gs_scenario_key_names(gs_key_level level, const char **out, size_t cap)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < GS_ARRAY_LEN(keys) && n < cap; i++)
+		if (keys[i].level == level)
+			out[n++] = keys[i].name;
+	return n;
+}
+
+/* ---- reading ------------------------------------------------------------ */
+
+static int unknown_key(gs_ctx *c, gs_key_level level, const char *name,
+                       const gs_node *v)
+{
+	const char *names[GS_ARRAY_LEN(keys)], *near;
+	size_t n = gs_scenario_key_names(level, names, GS_ARRAY_LEN(names));
+
+	near = gs_suggest(name, names, n);
+	if (near)
+		return gs_fail_node(c->err, GS_ESCHEMA, c->file, v,
+		                    "unknown key '%s' (did you mean '%s'?)", name, near);
+	return gs_fail_node(c->err, GS_ESCHEMA, c->file, v, "unknown key '%s'", name);
+}
+
+int gs_scenario_read_key(gs_ctx *c, gs_scenario *s, wl *w, const char *name,
+                         const gs_node *v)
+{
+	gs_key_level level = w ? GS_KEY_WORKLOAD : GS_KEY_FILE;
+	const gs_key *k = gs_scenario_key(level, name);
+	gs_key_dst d = { c, s, w };
+	int rc;
+
+	if (!k)
+		return unknown_key(c, level, name, v);
+	rc = k->read ? k->read(&d, v) : 0;
+	if (w)
+		gs_wl_sync(w);
+	return rc;
+}
+

@@ -1,0 +1,204 @@
+/*
+ * load.c - workload files: a strict reader of the file and its workloads
+ * (the keys themselves are read by the table in keys.c), and the checks a
+ * scenario must pass before it is planned.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "scenario/keys.h"
+
+/* Fails on a key of map that the table does not have at this level. */
+static int check_keys(gs_ctx *c, const gs_node *map, gs_key_level level)
+{
+	const char *names[GS_KEYS_MAX];
+	size_t n = gs_scenario_key_names(level, names, GS_ARRAY_LEN(names));
+	return gs_check_keys(c, map, names, n);
+}
+
+static int load_workload(gs_ctx *c, gs_scenario *s, const gs_node *map)
+{
+	gs_node *name;
+	wl *w;
+	int rc;
+
+	if ((rc = gs_need_kind(c, map, GS_NODE_MAP, "a workload")) < 0 ||
+	    (rc = check_keys(c, map, GS_KEY_WORKLOAD)) < 0 ||
+	    (rc = gs_require(c, map, "name", "a workload", &name)) < 0)
+		return rc;
+	if (name->kind == GS_NODE_STRING && gs_scenario_wl(s, name->text))
+		return gs_fail_node(c->err, GS_ESCHEMA, c->file, name,
+		                    "duplicate workload name '%s'", name->text);
+	if (!(w = gs_wl_new("")))
+		return gs_fail_nomem(c->err);
+	w->pub.line = map->line;
+	w->pub.col = map->col;
+	for (size_t i = 0; i < map->n && rc == 0; i++)
+		if (map->items[i]->kind != GS_NODE_NULL)
+			rc = gs_scenario_read_key(c, s, w, map->keys[i]->text, map->items[i]);
+	if (rc == 0 && !w->has_memory)
+		rc = gs_fail_node(c->err, GS_ESCHEMA, c->file, map,
+		                  "workload '%s' needs 'gpuMemory' (peak device memory of "
+		                  "one replica)", w->name);
+	if (rc == 0 && !w->has_compute)
+		rc = gs_fail_node(c->err, GS_ESCHEMA, c->file, map,
+		                  "workload '%s' needs 'compute' (peak share of one GPU, "
+		                  "e.g. 40%%)", w->name);
+	if (rc == 0 && gs_scenario_push(s, w) < 0)
+		rc = gs_fail_nomem(c->err);
+	if (rc < 0)
+		gs_wl_free(w);
+	return rc;
+}
+
+static int load_root(gs_ctx *c, gs_scenario *s, const gs_node *root)
+{
+	gs_node *seq;
+	int rc;
+
+	if (root->kind == GS_NODE_NULL)
+		return gs_fail_at(c->err, GS_ESCHEMA, c->file, 1, 1, "the file is empty "
+		                  "(expected 'version: 1' and 'workloads:')");
+	if ((rc = gs_need_kind(c, root, GS_NODE_MAP, "a workload file")) < 0 ||
+	    (rc = check_keys(c, root, GS_KEY_FILE)) < 0)
+		return rc;
+	/* The file's keys first (the workloads need its allow-lists)... */
+	for (size_t i = 0; i < root->n; i++)
+		if (root->items[i]->kind != GS_NODE_NULL &&
+		    (rc = gs_scenario_read_key(c, s, NULL, root->keys[i]->text,
+		                               root->items[i])) < 0)
+			return rc;
+	/* ...then the workloads, which the table leaves to us. */
+	if ((rc = gs_require(c, root, "workloads", "a workload file", &seq)) < 0 ||
+	    (rc = gs_need_kind(c, seq, GS_NODE_SEQ, "'workloads'")) < 0)
+		return rc;
+	if (seq->n == 0)
+		return gs_fail_node(c->err, GS_ESCHEMA, c->file, seq,
+		                    "'workloads' is empty: nothing to plan");
+	for (size_t i = 0; i < seq->n; i++)
+		if ((rc = load_workload(c, s, seq->items[i])) < 0)
+			return rc;
+	return 0;
+}
+
+/* ---- checks before planning --------------------------------------------- */
+
+/* Reports a workload's error at its definition in the file. */
+static int fail_wl(const gs_scenario *s, const gs_workload *w, gs_error *err,
+                   int code, const char *msg)
+{
+	return gs_fail_at(err, code, s->file, w->line, w->col, "%s", msg);
+}
+
+/* What an allow-list that rules out everything is called in a message. */
+static const char *allow_lists(const gs_scenario *s)
+{
+	if (s->n_globs && s->n_gpus)
+		return "'instances' and 'gpus'";
+	if (s->n_globs)
+		return "'instances'";
+	return s->n_gpus ? "'gpus'" : "the cloud";
+}
+
+/* An allow-list that rules out every instance is the list's fault, not
+ * the first workload's. */
+static int check_catalog_left(const gs_scenario *s, gs_error *err)
+{
+	int all = strcmp(s->cloud, "all") == 0;
+
+	for (size_t i = 0; i < gs_catalog_instance_count(s->cat); i++)
+		if (gs_scenario_instance_ok(s, gs_catalog_instance(s->cat, i)))
+			return 0;
+	return gs_fail_at(err, GS_ENOFIT, s->file, s->globs_line, s->globs_col,
+	                  "no instance type%s%s with %s %s price matches %s",
+	                  all ? "" : " on ", all ? "" : s->cloud,
+	                  s->pricing == GS_PRICING_SPOT ? "a" : "an",
+	                  gs_pricing_name(s->pricing), allow_lists(s));
+}
+
+/* A workload must be complete, buyable, and fit one GPU of some model. */
+static int check_workload(const gs_scenario *s, const wl *x, gs_error *err)
+{
+	const gs_gpu *models[64];
+	char msg[GS_ERROR_MSG_MAX];
+	const gs_workload *w = &x->pub;
+	size_t n = gs_workload_models(s, w, models, 64), fits = 0;
+
+	if (!x->has_memory || !x->has_compute) {
+		snprintf(msg, sizeof msg, "workload '%s' needs %s", w->name,
+		         x->has_memory ? "'compute'" : "'gpuMemory'");
+		return fail_wl(s, w, err, GS_ESCHEMA, msg);
+	}
+	if (n == 0) {
+		snprintf(msg, sizeof msg, "workload '%s': no instance in the catalog "
+		         "matches its cloud and allow-lists", w->name);
+		return fail_wl(s, w, err, GS_ENOFIT, msg);
+	}
+	for (size_t m = 0; m < n; m++)
+		fits += w->memory_bytes <= (models[m]->memory_mib << 20) &&
+		        gs_workload_compute_on(w, models[m]) <= GS_PPM;
+	if (!fits) {
+		snprintf(msg, sizeof msg, "workload '%s' needs more than one whole GPU "
+		         "of every allowed model (multi-GPU workloads are not supported "
+		         "yet)", w->name);
+		return fail_wl(s, w, err, GS_ENOFIT, msg);
+	}
+	return 0;
+}
+
+int gs_scenario_validate(const gs_scenario *s, gs_error *err)
+{
+	int rc;
+
+	if (s->n == 0)
+		return gs_fail_at(err, GS_ESCHEMA, s->file, 0, 0,
+		                  "no workloads to plan");
+	if ((rc = check_catalog_left(s, err)) < 0)
+		return rc;
+	for (size_t i = 0; i < s->n; i++)
+		if ((rc = check_workload(s, s->w[i], err)) < 0)
+			return rc;
+	return 0;
+}
+
+/* ---- entry points ------------------------------------------------------- */
+
+static int load_tree(const gs_catalog *cat, const char *name, gs_node *root,
+                     gs_scenario **out, gs_error *err)
+{
+	gs_scenario *s = NULL;
+	gs_ctx c = { name, err };
+	int rc;
+
+	if ((rc = gs_scenario_new(cat, &s, err)) == 0 &&
+	    (rc = gs_scenario_set_file(s, c.file, err)) == 0 &&
+	    (rc = load_root(&c, s, root)) == 0)
+		rc = gs_scenario_validate(s, err);
+	gs_node_free(root);
+	if (rc < 0) {
+		gs_scenario_free(s);
+		return rc;
+	}
+	*out = s;
+	return 0;
+}
+
+int gs_scenario_load(const gs_catalog *cat, const char *path, gs_scenario **out,
+                     gs_error *err)
+{
+	gs_node *root = NULL;
+	int rc = gs_yaml_read_file(path, &root, err);
+	if (rc < 0)
+		return rc;
+	return load_tree(cat, strcmp(path, "-") == 0 ? "<stdin>" : path, root, out, err);
+}
+
+int gs_scenario_load_buffer(const gs_catalog *cat, const char *name, const char *buf,
+                            size_t len, gs_scenario **out, gs_error *err)
+{
+	gs_node *root = NULL;
+	int rc = gs_yaml_read_buffer(name, buf, len, &root, err);
+	if (rc < 0)
+		return rc;
+	return load_tree(cat, name, root, out, err);
+}

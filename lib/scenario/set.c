@@ -1,0 +1,79 @@
+/*
+ * set.c - the REPL's `set`: a key of the scenario or of one workload,
+ * set by name from the text typed at the prompt. The text becomes the
+ * node a file would give, and the key table reads it as it reads a file.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "scenario/keys.h"
+
+/* "a,b" as a list. */
+static gs_node *list_node(const char *text)
+{
+	char *copy = gs_strdup(text), *save = NULL;
+	gs_node *n = gs_node_new(GS_NODE_SEQ, NULL);
+
+	for (char *t = copy ? strtok_r(copy, ",", &save) : NULL; t && n;
+	     t = strtok_r(NULL, ",", &save))
+		if (gs_node_push(n, gs_node_new(GS_NODE_STRING, t)) < 0)
+			n = NULL;
+	free(copy);
+	return n;
+}
+
+/* "TYPE[:COUNT]" as {instance: TYPE, count: COUNT}. */
+static gs_node *pair_node(const char *text)
+{
+	const char *colon = strchr(text, ':');
+	char *type = colon ? gs_strndup(text, (size_t)(colon - text)) : gs_strdup(text);
+	gs_node *n = gs_node_new(GS_NODE_MAP, NULL);
+
+	if (!type || gs_node_put(n, "instance", gs_node_new(GS_NODE_STRING, type)) < 0 ||
+	    (colon && gs_node_put(n, "count", gs_node_new(GS_NODE_STRING, colon + 1)) < 0)) {
+		gs_node_free(n);
+		n = NULL;
+	}
+	free(type);
+	return n;
+}
+
+static gs_node *typed_node(gs_key_typed t, const char *text)
+{
+	switch (t) {
+	case GS_KEY_LIST:
+		return list_node(text);
+	case GS_KEY_PAIR:
+		return pair_node(text);
+	case GS_KEY_TEXT:
+		break;
+	}
+	return gs_node_new(GS_NODE_STRING, text);
+}
+
+int gs_scenario_set(gs_scenario *s, const char *workload, const char *name,
+                    const char *value, gs_error *err)
+{
+	gs_ctx c = { NULL, err };
+	const gs_key *k = gs_scenario_key(workload ? GS_KEY_WORKLOAD : GS_KEY_FILE, name);
+	gs_node *v = typed_node(k ? k->typed : GS_KEY_TEXT, value);
+	int renames = workload && strcmp(name, "name") == 0;
+	wl *w = NULL;
+	int rc;
+
+	if (!v)
+		return gs_fail_nomem(err);
+	if (workload && !(w = gs_scenario_wl(s, workload)))
+		rc = gs_fail(err, GS_ENOTFOUND, "no workload named '%s'", workload);
+	else if (renames && gs_scenario_wl(s, value))
+		rc = gs_fail(err, GS_ESCHEMA, "a workload named '%s' exists already", value);
+	else if (k && k->file_only)
+		rc = gs_fail(err, GS_EINVAL, "'%s' cannot be set", name);
+	else {
+		rc = gs_scenario_read_key(&c, s, w, name, v);
+		if (renames)
+			gs_scenario_unindex(s);
+	}
+	gs_node_free(v);
+	return rc;
+}

@@ -1,0 +1,57 @@
+/*
+ * write.c - the scenario written back as a workload file the loader
+ * accepts (gs_doc_scenario): every key of the table, in its order, by the
+ * row's own writer.
+ */
+#include "scenario/keys.h"
+
+static gs_node *workload_list(const gs_scenario *s);
+
+/* The keys of one level as a map; NULL when out of memory. */
+static gs_node *write_level(const gs_key_src *from, gs_key_level level)
+{
+	size_t n;
+	const gs_key *keys = gs_scenario_keys(&n);
+	gs_node *map = gs_node_new(GS_NODE_MAP, NULL);
+	int rc = map ? 0 : -1;
+
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		if (keys[i].level != level)
+			continue;
+		if (keys[i].write)
+			rc = keys[i].write(from, map, keys[i].name);
+		else /* the list of workloads */
+			rc = gs_node_put(map, keys[i].name, workload_list(from->s));
+	}
+	if (rc) {
+		gs_node_free(map);
+		return NULL;
+	}
+	return map;
+}
+
+static gs_node *workload_list(const gs_scenario *s)
+{
+	gs_node *seq = gs_node_new(GS_NODE_SEQ, NULL);
+	int rc = 0;
+
+	for (size_t i = 0; i < s->n; i++) {
+		gs_key_src one = { s, s->w[i] };
+		rc |= gs_node_push(seq, write_level(&one, GS_KEY_WORKLOAD));
+	}
+	if (rc) {
+		gs_node_free(seq);
+		return NULL;
+	}
+	return seq;
+}
+
+int gs_doc_scenario(const gs_scenario *s, gs_doc **out, gs_error *err)
+{
+	gs_key_src from = { s, NULL };
+	gs_node *root = write_level(&from, GS_KEY_FILE);
+
+	if (!root)
+		return gs_fail_nomem(err);
+	return gs_doc_wrap(root, out, err);
+}
