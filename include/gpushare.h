@@ -376,6 +376,7 @@ const gs_catalog *gs_scenario_catalog(const gs_scenario *s);
 GS_EXPORT
 const char *gs_scenario_file(const gs_scenario *s); /* NULL if none */
 /* How the workloads get their GPUs: the file's `via` (device-plugin, dra). */
+GS_EXPORT
 gs_via gs_scenario_via(const gs_scenario *s);
 /* Names the scenario in messages and headings (a file, or a cluster). */
 GS_EXPORT

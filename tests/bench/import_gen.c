@@ -16,7 +16,8 @@
  *    DCGM_FI_DEV_FB_USED for every pod.
  * Then it times gs_import_load without and with the scrape (the best of
  * three runs each, with the CPU time of that run), and gs_import_render,
- * and reports the wall times against the goal (1 s for the inventory). Missing the goal prints FAIL but exits 0, as the planner
+ * and reports the wall times against the goal (1 s for the inventory).
+ * Missing the goal prints FAIL but exits 0, as the planner
  * benchmark does; the exit status is 1 only when the import fails.
  *
  * Run from the repository top (profiles/ is read relative to it). With

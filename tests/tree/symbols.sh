@@ -1,7 +1,7 @@
 #!/bin/sh
 # symbols.sh - the library exports its API and nothing else.
-#  1. libgpushare.so exports exactly the functions include/gpushare.h marks
-#     GS_EXPORT (hidden visibility does the rest).
+#  1. Every function include/gpushare.h declares is marked GS_EXPORT, and
+#     libgpushare.so exports exactly those (hidden visibility does the rest).
 #  2. Every global symbol of libgpushare.a starts with gs_, so a program that
 #     links the static library inherits no bare names.
 set -u
@@ -10,6 +10,14 @@ cd "$top" || exit 1
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 fail=0
+
+unmarked=$(awk 'prev != "GS_EXPORT" && /^(const |unsigned )?[a-z_]+[ *]+[*]?gs_[a-z0-9_]+[(]/ {
+	print FILENAME ":" NR ": " $0 } { prev = $0 }' include/gpushare.h)
+if [ -n "$unmarked" ]; then
+	echo "symbols: functions of include/gpushare.h without GS_EXPORT:"
+	echo "$unmarked"
+	fail=1
+fi
 
 awk '/^GS_EXPORT$/ { want = 1; next }
      want { if (match($0, /gs_[a-z0-9_]+\(/)) print substr($0, RSTART, RLENGTH - 1); want = 0 }' \

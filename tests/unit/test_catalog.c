@@ -556,10 +556,12 @@ static void test_err_placement_range(void **state)
 {
 	(void)state;
 	/* A 1-slot profile on 8 slots may start at 0..7. */
-	EXPECT(GS_ESCHEMA, "DIR/gpus/x.yaml:20:26: error: placement start 8 is out of range (0 to 7)",
+	EXPECT(GS_ESCHEMA,
+	       "DIR/gpus/x.yaml:20:26: error: placement start 8 is out of range (0 to 7)",
 	       { "gpus/x.yaml", GPU_OK MIG("1", "[0, 7, 8]") });
 	/* A 2-slot profile at most at 6. */
-	EXPECT(GS_ESCHEMA, "DIR/gpus/x.yaml:20:23: error: placement start 7 is out of range (0 to 6)",
+	EXPECT(GS_ESCHEMA,
+	       "DIR/gpus/x.yaml:20:23: error: placement start 7 is out of range (0 to 6)",
 	       { "gpus/x.yaml", GPU_OK MIG("2", "[0, 7]") });
 	EXPECT(GS_ESCHEMA,
 	       "DIR/gpus/x.yaml:20:19: error: 'placements' must not be empty",
@@ -569,7 +571,8 @@ static void test_err_placement_range(void **state)
 static void test_err_memory_slices(void **state)
 {
 	(void)state;
-	EXPECT(GS_ESCHEMA, "DIR/gpus/x.yaml:16:22: error: 'memory_slices': 9 is out of range (1 to 8)",
+	EXPECT(GS_ESCHEMA,
+	       "DIR/gpus/x.yaml:16:22: error: 'memory_slices': 9 is out of range (1 to 8)",
 	       { "gpus/x.yaml", GPU_OK MIG("9", "[0]") });
 }
 

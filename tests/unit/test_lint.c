@@ -29,11 +29,13 @@ static const lint_case cases[] = {
 	  "version: v2\n"
 	  "flags:\n"
 	  "  migStrategy: none\n",
-	  "1:10: error: version is 'v2', but the device plugin knows only v1; write 'version: v1' [dp-version]\n" },
+	  "1:10: error: version is 'v2', but the device plugin knows only v1; write 'version: v1' "
+	  "[dp-version]\n" },
 	{ "dp-version-number", NULL,
 	  "version: 1\n"
 	  "flags: {migStrategy: none}\n",
-	  "1:10: error: version is '1', but the device plugin knows only v1; write 'version: v1' [dp-version]\n" },
+	  "1:10: error: version is '1', but the device plugin knows only v1; write 'version: v1' "
+	  "[dp-version]\n" },
 	{ "dp-both-strategies", NULL,
 	  "version: v1\n"
 	  "sharing:\n"
@@ -46,24 +48,29 @@ static const lint_case cases[] = {
 	  "    resources:\n"
 	  "    - name: nvidia.com/gpu\n"
 	  "      replicas: 4\n",
-	  "8:3: error: both timeSlicing and mps are set; the device plugin silently uses mps and ignores timeSlicing: keep only one [dp-both-strategies]\n" },
+	  "8:3: error: both timeSlicing and mps are set; the device plugin silently uses mps and "
+	  "ignores timeSlicing: keep only one [dp-both-strategies]\n" },
 	{ "dp-no-resources-empty-block", NULL,
 	  "version: v1\n"
 	  "sharing:\n"
 	  "  timeSlicing: {}\n",
-	  "3:3: error: timeSlicing has no resources, which the device plugin rejects; list 'resources: [{name: nvidia.com/gpu, replicas: N}]', or remove timeSlicing to stop sharing [dp-no-resources]\n" },
+	  "3:3: error: timeSlicing has no resources, which the device plugin rejects; list "
+	  "'resources: [{name: nvidia.com/gpu, replicas: N}]', or remove timeSlicing to stop "
+	  "sharing [dp-no-resources]\n" },
 	{ "dp-no-resources-empty-list", NULL,
 	  "version: v1\n"
 	  "sharing:\n"
 	  "  mps:\n"
 	  "    resources: []\n",
-	  "4:5: error: mps has no resources, which the device plugin rejects; list at least one, e.g. '- name: nvidia.com/gpu' with 'replicas: 4' [dp-no-resources]\n" },
+	  "4:5: error: mps has no resources, which the device plugin rejects; list at least one, "
+	  "e.g. '- name: nvidia.com/gpu' with 'replicas: 4' [dp-no-resources]\n" },
 	{ "dp-no-resources-missing", NULL,
 	  "version: v1\n"
 	  "sharing:\n"
 	  "  timeSlicing:\n"
 	  "    failRequestsGreaterThanOne: true\n",
-	  "3:3: error: timeSlicing has no resources, which the device plugin rejects; list at least one, e.g. '- name: nvidia.com/gpu' with 'replicas: 4' [dp-no-resources]\n" },
+	  "3:3: error: timeSlicing has no resources, which the device plugin rejects; list at "
+	  "least one, e.g. '- name: nvidia.com/gpu' with 'replicas: 4' [dp-no-resources]\n" },
 	{ "dp-replicas", NULL,
 	  "version: v1\n"
 	  "sharing:\n"
@@ -77,10 +84,12 @@ static const lint_case cases[] = {
 	  "    - name: nvidia.com/mig-2g.10gb\n"
 	  "      replicas: \"4\"\n"
 	  "    - name: nvidia.com/mig-3g.20gb\n",
-	  "7:17: error: replicas is 1, but the device plugin needs at least 2; write 2 or more, or remove the resource to stop sharing it [dp-replicas]\n"
+	  "7:17: error: replicas is 1, but the device plugin needs at least 2; write 2 or more, or "
+	  "remove the resource to stop sharing it [dp-replicas]\n"
 	  "9:17: error: replicas must be a whole number of at least 2, not '2.5' [dp-replicas]\n"
 	  "11:17: error: replicas is the string \"4\"; write it without quotes [dp-replicas]\n"
-	  "12:7: error: resource 'nvidia.com/mig-3g.20gb' has no replicas; write 'replicas: N' with N of at least 2 [dp-replicas]\n" },
+	  "12:7: error: resource 'nvidia.com/mig-3g.20gb' has no replicas; write 'replicas: N' "
+	  "with N of at least 2 [dp-replicas]\n" },
 	{ "dp-resource-name", NULL,
 	  "version: v1\n"
 	  "sharing:\n"
@@ -99,9 +108,14 @@ static const lint_case cases[] = {
 	  "    - name: example.com/gpu\n"
 	  "      replicas: 2\n",
 	  "6:7: error: resource has no name; write 'name: nvidia.com/gpu' [dp-resource-name]\n"
-	  "7:13: error: resource name 'nvidia.com/Shared_GPU' is not one the device plugin serves; write nvidia.com/gpu, or nvidia.com/mig-<profile> (e.g. nvidia.com/mig-1g.5gb) with migStrategy mixed [dp-resource-name]\n"
-	  "9:13: error: 'nvidia.com/gpu.shared' is the renamed resource, not one the device plugin serves; name nvidia.com/gpu and set 'renameByDefault: true' [dp-resource-name]\n"
-	  "15:13: error: resource name 'example.com/gpu' is not one the device plugin serves; write nvidia.com/gpu, or nvidia.com/mig-<profile> (e.g. nvidia.com/mig-1g.5gb) with migStrategy mixed [dp-resource-name]\n" },
+	  "7:13: error: resource name 'nvidia.com/Shared_GPU' is not one the device plugin serves; "
+	  "write nvidia.com/gpu, or nvidia.com/mig-<profile> (e.g. nvidia.com/mig-1g.5gb) with "
+	  "migStrategy mixed [dp-resource-name]\n"
+	  "9:13: error: 'nvidia.com/gpu.shared' is the renamed resource, not one the device plugin "
+	  "serves; name nvidia.com/gpu and set 'renameByDefault: true' [dp-resource-name]\n"
+	  "15:13: error: resource name 'example.com/gpu' is not one the device plugin serves; "
+	  "write nvidia.com/gpu, or nvidia.com/mig-<profile> (e.g. nvidia.com/mig-1g.5gb) with "
+	  "migStrategy mixed [dp-resource-name]\n" },
 	{ "dp-mps-mig-mixed", NULL,
 	  "version: v1\n"
 	  "flags:\n"
@@ -111,7 +125,8 @@ static const lint_case cases[] = {
 	  "    resources:\n"
 	  "    - name: nvidia.com/gpu\n"
 	  "      replicas: 4\n",
-	  "5:3: error: MPS does not work with flags.migStrategy mixed (the device plugin refuses to start); use timeSlicing on MIG GPUs, or migStrategy none [dp-mps-mig]\n" },
+	  "5:3: error: MPS does not work with flags.migStrategy mixed (the device plugin refuses "
+	  "to start); use timeSlicing on MIG GPUs, or migStrategy none [dp-mps-mig]\n" },
 	{ "dp-mps-mig-resource", NULL,
 	  "version: v1\n"
 	  "sharing:\n"
@@ -119,7 +134,9 @@ static const lint_case cases[] = {
 	  "    resources:\n"
 	  "    - name: nvidia.com/mig-1g.5gb\n"
 	  "      replicas: 4\n",
-	  "5:13: error: MPS on MIG is not supported: the device plugin cannot share nvidia.com/mig-1g.5gb with MPS; share MIG devices with timeSlicing, or MPS on nvidia.com/gpu [dp-mps-mig]\n" },
+	  "5:13: error: MPS on MIG is not supported: the device plugin cannot share "
+	  "nvidia.com/mig-1g.5gb with MPS; share MIG devices with timeSlicing, or MPS on "
+	  "nvidia.com/gpu [dp-mps-mig]\n" },
 	{ "dp-mps-replicas", NULL,
 	  "version: v1\n"
 	  "sharing:\n"
@@ -127,7 +144,8 @@ static const lint_case cases[] = {
 	  "    resources:\n"
 	  "    - name: nvidia.com/gpu\n"
 	  "      replicas: 49\n",
-	  "6:17: error: MPS replicas 49 exceed the MPS control daemon's limit of 48 clients; write at most 48 [dp-mps-replicas]\n" },
+	  "6:17: error: MPS replicas 49 exceed the MPS control daemon's limit of 48 clients; write "
+	  "at most 48 [dp-mps-replicas]\n" },
 	{ "dp-mps-replicas-v100", "V100-SXM2-16GB",
 	  "version: v1\n"
 	  "sharing:\n"
@@ -135,7 +153,8 @@ static const lint_case cases[] = {
 	  "    resources:\n"
 	  "    - name: nvidia.com/gpu\n"
 	  "      replicas: 20\n",
-	  "6:17: error: MPS replicas 20 exceed the limit of 16 clients on V100-SXM2-16GB (compute capability 7.0, below 7.5); write at most 16 [dp-mps-replicas]\n" },
+	  "6:17: error: MPS replicas 20 exceed the limit of 16 clients on V100-SXM2-16GB (compute "
+	  "capability 7.0, below 7.5); write at most 16 [dp-mps-replicas]\n" },
 	{ "dp-mps-replicas-h100", "H100-SXM5-80GB",
 	  "version: v1\n"
 	  "sharing:\n"
@@ -151,7 +170,9 @@ static const lint_case cases[] = {
 	  "    resources:\n"
 	  "    - name: nvidia.com/gpu\n"
 	  "      replicas: 20\n",
-	  "6:17: warning: MPS replicas 20 fail on GPUs below compute capability 7.5 (e.g. V100), which allow 16 clients; write at most 16 for such nodes, or pass --gpu [dp-mps-replicas-old-gpu]\n" },
+	  "6:17: warning: MPS replicas 20 fail on GPUs below compute capability 7.5 (e.g. V100), "
+	  "which allow 16 clients; write at most 16 for such nodes, or pass --gpu "
+	  "[dp-mps-replicas-old-gpu]\n" },
 	{ "dp-rename", NULL,
 	  "version: v1\n"
 	  "sharing:\n"
@@ -161,7 +182,8 @@ static const lint_case cases[] = {
 	  "    - name: nvidia.com/gpu\n"
 	  "      rename: gpu-shared\n"
 	  "      replicas: 4\n",
-	  "7:7: warning: rename is reset at runtime by the device plugin; remove it and set 'renameByDefault: true' to advertise <name>.shared [dp-rename]\n" },
+	  "7:7: warning: rename is reset at runtime by the device plugin; remove it and set "
+	  "'renameByDefault: true' to advertise <name>.shared [dp-rename]\n" },
 	{ "dp-devices", NULL,
 	  "version: v1\n"
 	  "sharing:\n"
@@ -177,8 +199,10 @@ static const lint_case cases[] = {
 	  "    - name: nvidia.com/mig-2g.10gb\n"
 	  "      replicas: 2\n"
 	  "      devices: all\n",
-	  "8:7: warning: devices is reset to all at runtime, so every GPU of the node is shared; remove it and give other nodes another config instead [dp-devices]\n"
-	  "11:7: warning: devices is reset to all at runtime, so every GPU of the node is shared; remove it and give other nodes another config instead [dp-devices]\n" },
+	  "8:7: warning: devices is reset to all at runtime, so every GPU of the node is shared; "
+	  "remove it and give other nodes another config instead [dp-devices]\n"
+	  "11:7: warning: devices is reset to all at runtime, so every GPU of the node is shared; "
+	  "remove it and give other nodes another config instead [dp-devices]\n" },
 	{ "dp-devices-invalid", NULL,
 	  "version: v1\n"
 	  "sharing:\n"
@@ -194,9 +218,12 @@ static const lint_case cases[] = {
 	  "    - name: nvidia.com/mig-2g.10gb\n"
 	  "      replicas: 2\n"
 	  "      devices: 0\n",
-	  "8:17: error: device 'gpu0' is not a GPU index (0), a MIG index (0:1) or a GPU or MIG UUID; write all [dp-devices-invalid]\n"
-	  "11:16: error: devices is 'first'; write all, a count, or a list of GPU indices [dp-devices-invalid]\n"
-	  "14:16: error: devices is 0, but a count of devices must be at least 1; write all [dp-devices-invalid]\n" },
+	  "8:17: error: device 'gpu0' is not a GPU index (0), a MIG index (0:1) or a GPU or MIG "
+	  "UUID; write all [dp-devices-invalid]\n"
+	  "11:16: error: devices is 'first'; write all, a count, or a list of GPU indices "
+	  "[dp-devices-invalid]\n"
+	  "14:16: error: devices is 0, but a count of devices must be at least 1; write all "
+	  "[dp-devices-invalid]\n" },
 	{ "dp-fail-requests", NULL,
 	  "version: v1\n"
 	  "sharing:\n"
@@ -204,7 +231,9 @@ static const lint_case cases[] = {
 	  "    resources:\n"
 	  "    - name: nvidia.com/gpu\n"
 	  "      replicas: 4\n",
-	  "3:3: warning: timeSlicing without failRequestsGreaterThanOne: a pod that asks for 2 replicas gets no more compute than with 1; write 'failRequestsGreaterThanOne: true' [dp-fail-requests]\n" },
+	  "3:3: warning: timeSlicing without failRequestsGreaterThanOne: a pod that asks for 2 "
+	  "replicas gets no more compute than with 1; write 'failRequestsGreaterThanOne: true' "
+	  "[dp-fail-requests]\n" },
 	{ "dp-fail-requests-false", NULL,
 	  "version: v1\n"
 	  "sharing:\n"
@@ -229,13 +258,20 @@ static const lint_case cases[] = {
 	  "    - name: nvidia.com/gpu\n"
 	  "      replica: 4\n"
 	  "      Replicas: 4\n",
-	  "4:3: warning: key 'renameByDefault' is ignored by the device plugin here; it belongs under sharing.timeSlicing or sharing.mps [dp-unknown-key]\n"
-	  "5:3: warning: unknown key 'colour' is ignored by the device plugin; remove it [dp-unknown-key]\n"
-	  "6:1: warning: key 'timeSlicing' is ignored by the device plugin here; it belongs under sharing [dp-unknown-key]\n"
-	  "10:5: warning: unknown key 'Resources' is ignored by the device plugin (keys here are case-sensitive); write 'resources' [dp-unknown-key]\n"
-	  "12:7: error: resource 'nvidia.com/gpu' has no replicas; write 'replicas: N' with N of at least 2 [dp-replicas]\n"
-	  "13:7: warning: unknown key 'replica' is ignored by the device plugin; write 'replicas' [dp-unknown-key]\n"
-	  "14:7: warning: unknown key 'Replicas' is ignored by the device plugin (keys here are case-sensitive); write 'replicas' [dp-unknown-key]\n" },
+	  "4:3: warning: key 'renameByDefault' is ignored by the device plugin here; it belongs "
+	  "under sharing.timeSlicing or sharing.mps [dp-unknown-key]\n"
+	  "5:3: warning: unknown key 'colour' is ignored by the device plugin; remove it "
+	  "[dp-unknown-key]\n"
+	  "6:1: warning: key 'timeSlicing' is ignored by the device plugin here; it belongs under "
+	  "sharing [dp-unknown-key]\n"
+	  "10:5: warning: unknown key 'Resources' is ignored by the device plugin (keys here are "
+	  "case-sensitive); write 'resources' [dp-unknown-key]\n"
+	  "12:7: error: resource 'nvidia.com/gpu' has no replicas; write 'replicas: N' with N of "
+	  "at least 2 [dp-replicas]\n"
+	  "13:7: warning: unknown key 'replica' is ignored by the device plugin; write 'replicas' "
+	  "[dp-unknown-key]\n"
+	  "14:7: warning: unknown key 'Replicas' is ignored by the device plugin (keys here are "
+	  "case-sensitive); write 'replicas' [dp-unknown-key]\n" },
 	{ "dp-key-case", NULL,
 	  "version: v1\n"
 	  "Sharing:\n"
@@ -244,18 +280,22 @@ static const lint_case cases[] = {
 	  "    resources:\n"
 	  "    - name: nvidia.com/gpu\n"
 	  "      replicas: 4\n",
-	  "2:1: warning: key 'Sharing' works only because the device plugin ignores case here; write 'sharing' [dp-key-case]\n"
-	  "3:3: warning: key 'timeslicing' works only because the device plugin ignores case here; write 'timeSlicing' [dp-key-case]\n" },
+	  "2:1: warning: key 'Sharing' works only because the device plugin ignores case here; "
+	  "write 'sharing' [dp-key-case]\n"
+	  "3:3: warning: key 'timeslicing' works only because the device plugin ignores case here; "
+	  "write 'timeSlicing' [dp-key-case]\n" },
 	{ "dp-mig-strategy", NULL,
 	  "version: v1\n"
 	  "flags:\n"
 	  "  migStrategy: Mixed\n",
-	  "3:16: error: migStrategy is 'Mixed'; write 'mixed' (one of none, single, mixed) [dp-mig-strategy]\n" },
+	  "3:16: error: migStrategy is 'Mixed'; write 'mixed' (one of none, single, mixed) "
+	  "[dp-mig-strategy]\n" },
 	{ "dp-mig-strategy-list", NULL,
 	  "version: v1\n"
 	  "flags:\n"
 	  "  migStrategy: auto\n",
-	  "3:16: error: migStrategy is 'auto'; write one of none, single, mixed [dp-mig-strategy]\n" },
+	  "3:16: error: migStrategy is 'auto'; write one of none, single, mixed "
+	  "[dp-mig-strategy]\n" },
 	{ "dp-flag-value", NULL,
 	  "version: v1\n"
 	  "flags:\n"
@@ -264,9 +304,12 @@ static const lint_case cases[] = {
 	  "    deviceListStrategy: [envvar, cdi]\n"
 	  "    deviceIDStrategy: uuids\n"
 	  "    sharedDevicesAllocationPolicy: spread\n",
-	  "5:34: error: deviceListStrategy is 'cdi'; write one of envvar, volume-mounts, cdi-annotations, cdi-cri [dp-flag-value]\n"
-	  "6:23: error: deviceIDStrategy is 'uuids'; write 'uuid' (one of uuid, index) [dp-flag-value]\n"
-	  "7:36: error: sharedDevicesAllocationPolicy is 'spread'; write one of distributed, packed [dp-flag-value]\n" },
+	  "5:34: error: deviceListStrategy is 'cdi'; write one of envvar, volume-mounts, "
+	  "cdi-annotations, cdi-cri [dp-flag-value]\n"
+	  "6:23: error: deviceIDStrategy is 'uuids'; write 'uuid' (one of uuid, index) "
+	  "[dp-flag-value]\n"
+	  "7:36: error: sharedDevicesAllocationPolicy is 'spread'; write one of distributed, "
+	  "packed [dp-flag-value]\n" },
 	{ "dp-type", NULL,
 	  "version: v1\n"
 	  "flags:\n"
@@ -286,20 +329,23 @@ static const lint_case cases[] = {
 	  "    failRequestsGreaterThanOne: true\n"
 	  "    resources:\n"
 	  "    - nvidia.com/gpu\n",
-	  "6:7: error: each resource must be a mapping with name and replicas, not a scalar [dp-type]\n" },
+	  "6:7: error: each resource must be a mapping with name and replicas, not a scalar "
+	  "[dp-type]\n" },
 	{ "mig-version-missing", NULL,
 	  "mig-configs:\n"
 	  "  all-disabled:\n"
 	  "  - devices: all\n"
 	  "    mig-enabled: false\n",
-	  "1:1: error: mig-parted config has no version, so mig-parted rejects it; add 'version: v1' [mig-version]\n" },
+	  "1:1: error: mig-parted config has no version, so mig-parted rejects it; add 'version: "
+	  "v1' [mig-version]\n" },
 	{ "mig-version", NULL,
 	  "version: v2\n"
 	  "mig-configs:\n"
 	  "  all-disabled:\n"
 	  "  - devices: all\n"
 	  "    mig-enabled: false\n",
-	  "1:10: error: version is 'v2', but mig-parted knows only v1; write 'version: v1' [mig-version]\n" },
+	  "1:10: error: version is 'v2', but mig-parted knows only v1; write 'version: v1' "
+	  "[mig-version]\n" },
 	{ "mig-unknown-key", NULL,
 	  "version: v1\n"
 	  "mig-configs:\n"
@@ -309,35 +355,44 @@ static const lint_case cases[] = {
 	  "    migDevices: {\"1g.5gb\": 7}\n"
 	  "    mig-devices: {}\n"
 	  "default: a\n",
-	  "6:5: error: unknown key 'migDevices', which makes mig-parted reject the file; write 'mig-devices' [mig-unknown-key]\n"
-	  "8:1: error: unknown key 'default', which makes mig-parted reject the file; remove it [mig-unknown-key]\n" },
+	  "6:5: error: unknown key 'migDevices', which makes mig-parted reject the file; write "
+	  "'mig-devices' [mig-unknown-key]\n"
+	  "8:1: error: unknown key 'default', which makes mig-parted reject the file; remove it "
+	  "[mig-unknown-key]\n" },
 	{ "mig-empty", NULL,
 	  "version: v1\n"
 	  "mig-configs:\n"
 	  "  a: []\n"
 	  "  b:\n",
-	  "3:3: error: config 'a' has no entries, which mig-parted rejects; add one, like '- devices: all' with 'mig-enabled: false' [mig-empty]\n"
-	  "4:3: error: config 'b' has no entries, which mig-parted rejects; add one, like '- devices: all' with 'mig-enabled: false' [mig-empty]\n" },
+	  "3:3: error: config 'a' has no entries, which mig-parted rejects; add one, like '- "
+	  "devices: all' with 'mig-enabled: false' [mig-empty]\n"
+	  "4:3: error: config 'b' has no entries, which mig-parted rejects; add one, like '- "
+	  "devices: all' with 'mig-enabled: false' [mig-empty]\n" },
 	{ "mig-empty-configs", NULL,
 	  "version: v1\n"
 	  "mig-configs: {}\n",
-	  "2:1: error: mig-configs is empty; add a named config, like 'all-disabled: [{devices: all, mig-enabled: false}]' [mig-empty]\n" },
+	  "2:1: error: mig-configs is empty; add a named config, like 'all-disabled: [{devices: "
+	  "all, mig-enabled: false}]' [mig-empty]\n" },
 	{ "mig-empty-missing", NULL,
 	  "version: v1\n"
 	  "mig-config:\n"
 	  "  a:\n"
 	  "  - devices: all\n"
 	  "    mig-enabled: false\n",
-	  "1:1: error: mig-parted config has no mig-configs; add 'mig-configs:' with at least one named config [mig-empty]\n"
-	  "2:1: error: unknown key 'mig-config', which makes mig-parted reject the file; write 'mig-configs' [mig-unknown-key]\n" },
+	  "1:1: error: mig-parted config has no mig-configs; add 'mig-configs:' with at least one "
+	  "named config [mig-empty]\n"
+	  "2:1: error: unknown key 'mig-config', which makes mig-parted reject the file; write "
+	  "'mig-configs' [mig-unknown-key]\n" },
 	{ "mig-required", NULL,
 	  "version: v1\n"
 	  "mig-configs:\n"
 	  "  a:\n"
 	  "  - mig-enabled: false\n"
 	  "  - devices: all\n",
-	  "4:5: error: entry has no devices; write 'devices: all' or a list of GPU indices [mig-required]\n"
-	  "5:5: error: entry has no mig-enabled; write 'mig-enabled: true' or false [mig-required]\n" },
+	  "4:5: error: entry has no devices; write 'devices: all' or a list of GPU indices "
+	  "[mig-required]\n"
+	  "5:5: error: entry has no mig-enabled; write 'mig-enabled: true' or false "
+	  "[mig-required]\n" },
 	{ "mig-devices", NULL,
 	  "version: v1\n"
 	  "mig-configs:\n"
@@ -348,15 +403,19 @@ static const lint_case cases[] = {
 	  "    mig-enabled: false\n"
 	  "  - devices: [0, 1]\n"
 	  "    mig-enabled: false\n",
-	  "4:14: error: devices is 'first'; write all or a list of GPU indices like [0, 1] [mig-devices]\n"
-	  "6:18: error: devices entry 'gpu1' is not a GPU index; write indices like [0, 1] [mig-devices]\n" },
+	  "4:14: error: devices is 'first'; write all or a list of GPU indices like [0, 1] "
+	  "[mig-devices]\n"
+	  "6:18: error: devices entry 'gpu1' is not a GPU index; write indices like [0, 1] "
+	  "[mig-devices]\n" },
 	{ "mig-enabled-without-devices", NULL,
 	  "version: v1\n"
 	  "mig-configs:\n"
 	  "  a:\n"
 	  "  - devices: all\n"
 	  "    mig-enabled: true\n",
-	  "5:5: error: mig-enabled is true but the entry has no mig-devices; list them, like 'mig-devices: {\"1g.5gb\": 7}', or write 'mig-devices: {}' to only enable MIG [mig-enabled-without-devices]\n" },
+	  "5:5: error: mig-enabled is true but the entry has no mig-devices; list them, like "
+	  "'mig-devices: {\"1g.5gb\": 7}', or write 'mig-devices: {}' to only enable MIG "
+	  "[mig-enabled-without-devices]\n" },
 	{ "mig-disabled-with-devices", NULL,
 	  "version: v1\n"
 	  "mig-configs:\n"
@@ -368,7 +427,8 @@ static const lint_case cases[] = {
 	  "  - devices: all\n"
 	  "    mig-enabled: false\n"
 	  "    mig-devices: {}\n",
-	  "6:5: error: mig-enabled is false but mig-devices lists devices; write 'mig-enabled: true', or remove mig-devices [mig-disabled-with-devices]\n" },
+	  "6:5: error: mig-enabled is false but mig-devices lists devices; write 'mig-enabled: "
+	  "true', or remove mig-devices [mig-disabled-with-devices]\n" },
 	{ "mig-profile", NULL,
 	  "version: v1\n"
 	  "mig-configs:\n"
@@ -381,9 +441,12 @@ static const lint_case cases[] = {
 	  "      \"4c.3g.40gb\": 1\n"
 	  "      \"3g\": 1\n",
 	  "7:7: error: '1g.5GB' is not a MIG profile name; write '1g.5gb' [mig-profile]\n"
-	  "8:7: error: '1g.5gb+foo' is not a MIG profile name; write <g>g.<mem>gb with an optional <c>c. prefix and +me, -me, +gfx or +me.all suffix, e.g. '1g.5gb' [mig-profile]\n"
-	  "9:7: error: '4c.3g.40gb' is not a MIG profile name; write <g>g.<mem>gb with an optional <c>c. prefix and +me, -me, +gfx or +me.all suffix, e.g. '1g.5gb' [mig-profile]\n"
-	  "10:7: error: '3g' is not a MIG profile name; write <g>g.<mem>gb with an optional <c>c. prefix and +me, -me, +gfx or +me.all suffix, e.g. '1g.5gb' [mig-profile]\n" },
+	  "8:7: error: '1g.5gb+foo' is not a MIG profile name; write <g>g.<mem>gb with an optional "
+	  "<c>c. prefix and +me, -me, +gfx or +me.all suffix, e.g. '1g.5gb' [mig-profile]\n"
+	  "9:7: error: '4c.3g.40gb' is not a MIG profile name; write <g>g.<mem>gb with an optional "
+	  "<c>c. prefix and +me, -me, +gfx or +me.all suffix, e.g. '1g.5gb' [mig-profile]\n"
+	  "10:7: error: '3g' is not a MIG profile name; write <g>g.<mem>gb with an optional <c>c. "
+	  "prefix and +me, -me, +gfx or +me.all suffix, e.g. '1g.5gb' [mig-profile]\n" },
 	{ "mig-count", NULL,
 	  "version: v1\n"
 	  "mig-configs:\n"
@@ -400,7 +463,8 @@ static const lint_case cases[] = {
 	  "      \"2g.10gb\": 0\n",
 	  "7:17: error: count '-1' of 1g.5gb must be a whole number, 0 or more [mig-count]\n"
 	  "8:18: error: count 'x' of 2g.10gb must be a whole number, 0 or more [mig-count]\n"
-	  "11:5: error: every count in mig-devices is 0, which mig-parted rejects; give a profile a count, or write 'mig-devices: {}' [mig-count]\n" },
+	  "11:5: error: every count in mig-devices is 0, which mig-parted rejects; give a profile "
+	  "a count, or write 'mig-devices: {}' [mig-count]\n" },
 	{ "mig-geometry-gpu", "A100-SXM4-40GB",
 	  "version: v1\n"
 	  "mig-configs:\n"
@@ -426,9 +490,14 @@ static const lint_case cases[] = {
 	  "    mig-devices:\n"
 	  "      \"4g.20gb\": 1\n"
 	  "      \"3g.20gb\": 1\n",
-	  "6:5: error: mig-devices do not fit A100-SXM4-40GB: needs 9 memory slices, A100-SXM4-40GB has 8; see 'gpushare mig A100-SXM4-40GB' for valid geometries [mig-geometry]\n"
-	  "12:5: error: mig-devices do not fit A100-SXM4-40GB: 8 instances of 1g.5gb, but A100-SXM4-40GB allows at most 7; see 'gpushare mig A100-SXM4-40GB' for valid geometries [mig-geometry]\n"
-	  "17:5: error: mig-devices do not fit A100-SXM4-40GB: A100-SXM4-40GB has no MIG profile '4g.40gb'; see 'gpushare mig A100-SXM4-40GB' for valid geometries [mig-geometry]\n" },
+	  "6:5: error: mig-devices do not fit A100-SXM4-40GB: needs 9 memory slices, "
+	  "A100-SXM4-40GB has 8; see 'gpushare mig A100-SXM4-40GB' for valid geometries "
+	  "[mig-geometry]\n"
+	  "12:5: error: mig-devices do not fit A100-SXM4-40GB: 8 instances of 1g.5gb, but "
+	  "A100-SXM4-40GB allows at most 7; see 'gpushare mig A100-SXM4-40GB' for valid geometries "
+	  "[mig-geometry]\n"
+	  "17:5: error: mig-devices do not fit A100-SXM4-40GB: A100-SXM4-40GB has no MIG profile "
+	  "'4g.40gb'; see 'gpushare mig A100-SXM4-40GB' for valid geometries [mig-geometry]\n" },
 	{ "mig-geometry-filter", NULL,
 	  "version: v1\n"
 	  "mig-configs:\n"
@@ -450,7 +519,9 @@ static const lint_case cases[] = {
 	  "    mig-enabled: true\n"
 	  "    mig-devices:\n"
 	  "      \"1g.10gb\": 7\n",
-	  "7:5: error: mig-devices do not fit A100-SXM4-40GB (device-filter 0x20B010DE): 7 instances of 1g.10gb, but A100-SXM4-40GB allows at most 4; see 'gpushare mig A100-SXM4-40GB' for valid geometries [mig-geometry]\n" },
+	  "7:5: error: mig-devices do not fit A100-SXM4-40GB (device-filter 0x20B010DE): 7 "
+	  "instances of 1g.10gb, but A100-SXM4-40GB allows at most 4; see 'gpushare mig "
+	  "A100-SXM4-40GB' for valid geometries [mig-geometry]\n" },
 	{ "mig-geometry-no-mig-gpu", "T4",
 	  "version: v1\n"
 	  "mig-configs:\n"
@@ -459,7 +530,8 @@ static const lint_case cases[] = {
 	  "    mig-enabled: true\n"
 	  "    mig-devices:\n"
 	  "      \"1g.5gb\": 7\n",
-	  "6:5: error: T4 does not support MIG, so this entry cannot apply to it; pass the --gpu the config is for [mig-geometry]\n" },
+	  "6:5: error: T4 does not support MIG, so this entry cannot apply to it; pass the --gpu "
+	  "the config is for [mig-geometry]\n" },
 	{ "mig-geometry-compute-instances", "H100-SXM5-80GB",
 	  "version: v1\n"
 	  "mig-configs:\n"
@@ -474,8 +546,12 @@ static const lint_case cases[] = {
 	  "    mig-enabled: true\n"
 	  "    mig-devices:\n"
 	  "      \"1c.3g.40gb\": 7\n",
-	  "6:5: error: mig-devices do not fit H100-SXM5-80GB: needs 9 memory slices, H100-SXM5-80GB has 8; see 'gpushare mig H100-SXM5-80GB' for valid geometries [mig-geometry]\n"
-	  "12:5: error: mig-devices do not fit H100-SXM5-80GB: 3 instances of 3g.40gb, but H100-SXM5-80GB allows at most 2; see 'gpushare mig H100-SXM5-80GB' for valid geometries [mig-geometry]\n" },
+	  "6:5: error: mig-devices do not fit H100-SXM5-80GB: needs 9 memory slices, "
+	  "H100-SXM5-80GB has 8; see 'gpushare mig H100-SXM5-80GB' for valid geometries "
+	  "[mig-geometry]\n"
+	  "12:5: error: mig-devices do not fit H100-SXM5-80GB: 3 instances of 3g.40gb, but "
+	  "H100-SXM5-80GB allows at most 2; see 'gpushare mig H100-SXM5-80GB' for valid geometries "
+	  "[mig-geometry]\n" },
 	{ "mig-geometry-any", NULL,
 	  "version: v1\n"
 	  "mig-configs:\n"
@@ -500,9 +576,14 @@ static const lint_case cases[] = {
 	  "    mig-enabled: true\n"
 	  "    mig-devices:\n"
 	  "      \"7g.79gb\": 1\n",
-	  "6:5: warning: mig-devices fit no MIG GPU in gpushare's catalog (8 instances of 1g.5gb, but A100-PCIE-40GB allows at most 7); see 'gpushare mig MODEL' for valid geometries, or pass --gpu [mig-geometry-any]\n"
-	  "11:5: warning: no MIG GPU in gpushare's catalog has profile '1g.24gb+gfx'; check the name with 'gpushare gpus MODEL', or ignore this if the config is for another GPU [mig-geometry-any]\n"
-	  "16:5: warning: no MIG GPU in gpushare's catalog has all of these profiles; check the names with 'gpushare gpus MODEL' [mig-geometry-any]\n" },
+	  "6:5: warning: mig-devices fit no MIG GPU in gpushare's catalog (8 instances of 1g.5gb, "
+	  "but A100-PCIE-40GB allows at most 7); see 'gpushare mig MODEL' for valid geometries, or "
+	  "pass --gpu [mig-geometry-any]\n"
+	  "11:5: warning: no MIG GPU in gpushare's catalog has profile '1g.24gb+gfx'; check the "
+	  "name with 'gpushare gpus MODEL', or ignore this if the config is for another GPU "
+	  "[mig-geometry-any]\n"
+	  "16:5: warning: no MIG GPU in gpushare's catalog has all of these profiles; check the "
+	  "names with 'gpushare gpus MODEL' [mig-geometry-any]\n" },
 	{ "mig-device-filter", NULL,
 	  "version: v1\n"
 	  "mig-configs:\n"
@@ -510,8 +591,10 @@ static const lint_case cases[] = {
 	  "  - device-filter: [A100, \"0x20B010DE:0x145F10DE\", \"0xZZ\"]\n"
 	  "    devices: all\n"
 	  "    mig-enabled: false\n",
-	  "4:21: warning: device-filter 'A100' is not a PCI device ID like 0x20B010DE, so it never matches a GPU [mig-device-filter]\n"
-	  "4:52: warning: device-filter '0xZZ' is not a PCI device ID like 0x20B010DE, so it never matches a GPU [mig-device-filter]\n" },
+	  "4:21: warning: device-filter 'A100' is not a PCI device ID like 0x20B010DE, so it never "
+	  "matches a GPU [mig-device-filter]\n"
+	  "4:52: warning: device-filter '0xZZ' is not a PCI device ID like 0x20B010DE, so it never "
+	  "matches a GPU [mig-device-filter]\n" },
 	{ "mig-type", NULL,
 	  "version: v1\n"
 	  "mig-configs:\n"
@@ -527,9 +610,12 @@ static const lint_case cases[] = {
 	  "  - all\n"
 	  "  b: {devices: all}\n",
 	  "5:18: error: mig-enabled must be true or false [mig-type]\n"
-	  "8:18: error: mig-devices must map profiles to counts, like {\"1g.5gb\": 7}, not a list [mig-type]\n"
-	  "10:20: error: device-filter must be a PCI device ID string or a list of them, not a mapping [mig-type]\n"
-	  "12:5: error: each entry must be a mapping with devices and mig-enabled, not a scalar [mig-type]\n"
+	  "8:18: error: mig-devices must map profiles to counts, like {\"1g.5gb\": 7}, not a list "
+	  "[mig-type]\n"
+	  "10:20: error: device-filter must be a PCI device ID string or a list of them, not a "
+	  "mapping [mig-type]\n"
+	  "12:5: error: each entry must be a mapping with devices and mig-enabled, not a scalar "
+	  "[mig-type]\n"
 	  "13:6: error: config 'b' must be a list of entries, not a mapping [mig-type]\n" },
 	{ "dra-old-api", NULL,
 	  "apiVersion: resource.k8s.io/v1\n"
@@ -553,8 +639,13 @@ static const lint_case cases[] = {
 	  "            strategy: TimeSlicing\n"
 	  "            timeSlicingConfig:\n"
 	  "              interval: Long\n",
-	  "16:23: error: parameters apiVersion gpu.nvidia.com/v1alpha1 was renamed resource.nvidia.com/v1beta1 in February 2025 and current drivers cannot decode it; write 'apiVersion: resource.nvidia.com/v1beta1' [dra-old-api]\n"
-	  "19:23: warning: strategy TimeSlicing needs the NVIDIA DRA driver's TimeSlicingSettings feature gate (alpha, off by default); without it the claim fails when the pod starts: enable featureGates.TimeSlicingSettings in the driver's Helm values [dra-feature-gate]\n" },
+	  "16:23: error: parameters apiVersion gpu.nvidia.com/v1alpha1 was renamed "
+	  "resource.nvidia.com/v1beta1 in February 2025 and current drivers cannot decode it; "
+	  "write 'apiVersion: resource.nvidia.com/v1beta1' [dra-old-api]\n"
+	  "19:23: warning: strategy TimeSlicing needs the NVIDIA DRA driver's TimeSlicingSettings "
+	  "feature gate (alpha, off by default); without it the claim fails when the pod starts: "
+	  "enable featureGates.TimeSlicingSettings in the driver's Helm values "
+	  "[dra-feature-gate]\n" },
 	{ "dra-params-api", NULL,
 	  "apiVersion: resource.k8s.io/v1\n"
 	  "kind: ResourceClaim\n"
@@ -591,8 +682,11 @@ static const lint_case cases[] = {
 	  "        parameters:\n"
 	  "          apiVersion: resource.nvidia.com/v1beta1\n"
 	  "          kind: GPUConfig\n",
-	  "16:23: error: the NVIDIA DRA driver decodes only resource.nvidia.com/v1beta1 parameters, not 'resource.nvidia.com/v1'; write 'apiVersion: resource.nvidia.com/v1beta1' [dra-params-api]\n"
-	  "35:17: error: parameters kind 'GPUConfig' is not one the NVIDIA DRA driver knows; write 'GpuConfig' [dra-params-api]\n" },
+	  "16:23: error: the NVIDIA DRA driver decodes only resource.nvidia.com/v1beta1 "
+	  "parameters, not 'resource.nvidia.com/v1'; write 'apiVersion: "
+	  "resource.nvidia.com/v1beta1' [dra-params-api]\n"
+	  "35:17: error: parameters kind 'GPUConfig' is not one the NVIDIA DRA driver knows; write "
+	  "'GpuConfig' [dra-params-api]\n" },
 	{ "dra-driver", NULL,
 	  "apiVersion: resource.k8s.io/v1\n"
 	  "kind: ResourceClaim\n"
@@ -611,7 +705,8 @@ static const lint_case cases[] = {
 	  "        parameters:\n"
 	  "          apiVersion: resource.nvidia.com/v1beta1\n"
 	  "          kind: GpuConfig\n",
-	  "14:17: error: driver is 'nvidia.com/gpu', but GpuConfig parameters are for the NVIDIA GPU driver; write 'driver: gpu.nvidia.com' [dra-driver]\n" },
+	  "14:17: error: driver is 'nvidia.com/gpu', but GpuConfig parameters are for the NVIDIA "
+	  "GPU driver; write 'driver: gpu.nvidia.com' [dra-driver]\n" },
 	{ "dra-driver-other-vendor", NULL,
 	  "apiVersion: resource.k8s.io/v1\n"
 	  "kind: ResourceClaim\n"
@@ -653,9 +748,13 @@ static const lint_case cases[] = {
 	  "            strategy: TimeSlicing\n"
 	  "            replicas: 4\n"
 	  "          metadata: {}\n",
-	  "19:23: warning: strategy TimeSlicing needs the NVIDIA DRA driver's TimeSlicingSettings feature gate (alpha, off by default); without it the claim fails when the pod starts: enable featureGates.TimeSlicingSettings in the driver's Helm values [dra-feature-gate]\n"
-	  "20:13: error: unknown key 'replicas' in sharing, which the NVIDIA DRA driver rejects (it decodes strictly); remove it [dra-unknown-key]\n"
-	  "21:11: error: unknown key 'metadata' in GpuConfig, which the NVIDIA DRA driver rejects (it decodes strictly); remove it [dra-unknown-key]\n" },
+	  "19:23: warning: strategy TimeSlicing needs the NVIDIA DRA driver's TimeSlicingSettings "
+	  "feature gate (alpha, off by default); without it the claim fails when the pod starts: "
+	  "enable featureGates.TimeSlicingSettings in the driver's Helm values [dra-feature-gate]\n"
+	  "20:13: error: unknown key 'replicas' in sharing, which the NVIDIA DRA driver rejects "
+	  "(it decodes strictly); remove it [dra-unknown-key]\n"
+	  "21:11: error: unknown key 'metadata' in GpuConfig, which the NVIDIA DRA driver rejects "
+	  "(it decodes strictly); remove it [dra-unknown-key]\n" },
 	{ "dra-strategy", NULL,
 	  "apiVersion: resource.k8s.io/v1\n"
 	  "kind: ResourceClaim\n"
@@ -716,9 +815,12 @@ static const lint_case cases[] = {
 	  "          kind: GpuConfig\n"
 	  "          sharing:\n"
 	  "            mpsConfig: {}\n",
-	  "19:23: error: sharing strategy 'timeslicing' is not known (the names are case-sensitive); write 'TimeSlicing' [dra-strategy]\n"
-	  "39:23: error: sharing strategy 'Shared' is not known; write TimeSlicing or MPS [dra-strategy]\n"
-	  "58:11: error: sharing has no strategy; write 'strategy: TimeSlicing' or 'strategy: MPS' [dra-strategy]\n" },
+	  "19:23: error: sharing strategy 'timeslicing' is not known (the names are "
+	  "case-sensitive); write 'TimeSlicing' [dra-strategy]\n"
+	  "39:23: error: sharing strategy 'Shared' is not known; write TimeSlicing or MPS "
+	  "[dra-strategy]\n"
+	  "58:11: error: sharing has no strategy; write 'strategy: TimeSlicing' or 'strategy: MPS' "
+	  "[dra-strategy]\n" },
 	{ "dra-interval", NULL,
 	  "apiVersion: resource.k8s.io/v1\n"
 	  "kind: ResourceClaim\n"
@@ -783,12 +885,20 @@ static const lint_case cases[] = {
 	  "          sharing:\n"
 	  "            strategy: TimeSlicing\n"
 	  "            timeSlicingConfig: {}\n",
-	  "19:23: warning: strategy TimeSlicing needs the NVIDIA DRA driver's TimeSlicingSettings feature gate (alpha, off by default); without it the claim fails when the pod starts: enable featureGates.TimeSlicingSettings in the driver's Helm values [dra-feature-gate]\n"
-	  "21:25: error: time-slice interval 'VeryLong' is not known; write Default, Short, Medium or Long [dra-interval]\n"
-	  "41:23: warning: strategy TimeSlicing needs the NVIDIA DRA driver's TimeSlicingSettings feature gate (alpha, off by default); without it the claim fails when the pod starts: enable featureGates.TimeSlicingSettings in the driver's Helm values [dra-feature-gate]\n"
+	  "19:23: warning: strategy TimeSlicing needs the NVIDIA DRA driver's TimeSlicingSettings "
+	  "feature gate (alpha, off by default); without it the claim fails when the pod starts: "
+	  "enable featureGates.TimeSlicingSettings in the driver's Helm values [dra-feature-gate]\n"
+	  "21:25: error: time-slice interval 'VeryLong' is not known; write Default, Short, Medium "
+	  "or Long [dra-interval]\n"
+	  "41:23: warning: strategy TimeSlicing needs the NVIDIA DRA driver's TimeSlicingSettings "
+	  "feature gate (alpha, off by default); without it the claim fails when the pod starts: "
+	  "enable featureGates.TimeSlicingSettings in the driver's Helm values [dra-feature-gate]\n"
 	  "42:43: error: time-slice interval 'long' is not known; write 'Long' [dra-interval]\n"
-	  "62:23: warning: strategy TimeSlicing needs the NVIDIA DRA driver's TimeSlicingSettings feature gate (alpha, off by default); without it the claim fails when the pod starts: enable featureGates.TimeSlicingSettings in the driver's Helm values [dra-feature-gate]\n"
-	  "63:13: error: timeSlicingConfig has no interval, which the driver cannot validate; write 'interval: Default' (or Short, Medium, Long) [dra-interval]\n" },
+	  "62:23: warning: strategy TimeSlicing needs the NVIDIA DRA driver's TimeSlicingSettings "
+	  "feature gate (alpha, off by default); without it the claim fails when the pod starts: "
+	  "enable featureGates.TimeSlicingSettings in the driver's Helm values [dra-feature-gate]\n"
+	  "63:13: error: timeSlicingConfig has no interval, which the driver cannot validate; "
+	  "write 'interval: Default' (or Short, Medium, Long) [dra-interval]\n" },
 	{ "dra-mig-timeslicing", NULL,
 	  "apiVersion: resource.k8s.io/v1\n"
 	  "kind: ResourceClaim\n"
@@ -810,8 +920,11 @@ static const lint_case cases[] = {
 	  "          sharing:\n"
 	  "            strategy: TimeSlicing\n"
 	  "            timeSlicingConfig: {interval: Default}\n",
-	  "19:23: warning: strategy TimeSlicing needs the NVIDIA DRA driver's TimeSlicingSettings feature gate (alpha, off by default); without it the claim fails when the pod starts: enable featureGates.TimeSlicingSettings in the driver's Helm values [dra-feature-gate]\n"
-	  "20:13: error: MigDeviceConfig has no timeSlicingConfig: time slices cannot be set on MIG devices; remove it [dra-mig-timeslicing]\n" },
+	  "19:23: warning: strategy TimeSlicing needs the NVIDIA DRA driver's TimeSlicingSettings "
+	  "feature gate (alpha, off by default); without it the claim fails when the pod starts: "
+	  "enable featureGates.TimeSlicingSettings in the driver's Helm values [dra-feature-gate]\n"
+	  "20:13: error: MigDeviceConfig has no timeSlicingConfig: time slices cannot be set on "
+	  "MIG devices; remove it [dra-mig-timeslicing]\n" },
 	{ "dra-strategy-config", NULL,
 	  "apiVersion: resource.k8s.io/v1\n"
 	  "kind: ResourceClaim\n"
@@ -856,10 +969,16 @@ static const lint_case cases[] = {
 	  "            strategy: MPS\n"
 	  "            timeSlicingConfig:\n"
 	  "              interval: Short\n",
-	  "19:23: warning: strategy TimeSlicing needs the NVIDIA DRA driver's TimeSlicingSettings feature gate (alpha, off by default); without it the claim fails when the pod starts: enable featureGates.TimeSlicingSettings in the driver's Helm values [dra-feature-gate]\n"
-	  "20:13: error: mpsConfig cannot be used with the TimeSlicing strategy; remove it, or write 'strategy: MPS' [dra-strategy-config]\n"
-	  "41:23: warning: strategy MPS needs the NVIDIA DRA driver's MPSSupport feature gate (alpha, off by default); without it the claim fails when the pod starts: enable featureGates.MPSSupport in the driver's Helm values [dra-feature-gate]\n"
-	  "42:13: error: timeSlicingConfig cannot be used with the MPS strategy; remove it, or write 'strategy: TimeSlicing' [dra-strategy-config]\n" },
+	  "19:23: warning: strategy TimeSlicing needs the NVIDIA DRA driver's TimeSlicingSettings "
+	  "feature gate (alpha, off by default); without it the claim fails when the pod starts: "
+	  "enable featureGates.TimeSlicingSettings in the driver's Helm values [dra-feature-gate]\n"
+	  "20:13: error: mpsConfig cannot be used with the TimeSlicing strategy; remove it, or "
+	  "write 'strategy: MPS' [dra-strategy-config]\n"
+	  "41:23: warning: strategy MPS needs the NVIDIA DRA driver's MPSSupport feature gate "
+	  "(alpha, off by default); without it the claim fails when the pod starts: enable "
+	  "featureGates.MPSSupport in the driver's Helm values [dra-feature-gate]\n"
+	  "42:13: error: timeSlicingConfig cannot be used with the MPS strategy; remove it, or "
+	  "write 'strategy: TimeSlicing' [dra-strategy-config]\n" },
 	{ "dra-thread-percentage", NULL,
 	  "apiVersion: resource.k8s.io/v1\n"
 	  "kind: ResourceClaim\n"
@@ -903,10 +1022,16 @@ static const lint_case cases[] = {
 	  "          sharing:\n"
 	  "            strategy: MPS\n"
 	  "            mpsConfig: {defaultActiveThreadPercentage: half}\n",
-	  "19:23: warning: strategy MPS needs the NVIDIA DRA driver's MPSSupport feature gate (alpha, off by default); without it the claim fails when the pod starts: enable featureGates.MPSSupport in the driver's Helm values [dra-feature-gate]\n"
-	  "21:46: error: defaultActiveThreadPercentage is '150'; write a whole number from 0 to 100 [dra-thread-percentage]\n"
-	  "41:23: warning: strategy MPS needs the NVIDIA DRA driver's MPSSupport feature gate (alpha, off by default); without it the claim fails when the pod starts: enable featureGates.MPSSupport in the driver's Helm values [dra-feature-gate]\n"
-	  "42:56: error: defaultActiveThreadPercentage is 'half'; write a whole number from 0 to 100 [dra-thread-percentage]\n" },
+	  "19:23: warning: strategy MPS needs the NVIDIA DRA driver's MPSSupport feature gate "
+	  "(alpha, off by default); without it the claim fails when the pod starts: enable "
+	  "featureGates.MPSSupport in the driver's Helm values [dra-feature-gate]\n"
+	  "21:46: error: defaultActiveThreadPercentage is '150'; write a whole number from 0 to "
+	  "100 [dra-thread-percentage]\n"
+	  "41:23: warning: strategy MPS needs the NVIDIA DRA driver's MPSSupport feature gate "
+	  "(alpha, off by default); without it the claim fails when the pod starts: enable "
+	  "featureGates.MPSSupport in the driver's Helm values [dra-feature-gate]\n"
+	  "42:56: error: defaultActiveThreadPercentage is 'half'; write a whole number from 0 to "
+	  "100 [dra-thread-percentage]\n" },
 	{ "dra-memory-limit", NULL,
 	  "apiVersion: resource.k8s.io/v1\n"
 	  "kind: ResourceClaim\n"
@@ -936,10 +1061,15 @@ static const lint_case cases[] = {
 	  "                \"3\": 0.5Mi\n"
 	  "                \"4\": 10Gi\n"
 	  "                \"5\": 1e9\n",
-	  "19:23: warning: strategy MPS needs the NVIDIA DRA driver's MPSSupport feature gate (alpha, off by default); without it the claim fails when the pod starts: enable featureGates.MPSSupport in the driver's Helm values [dra-feature-gate]\n"
-	  "21:47: error: defaultPinnedDeviceMemoryLimit '512Ki' is below 1Mi, which the driver rejects as an invalid limit; write a size like 8Gi [dra-memory-limit]\n"
-	  "23:22: error: the pinned memory limit 'lots' is not a quantity; write a size like 8Gi [dra-memory-limit]\n"
-	  "26:22: error: the pinned memory limit '0.5Mi' is below 1Mi, which the driver rejects as an invalid limit; write a size like 8Gi [dra-memory-limit]\n" },
+	  "19:23: warning: strategy MPS needs the NVIDIA DRA driver's MPSSupport feature gate "
+	  "(alpha, off by default); without it the claim fails when the pod starts: enable "
+	  "featureGates.MPSSupport in the driver's Helm values [dra-feature-gate]\n"
+	  "21:47: error: defaultPinnedDeviceMemoryLimit '512Ki' is below 1Mi, which the driver "
+	  "rejects as an invalid limit; write a size like 8Gi [dra-memory-limit]\n"
+	  "23:22: error: the pinned memory limit 'lots' is not a quantity; write a size like 8Gi "
+	  "[dra-memory-limit]\n"
+	  "26:22: error: the pinned memory limit '0.5Mi' is below 1Mi, which the driver rejects as "
+	  "an invalid limit; write a size like 8Gi [dra-memory-limit]\n" },
 	{ "dra-feature-gate", NULL,
 	  "apiVersion: resource.k8s.io/v1\n"
 	  "kind: ResourceClaim\n"
@@ -982,8 +1112,12 @@ static const lint_case cases[] = {
 	  "          kind: GpuConfig\n"
 	  "          sharing:\n"
 	  "            strategy: MPS\n",
-	  "19:23: warning: strategy TimeSlicing needs the NVIDIA DRA driver's TimeSlicingSettings feature gate (alpha, off by default); without it the claim fails when the pod starts: enable featureGates.TimeSlicingSettings in the driver's Helm values [dra-feature-gate]\n"
-	  "41:23: warning: strategy MPS needs the NVIDIA DRA driver's MPSSupport feature gate (alpha, off by default); without it the claim fails when the pod starts: enable featureGates.MPSSupport in the driver's Helm values [dra-feature-gate]\n" },
+	  "19:23: warning: strategy TimeSlicing needs the NVIDIA DRA driver's TimeSlicingSettings "
+	  "feature gate (alpha, off by default); without it the claim fails when the pod starts: "
+	  "enable featureGates.TimeSlicingSettings in the driver's Helm values [dra-feature-gate]\n"
+	  "41:23: warning: strategy MPS needs the NVIDIA DRA driver's MPSSupport feature gate "
+	  "(alpha, off by default); without it the claim fails when the pod starts: enable "
+	  "featureGates.MPSSupport in the driver's Helm values [dra-feature-gate]\n" },
 	{ "dra-api-version", NULL,
 	  "apiVersion: resource.k8s.io/v1beta3\n"
 	  "kind: ResourceClaim\n"
@@ -992,8 +1126,11 @@ static const lint_case cases[] = {
 	  "apiVersion: resource.k8s.io/v1alpha2\n"
 	  "kind: ResourceClaim\n"
 	  "metadata: {name: b}\n",
-	  "1:13: error: resource.k8s.io/v1beta3 does not exist; write resource.k8s.io/v1 (Kubernetes 1.34 and later), v1beta2 (1.33) or v1beta1 (1.32) [dra-api-version]\n"
-	  "5:13: error: resource.k8s.io/v1alpha2 (classic DRA) was removed in Kubernetes 1.31; write resource.k8s.io/v1 (1.34 and later), v1beta2 (1.33) or v1beta1 (1.32) [dra-api-version]\n" },
+	  "1:13: error: resource.k8s.io/v1beta3 does not exist; write resource.k8s.io/v1 "
+	  "(Kubernetes 1.34 and later), v1beta2 (1.33) or v1beta1 (1.32) [dra-api-version]\n"
+	  "5:13: error: resource.k8s.io/v1alpha2 (classic DRA) was removed in Kubernetes 1.31; "
+	  "write resource.k8s.io/v1 (1.34 and later), v1beta2 (1.33) or v1beta1 (1.32) "
+	  "[dra-api-version]\n" },
 	{ "dra-api-alpha", NULL,
 	  "apiVersion: resource.k8s.io/v1alpha3\n"
 	  "kind: ResourceClaim\n"
@@ -1011,7 +1148,9 @@ static const lint_case cases[] = {
 	  "        parameters:\n"
 	  "          apiVersion: resource.nvidia.com/v1beta1\n"
 	  "          kind: GpuConfig\n",
-	  "1:13: warning: resource.k8s.io/v1alpha3 ResourceClaims are served only by Kubernetes 1.31; write resource.k8s.io/v1 (1.34 and later) with 'exactly:', or v1beta1 [dra-api-alpha]\n" },
+	  "1:13: warning: resource.k8s.io/v1alpha3 ResourceClaims are served only by Kubernetes "
+	  "1.31; write resource.k8s.io/v1 (1.34 and later) with 'exactly:', or v1beta1 "
+	  "[dra-api-alpha]\n" },
 	{ "dra-request-shape", NULL,
 	  "apiVersion: resource.k8s.io/v1\n"
 	  "kind: ResourceClaim\n"
@@ -1053,9 +1192,13 @@ static const lint_case cases[] = {
 	  "        parameters:\n"
 	  "          apiVersion: resource.nvidia.com/v1beta1\n"
 	  "          kind: GpuConfig\n",
-	  "9:7: error: resource.k8s.io/v1 puts deviceClassName under 'exactly:'; write 'exactly: {deviceClassName: gpu.nvidia.com}' (the flat form is resource.k8s.io/v1beta1's) [dra-request-shape]\n"
-	  "11:7: error: request 'none' needs 'exactly:' with a deviceClassName (or firstAvailable) [dra-request-shape]\n"
-	  "28:7: error: resource.k8s.io/v1beta1 has no 'exactly:'; put deviceClassName directly on the request, or write apiVersion resource.k8s.io/v1 [dra-request-shape]\n"
+	  "9:7: error: resource.k8s.io/v1 puts deviceClassName under 'exactly:'; write 'exactly: "
+	  "{deviceClassName: gpu.nvidia.com}' (the flat form is resource.k8s.io/v1beta1's) "
+	  "[dra-request-shape]\n"
+	  "11:7: error: request 'none' needs 'exactly:' with a deviceClassName (or firstAvailable) "
+	  "[dra-request-shape]\n"
+	  "28:7: error: resource.k8s.io/v1beta1 has no 'exactly:'; put deviceClassName directly on "
+	  "the request, or write apiVersion resource.k8s.io/v1 [dra-request-shape]\n"
 	  "30:7: error: request 'none' needs a deviceClassName [dra-request-shape]\n" },
 	{ "dra-template-spec", NULL,
 	  "apiVersion: resource.k8s.io/v1\n"
@@ -1066,7 +1209,8 @@ static const lint_case cases[] = {
 	  "    requests:\n"
 	  "    - name: gpu\n"
 	  "      exactly: {deviceClassName: gpu.nvidia.com}\n",
-	  "4:1: error: a ResourceClaimTemplate holds its claim in spec.spec; indent devices under another 'spec:' [dra-template-spec]\n" },
+	  "4:1: error: a ResourceClaimTemplate holds its claim in spec.spec; indent devices under "
+	  "another 'spec:' [dra-template-spec]\n" },
 	{ "dra-removed-attribute", NULL,
 	  "apiVersion: resource.k8s.io/v1\n"
 	  "kind: DeviceClass\n"
@@ -1076,15 +1220,25 @@ static const lint_case cases[] = {
 	  "  - cel:\n"
 	  "      expression: device.attributes['gpu.nvidia.com'].index == 0\n"
 	  "  - cel:\n"
-	  "      expression: \"device.attributes[\\\"gpu.nvidia.com\\\"]['minor'] == 1 && device.attributes['gpu.nvidia.com'].parentIndex == 0\"\n"
+	  "      expression: \"device.attributes[\\\"gpu.nvidia.com\\\"]['minor'] == 1 && "
+	  "device.attributes['gpu.nvidia.com'].parentIndex == 0\"\n"
 	  "  - cel:\n"
 	  "      expression: device.attributes['gpu.nvidia.com'].pcieBusID == '0000:3b:00.0'\n"
 	  "  - cel:\n"
-	  "      expression: device.attributes['resource.kubernetes.io'].pciBusID == '0000:3b:00.0'\n",
-	  "7:19: warning: CEL selector uses attribute 'index', which the NVIDIA DRA driver no longer publishes (gone since v25.8), so it matches no device; select by uuid or productName [dra-removed-attribute]\n"
-	  "9:19: warning: CEL selector uses attribute 'minor', which the NVIDIA DRA driver no longer publishes (gone since v25.8), so it matches no device; select by uuid or productName [dra-removed-attribute]\n"
-	  "9:19: warning: CEL selector uses attribute 'parentIndex', which the NVIDIA DRA driver no longer publishes (gone since v25.8), so it matches no device; select by uuid or productName [dra-removed-attribute]\n"
-	  "11:19: warning: CEL selector uses attribute 'pcieBusID', which the NVIDIA DRA driver replaced in v25.12; write device.attributes['resource.kubernetes.io'].pciBusID [dra-removed-attribute]\n" },
+	  "      expression: device.attributes['resource.kubernetes.io'].pciBusID == "
+	  "'0000:3b:00.0'\n",
+	  "7:19: warning: CEL selector uses attribute 'index', which the NVIDIA DRA driver no "
+	  "longer publishes (gone since v25.8), so it matches no device; select by uuid or "
+	  "productName [dra-removed-attribute]\n"
+	  "9:19: warning: CEL selector uses attribute 'minor', which the NVIDIA DRA driver no "
+	  "longer publishes (gone since v25.8), so it matches no device; select by uuid or "
+	  "productName [dra-removed-attribute]\n"
+	  "9:19: warning: CEL selector uses attribute 'parentIndex', which the NVIDIA DRA driver "
+	  "no longer publishes (gone since v25.8), so it matches no device; select by uuid or "
+	  "productName [dra-removed-attribute]\n"
+	  "11:19: warning: CEL selector uses attribute 'pcieBusID', which the NVIDIA DRA driver "
+	  "replaced in v25.12; write device.attributes['resource.kubernetes.io'].pciBusID "
+	  "[dra-removed-attribute]\n" },
 	{ "dra-memory-attribute", NULL,
 	  "apiVersion: resource.k8s.io/v1\n"
 	  "kind: ResourceClaim\n"
@@ -1100,7 +1254,8 @@ static const lint_case cases[] = {
 	  "        - cel:\n"
 	  "            expression: device.attributes['gpu.nvidia.com'].memory >= 40000\n"
 	  "        - cel:\n"
-	  "            expression: device.capacity['gpu.nvidia.com'].memory.compareTo(quantity('40Gi')) >= 0\n"
+	  "            expression: "
+	  "device.capacity['gpu.nvidia.com'].memory.compareTo(quantity('40Gi')) >= 0\n"
 	  "    config:\n"
 	  "    - requests: [gpu]\n"
 	  "      opaque:\n"
@@ -1108,7 +1263,9 @@ static const lint_case cases[] = {
 	  "        parameters:\n"
 	  "          apiVersion: resource.nvidia.com/v1beta1\n"
 	  "          kind: GpuConfig\n",
-	  "13:25: warning: CEL selector reads memory as an attribute, but it is a capacity; write device.capacity['gpu.nvidia.com'].memory.compareTo(quantity('40Gi')) >= 0 [dra-memory-attribute]\n" },
+	  "13:25: warning: CEL selector reads memory as an attribute, but it is a capacity; write "
+	  "device.capacity['gpu.nvidia.com'].memory.compareTo(quantity('40Gi')) >= 0 "
+	  "[dra-memory-attribute]\n" },
 	{ "dra-template-sharing", NULL,
 	  "apiVersion: resource.k8s.io/v1\n"
 	  "kind: ResourceClaimTemplate\n"
@@ -1132,8 +1289,13 @@ static const lint_case cases[] = {
 	  "              strategy: TimeSlicing\n"
 	  "              timeSlicingConfig:\n"
 	  "                interval: Long\n",
-	  "19:13: warning: a ResourceClaimTemplate gives every pod its own claim, so pods never share this GPU; to share it, create a ResourceClaim and reference it with resourceClaimName [dra-template-sharing]\n"
-	  "20:25: warning: strategy TimeSlicing needs the NVIDIA DRA driver's TimeSlicingSettings feature gate (alpha, off by default); without it the claim fails when the pod starts: enable featureGates.TimeSlicingSettings in the driver's Helm values [dra-feature-gate]\n" },
+	  "19:13: warning: a ResourceClaimTemplate gives every pod its own claim, so pods never "
+	  "share this GPU; to share it, create a ResourceClaim and reference it with "
+	  "resourceClaimName [dra-template-sharing]\n"
+	  "20:25: warning: strategy TimeSlicing needs the NVIDIA DRA driver's TimeSlicingSettings "
+	  "feature gate (alpha, off by default); without it the claim fails when the pod starts: "
+	  "enable featureGates.TimeSlicingSettings in the driver's Helm values "
+	  "[dra-feature-gate]\n" },
 	{ "karpenter-old-api", NULL,
 	  "apiVersion: karpenter.sh/v1alpha5\n"
 	  "kind: Provisioner\n"
@@ -1154,11 +1316,17 @@ static const lint_case cases[] = {
 	  "apiVersion: karpenter.k8s.aws/v1beta1\n"
 	  "kind: EC2NodeClass\n"
 	  "metadata: {name: e}\n",
-	  "2:7: error: Provisioner (karpenter.sh/v1alpha5) was removed in Karpenter v0.33; write a karpenter.sh/v1 NodePool and a karpenter.k8s.aws/v1 EC2NodeClass [karpenter-old-api]\n"
-	  "6:7: error: AWSNodeTemplate (karpenter.k8s.aws/v1alpha1) was removed in Karpenter v0.33; write a karpenter.sh/v1 NodePool and a karpenter.k8s.aws/v1 EC2NodeClass [karpenter-old-api]\n"
-	  "9:13: error: karpenter.sh/v1alpha5 was removed in Karpenter v0.33; write a karpenter.sh/v1 NodePool and a karpenter.k8s.aws/v1 EC2NodeClass [karpenter-old-api]\n"
-	  "13:13: error: karpenter.sh/v1beta1 was removed in Karpenter v1.1; write 'apiVersion: karpenter.sh/v1' (NodePool, NodeClaim) [karpenter-old-api]\n"
-	  "17:13: error: karpenter.k8s.aws/v1beta1 was removed in Karpenter v1.1; write 'apiVersion: karpenter.k8s.aws/v1' (EC2NodeClass) [karpenter-old-api]\n" },
+	  "2:7: error: Provisioner (karpenter.sh/v1alpha5) was removed in Karpenter v0.33; write a "
+	  "karpenter.sh/v1 NodePool and a karpenter.k8s.aws/v1 EC2NodeClass [karpenter-old-api]\n"
+	  "6:7: error: AWSNodeTemplate (karpenter.k8s.aws/v1alpha1) was removed in Karpenter "
+	  "v0.33; write a karpenter.sh/v1 NodePool and a karpenter.k8s.aws/v1 EC2NodeClass "
+	  "[karpenter-old-api]\n"
+	  "9:13: error: karpenter.sh/v1alpha5 was removed in Karpenter v0.33; write a "
+	  "karpenter.sh/v1 NodePool and a karpenter.k8s.aws/v1 EC2NodeClass [karpenter-old-api]\n"
+	  "13:13: error: karpenter.sh/v1beta1 was removed in Karpenter v1.1; write 'apiVersion: "
+	  "karpenter.sh/v1' (NodePool, NodeClaim) [karpenter-old-api]\n"
+	  "17:13: error: karpenter.k8s.aws/v1beta1 was removed in Karpenter v1.1; write "
+	  "'apiVersion: karpenter.k8s.aws/v1' (EC2NodeClass) [karpenter-old-api]\n" },
 	{ "karpenter-nodeclassref", NULL,
 	  "apiVersion: karpenter.sh/v1\n"
 	  "kind: NodePool\n"
@@ -1193,10 +1361,14 @@ static const lint_case cases[] = {
 	  "        name: default\n"
 	  "      requirements:\n"
 	  "      - {key: karpenter.k8s.aws/instance-gpu-name, operator: In, values: [t4]}\n",
-	  "6:5: error: NodePool needs spec.template.spec.nodeClassRef; write 'nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: NAME}' [karpenter-nodeclassref]\n"
-	  "16:7: error: nodeClassRef has no group; write 'group: karpenter.k8s.aws' [karpenter-nodeclassref]\n"
-	  "18:15: error: nodeClassRef has no name; write 'name: <the EC2NodeClass's name>' [karpenter-nodeclassref]\n"
-	  "28:7: error: nodeClassRef.apiVersion is the v1beta1 form; karpenter.sh/v1 needs 'group: karpenter.k8s.aws' instead [karpenter-nodeclassref]\n" },
+	  "6:5: error: NodePool needs spec.template.spec.nodeClassRef; write 'nodeClassRef: "
+	  "{group: karpenter.k8s.aws, kind: EC2NodeClass, name: NAME}' [karpenter-nodeclassref]\n"
+	  "16:7: error: nodeClassRef has no group; write 'group: karpenter.k8s.aws' "
+	  "[karpenter-nodeclassref]\n"
+	  "18:15: error: nodeClassRef has no name; write 'name: <the EC2NodeClass's name>' "
+	  "[karpenter-nodeclassref]\n"
+	  "28:7: error: nodeClassRef.apiVersion is the v1beta1 form; karpenter.sh/v1 needs 'group: "
+	  "karpenter.k8s.aws' instead [karpenter-nodeclassref]\n" },
 	{ "karpenter-restricted-label", NULL,
 	  "apiVersion: karpenter.sh/v1\n"
 	  "kind: NodePool\n"
@@ -1216,11 +1388,20 @@ static const lint_case cases[] = {
 	  "      requirements:\n"
 	  "      - {key: karpenter.sh/nodepool, operator: Exists}\n"
 	  "      - {key: karpenter.sh/capacity-type, operator: In, values: [spot]}\n"
-	  "      - {key: karpenter.k8s.aws/instance-gpu-memory, operator: Gt, values: [\"16000\"]}\n",
-	  "9:9: error: label 'karpenter.sh/team' is in the karpenter.sh domain, which Karpenter reserves, so the NodePool is rejected; use your own domain, e.g. example.com/team [karpenter-restricted-label]\n"
-	  "11:9: error: label 'karpenter.k8s.aws/custom' is in the karpenter.k8s.aws domain, which Karpenter reserves, so the NodePool is rejected; use your own domain, e.g. example.com/custom [karpenter-restricted-label]\n"
-	  "13:9: error: label 'kubernetes.io/hostname' is set by Kubernetes or Karpenter itself, so the NodePool is rejected; use your own domain, e.g. example.com/hostname [karpenter-restricted-label]\n"
-	  "17:15: error: requirement key 'karpenter.sh/nodepool' is set by Kubernetes or Karpenter itself, so the NodePool is rejected; use a well-known label such as karpenter.k8s.aws/instance-gpu-name [karpenter-restricted-label]\n" },
+	  "      - {key: karpenter.k8s.aws/instance-gpu-memory, operator: Gt, values: "
+	  "[\"16000\"]}\n",
+	  "9:9: error: label 'karpenter.sh/team' is in the karpenter.sh domain, which Karpenter "
+	  "reserves, so the NodePool is rejected; use your own domain, e.g. example.com/team "
+	  "[karpenter-restricted-label]\n"
+	  "11:9: error: label 'karpenter.k8s.aws/custom' is in the karpenter.k8s.aws domain, which "
+	  "Karpenter reserves, so the NodePool is rejected; use your own domain, e.g. "
+	  "example.com/custom [karpenter-restricted-label]\n"
+	  "13:9: error: label 'kubernetes.io/hostname' is set by Kubernetes or Karpenter itself, "
+	  "so the NodePool is rejected; use your own domain, e.g. example.com/hostname "
+	  "[karpenter-restricted-label]\n"
+	  "17:15: error: requirement key 'karpenter.sh/nodepool' is set by Kubernetes or Karpenter "
+	  "itself, so the NodePool is rejected; use a well-known label such as "
+	  "karpenter.k8s.aws/instance-gpu-name [karpenter-restricted-label]\n" },
 	{ "karpenter-requirement", NULL,
 	  "apiVersion: karpenter.sh/v1\n"
 	  "kind: NodePool\n"
@@ -1232,11 +1413,15 @@ static const lint_case cases[] = {
 	  "      requirements:\n"
 	  "      - {key: karpenter.k8s.aws/instance-family, operator: In}\n"
 	  "      - {key: karpenter.k8s.aws/instance-gpu-count, operator: Gt, values: [\"a\"]}\n"
-	  "      - {key: karpenter.k8s.aws/instance-gpu-count, operator: Lt, values: [\"1\", \"2\"]}\n"
+	  "      - {key: karpenter.k8s.aws/instance-gpu-count, operator: Lt, values: [\"1\", "
+	  "\"2\"]}\n"
 	  "      - {key: karpenter.k8s.aws/instance-gpu-count, operator: Lte, values: [\"8\"]}\n",
-	  "9:60: error: operator In needs values; write 'values: [...]', or operator Exists [karpenter-requirement]\n"
-	  "10:63: error: operator Gt needs exactly one value, a whole number; write 'values: [\"8\"]' [karpenter-requirement]\n"
-	  "11:63: error: operator Lt needs exactly one value, a whole number; write 'values: [\"8\"]' [karpenter-requirement]\n" },
+	  "9:60: error: operator In needs values; write 'values: [...]', or operator Exists "
+	  "[karpenter-requirement]\n"
+	  "10:63: error: operator Gt needs exactly one value, a whole number; write 'values: "
+	  "[\"8\"]' [karpenter-requirement]\n"
+	  "11:63: error: operator Lt needs exactly one value, a whole number; write 'values: "
+	  "[\"8\"]' [karpenter-requirement]\n" },
 	{ "config-parse", NULL,
 	  "apiVersion: v1\n"
 	  "kind: ConfigMap\n"
@@ -1253,8 +1438,10 @@ static const lint_case cases[] = {
 	  "      timeSlicing: [\n"
 	  "  script: |\n"
 	  "    echo: [\n",
-	  "6:3: error: data key 'folded' is not valid YAML: mapping values are not allowed in this context [config-parse]\n"
-	  "13:21: error: data key 'broken' is not valid YAML: did not find expected node content while parsing a flow node [config-parse]\n" },
+	  "6:3: error: data key 'folded' is not valid YAML: mapping values are not allowed in this "
+	  "context [config-parse]\n"
+	  "13:21: error: data key 'broken' is not valid YAML: did not find expected node content "
+	  "while parsing a flow node [config-parse]\n" },
 	{ "configmap-not-string", NULL,
 	  "apiVersion: v1\n"
 	  "kind: ConfigMap\n"
@@ -1269,7 +1456,8 @@ static const lint_case cases[] = {
 	  "        mig-enabled: false\n"
 	  "  other:\n"
 	  "    a: 1\n",
-	  "6:3: error: data key 'config.yaml' holds a mapping, but the config must be a string: write 'config.yaml: |' and indent the config under it [configmap-not-string]\n" },
+	  "6:3: error: data key 'config.yaml' holds a mapping, but the config must be a string: "
+	  "write 'config.yaml: |' and indent the config under it [configmap-not-string]\n" },
 	{ "values-default", NULL,
 	  "config:\n"
 	  "  default: a100\n"
@@ -1282,7 +1470,8 @@ static const lint_case cases[] = {
 	  "      version: v1\n"
 	  "      flags:\n"
 	  "        migStrategy: single\n",
-	  "2:12: error: config.default 'a100' names no config of config.map; write one of: default, t4 [values-default]\n" },
+	  "2:12: error: config.default 'a100' names no config of config.map; write one of: "
+	  "default, t4 [values-default]\n" },
 	{ "values-default-operator", NULL,
 	  "devicePlugin:\n"
 	  "  config:\n"
@@ -1303,21 +1492,26 @@ static const lint_case cases[] = {
 	  "          all-disabled:\n"
 	  "          - devices: all\n"
 	  "            mig-enabled: false\n",
-	  "4:14: error: devicePlugin.config.default 'any' names no config of devicePlugin.config.data; write one of: shared-4 [values-default]\n"
-	  "12:14: error: migManager.config.default is 'all-balanced', but the GPU Operator accepts only all-disabled or empty; select configs with the nvidia.com/mig.config node label [values-default]\n" },
+	  "4:14: error: devicePlugin.config.default 'any' names no config of "
+	  "devicePlugin.config.data; write one of: shared-4 [values-default]\n"
+	  "12:14: error: migManager.config.default is 'all-balanced', but the GPU Operator accepts "
+	  "only all-disabled or empty; select configs with the nvidia.com/mig.config node label "
+	  "[values-default]\n" },
 	{ "no-config", NULL,
 	  "apiVersion: apps/v1\n"
 	  "kind: Deployment\n"
 	  "metadata: {name: d}\n",
-	  "1:1: warning: found no device-plugin, mig-parted, DRA or Karpenter configuration to check [no-config]\n" },
-	{ "no-config-empty", NULL,
-	  "",
-	  "1:1: warning: found no device-plugin, mig-parted, DRA or Karpenter configuration to check [no-config]\n" },
+	  "1:1: warning: found no device-plugin, mig-parted, DRA or Karpenter configuration to "
+	  "check [no-config]\n" },
+	{ "no-config-empty", NULL, "",
+	  "1:1: warning: found no device-plugin, mig-parted, DRA or Karpenter configuration to "
+	  "check [no-config]\n" },
 	{ "no-config-comments", NULL,
 	  "# nothing here\n"
 	  "---\n"
 	  "# nor here\n",
-	  "1:1: warning: found no device-plugin, mig-parted, DRA or Karpenter configuration to check [no-config]\n" },
+	  "1:1: warning: found no device-plugin, mig-parted, DRA or Karpenter configuration to "
+	  "check [no-config]\n" },
 	{ "stream-offsets", NULL,
 	  "# first\n"
 	  "---\n"
@@ -1330,8 +1524,11 @@ static const lint_case cases[] = {
 	  "  a:\n"
 	  "  - devices: all\n"
 	  "    mig-enabled: true\n",
-	  "4:22: error: migStrategy is 'Mixed'; write 'mixed' (one of none, single, mixed) [dp-mig-strategy]\n"
-	  "11:5: error: mig-enabled is true but the entry has no mig-devices; list them, like 'mig-devices: {\"1g.5gb\": 7}', or write 'mig-devices: {}' to only enable MIG [mig-enabled-without-devices]\n" },
+	  "4:22: error: migStrategy is 'Mixed'; write 'mixed' (one of none, single, mixed) "
+	  "[dp-mig-strategy]\n"
+	  "11:5: error: mig-enabled is true but the entry has no mig-devices; list them, like "
+	  "'mig-devices: {\"1g.5gb\": 7}', or write 'mig-devices: {}' to only enable MIG "
+	  "[mig-enabled-without-devices]\n" },
 	{ "configmap-literal", NULL,
 	  "apiVersion: v1\n"
 	  "kind: ConfigMap\n"
@@ -1357,21 +1554,27 @@ static const lint_case cases[] = {
 	  "      version: v1\n"
 	  "      flags:\n"
 	  "        migStrategy: Mixed\n",
-	  "13:21: error: replicas is 1, but the device plugin needs at least 2; write 2 or more, or remove the resource to stop sharing it [dp-replicas]\n"
-	  "20:44: error: replicas is 1, but the device plugin needs at least 2; write 2 or more, or remove the resource to stop sharing it [dp-replicas]\n"
-	  "24:22: error: migStrategy is 'Mixed'; write 'mixed' (one of none, single, mixed) [dp-mig-strategy]\n" },
+	  "13:21: error: replicas is 1, but the device plugin needs at least 2; write 2 or more, "
+	  "or remove the resource to stop sharing it [dp-replicas]\n"
+	  "20:44: error: replicas is 1, but the device plugin needs at least 2; write 2 or more, "
+	  "or remove the resource to stop sharing it [dp-replicas]\n"
+	  "24:22: error: migStrategy is 'Mixed'; write 'mixed' (one of none, single, mixed) "
+	  "[dp-mig-strategy]\n" },
 	{ "configmap-quoted", NULL,
 	  "apiVersion: v1\n"
 	  "kind: ConfigMap\n"
 	  "metadata:\n"
 	  "  name: cm\n"
 	  "data:\n"
-	  "  a: \"version: v1\\nsharing:\\n  mps:\\n    resources:\\n    - {name: nvidia.com/gpu, replicas: 1}\\n\"\n"
+	  "  a: \"version: v1\\nsharing:\\n  mps:\\n    resources:\\n    - {name: nvidia.com/gpu, "
+	  "replicas: 1}\\n\"\n"
 	  "  b: 'version: v1\n"
 	  "\n"
 	  "    flags: {migStrategy: Mixed}'\n",
-	  "6:3: error: replicas is 1, but the device plugin needs at least 2; write 2 or more, or remove the resource to stop sharing it [dp-replicas]\n"
-	  "7:3: error: migStrategy is 'Mixed'; write 'mixed' (one of none, single, mixed) [dp-mig-strategy]\n" },
+	  "6:3: error: replicas is 1, but the device plugin needs at least 2; write 2 or more, or "
+	  "remove the resource to stop sharing it [dp-replicas]\n"
+	  "7:3: error: migStrategy is 'Mixed'; write 'mixed' (one of none, single, mixed) "
+	  "[dp-mig-strategy]\n" },
 	{ "helm-values-literal", NULL,
 	  "devicePlugin:\n"
 	  "  config:\n"
@@ -1384,7 +1587,8 @@ static const lint_case cases[] = {
 	  "            resources:\n"
 	  "            - name: nvidia.com/gpu\n"
 	  "              replicas: 0\n",
-	  "11:25: error: replicas is 0, but the device plugin needs at least 2; write 2 or more, or remove the resource to stop sharing it [dp-replicas]\n" },
+	  "11:25: error: replicas is 0, but the device plugin needs at least 2; write 2 or more, "
+	  "or remove the resource to stop sharing it [dp-replicas]\n" },
 	{ "k8s-list", NULL,
 	  "apiVersion: v1\n"
 	  "kind: List\n"
@@ -1400,8 +1604,10 @@ static const lint_case cases[] = {
 	  "- apiVersion: karpenter.sh/v1beta1\n"
 	  "  kind: NodePool\n"
 	  "  metadata: {name: b}\n",
-	  "11:22: error: migStrategy is 'Mixed'; write 'mixed' (one of none, single, mixed) [dp-mig-strategy]\n"
-	  "12:15: error: karpenter.sh/v1beta1 was removed in Karpenter v1.1; write 'apiVersion: karpenter.sh/v1' (NodePool, NodeClaim) [karpenter-old-api]\n" },
+	  "11:22: error: migStrategy is 'Mixed'; write 'mixed' (one of none, single, mixed) "
+	  "[dp-mig-strategy]\n"
+	  "12:15: error: karpenter.sh/v1beta1 was removed in Karpenter v1.1; write 'apiVersion: "
+	  "karpenter.sh/v1' (NodePool, NodeClaim) [karpenter-old-api]\n" },
 };
 #define N_CASES (sizeof cases / sizeof cases[0])
 
@@ -1499,7 +1705,8 @@ static void test_rule_table(void **state)
 	for (size_t i = 0; i < n; i++) {
 		const gs_lint_rule *r = gs_lint_rule_at(i);
 		assert_non_null(r->id);
-		assert_true(strspn(r->id, "abcdefghijklmnopqrstuvwxyz0123456789-") == strlen(r->id));
+		assert_true(strspn(r->id, "abcdefghijklmnopqrstuvwxyz0123456789-") ==
+		            strlen(r->id));
 		assert_true(r->summary && r->summary[0]);
 		assert_true(r->severity == GS_SEVERITY_ERROR || r->severity == GS_SEVERITY_WARNING);
 		for (size_t j = 0; j < i; j++)
@@ -1541,7 +1748,8 @@ static void test_manual_lists_every_rule(void **state)
 	for (size_t i = 0; i < gs_lint_rule_count(); i++) {
 		const gs_lint_rule *r = gs_lint_rule_at(i);
 		char line[128];
-		snprintf(line, sizeof line, "\n.It Sy %s Pq %s\n", r->id, gs_severity_name(r->severity));
+		snprintf(line, sizeof line, "\n.It Sy %s Pq %s\n", r->id,
+		         gs_severity_name(r->severity));
 		if (!strstr(man, line))
 			fail_msg("%s does not list '%s'", MANUAL, line + 1);
 	}
@@ -1758,8 +1966,8 @@ static void test_good_samples(void **state)
 		for (size_t j = 0; j < gs_lint_count(l); j++) {
 			const gs_finding *f = gs_lint_at(l, j);
 			if (f->severity == GS_SEVERITY_ERROR)
-				fail_msg("%s:%lu:%lu: %s [%s]", good[i], f->line, f->col, f->message,
-				         f->id);
+				fail_msg("%s:%lu:%lu: %s [%s]", good[i], f->line, f->col,
+				         f->message, f->id);
 		}
 		gs_lint_free(l);
 	}

@@ -461,9 +461,11 @@ static void test_truth_layouts(void **state)
 				ps[k] = prof(g, name);
 				/* The layout's own placement is legal for our data. */
 				if (ps[k]->memory_slices != size || !legal_start(ps[k], start))
-					fail_msg("%s: %s: %s at %d size %d is not a legal placement "
-					         "(size %d)", g->name, label, name, start, size,
-					         ps[k]->memory_slices);
+					fail_msg(
+					    "%s: %s: %s at %d size %d is not a legal placement "
+					    "(size %d)",
+					    g->name, label, name, start, size,
+					    ps[k]->memory_slices);
 				w = ((UINT64_C(1) << size) - 1) << start;
 				assert_int_equal(used & w, 0);
 				used |= w;
