@@ -111,10 +111,10 @@ static int words(const char *what, const char *profiles)
 		return rc;
 	if (strcmp(what, "gpus") == 0)
 		for (size_t i = 0; i < gs_catalog_gpu_count(cat); i++)
-			printf("%s\n", gs_catalog_gpu(cat, i)->name);
+			printf("%s\n", gs_catalog_gpu_at(cat, i)->name);
 	else
 		for (size_t i = 0; i < gs_catalog_instance_count(cat); i++)
-			printf("%s\n", gs_catalog_instance(cat, i)->type);
+			printf("%s\n", gs_catalog_instance_at(cat, i)->type);
 	gs_catalog_free(cat);
 	return EXIT_OK;
 }

@@ -63,7 +63,7 @@ static void print_table(const gs_catalog *cat)
 	printf("%-16s %-12s %4s %10s %5s %7s %4s %4s\n", "MODEL", "ARCH", "CC",
 	       "MEMORY", "SMS", "TFLOPS", "MPS", "MIG");
 	for (size_t i = 0; i < gs_catalog_gpu_count(cat); i++) {
-		const gs_gpu *g = gs_catalog_gpu(cat, i);
+		const gs_gpu *g = gs_catalog_gpu_at(cat, i);
 		char mem[32], mps[8], mig[8];
 		snprintf(mps, sizeof mps, "%d", g->mps_max_clients);
 		snprintf(mig, sizeof mig, "%zu", g->n_mig_profiles);

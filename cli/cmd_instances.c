@@ -26,7 +26,7 @@ static void print_table(const gs_catalog *cat, const char *cloud, const gs_gpu *
 	printf("%-5s %-35s %-17s %9s %8s", "CLOUD", "INSTANCE", "GPUS", "$/H", "SPOT $/H");
 	printf(cli_ui_state.verbose ? "  %s\n" : "\n", "PRICE DATE");
 	for (size_t i = 0; i < gs_catalog_instance_count(cat); i++) {
-		const gs_instance *in = gs_catalog_instance(cat, i);
+		const gs_instance *in = gs_catalog_instance_at(cat, i);
 		char od[32], spot[32];
 		if ((cloud && strcasecmp(cloud, in->cloud) != 0) || (gpu && in->gpu != gpu))
 			continue;
@@ -45,7 +45,7 @@ static void print_table(const gs_catalog *cat, const char *cloud, const gs_gpu *
 static int known_cloud(const gs_catalog *cat, const char *cloud)
 {
 	for (size_t i = 0; i < gs_catalog_instance_count(cat); i++)
-		if (strcasecmp(gs_catalog_instance(cat, i)->cloud, cloud) == 0)
+		if (strcasecmp(gs_catalog_instance_at(cat, i)->cloud, cloud) == 0)
 			return 1;
 	return 0;
 }

@@ -165,7 +165,7 @@ int cli_load_catalog(const char *flag, gs_catalog **out)
 		dir = getenv("GPUSHARE_PROFILES");
 	if (!dir || !*dir)
 		dir = find_near_binary(found, sizeof found) == 0 ? found : GS_PROFILES_DIR;
-	if (gs_catalog_load(out, dir, &err) < 0)
+	if (gs_catalog_load(dir, out, &err) < 0)
 		return cli_fail(&err);
 	cli_verbose("profiles from %s: %zu GPU models, %zu instance types", dir,
 	            gs_catalog_gpu_count(*out), gs_catalog_instance_count(*out));

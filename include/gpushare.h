@@ -14,6 +14,12 @@
  *    object they came from lives, and must not be freed.
  *  - The library never prints, never exits and never reads stdin.
  *  - Money is exact: integer micro-dollars (gs_micros), 1 USD = 1000000.
+ *  - Out-parameters come last, just before err; indexed getters end in _at.
+ *  - Options structs start with a version that their _INIT macro sets:
+ *    initialise them with it (gs_plan_opts o = GS_PLAN_OPTS_INIT;) and set
+ *    fields by name. A function given another version fails with
+ *    GS_EINVAL, so a program built against another release is refused
+ *    rather than misread.
  */
 #ifndef GPUSHARE_H
 #define GPUSHARE_H
@@ -156,18 +162,18 @@ typedef struct gs_instance {
  * earlier ones, e.g. "profiles:/etc/gpushare"). Errors carry the file,
  * line and column. */
 GS_EXPORT
-int gs_catalog_load(gs_catalog **out, const char *dirs, gs_error *err);
+int gs_catalog_load(const char *dirs, gs_catalog **out, gs_error *err);
 GS_EXPORT
 void gs_catalog_free(gs_catalog *cat);
 
 GS_EXPORT
 size_t gs_catalog_gpu_count(const gs_catalog *cat);
 GS_EXPORT
-const gs_gpu *gs_catalog_gpu(const gs_catalog *cat, size_t i);
+const gs_gpu *gs_catalog_gpu_at(const gs_catalog *cat, size_t i);
 GS_EXPORT
 size_t gs_catalog_instance_count(const gs_catalog *cat);
 GS_EXPORT
-const gs_instance *gs_catalog_instance(const gs_catalog *cat, size_t i);
+const gs_instance *gs_catalog_instance_at(const gs_catalog *cat, size_t i);
 
 /* Finds a GPU by canonical name or alias, ignoring case; NULL if none. */
 GS_EXPORT
@@ -245,6 +251,7 @@ GS_EXPORT
 const char *gs_pricing_name(gs_pricing p);   /* "on-demand", "spot" */
 
 typedef struct gs_savings_opts {
+	unsigned version;       /* GS_SAVINGS_OPTS_VERSION, set by _INIT */
 	const char *instance;   /* instance type, required */
 	int replicas;           /* per GPU; 0 with MIG: the profile's maximum */
 	int workloads;          /* 0: replicas x GPUs of the instance */
@@ -254,9 +261,10 @@ typedef struct gs_savings_opts {
 	int hours_per_month;
 } gs_savings_opts;
 
+#define GS_SAVINGS_OPTS_VERSION 1
 #define GS_SAVINGS_OPTS_INIT                                                  \
-	{ NULL, 0, 0, GS_STRATEGY_TIME_SLICING, NULL, GS_PRICING_ON_DEMAND,       \
-	  GS_HOURS_PER_MONTH }
+	{ GS_SAVINGS_OPTS_VERSION, NULL, 0, 0, GS_STRATEGY_TIME_SLICING, NULL,    \
+	  GS_PRICING_ON_DEMAND, GS_HOURS_PER_MONTH }
 
 typedef struct gs_savings {
 	const gs_instance *instance;       /* borrowed from the catalog */
@@ -368,7 +376,7 @@ int gs_scenario_validate(const gs_scenario *s, gs_error *err);
 GS_EXPORT
 size_t gs_scenario_workload_count(const gs_scenario *s);
 GS_EXPORT
-const gs_workload *gs_scenario_workload(const gs_scenario *s, size_t i);
+const gs_workload *gs_scenario_workload_at(const gs_scenario *s, size_t i);
 GS_EXPORT
 const gs_workload *gs_scenario_find(const gs_scenario *s, const char *name);
 GS_EXPORT
@@ -454,9 +462,10 @@ typedef struct gs_plan_summary {
 } gs_plan_summary;
 
 typedef struct gs_plan_opts {
-	int exact_limit;  /* replicas up to which exact search is tried */
+	unsigned version;  /* GS_PLAN_OPTS_VERSION, set by _INIT */
 } gs_plan_opts;
-#define GS_PLAN_OPTS_INIT { 12 }
+#define GS_PLAN_OPTS_VERSION 1
+#define GS_PLAN_OPTS_INIT { GS_PLAN_OPTS_VERSION }
 
 /* Plans the scenario: the cheapest deployable placement (ties: fewer GPUs,
  * then fewer instances). Deterministic. GS_ENOFIT explains a workload
@@ -518,6 +527,7 @@ typedef enum gs_emit_kind {
 typedef enum gs_dra_api { GS_DRA_V1, GS_DRA_V1BETA2, GS_DRA_V1BETA1 } gs_dra_api;
 
 typedef struct gs_emit_opts {
+	unsigned version;         /* GS_EMIT_OPTS_VERSION, set by _INIT */
 	int rename_shared;        /* advertise nvidia.com/gpu.shared */
 	int example_deployments;  /* complete Deployments, not patches */
 	int dra;                  /* DRA claims even when via is device-plugin */
@@ -526,7 +536,8 @@ typedef struct gs_emit_opts {
 	const char *source;       /* named in each file's header, or NULL */
 } gs_emit_opts;
 
-#define GS_EMIT_OPTS_INIT { 0, 0, 0, GS_DRA_V1, "gpu-operator", NULL }
+#define GS_EMIT_OPTS_VERSION 1
+#define GS_EMIT_OPTS_INIT { GS_EMIT_OPTS_VERSION, 0, 0, 0, GS_DRA_V1, "gpu-operator", NULL }
 
 /* Writes data to path through a temporary file in the same directory,
  * flushed and renamed into place: a reader sees the old file or the new
@@ -586,6 +597,7 @@ typedef struct gs_finding {
 } gs_finding;
 
 typedef struct gs_lint_opts {
+	unsigned version;  /* GS_LINT_OPTS_VERSION, set by _INIT */
 	/* For MIG geometry checks; NULL skips them. Borrowed: it must outlive
 	 * the gs_lint. */
 	const gs_catalog *catalog;
@@ -594,7 +606,8 @@ typedef struct gs_lint_opts {
 	const gs_gpu *gpu;
 } gs_lint_opts;
 
-#define GS_LINT_OPTS_INIT { NULL, NULL }
+#define GS_LINT_OPTS_VERSION 1
+#define GS_LINT_OPTS_INIT { GS_LINT_OPTS_VERSION, NULL, NULL }
 
 typedef struct gs_lint gs_lint;
 
@@ -634,6 +647,7 @@ int gs_doc_lint(const gs_lint *l, gs_doc **out, gs_error *err);
 typedef struct gs_inventory gs_inventory;
 
 typedef struct gs_import_opts {
+	unsigned version;             /* GS_IMPORT_OPTS_VERSION, set by _INIT */
 	const char *nodes;            /* `kubectl get nodes -o json`; "-": stdin */
 	const char *pods;             /* `kubectl get pods -A -o json`; "-": stdin */
 	const char *const *metrics;   /* dcgm-exporter scrapes (text format) or */
@@ -642,7 +656,8 @@ typedef struct gs_import_opts {
 	const char *team_label;       /* pod label naming the team; NULL: namespace */
 } gs_import_opts;
 
-#define GS_IMPORT_OPTS_INIT { NULL, NULL, NULL, 0, 95, NULL }
+#define GS_IMPORT_OPTS_VERSION 1
+#define GS_IMPORT_OPTS_INIT { GS_IMPORT_OPTS_VERSION, NULL, NULL, NULL, 0, 95, NULL }
 
 /* Activity below this share of a GPU (p95) makes an allocated GPU idle. */
 #define GS_IMPORT_IDLE_PPM 50000

@@ -48,10 +48,10 @@ static void offer_catalog(ctx *c, int instances)
 	const gs_catalog *cat = c->r->cat;
 	if (instances)
 		for (size_t i = 0; i < gs_catalog_instance_count(cat); i++)
-			line_offer(c->lr, gs_catalog_instance(cat, i)->type);
+			line_offer(c->lr, gs_catalog_instance_at(cat, i)->type);
 	else
 		for (size_t i = 0; i < gs_catalog_gpu_count(cat); i++)
-			line_offer(c->lr, gs_catalog_gpu(cat, i)->name);
+			line_offer(c->lr, gs_catalog_gpu_at(cat, i)->name);
 }
 
 /* MIG profiles of the GPU model named by the first operand (`mig A30 1g`). */
@@ -146,7 +146,7 @@ static int offer_meta(ctx *c, const char *meta, int option_arg)
 		offer_profiles(c);
 	else if (strcmp(meta, "NAME") == 0)
 		for (size_t i = 0; i < gs_scenario_workload_count(c->r->cur); i++)
-			line_offer(c->lr, gs_scenario_workload(c->r->cur, i)->name);
+			line_offer(c->lr, gs_scenario_workload_at(c->r->cur, i)->name);
 	else if (strcmp(meta, "SCENARIO") == 0 || strcmp(meta, "A") == 0 || strcmp(meta, "B") == 0)
 		offer_scenarios(c, meta[1] == '\0');
 	else if (strcmp(meta, "COMMAND") == 0)

@@ -127,7 +127,7 @@ static int show_workloads(const repl *r)
 	printf("%-24s %-10s %4s %9s %8s  %-13s %10s\n", "WORKLOAD", "KIND", "REPL", "MEMORY",
 	       "COMPUTE", "STRATEGY", "COST/H");
 	for (size_t i = 0; i < n; i++) {
-		const gs_workload *w = gs_scenario_workload(r->cur, i);
+		const gs_workload *w = gs_scenario_workload_at(r->cur, i);
 		const gs_plan_workload *pw = planned(r->plan, i, w->name);
 		char kind[16], mem[32], share[32], cost[32];
 		wl_value(w, "kind", kind, sizeof kind);
@@ -236,7 +236,7 @@ static int diff_workloads(const gs_scenario *a, const gs_scenario *b)
 {
 	int changes = 0;
 	for (size_t i = 0; i < gs_scenario_workload_count(a); i++) {
-		const gs_workload *w = gs_scenario_workload(a, i);
+		const gs_workload *w = gs_scenario_workload_at(a, i);
 		const gs_workload *now = gs_scenario_find(b, w->name);
 		if (now) {
 			changes += diff_workload(w, now);
@@ -246,7 +246,7 @@ static int diff_workloads(const gs_scenario *a, const gs_scenario *b)
 		}
 	}
 	for (size_t i = 0; i < gs_scenario_workload_count(b); i++) {
-		const gs_workload *w = gs_scenario_workload(b, i);
+		const gs_workload *w = gs_scenario_workload_at(b, i);
 		if (!gs_scenario_find(a, w->name)) {
 			printf("  + %s\n", w->name);
 			changes++;

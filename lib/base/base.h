@@ -29,6 +29,9 @@ int gs_fail_at(gs_error *err, int code, const char *file, unsigned long line,
 int gs_vfail_at(gs_error *err, int code, const char *file, unsigned long line,
                 unsigned long col, const char *fmt, va_list ap);
 int gs_fail_nomem(gs_error *err);
+/* Refuses an options struct of another version than this library's:
+ * GS_EINVAL naming the struct (`what`), or 0. */
+int gs_check_version(unsigned got, unsigned want, const char *what, gs_error *err);
 
 /* strings.c */
 char *gs_strdup(const char *s);

@@ -53,6 +53,14 @@ int gs_fail_at(gs_error *err, int code, const char *file, unsigned long line,
 	return code;
 }
 
+int gs_check_version(unsigned got, unsigned want, const char *what, gs_error *err)
+{
+	if (got == want)
+		return 0;
+	return gs_fail(err, GS_EINVAL, "%s version %u is not %u: initialise it with its _INIT macro",
+	               what, got, want);
+}
+
 int gs_fail_nomem(gs_error *err)
 {
 	return gs_fail(err, GS_ENOMEM, "out of memory");

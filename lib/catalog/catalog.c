@@ -54,7 +54,7 @@ void gs_catalog_free(gs_catalog *cat)
 /* ---- lookup ----------------------------------------------------------- */
 
 size_t gs_catalog_gpu_count(const gs_catalog *cat) { return cat->n_gpus; }
-const gs_gpu *gs_catalog_gpu(const gs_catalog *cat, size_t i)
+const gs_gpu *gs_catalog_gpu_at(const gs_catalog *cat, size_t i)
 {
 	return i < cat->n_gpus ? &cat->gpus[i] : NULL;
 }
@@ -62,7 +62,7 @@ size_t gs_catalog_instance_count(const gs_catalog *cat)
 {
 	return cat->n_instances;
 }
-const gs_instance *gs_catalog_instance(const gs_catalog *cat, size_t i)
+const gs_instance *gs_catalog_instance_at(const gs_catalog *cat, size_t i)
 {
 	return i < cat->n_instances ? &cat->instances[i] : NULL;
 }
@@ -607,7 +607,7 @@ static int load_each(gs_catalog *cat, const char *dirs, const char *sub,
 	return rc;
 }
 
-int gs_catalog_load(gs_catalog **out, const char *dirs, gs_error *err)
+int gs_catalog_load(const char *dirs, gs_catalog **out, gs_error *err)
 {
 	gs_catalog *cat = calloc(1, sizeof *cat);
 	int rc;

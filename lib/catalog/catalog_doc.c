@@ -82,7 +82,7 @@ int gs_doc_gpus(const gs_catalog *cat, const gs_gpu *only, gs_doc **out,
 	gs_node *seq = gs_node_new(GS_NODE_SEQ, NULL);
 	int rc = 0;
 	for (size_t i = 0; seq && i < gs_catalog_gpu_count(cat); i++) {
-		const gs_gpu *g = gs_catalog_gpu(cat, i);
+		const gs_gpu *g = gs_catalog_gpu_at(cat, i);
 		if (!only || g == only)
 			rc |= gs_node_push(seq, gpu_node(g));
 	}
@@ -122,7 +122,7 @@ int gs_doc_instances(const gs_catalog *cat, const char *cloud,
 	gs_node *seq = gs_node_new(GS_NODE_SEQ, NULL);
 	int rc = 0;
 	for (size_t i = 0; seq && i < gs_catalog_instance_count(cat); i++) {
-		const gs_instance *in = gs_catalog_instance(cat, i);
+		const gs_instance *in = gs_catalog_instance_at(cat, i);
 		if ((cloud && !gs_strcaseeq(cloud, in->cloud)) || (gpu && in->gpu != gpu))
 			continue;
 		rc |= gs_node_push(seq, instance_node(in));

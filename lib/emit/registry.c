@@ -75,7 +75,10 @@ int gs_emit(const gs_plan *p, gs_emit_kind k, const gs_emit_opts *o, char **out,
             gs_error *err)
 {
 	gs_buf b = GS_BUF_INIT;
+	int rc = gs_check_version(o->version, GS_EMIT_OPTS_VERSION, "gs_emit_opts", err);
 
+	if (rc < 0)
+		return rc;
 	if ((unsigned)k >= GS_EMIT_KIND_COUNT)
 		return gs_fail(err, GS_EINVAL, "unknown kind of configuration");
 	if (!gs_emit_wanted(p, k, o))

@@ -81,7 +81,10 @@ int gs_import_load(const gs_catalog *cat, const gs_import_opts *opts,
                    gs_inventory **out, gs_error *err)
 {
 	gs_error first, second;
-	int rc = import_once(cat, opts, 0, out, &first);
+	int rc = gs_check_version(opts->version, GS_IMPORT_OPTS_VERSION, "gs_import_opts", err);
+	if (rc < 0)
+		return rc;
+	rc = import_once(cat, opts, 0, out, &first);
 	if (rc == 0)
 		return 0;
 	if (!first.line && first.file[0]) {

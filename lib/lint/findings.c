@@ -24,10 +24,14 @@ struct gs_lint {
 
 int gs_lint_new(const gs_lint_opts *opts, gs_lint **out, gs_error *err)
 {
-	gs_lint *l = calloc(1, sizeof *l);
+	gs_lint *l;
 	gs_lint_opts none = GS_LINT_OPTS_INIT;
+	int rc;
 
-	if (!l)
+	if (opts && (rc = gs_check_version(opts->version, GS_LINT_OPTS_VERSION,
+	                                   "gs_lint_opts", err)) < 0)
+		return rc;
+	if (!(l = calloc(1, sizeof *l)))
 		return gs_fail_nomem(err);
 	l->opts = opts ? *opts : none;
 	*out = l;

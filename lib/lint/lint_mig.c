@@ -291,7 +291,7 @@ static const char *unknown_profile(const gs_catalog *cat, const gs_node *devs,
 		int known = 0;
 		gi_name(devs->keys[i]->text, buf, size);
 		for (size_t j = 0; j < gs_catalog_gpu_count(cat) && !known; j++) {
-			const gs_gpu *g = gs_catalog_gpu(cat, j);
+			const gs_gpu *g = gs_catalog_gpu_at(cat, j);
 			known = g->mig_slots && find(g, buf, 1);
 		}
 		if (!known)
@@ -311,7 +311,7 @@ static void fit_any(lint_ctx *c, const gs_node *key, const gs_node *devs)
 
 	for (int exact = 1; exact >= 0; exact--)
 		for (size_t i = 0; i < gs_catalog_gpu_count(cat); i++) {
-			const gs_gpu *g = gs_catalog_gpu(cat, i);
+			const gs_gpu *g = gs_catalog_gpu_at(cat, i);
 			int rc;
 			if (!g->mig_slots)
 				continue;

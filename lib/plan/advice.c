@@ -65,7 +65,7 @@ static int scan(const gs_plan *p, seen *sn, size_t nw)
 	if (!v)
 		return -1;
 	for (size_t i = 0; i < nw; i++) {
-		v[i].w = gs_scenario_workload(p->s, i);
+		v[i].w = gs_scenario_workload_at(p->s, i);
 		v[i].i = i;
 	}
 	qsort(v, nw, sizeof *v, cmp_addr);
@@ -237,7 +237,7 @@ int gs_plan_advice(gs_plan *p, const gs_micros *ded_cost)
 	}
 	p->n_wls = nw;
 	for (size_t i = 0; i < nw && rc == 0; i++) {
-		const gs_workload *w = gs_scenario_workload(p->s, i);
+		const gs_workload *w = gs_scenario_workload_at(p->s, i);
 		gs_plan_workload *pw = &p->wls[i];
 		char buf[640];
 		size_t o = 0;

@@ -12,7 +12,7 @@ static void mig_sizes(gs_buf *t, const gs_catalog *cat, const gs_workload *w)
 {
 	int any = 0;
 	for (size_t i = 0; i < gs_catalog_gpu_count(cat); i++) {
-		const gs_gpu *g = gs_catalog_gpu(cat, i);
+		const gs_gpu *g = gs_catalog_gpu_at(cat, i);
 		const gs_mig_profile *best = NULL;
 		int64_t comp = gs_workload_compute_on(w, g);
 		for (size_t j = 0; g->mig_slots && j < g->n_mig_profiles; j++) {

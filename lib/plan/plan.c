@@ -228,7 +228,9 @@ int gs_plan_make(const gs_scenario *s, const gs_plan_opts *opts, gs_plan **out,
 	gs_plan *p;
 	int rc;
 
-	(void)opts;
+	if (opts && (rc = gs_check_version(opts->version, GS_PLAN_OPTS_VERSION,
+	                                   "gs_plan_opts", err)) < 0)
+		return rc;
 	if ((rc = gs_scenario_validate(s, err)) < 0)
 		return rc;
 	if (!(p = calloc(1, sizeof *p)))

@@ -78,10 +78,10 @@ static void add_models(gs_planner *pl, const gs_scenario *s, gs_shop *shops)
 	     g++) {
 		gs_shop *sh = &shops[pl->nmodels];
 		gs_micros *best = &pl->gpu_price[pl->nmodels];
-		gs_shop_init(sh, s, gs_catalog_gpu(s->cat, g));
+		gs_shop_init(sh, s, gs_catalog_gpu_at(s->cat, g));
 		if (sh->n == 0)
 			continue;
-		pl->models[pl->nmodels] = gs_catalog_gpu(s->cat, g);
+		pl->models[pl->nmodels] = gs_catalog_gpu_at(s->cat, g);
 		*best = -1;
 		for (int i = 0; i < sh->n; i++) {
 			gs_micros per = gs_div_ceil(sh->price[i], sh->insts[i]->gpu_count);

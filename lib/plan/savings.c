@@ -112,7 +112,9 @@ int gs_savings_compute(const gs_catalog *cat, const gs_savings_opts *o,
 	int rc;
 
 	memset(s, 0, sizeof *s);
-	if ((rc = find_instance(cat, o, &in, err)) < 0)
+	if ((rc = gs_check_version(o->version, GS_SAVINGS_OPTS_VERSION, "gs_savings_opts",
+	                           err)) < 0 ||
+	    (rc = find_instance(cat, o, &in, err)) < 0)
 		return rc;
 	s->instance = in;
 	s->strategy = o->strategy;

@@ -13,7 +13,7 @@ int gs_shop_init(gs_shop *sh, const gs_scenario *s, const gs_gpu *g)
 {
 	memset(sh, 0, sizeof *sh);
 	for (size_t i = 0; i < gs_catalog_instance_count(s->cat) && sh->n < GS_SHOP_MAX; i++) {
-		const gs_instance *in = gs_catalog_instance(s->cat, i);
+		const gs_instance *in = gs_catalog_instance_at(s->cat, i);
 		if (in->gpu != g || !gs_scenario_instance_ok(s, in))
 			continue;
 		sh->insts[sh->n] = in;

@@ -107,7 +107,7 @@ static int check_catalog_left(const gs_scenario *s, gs_error *err)
 	int all = strcmp(s->cloud, "all") == 0;
 
 	for (size_t i = 0; i < gs_catalog_instance_count(s->cat); i++)
-		if (gs_scenario_instance_ok(s, gs_catalog_instance(s->cat, i)))
+		if (gs_scenario_instance_ok(s, gs_catalog_instance_at(s->cat, i)))
 			return 0;
 	return gs_fail_at(err, GS_ENOFIT, s->file, s->globs_line, s->globs_col,
 	                  "no instance type%s%s with %s %s price matches %s",

@@ -139,7 +139,7 @@ nomem:
 /* ---- accessors ------------------------------------------------------------ */
 
 size_t gs_scenario_workload_count(const gs_scenario *s) { return s->n; }
-const gs_workload *gs_scenario_workload(const gs_scenario *s, size_t i)
+const gs_workload *gs_scenario_workload_at(const gs_scenario *s, size_t i)
 {
 	return i < s->n ? &s->w[i]->pub : NULL;
 }
@@ -308,12 +308,12 @@ size_t gs_workload_models(const gs_scenario *s, const gs_workload *w,
 {
 	size_t n = 0, ng = gs_catalog_gpu_count(s->cat);
 	for (size_t g = 0; g < ng && n < cap; g++) {
-		const gs_gpu *gpu = gs_catalog_gpu(s->cat, g);
+		const gs_gpu *gpu = gs_catalog_gpu_at(s->cat, g);
 		int allowed = w->n_gpus == 0, sold = 0;
 		for (size_t i = 0; i < w->n_gpus; i++)
 			allowed |= w->gpus[i] == gpu;
 		for (size_t i = 0; allowed && !sold && i < gs_catalog_instance_count(s->cat); i++) {
-			const gs_instance *in = gs_catalog_instance(s->cat, i);
+			const gs_instance *in = gs_catalog_instance_at(s->cat, i);
 			sold = in->gpu == gpu && gs_scenario_instance_ok(s, in);
 		}
 		if (allowed && sold)

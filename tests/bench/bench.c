@@ -231,7 +231,7 @@ static int generate(const gs_catalog *cat, long size, gs_scenario **out, fleet *
 	}
 	/* The setters must have parsed the texts to the generator's numbers. */
 	for (size_t i = 0; i < fl->n; i++) {
-		const gs_workload *pw = gs_scenario_workload(s, i);
+		const gs_workload *pw = gs_scenario_workload_at(s, i);
 		if (pw->memory_bytes != fl->w[i].mem || pw->compute_ppm != fl->w[i].comp ||
 		    pw->replicas != fl->w[i].replicas || pw->measured_on != fl->w[i].on) {
 			res->ok = 0;
@@ -268,10 +268,10 @@ static void market_init(const gs_catalog *cat, market *mk)
 	memset(mk, 0, sizeof *mk);
 	for (size_t g = 0; g < gs_catalog_gpu_count(cat) && mk->n < MAX_MODELS; g++) {
 		model *m = &mk->m[mk->n];
-		m->gpu = gs_catalog_gpu(cat, g);
+		m->gpu = gs_catalog_gpu_at(cat, g);
 		m->buy = NULL;
 		for (size_t i = 0; i < gs_catalog_instance_count(cat); i++) {
-			const gs_instance *in = gs_catalog_instance(cat, i);
+			const gs_instance *in = gs_catalog_instance_at(cat, i);
 			double per;
 			if (in->gpu != m->gpu || in->on_demand < 0 || in->gpu_count < 1)
 				continue;
@@ -598,7 +598,7 @@ static void check_plan(const gs_scenario *s, const fleet *fl, const gs_plan *p, 
 		goto done;
 	}
 	for (size_t i = 0; i < fl->n; i++) {
-		c.by_addr[i] = gs_scenario_workload(s, i);
+		c.by_addr[i] = gs_scenario_workload_at(s, i);
 		c.addr_idx[i] = (long)i;
 	}
 	sort_ck = &c;
@@ -665,7 +665,7 @@ static void run_size(long size, result *res)
 	memset(res, 0, sizeof *res);
 	res->ok = 1;
 	res->replicas = size;
-	if (gs_catalog_load(&cat, PROFILES, &err) < 0) {
+	if (gs_catalog_load(PROFILES, &cat, &err) < 0) {
 		fail(res, "loading the catalog from " PROFILES "/", &err);
 		return;
 	}

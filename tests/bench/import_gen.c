@@ -261,7 +261,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if ((dir == tmp && !mkdtemp(tmp)) || generate(dir, n_nodes, n_pods) < 0 ||
-	    gs_catalog_load(&cat, PROFILES, &err) < 0) {
+	    gs_catalog_load(PROFILES, &cat, &err) < 0) {
 		fprintf(stderr, "import_gen: cannot set up (run from the repository top)\n");
 		goto done;
 	}

@@ -24,6 +24,12 @@ static void write_file(const char *path, const void *data, size_t size)
 	fclose(f);
 }
 
+static const char *profiles_dir(void)
+{
+	const char *dir = getenv("GS_PROFILES");
+	return dir ? dir : "profiles";
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static gs_catalog *cat;
@@ -33,8 +39,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	gs_error err;
 
 	if (!cat) {
-		if (gs_catalog_load(
-		        &cat, getenv("GS_PROFILES") ? getenv("GS_PROFILES") : "profiles", &err) < 0)
+		if (gs_catalog_load(profiles_dir(), &cat, &err) < 0)
 			abort();
 		snprintf(input, sizeof input, "/tmp/gs-fuzz-import-%ld.json", (long)getpid());
 		snprintf(other, sizeof other, "/tmp/gs-fuzz-import-%ld-other.json", (long)getpid());

@@ -7,6 +7,12 @@
 
 #include "gpushare.h"
 
+static const char *profiles_dir(void)
+{
+	const char *dir = getenv("GS_PROFILES");
+	return dir ? dir : "profiles";
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static gs_catalog *cat;
@@ -17,8 +23,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *text;
 
 	/* With the catalog, so MIG geometries are checked too. */
-	if (!cat && gs_catalog_load(&cat, getenv("GS_PROFILES") ? getenv("GS_PROFILES")
-	                                                        : "profiles", &err) < 0)
+	if (!cat && gs_catalog_load(profiles_dir(), &cat, &err) < 0)
 		abort();
 	o.catalog = cat;
 	if (gs_lint_new(&o, &l, &err) < 0)

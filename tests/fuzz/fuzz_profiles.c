@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/base.h"
+#include "catalog/catalog.h"
 
 static int count(const gs_mig_profile *const *p, const size_t *c, size_t n, void *ud)
 {
@@ -36,7 +36,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	} else if (gs_catalog_add_buffer(cat, "fuzz.yaml", (const char *)data + 1, size - 1, 0,
 	                                 &err) == 0) {
 		/* A GPU that loads must also enumerate and render. */
-		const gs_gpu *g = gs_catalog_gpu(cat, 0);
+		const gs_gpu *g = gs_catalog_gpu_at(cat, 0);
 		gs_doc *doc;
 		char *text;
 		size_t n = 0;

@@ -8,13 +8,18 @@
 
 #include "gpushare.h"
 
+static const char *profiles_dir(void)
+{
+	const char *dir = getenv("GS_PROFILES");
+	return dir ? dir : "profiles";
+}
+
 static gs_catalog *catalog(void)
 {
 	static gs_catalog *cat;
 	gs_error err;
 	/* Loaded once: the shipped profiles never change under the fuzzer. */
-	if (!cat && gs_catalog_load(&cat, getenv("GS_PROFILES") ? getenv("GS_PROFILES")
-	                                                        : "profiles", &err) < 0)
+	if (!cat && gs_catalog_load(profiles_dir(), &cat, &err) < 0)
 		abort();
 	return cat;
 }
@@ -31,7 +36,7 @@ static void exercise(const gs_scenario *s)
 
 	/* Keep each run short: big fleets are the benchmark's job. */
 	for (size_t i = 0; i < gs_scenario_workload_count(s); i++)
-		replicas += (size_t)gs_scenario_workload(s, i)->replicas;
+		replicas += (size_t)gs_scenario_workload_at(s, i)->replicas;
 	if (replicas > 64 || gs_plan_make(s, &po, &plan, &err) < 0)
 		return;
 	if (gs_doc_plan(plan, &doc, &err) == 0) {

@@ -30,7 +30,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: render [-p PROFILES] FILE OUT\n");
 		return 2;
 	}
-	if (gs_catalog_load(&cat, profiles, &err) < 0 ||
+	if (gs_catalog_load(profiles, &cat, &err) < 0 ||
 	    gs_scenario_load(cat, argv[1], &scn, &err) < 0 ||
 	    gs_plan_make(scn, &po, &plan, &err) < 0 ||
 	    gs_report_html(plan, argv[1], &html, &err) < 0 ||

@@ -20,7 +20,7 @@ static int group_setup(void **state)
 	gs_error err;
 	(void)state;
 	memset(&err, 0, sizeof err);
-	assert_gs_ok(gs_catalog_load(&shipped, TEST_PROFILES, &err), &err);
+	assert_gs_ok(gs_catalog_load(TEST_PROFILES, &shipped, &err), &err);
 	return 0;
 }
 
@@ -36,13 +36,13 @@ static void test_shipped_counts(void **state)
 	(void)state;
 	assert_int_equal(gs_catalog_gpu_count(shipped), 19);
 	assert_int_equal(gs_catalog_instance_count(shipped), 86);
-	assert_non_null(gs_catalog_gpu(shipped, 18));
-	assert_null(gs_catalog_gpu(shipped, 19));
-	assert_non_null(gs_catalog_instance(shipped, 85));
-	assert_null(gs_catalog_instance(shipped, 86));
+	assert_non_null(gs_catalog_gpu_at(shipped, 18));
+	assert_null(gs_catalog_gpu_at(shipped, 19));
+	assert_non_null(gs_catalog_instance_at(shipped, 85));
+	assert_null(gs_catalog_instance_at(shipped, 86));
 	/* Every instance points into the catalog's GPUs. */
 	for (size_t i = 0; i < 86; i++) {
-		const gs_instance *in = gs_catalog_instance(shipped, i);
+		const gs_instance *in = gs_catalog_instance_at(shipped, i);
 		assert_ptr_equal(gs_gpu_find(shipped, in->gpu->name), in->gpu);
 	}
 }
@@ -279,7 +279,7 @@ static void expect_load_error(const file_spec *files, size_t n, int code,
 
 	memset(&err, 0, sizeof err);
 	scratch_make(&s, files, n);
-	rc = gs_catalog_load(&cat, s.dir, &err);
+	rc = gs_catalog_load(s.dir, &cat, &err);
 	format_relative(&err, s.dir, got, sizeof got);
 	gs_catalog_free(rc == 0 ? cat : NULL);
 	scratch_remove(&s);
@@ -360,7 +360,7 @@ static void test_scratch_ok(void **state)
 	/* The base files load, so every case below fails for its one change. */
 	memset(&err, 0, sizeof err);
 	scratch_make(&made, files, 2);
-	assert_gs_ok(gs_catalog_load(&loaded, made.dir, &err), &err);
+	assert_gs_ok(gs_catalog_load(made.dir, &loaded, &err), &err);
 	assert_int_equal(gs_catalog_gpu_count(loaded), 1);
 	assert_int_equal(gs_catalog_instance_count(loaded), 2);
 	in = gs_instance_find(loaded, "t1.large");
@@ -370,8 +370,8 @@ static void test_scratch_ok(void **state)
 	assert_int_equal(in->on_demand, 3060000);
 	assert_int_equal(in->spot, -1);
 	assert_int_equal(gs_instance_find(loaded, "t1.xlarge")->on_demand, 1);
-	assert_int_equal(gs_catalog_gpu(loaded, 0)->mps_max_clients, 48);
-	assert_int_equal(gs_catalog_gpu(loaded, 0)->mig_profiles[0].n_starts, 7);
+	assert_int_equal(gs_catalog_gpu_at(loaded, 0)->mps_max_clients, 48);
+	assert_int_equal(gs_catalog_gpu_at(loaded, 0)->mig_profiles[0].n_starts, 7);
 }
 
 static void test_err_unknown_key(void **state)
@@ -597,13 +597,13 @@ static void test_err_missing_dir(void **state)
 	(void)state;
 
 	memset(&err, 0, sizeof err);
-	assert_int_equal(gs_catalog_load(&loaded, "/nonexistent/gs-profiles", &err),
+	assert_int_equal(gs_catalog_load("/nonexistent/gs-profiles", &loaded, &err),
 	                 GS_EIO);
 	assert_gs_error(&err,
 	                "/nonexistent/gs-profiles: error: profile directory does not exist");
 	assert_null(loaded);
 	/* The second of two directories. */
-	assert_int_equal(gs_catalog_load(&loaded, TEST_PROFILES ":/nonexistent/x", &err),
+	assert_int_equal(gs_catalog_load(TEST_PROFILES ":/nonexistent/x", &loaded, &err),
 	                 GS_EIO);
 	assert_gs_error(&err, "/nonexistent/x: error: profile directory does not exist");
 	assert_null(loaded);
@@ -628,12 +628,12 @@ static void test_overlay(void **state)
 	memset(&err, 0, sizeof err);
 	scratch_make(&made, files, 1);
 	snprintf(dirs, sizeof dirs, "%s:%s/onprem", TEST_PROFILES, made.dir);
-	assert_gs_ok(gs_catalog_load(&loaded, dirs, &err), &err);
+	assert_gs_ok(gs_catalog_load(dirs, &loaded, &err), &err);
 	assert_int_equal(gs_catalog_gpu_count(loaded), 19);
 	assert_int_equal(gs_catalog_instance_count(loaded), 88);
 	in = gs_instance_find(loaded, "rack1-a100x8");
 	assert_non_null(in);
-	assert_ptr_equal(in, gs_catalog_instance(loaded, 86));
+	assert_ptr_equal(in, gs_catalog_instance_at(loaded, 86));
 	assert_string_equal(in->cloud, "onprem");
 	assert_string_equal(in->region, "dc1");
 	assert_int_equal(in->on_demand, 14000000);
@@ -642,7 +642,7 @@ static void test_overlay(void **state)
 	assert_ptr_equal(in->gpu, gs_gpu_find(loaded, "A100-SXM4-80GB"));
 	in = gs_instance_find(loaded, "rack2-t4");
 	assert_non_null(in);
-	assert_ptr_equal(in, gs_catalog_instance(loaded, 87));
+	assert_ptr_equal(in, gs_catalog_instance_at(loaded, 87));
 	assert_string_equal(in->gpu->name, "T4");
 	assert_int_equal(in->on_demand, 500000);
 	/* The shipped instances are still there. */
@@ -653,10 +653,10 @@ static void test_overlay(void **state)
 	/* Listed first, the overlay still sees every GPU (GPUs load before
 	 * any instance), and its instances come first. */
 	snprintf(dirs, sizeof dirs, "%s/onprem:%s", made.dir, TEST_PROFILES);
-	assert_gs_ok(gs_catalog_load(&loaded, dirs, &err), &err);
+	assert_gs_ok(gs_catalog_load(dirs, &loaded, &err), &err);
 	assert_int_equal(gs_catalog_instance_count(loaded), 88);
-	assert_string_equal(gs_catalog_instance(loaded, 0)->type, "rack1-a100x8");
-	assert_string_equal(gs_catalog_instance(loaded, 1)->type, "rack2-t4");
+	assert_string_equal(gs_catalog_instance_at(loaded, 0)->type, "rack1-a100x8");
+	assert_string_equal(gs_catalog_instance_at(loaded, 1)->type, "rack2-t4");
 }
 
 int main(void)

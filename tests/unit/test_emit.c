@@ -70,7 +70,7 @@ static int group_setup(void **state)
 		gs_error err = clean_err();
 		loaded *l = &plans[i];
 		const char *prof = fixtures[i].profiles ? fixtures[i].profiles : TEST_PROFILES;
-		if (gs_catalog_load(&l->cat, prof, &err) < 0 ||
+		if (gs_catalog_load(prof, &l->cat, &err) < 0 ||
 		    gs_scenario_load(l->cat, fixtures[i].path, &l->scn, &err) < 0 ||
 		    gs_plan_make(l->scn, &po, &l->plan, &err) < 0 ||
 		    gs_scenario_load(l->cat, fixtures[i].path, &l->scn2, &err) < 0 ||
@@ -1614,7 +1614,7 @@ static void check_workloads(ctx *c, const gs_emit_opts *o, const docs *d)
 		      "%s: %d replicas on %s requesting %s, the plan places %d there",
 		      want[j].w->name, want[j].got, want[j].config, want[j].res, want[j].want);
 	for (size_t i = 0; i < gs_scenario_workload_count(s); i++) {
-		const gs_workload *w = gs_scenario_workload(s, i);
+		const gs_workload *w = gs_scenario_workload_at(s, i);
 		int total = 0;
 		for (size_t j = 0; j < nw; j++)
 			if (want[j].w == w)

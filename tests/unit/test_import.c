@@ -24,7 +24,7 @@ static int group_setup(void **state)
 {
 	gs_error err;
 	(void)state;
-	return gs_catalog_load(&cat, TEST_PROFILES, &err) < 0 ? -1 : 0;
+	return gs_catalog_load(TEST_PROFILES, &cat, &err) < 0 ? -1 : 0;
 }
 
 static int group_teardown(void **state)

@@ -1615,7 +1615,7 @@ static int group_setup(void **state)
 {
 	gs_error err;
 	(void)state;
-	if (gs_catalog_load(&cat, TEST_PROFILES, &err) < 0) {
+	if (gs_catalog_load(TEST_PROFILES, &cat, &err) < 0) {
 		char buf[1024];
 		fprintf(stderr, "%s\n", gs_error_format(&err, buf, sizeof buf));
 		return -1;

@@ -72,7 +72,7 @@ static int group_setup(void **state)
 	gs_error err;
 	(void)state;
 	memset(&err, 0, sizeof err);
-	assert_gs_ok(gs_catalog_load(&cat, TEST_PROFILES, &err), &err);
+	assert_gs_ok(gs_catalog_load(TEST_PROFILES, &cat, &err), &err);
 	truth = read_truth();
 	assert_non_null(truth);
 	return 0;
@@ -768,7 +768,7 @@ static void test_fit_placement_message(void **state)
 	(void)state;
 
 	memset(&err, 0, sizeof err);
-	assert_gs_ok(gs_catalog_load(&odd, ODD_PROFILES, &err), &err);
+	assert_gs_ok(gs_catalog_load(ODD_PROFILES, &odd, &err), &err);
 	g = gs_gpu_find(odd, "Test-Narrow-4");
 	assert_non_null(g);
 	ps[0] = ps[1] = gs_mig_profile_find(g, "2g.2gb");
@@ -805,7 +805,7 @@ static void test_enumerate_32_slots(void **state)
 	(void)state;
 
 	memset(&err, 0, sizeof err);
-	assert_gs_ok(gs_catalog_load(&odd, ODD_PROFILES, &err), &err);
+	assert_gs_ok(gs_catalog_load(ODD_PROFILES, &odd, &err), &err);
 	g = gs_gpu_find(odd, "Test-Wide-32");
 	assert_non_null(g);
 	assert_int_equal(g->mig_slots, 32);

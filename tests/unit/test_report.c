@@ -114,7 +114,7 @@ static int group_setup(void **state)
 {
 	gs_error err;
 	(void)state;
-	assert_gs_ok(gs_catalog_load(&cat, TEST_PROFILES, &err), &err);
+	assert_gs_ok(gs_catalog_load(TEST_PROFILES, &cat, &err), &err);
 	return 0;
 }
 
