@@ -3,64 +3,19 @@
  *
  * Replicas are packed first-fit-decreasing into shared groups of one
  * tenant (time-slicing, or MPS where advice rules time-slicing out;
- * pack_share.c), then fault-isolated replicas and small groups are tried as
- * MIG instances (pack_mig.c), which is the only way tenants may share a
- * GPU. The cheapest packing wins; ties keep fewer GPUs, then fewer MIG
- * GPUs (less to reconfigure).
+ * pack_share.c), small tenants then exactly (pack_exact.c), and then
+ * fault-isolated replicas and small groups are tried as MIG instances
+ * (pack_mig.c), which is the only way tenants may share a GPU. The
+ * cheapest packing wins; ties keep fewer GPUs, then fewer MIG GPUs (less
+ * to reconfigure).
+ *
+ * This file only directs: the packers it calls never call it back, and
+ * the packing's data is pack_gpu.c's.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "plan/pack.h"
-
-gs_pgpu *gs_pack_add_gpu(gs_pack *pk, const gs_gpu *g, gs_strategy st)
-{
-	if (pk->n == pk->cap) {
-		int ncap = pk->cap ? pk->cap * 2 : 8;
-		gs_pgpu *p = realloc(pk->gpus, (size_t)ncap * sizeof *p);
-		if (!p)
-			return NULL;
-		pk->gpus = p;
-		pk->cap = ncap;
-	}
-	memset(&pk->gpus[pk->n], 0, sizeof pk->gpus[pk->n]);
-	pk->gpus[pk->n].model = g;
-	pk->gpus[pk->n].strategy = st;
-	return &pk->gpus[pk->n++];
-}
-
-int gs_pgpu_add_group(gs_pgpu *pg, const gs_group *gr)
-{
-	if (pg->ng == pg->capg) {
-		int ncap = pg->capg ? pg->capg * 2 : 2;
-		gs_group *p = realloc(pg->g, (size_t)ncap * sizeof *p);
-		if (!p)
-			return -1;
-		pg->g = p;
-		pg->capg = ncap;
-	}
-	pg->g[pg->ng] = *gr;
-	if (gr->n) {
-		pg->g[pg->ng].reps = malloc((size_t)gr->n * sizeof(int));
-		if (!pg->g[pg->ng].reps)
-			return -1;
-		memcpy(pg->g[pg->ng].reps, gr->reps, (size_t)gr->n * sizeof(int));
-		pg->g[pg->ng].cap = gr->n;
-	}
-	pg->ng++;
-	return 0;
-}
-
-void gs_pack_free(gs_pack *p)
-{
-	for (int i = 0; i < p->n; i++) {
-		for (int j = 0; j < p->gpus[i].ng; j++)
-			free(p->gpus[i].g[j].reps);
-		free(p->gpus[i].g);
-	}
-	free(p->gpus);
-	memset(p, 0, sizeof *p);
-}
 
 /* A whole GPU for one group: dedicated when alone, else shared by MPS
  * where time-slicing is ruled out, else time-sliced. */
@@ -309,7 +264,8 @@ int gs_pack_model(const gs_planner *pl, const gs_gpu *g, const int *reps, int n,
 	int ns = 0, nsh = 0, nf = 0, rc = -1;
 
 	if (!sh || !fault || split_fault(pl, g, reps, n, sh, &nsh, fault, &nf) < 0 ||
-	    gs_pack_shared(pl, g, sh, nsh, &shared, &ns) < 0 ||
+	    gs_share_first_fit(pl, g, sh, nsh, &shared, &ns) < 0 ||
+	    gs_share_exact(pl, g, shared, &ns) < 0 ||
 	    build(pl, g, shared, ns, NULL, fault, nf, out) < 0)
 		goto done;
 	rc = 0;

@@ -5,7 +5,9 @@
  *
  * Only lib/plan/ includes it. The planner packs with gs_pack_model (and
  * builds its plan without sharing from gs_pack_add_gpu); the functions of
- * the later sections are shared by the packer's own files (pack*.c).
+ * the later sections are shared by the packer's own files (pack*.c), which
+ * depend one way: pack.c directs pack_share.c, pack_exact.c (which asks
+ * pack_share.c's rules) and pack_mig.c, and they all build on pack_gpu.c.
  */
 #ifndef GS_PLAN_PACK_H
 #define GS_PLAN_PACK_H
@@ -80,19 +82,23 @@ typedef struct gs_planner {
 	struct gs_shop *shops;     /* for cost: the shop of each model */
 } gs_planner;
 
-/* ---- packings (pack.c) --------------------------------------------------- */
+/* ---- packing a model (pack.c) ------------------------------------------- */
 
 /* Packs replicas reps[0..n) onto GPUs of model g: the cheapest packing
  * found, then the one with fewer GPUs, then fewer MIG GPUs. */
 int gs_pack_model(const gs_planner *pl, const gs_gpu *g, const int *reps, int n,
                   gs_pack *out);
-void gs_pack_free(gs_pack *p);
+
+/* ---- a packing's data (pack_gpu.c) --------------------------------------- */
+
 /* A new GPU at the end of pk, without groups; NULL when out of memory. */
 gs_pgpu *gs_pack_add_gpu(gs_pack *pk, const gs_gpu *g, gs_strategy st);
 /* Appends a copy of gr (and of its replicas) to pg's groups. */
 int gs_pgpu_add_group(gs_pgpu *pg, const gs_group *gr);
+void gs_groups_free(gs_group *gs, int n);
+void gs_pack_free(gs_pack *p);
 
-/* ---- whole GPUs shared by one tenant (pack_share.c, pack_exact.c) -------- */
+/* ---- whole GPUs shared by one tenant (pack_share.c) ---------------------- */
 
 int64_t gs_gpu_bytes(const gs_gpu *g);
 /* Replica r's peak compute on model g, in ppm of g. */
@@ -101,7 +107,6 @@ int64_t gs_rep_comp(const gs_planner *pl, int r, const gs_gpu *g);
 int64_t gs_rep_size(const gs_planner *pl, int r, const gs_gpu *g);
 /* Adds replica r to gr, with its memory, compute and time-slicing rule. */
 int gs_group_join(const gs_planner *pl, const gs_gpu *g, gs_group *gr, int r);
-void gs_groups_free(gs_group *gs, int n);
 /* Does replica r belong to a spread workload with a replica among reps?
  * Inline: both packers ask it in their innermost loops. */
 static inline int gs_spread_conflict(const gs_planner *pl, const int *reps, int n, int r)
@@ -116,13 +121,16 @@ static inline int gs_spread_conflict(const gs_planner *pl, const int *reps, int 
 }
 /* May replica r join the shared group gr on a whole GPU of model g? */
 int gs_can_join(const gs_planner *pl, const gs_gpu *g, const gs_group *gr, int r);
-/* First-fit-decreasing of shareable replicas into one-tenant groups, made
- * exact for small tenants. */
-int gs_pack_shared(const gs_planner *pl, const gs_gpu *g, const int *reps, int n,
-                   gs_group **out, int *nout);
-/* Replaces tenant t's groups among gs[0..*ngp) by an exact packing when
- * that needs fewer groups. */
-int gs_exact_tenant(const gs_planner *pl, const gs_gpu *g, gs_group *gs, int *ngp, int t);
+/* First-fit-decreasing of shareable replicas reps[0..n) into one-tenant
+ * groups. */
+int gs_share_first_fit(const gs_planner *pl, const gs_gpu *g, const int *reps, int n,
+                       gs_group **out, int *nout);
+
+/* ---- exact packing for small tenants (pack_exact.c) ---------------------- */
+
+/* Replaces each small tenant's groups among gs[0..*ng) by an exact packing
+ * when that needs fewer groups. */
+int gs_share_exact(const gs_planner *pl, const gs_gpu *g, gs_group *gs, int *ng);
 
 /* ---- MIG instances (pack_mig.c) ------------------------------------------ */
 

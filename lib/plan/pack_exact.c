@@ -5,7 +5,8 @@
  * tenant's replicas on one model. First-fit-decreasing can land well above
  * the optimum on small fleets (three 30% and two 20% jobs: FFD needs one
  * GPU more); this finds the optimum within a step budget, or keeps FFD's
- * answer.
+ * answer. It asks pack_share.c's rules whether a replica may join a group,
+ * and is called by pack.c after the first fit.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -161,7 +162,10 @@ static int replace_groups(const gs_planner *pl, const gs_gpu *g, gs_group *gs, i
 	return rc;
 }
 
-int gs_exact_tenant(const gs_planner *pl, const gs_gpu *g, gs_group *gs, int *ngp, int t)
+/* Replaces tenant t's groups among gs[0..*ngp) by an exact packing when
+ * that needs fewer groups. */
+static int exact_tenant(const gs_planner *pl, const gs_gpu *g, gs_group *gs, int *ngp,
+                        int t)
 {
 	int items[EXACT_MAX_REPLICAS], assign[EXACT_MAX_REPLICAS], best[EXACT_MAX_REPLICAS];
 	int store[EXACT_MAX_REPLICAS][EXACT_MAX_REPLICAS];
@@ -190,4 +194,23 @@ int gs_exact_tenant(const gs_planner *pl, const gs_gpu *g, gs_group *gs, int *ng
 	if (b.best_nb >= ffd)
 		return 0;
 	return replace_groups(pl, g, gs, ngp, t, &b);
+}
+
+/* exact_tenant reorders the groups, so the tenants are collected first. */
+int gs_share_exact(const gs_planner *pl, const gs_gpu *g, gs_group *gs, int *ng)
+{
+	int *tenants = malloc((size_t)(*ng ? *ng : 1) * sizeof *tenants), nt = 0, rc = 0;
+	if (!tenants)
+		return -1;
+	for (int j = 0; j < *ng; j++) {
+		int seen = 0;
+		for (int k = 0; k < nt && !seen; k++)
+			seen = tenants[k] == gs[j].tenant;
+		if (!seen)
+			tenants[nt++] = gs[j].tenant;
+	}
+	for (int k = 0; k < nt && rc == 0; k++)
+		rc = exact_tenant(pl, g, gs, ng, tenants[k]);
+	free(tenants);
+	return rc;
 }

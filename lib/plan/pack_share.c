@@ -3,7 +3,8 @@
  * for a replica joining a group (tenant, isolation, spread, memory, the
  * target compute, and MPS's equal split under the device plugin), and
  * first-fit-decreasing of a model's shareable replicas into such groups.
- * Small tenants then get the exact packing (pack_exact.c).
+ * pack.c then gives small tenants the exact packing (pack_exact.c), which
+ * asks the same rules; this file calls neither of them.
  *
  * The rules and the fit share a file because the fit calls them in its
  * innermost loop: the static versions may be inlined there, which the
@@ -61,13 +62,6 @@ static int group_join(const gs_planner *pl, const gs_gpu *g, gs_group *gr, int r
 int gs_group_join(const gs_planner *pl, const gs_gpu *g, gs_group *gr, int r)
 {
 	return group_join(pl, g, gr, r);
-}
-
-void gs_groups_free(gs_group *gs, int n)
-{
-	for (int i = 0; i < n; i++)
-		free(gs[i].reps);
-	free(gs);
 }
 
 /* MPS through the device plugin splits memory and threads equally. */
@@ -187,28 +181,8 @@ static int ffd(const gs_planner *pl, const gs_gpu *g, const sortkey *keys, int n
 	return rc;
 }
 
-/* Small tenants get the exact packing. gs_exact_tenant reorders the
- * groups, so the tenants are collected first. */
-static int exact_all(const gs_planner *pl, const gs_gpu *g, gs_group *gs, int *ng)
-{
-	int *tenants = malloc((size_t)(*ng ? *ng : 1) * sizeof *tenants), nt = 0, rc = 0;
-	if (!tenants)
-		return -1;
-	for (int j = 0; j < *ng; j++) {
-		int seen = 0;
-		for (int k = 0; k < nt && !seen; k++)
-			seen = tenants[k] == gs[j].tenant;
-		if (!seen)
-			tenants[nt++] = gs[j].tenant;
-	}
-	for (int k = 0; k < nt && rc == 0; k++)
-		rc = gs_exact_tenant(pl, g, gs, ng, tenants[k]);
-	free(tenants);
-	return rc;
-}
-
-int gs_pack_shared(const gs_planner *pl, const gs_gpu *g, const int *reps, int n,
-                   gs_group **out, int *nout)
+int gs_share_first_fit(const gs_planner *pl, const gs_gpu *g, const int *reps, int n,
+                       gs_group **out, int *nout)
 {
 	sortkey *keys = malloc((size_t)(n ? n : 1) * sizeof *keys);
 	tenant_groups *tg = calloc((size_t)(pl->ntenants ? pl->ntenants : 1), sizeof *tg);
@@ -227,8 +201,6 @@ int gs_pack_shared(const gs_planner *pl, const gs_gpu *g, const int *reps, int n
 	}
 	free(tg);
 	free(keys);
-	if (rc == 0)
-		rc = exact_all(pl, g, gs, &ng);
 	if (rc < 0) {
 		gs_groups_free(gs, ng);
 		return -1;

@@ -29,7 +29,7 @@ struct gs_plan {
 	gs_micros current_after; /* after cost of workloads with `current` */
 };
 
-/* ---- memory the plan owns (plan.c) --------------------------------------- */
+/* ---- memory the plan owns (plan_mem.c) ----------------------------------- */
 
 /* n zeroed elements of size bytes, freed with the plan; NULL when out of
  * memory. */

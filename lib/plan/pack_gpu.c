@@ -1,0 +1,68 @@
+/*
+ * pack_gpu.c - a packing's data: adding a GPU to a packing, adding a group
+ * to a GPU, and freeing groups and packings.
+ *
+ * A leaf: the packers (pack.c, pack_share.c, pack_mig.c) and the plan
+ * without sharing (plan_build.c) build their packings here, and this file
+ * calls none of them back.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan/pack.h"
+
+gs_pgpu *gs_pack_add_gpu(gs_pack *pk, const gs_gpu *g, gs_strategy st)
+{
+	if (pk->n == pk->cap) {
+		int ncap = pk->cap ? pk->cap * 2 : 8;
+		gs_pgpu *p = realloc(pk->gpus, (size_t)ncap * sizeof *p);
+		if (!p)
+			return NULL;
+		pk->gpus = p;
+		pk->cap = ncap;
+	}
+	memset(&pk->gpus[pk->n], 0, sizeof pk->gpus[pk->n]);
+	pk->gpus[pk->n].model = g;
+	pk->gpus[pk->n].strategy = st;
+	return &pk->gpus[pk->n++];
+}
+
+int gs_pgpu_add_group(gs_pgpu *pg, const gs_group *gr)
+{
+	if (pg->ng == pg->capg) {
+		int ncap = pg->capg ? pg->capg * 2 : 2;
+		gs_group *p = realloc(pg->g, (size_t)ncap * sizeof *p);
+		if (!p)
+			return -1;
+		pg->g = p;
+		pg->capg = ncap;
+	}
+	pg->g[pg->ng] = *gr;
+	if (gr->n) {
+		pg->g[pg->ng].reps = malloc((size_t)gr->n * sizeof(int));
+		if (!pg->g[pg->ng].reps)
+			return -1;
+		memcpy(pg->g[pg->ng].reps, gr->reps, (size_t)gr->n * sizeof(int));
+		pg->g[pg->ng].cap = gr->n;
+	}
+	pg->ng++;
+	return 0;
+}
+
+void gs_groups_free(gs_group *gs, int n)
+{
+	for (int i = 0; i < n; i++)
+		free(gs[i].reps);
+	free(gs);
+}
+
+void gs_pack_free(gs_pack *p)
+{
+	for (int i = 0; i < p->n; i++) {
+		for (int j = 0; j < p->gpus[i].ng; j++)
+			free(p->gpus[i].g[j].reps);
+		free(p->gpus[i].g);
+	}
+	free(p->gpus);
+	memset(p, 0, sizeof *p);
+}
