@@ -1,5 +1,5 @@
 /*
- * docs.c - the stable JSON/YAML shapes of catalog records and savings.
+ * catalog_doc.c - the stable JSON/YAML shapes of catalog records and savings.
  * Key names here are a contract with scripts (see gpushare(1)); add keys,
  * never rename them.
  */

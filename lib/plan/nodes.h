@@ -31,6 +31,6 @@ typedef struct gs_nodeset {
  * replicas of spread: node workloads on distinct nodes. */
 int gs_nodes_buy(const gs_planner *pl, gs_shop *sh, const gs_pgpu **gpus, int n,
                  gs_strategy st, int k, gs_nodeset *out);
-void gs_nodeset_free(gs_nodeset *ns);
+void gs_nodeset_release(gs_nodeset *ns);
 
 #endif

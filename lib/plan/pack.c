@@ -60,7 +60,7 @@ static int build(const gs_planner *pl, const gs_gpu *g, gs_group *shared, int ns
 		rc = gs_pack_mig(pl, g, inst, ni, pk);
 	free(inst);
 	if (rc < 0)
-		gs_pack_free(pk);
+		gs_pack_release(pk);
 	return rc;
 }
 
@@ -155,11 +155,11 @@ static int choose_mig(const gs_planner *pl, const gs_gpu *g, gs_group *shared, i
 			break;
 		sc = score_of(pl, &cand);
 		if (better(sc, *best_score)) {
-			gs_pack_free(best);
+			gs_pack_release(best);
 			*best = cand;
 			*best_score = sc;
 		} else {
-			gs_pack_free(&cand);
+			gs_pack_release(&cand);
 		}
 	}
 	free(to_mig);
@@ -272,7 +272,7 @@ int gs_pack_model(const gs_planner *pl, const gs_gpu *g, const int *reps, int n,
 	if (g->mig_slots && !pl->no_mig)
 		rc = try_mig(pl, g, shared, ns, fault, nf, out);
 	if (rc < 0)
-		gs_pack_free(out);
+		gs_pack_release(out);
 done:
 	if (shared)
 		gs_groups_free(shared, ns);

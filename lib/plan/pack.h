@@ -96,7 +96,7 @@ gs_pgpu *gs_pack_add_gpu(gs_pack *pk, const gs_gpu *g, gs_strategy st);
 /* Appends a copy of gr (and of its replicas) to pg's groups. */
 int gs_pgpu_add_group(gs_pgpu *pg, const gs_group *gr);
 void gs_groups_free(gs_group *gs, int n);
-void gs_pack_free(gs_pack *p);
+void gs_pack_release(gs_pack *p);
 
 /* ---- whole GPUs shared by one tenant (pack_share.c) ---------------------- */
 

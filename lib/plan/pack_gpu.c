@@ -56,7 +56,7 @@ void gs_groups_free(gs_group *gs, int n)
 	free(gs);
 }
 
-void gs_pack_free(gs_pack *p)
+void gs_pack_release(gs_pack *p)
 {
 	for (int i = 0; i < p->n; i++) {
 		for (int j = 0; j < p->gpus[i].ng; j++)

@@ -11,9 +11,9 @@
 
 void gs_built_release(gs_built *b)
 {
-	gs_nodeset_free(&b->ns);
+	gs_nodeset_release(&b->ns);
 	for (int m = 0; b->packs && m < b->npacks; m++)
-		gs_pack_free(&b->packs[m]);
+		gs_pack_release(&b->packs[m]);
 	free(b->packs);
 	memset(b, 0, sizeof *b);
 }

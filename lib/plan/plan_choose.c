@@ -41,7 +41,7 @@ static int eval_model(const gs_planner *pl, gs_shop *shops, const gs_choice *c, 
 		return -1;
 	if ((rc = gs_merge_dedicated(pl, &shops[m], &pk)) == 0)
 		rc = gs_price_pack(pl, &shops[m], &pk, t);
-	gs_pack_free(&pk);
+	gs_pack_release(&pk);
 	return rc;
 }
 

@@ -9,7 +9,7 @@
 
 #include "plan/nodes.h"
 
-void gs_nodeset_free(gs_nodeset *ns)
+void gs_nodeset_release(gs_nodeset *ns)
 {
 	for (int i = 0; i < ns->n; i++) {
 		free(ns->v[i].gpus);

@@ -110,7 +110,7 @@ int gs_planner_init(gs_planner *pl, const gs_scenario *s, gs_shop *shops)
 void gs_planner_release(gs_planner *pl)
 {
 	for (int m = 0; pl->shops && m < GS_MAX_MODELS; m++)
-		gs_shop_free(&pl->shops[m]);
+		gs_shop_release(&pl->shops[m]);
 	free(pl->reps);
 	pl->reps = NULL;
 }

@@ -23,7 +23,7 @@ int gs_shop_init(gs_shop *sh, const gs_scenario *s, const gs_gpu *g)
 	return 0;
 }
 
-void gs_shop_free(gs_shop *sh)
+void gs_shop_release(gs_shop *sh)
 {
 	free(sh->memo);
 	free(sh->choice);

@@ -31,7 +31,7 @@ typedef struct gs_shop {
 
 /* The instances of model g that scenario s may buy, at its prices. */
 int gs_shop_init(gs_shop *sh, const gs_scenario *s, const gs_gpu *g);
-void gs_shop_free(gs_shop *sh);
+void gs_shop_release(gs_shop *sh);
 /* Fills memo up to n; returns the best buy or cost -1 when no instance
  * sells this model. */
 int gs_shop_best(gs_shop *sh, int n, gs_buy *out);

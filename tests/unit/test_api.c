@@ -1,0 +1,121 @@
+/*
+ * test_api.c - the conventions every caller relies on: an options struct of
+ * another version is refused by name, and the plan lends back the scenario
+ * it borrows.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+
+static gs_catalog *cat;
+static gs_scenario *scen;
+static gs_plan *plan;
+
+static int setup(void **state)
+{
+	gs_error err;
+	gs_plan_opts po = GS_PLAN_OPTS_INIT;
+	(void)state;
+	if (gs_catalog_load(TEST_PROFILES, &cat, &err) < 0 ||
+	    gs_scenario_load(cat, "../examples/workloads.yaml", &scen, &err) < 0 ||
+	    gs_plan_make(scen, &po, &plan, &err) < 0)
+		return -1;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	gs_plan_free(plan);
+	gs_scenario_free(scen);
+	gs_catalog_free(cat);
+	return 0;
+}
+
+#define WANT_VERSION_ERROR(err, what)                                                     \
+	assert_gs_error((err), "error: " what " version 7 is not 1: initialise it with its " \
+	                       "_INIT macro")
+
+static void test_plan_opts_version(void **state)
+{
+	gs_plan_opts po = GS_PLAN_OPTS_INIT;
+	gs_plan *p = NULL;
+	gs_error err;
+	(void)state;
+	po.version = 7;
+	assert_int_equal(gs_plan_make(scen, &po, &p, &err), GS_EINVAL);
+	WANT_VERSION_ERROR(&err, "gs_plan_opts");
+	assert_null(p);
+}
+
+static void test_savings_opts_version(void **state)
+{
+	gs_savings_opts so = GS_SAVINGS_OPTS_INIT;
+	gs_savings s;
+	gs_error err;
+	(void)state;
+	so.instance = "p3.2xlarge";
+	so.replicas = 4;
+	assert_gs_ok(gs_savings_compute(cat, &so, &s, &err), &err);
+	so.version = 7;
+	assert_int_equal(gs_savings_compute(cat, &so, &s, &err), GS_EINVAL);
+	WANT_VERSION_ERROR(&err, "gs_savings_opts");
+}
+
+static void test_emit_opts_version(void **state)
+{
+	gs_emit_opts eo = GS_EMIT_OPTS_INIT;
+	char *out = NULL;
+	gs_error err;
+	(void)state;
+	eo.version = 7;
+	assert_int_equal(gs_emit(plan, GS_EMIT_DEVICE_PLUGIN, &eo, &out, &err), GS_EINVAL);
+	WANT_VERSION_ERROR(&err, "gs_emit_opts");
+	assert_null(out);
+}
+
+static void test_lint_opts_version(void **state)
+{
+	gs_lint_opts lo = GS_LINT_OPTS_INIT;
+	gs_lint *l = NULL;
+	gs_error err;
+	(void)state;
+	lo.version = 7;
+	assert_int_equal(gs_lint_new(&lo, &l, &err), GS_EINVAL);
+	WANT_VERSION_ERROR(&err, "gs_lint_opts");
+	assert_null(l);
+}
+
+static void test_import_opts_version(void **state)
+{
+	gs_import_opts io = GS_IMPORT_OPTS_INIT;
+	gs_inventory *inv = NULL;
+	gs_error err;
+	(void)state;
+	io.version = 7;
+	io.nodes = "fixtures/import/nodes.json";
+	assert_int_equal(gs_import_load(cat, &io, &inv, &err), GS_EINVAL);
+	WANT_VERSION_ERROR(&err, "gs_import_opts");
+	assert_null(inv);
+}
+
+static void test_plan_lends_its_scenario(void **state)
+{
+	(void)state;
+	assert_ptr_equal(gs_plan_scenario(plan), scen);
+	assert_int_equal(gs_scenario_via(scen), GS_VIA_DEVICE_PLUGIN);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_plan_opts_version),
+		cmocka_unit_test(test_savings_opts_version),
+		cmocka_unit_test(test_emit_opts_version),
+		cmocka_unit_test(test_lint_opts_version),
+		cmocka_unit_test(test_import_opts_version),
+		cmocka_unit_test(test_plan_lends_its_scenario),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
