@@ -31,6 +31,10 @@ static const model_map models[] = {
 	{ "A30-24GB", "A30" },              { "H100-80GB", "H100-SXM5-80GB" },
 	{ "H100-80GB", "H100-PCIE-80GB" },  { "H100-94GB", "H100-NVL-94GB" },
 	{ "H200-141GB", "H200-SXM-141GB" }, { "B200-180GB", "B200" },
+	/* A800s: mig-parted gives their device IDs the A100 configs, and the
+	 * truth file lists those IDs under the A100 keys. */
+	{ "A100-40GB", "A800-PCIE-40GB" },  { "A100-80GB", "A800-SXM4-80GB" },
+	{ "A100-80GB", "A800-PCIE-80GB" },
 };
 #define N_MODELS (sizeof models / sizeof models[0])
 
