@@ -32,7 +32,7 @@ static int group_teardown(void **state)
 }
 
 /* What profiles/ ships: one model per file under gpus/, and the instance rows. */
-#define SHIPPED_GPUS 22
+#define SHIPPED_GPUS 23
 #define SHIPPED_INSTANCES 86
 
 static void test_shipped_counts(void **state)
@@ -126,6 +126,19 @@ static void test_added_models(void **state)
 	assert_string_equal(g->name, "A800-PCIE-40GB");
 	assert_int_equal(g->memory_mib, 40960);
 	assert_string_equal(g->mig_profiles[6].name, "1g.5gb+me");
+
+	/* L40: not L40S, and no MIG. */
+	g = gs_gpu_find(shipped, "NVIDIA-L40");
+	assert_non_null(g);
+	assert_string_equal(g->name, "L40");
+	assert_ptr_equal(gs_gpu_find(shipped, "NVIDIA L40"), g);
+	assert_ptr_not_equal(gs_gpu_find(shipped, "NVIDIA-L40S"), g);
+	assert_int_equal(g->cc_major, 8);
+	assert_int_equal(g->cc_minor, 9);
+	assert_int_equal(g->memory_mib, 46068);
+	assert_int_equal(g->fp16_mtflops, 181000);
+	assert_int_equal(g->mig_slots, 0);
+	assert_int_equal(g->mps_max_clients, 48);
 }
 
 static void test_instance_find(void **state)
