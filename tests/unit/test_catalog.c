@@ -32,7 +32,7 @@ static int group_teardown(void **state)
 }
 
 /* What profiles/ ships: one model per file under gpus/, and the instance rows. */
-#define SHIPPED_GPUS 23
+#define SHIPPED_GPUS 24
 #define SHIPPED_INSTANCES 86
 
 static void test_shipped_counts(void **state)
@@ -139,6 +139,22 @@ static void test_added_models(void **state)
 	assert_int_equal(g->fp16_mtflops, 181000);
 	assert_int_equal(g->mig_slots, 0);
 	assert_int_equal(g->mps_max_clients, 48);
+
+	/* GH200: both products report the same 96 GB Hopper GPU. */
+	g = gs_gpu_find(shipped, "NVIDIA-GH200-480GB");
+	assert_non_null(g);
+	assert_string_equal(g->name, "GH200-96GB");
+	assert_ptr_equal(gs_gpu_find(shipped, "NVIDIA GH200 480GB"), g);
+	assert_ptr_equal(gs_gpu_find(shipped, "NVIDIA-GH200-120GB"), g);
+	assert_int_equal(g->memory_mib, 97871);
+	assert_int_equal(g->sm_count, 132);
+	assert_int_equal(g->mig_slots, 8);
+	assert_int_equal(g->mig_compute_slices, 7);
+	assert_int_equal(g->n_mig_profiles, 7);
+	assert_string_equal(g->mig_profiles[0].name, "7g.96gb");
+	assert_int_equal(g->mig_profiles[0].memory_mib, 95232);
+	assert_string_equal(g->mig_profiles[4].name, "1g.24gb");
+	assert_int_equal(g->mig_profiles[4].sm_count, 26);
 }
 
 static void test_instance_find(void **state)
