@@ -32,7 +32,7 @@ static int group_teardown(void **state)
 }
 
 /* What profiles/ ships: one model per file under gpus/, and the instance rows. */
-#define SHIPPED_GPUS 24
+#define SHIPPED_GPUS 25
 #define SHIPPED_INSTANCES 86
 
 static void test_shipped_counts(void **state)
@@ -155,6 +155,29 @@ static void test_added_models(void **state)
 	assert_int_equal(g->mig_profiles[0].memory_mib, 95232);
 	assert_string_equal(g->mig_profiles[4].name, "1g.24gb");
 	assert_int_equal(g->mig_profiles[4].sm_count, 26);
+
+	/* RTX PRO 6000: CC 12.0, and NVML's 12-unit placement grid. */
+	g = gs_gpu_find(shipped, "NVIDIA-RTX-PRO-6000-Blackwell-Server-Edition");
+	assert_non_null(g);
+	assert_string_equal(g->name, "RTX-PRO-6000");
+	assert_ptr_equal(gs_gpu_find(shipped, "RTX-PRO-6000-96GB"), g);
+	assert_ptr_equal(gs_gpu_find(shipped, "NVIDIA RTX PRO 6000 Blackwell Workstation Edition"),
+	                 g);
+	assert_int_equal(g->cc_major, 12);
+	assert_int_equal(g->cc_minor, 0);
+	assert_int_equal(g->memory_mib, 97887);
+	assert_int_equal(g->sm_count, 188);
+	assert_int_equal(g->fp16_mtflops, 503800);
+	assert_int_equal(g->mig_slots, 12);
+	assert_int_equal(g->mig_compute_slices, 4);
+	assert_true(g->mig_has_engines);
+	assert_int_equal(g->n_mig_profiles, 11);
+	assert_string_equal(g->mig_profiles[0].name, "4g.96gb");
+	assert_int_equal(g->mig_profiles[0].memory_slices, 12);
+	assert_string_equal(g->mig_profiles[10].name, "1g.24gb-me");
+	assert_string_equal(g->mig_profiles[10].variant, "-me");
+	assert_int_equal(g->mig_profiles[10].n_starts, 4);
+	assert_int_equal(g->mig_profiles[10].starts[3], 9);
 }
 
 static void test_instance_find(void **state)
