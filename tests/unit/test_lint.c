@@ -488,7 +488,7 @@ static const lint_case cases[] = {
 	  "  - devices: all\n"
 	  "    mig-enabled: true\n"
 	  "    mig-devices:\n"
-	  "      \"1g.24gb+gfx\": 4\n"
+	  "      \"1g.34gb+me\": 1\n"
 	  "  c:\n"
 	  "  - devices: all\n"
 	  "    mig-enabled: true\n"
@@ -501,7 +501,7 @@ static const lint_case cases[] = {
 	  "    mig-devices:\n"
 	  "      \"7g.79gb\": 1\n",
 	  "6:5: warning: mig-devices fit no MIG GPU in gpushare's catalog (8 instances of 1g.5gb, but A100-PCIE-40GB allows at most 7); see 'gpushare mig MODEL' for valid geometries, or pass --gpu [mig-geometry-any]\n"
-	  "11:5: warning: no MIG GPU in gpushare's catalog has profile '1g.24gb+gfx'; check the name with 'gpushare gpus MODEL', or ignore this if the config is for another GPU [mig-geometry-any]\n"
+	  "11:5: warning: no MIG GPU in gpushare's catalog has profile '1g.34gb+me'; check the name with 'gpushare gpus MODEL', or ignore this if the config is for another GPU [mig-geometry-any]\n"
 	  "16:5: warning: no MIG GPU in gpushare's catalog has all of these profiles; check the names with 'gpushare gpus MODEL' [mig-geometry-any]\n" },
 	{ "mig-device-filter", NULL,
 	  "version: v1\n"
