@@ -57,8 +57,9 @@ int gs_check_version(unsigned got, unsigned want, const char *what, gs_error *er
 {
 	if (got == want)
 		return 0;
-	return gs_fail(err, GS_EINVAL, "%s version %u is not %u: initialise it with its _INIT macro",
-	               what, got, want);
+	return gs_fail(err, GS_EINVAL,
+	               "%s version %u is not %u: initialise it with its _INIT macro", what, got,
+	               want);
 }
 
 int gs_fail_nomem(gs_error *err)

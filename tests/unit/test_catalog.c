@@ -31,17 +31,21 @@ static int group_teardown(void **state)
 	return 0;
 }
 
+/* What profiles/ ships: one model per file under gpus/, and the instance rows. */
+#define SHIPPED_GPUS 25
+#define SHIPPED_INSTANCES 86
+
 static void test_shipped_counts(void **state)
 {
 	(void)state;
-	assert_int_equal(gs_catalog_gpu_count(shipped), 19);
-	assert_int_equal(gs_catalog_instance_count(shipped), 86);
-	assert_non_null(gs_catalog_gpu_at(shipped, 18));
-	assert_null(gs_catalog_gpu_at(shipped, 19));
-	assert_non_null(gs_catalog_instance_at(shipped, 85));
-	assert_null(gs_catalog_instance_at(shipped, 86));
+	assert_int_equal(gs_catalog_gpu_count(shipped), SHIPPED_GPUS);
+	assert_int_equal(gs_catalog_instance_count(shipped), SHIPPED_INSTANCES);
+	assert_non_null(gs_catalog_gpu_at(shipped, SHIPPED_GPUS - 1));
+	assert_null(gs_catalog_gpu_at(shipped, SHIPPED_GPUS));
+	assert_non_null(gs_catalog_instance_at(shipped, SHIPPED_INSTANCES - 1));
+	assert_null(gs_catalog_instance_at(shipped, SHIPPED_INSTANCES));
 	/* Every instance points into the catalog's GPUs. */
-	for (size_t i = 0; i < 86; i++) {
+	for (size_t i = 0; i < SHIPPED_INSTANCES; i++) {
 		const gs_instance *in = gs_catalog_instance_at(shipped, i);
 		assert_ptr_equal(gs_gpu_find(shipped, in->gpu->name), in->gpu);
 	}
@@ -94,6 +98,86 @@ static void test_gpu_find(void **state)
 	g = gs_gpu_find(shipped, "T4");
 	assert_int_equal(g->mig_slots, 0);
 	assert_null(g->mig_profiles);
+}
+
+/* Models added for the names real clusters report (gpu-feature-discovery's
+ * nvidia.com/gpu.product label and the nvidia-smi name both resolve), and
+ * the facts the planner reads from them. */
+static void test_added_models(void **state)
+{
+	const gs_gpu *g;
+	(void)state;
+
+	/* A800s: A100 silicon and MIG geometry under their own names. */
+	g = gs_gpu_find(shipped, "NVIDIA-A800-SXM4-80GB");
+	assert_non_null(g);
+	assert_string_equal(g->name, "A800-SXM4-80GB");
+	assert_ptr_equal(gs_gpu_find(shipped, "NVIDIA A800-SXM4-80GB"), g);
+	assert_ptr_equal(gs_gpu_find(shipped, "A800-80GB"), g);
+	assert_int_equal(g->memory_mib, 81920);
+	assert_int_equal(g->sm_count, 108);
+	assert_int_equal(g->mig_slots, 8);
+	assert_int_equal(g->n_mig_profiles, 7);
+	g = gs_gpu_find(shipped, "NVIDIA-A800-80GB-PCIe");
+	assert_non_null(g);
+	assert_string_equal(g->name, "A800-PCIE-80GB");
+	g = gs_gpu_find(shipped, "NVIDIA-A800-40GB-Active");
+	assert_non_null(g);
+	assert_string_equal(g->name, "A800-PCIE-40GB");
+	assert_int_equal(g->memory_mib, 40960);
+	assert_string_equal(g->mig_profiles[6].name, "1g.5gb+me");
+
+	/* L40: not L40S, and no MIG. */
+	g = gs_gpu_find(shipped, "NVIDIA-L40");
+	assert_non_null(g);
+	assert_string_equal(g->name, "L40");
+	assert_ptr_equal(gs_gpu_find(shipped, "NVIDIA L40"), g);
+	assert_ptr_not_equal(gs_gpu_find(shipped, "NVIDIA-L40S"), g);
+	assert_int_equal(g->cc_major, 8);
+	assert_int_equal(g->cc_minor, 9);
+	assert_int_equal(g->memory_mib, 46068);
+	assert_int_equal(g->fp16_mtflops, 181000);
+	assert_int_equal(g->mig_slots, 0);
+	assert_int_equal(g->mps_max_clients, 48);
+
+	/* GH200: both products report the same 96 GB Hopper GPU. */
+	g = gs_gpu_find(shipped, "NVIDIA-GH200-480GB");
+	assert_non_null(g);
+	assert_string_equal(g->name, "GH200-96GB");
+	assert_ptr_equal(gs_gpu_find(shipped, "NVIDIA GH200 480GB"), g);
+	assert_ptr_equal(gs_gpu_find(shipped, "NVIDIA-GH200-120GB"), g);
+	assert_int_equal(g->memory_mib, 97871);
+	assert_int_equal(g->sm_count, 132);
+	assert_int_equal(g->mig_slots, 8);
+	assert_int_equal(g->mig_compute_slices, 7);
+	assert_int_equal(g->n_mig_profiles, 7);
+	assert_string_equal(g->mig_profiles[0].name, "7g.96gb");
+	assert_int_equal(g->mig_profiles[0].memory_mib, 95232);
+	assert_string_equal(g->mig_profiles[4].name, "1g.24gb");
+	assert_int_equal(g->mig_profiles[4].sm_count, 26);
+
+	/* RTX PRO 6000: CC 12.0, and NVML's 12-unit placement grid. */
+	g = gs_gpu_find(shipped, "NVIDIA-RTX-PRO-6000-Blackwell-Server-Edition");
+	assert_non_null(g);
+	assert_string_equal(g->name, "RTX-PRO-6000");
+	assert_ptr_equal(gs_gpu_find(shipped, "RTX-PRO-6000-96GB"), g);
+	assert_ptr_equal(gs_gpu_find(shipped, "NVIDIA RTX PRO 6000 Blackwell Workstation Edition"),
+	                 g);
+	assert_int_equal(g->cc_major, 12);
+	assert_int_equal(g->cc_minor, 0);
+	assert_int_equal(g->memory_mib, 97887);
+	assert_int_equal(g->sm_count, 188);
+	assert_int_equal(g->fp16_mtflops, 503800);
+	assert_int_equal(g->mig_slots, 12);
+	assert_int_equal(g->mig_compute_slices, 4);
+	assert_true(g->mig_has_engines);
+	assert_int_equal(g->n_mig_profiles, 11);
+	assert_string_equal(g->mig_profiles[0].name, "4g.96gb");
+	assert_int_equal(g->mig_profiles[0].memory_slices, 12);
+	assert_string_equal(g->mig_profiles[10].name, "1g.24gb-me");
+	assert_string_equal(g->mig_profiles[10].variant, "-me");
+	assert_int_equal(g->mig_profiles[10].n_starts, 4);
+	assert_int_equal(g->mig_profiles[10].starts[3], 9);
 }
 
 static void test_instance_find(void **state)
@@ -629,11 +713,11 @@ static void test_overlay(void **state)
 	scratch_make(&made, files, 1);
 	snprintf(dirs, sizeof dirs, "%s:%s/onprem", TEST_PROFILES, made.dir);
 	assert_gs_ok(gs_catalog_load(dirs, &loaded, &err), &err);
-	assert_int_equal(gs_catalog_gpu_count(loaded), 19);
-	assert_int_equal(gs_catalog_instance_count(loaded), 88);
+	assert_int_equal(gs_catalog_gpu_count(loaded), SHIPPED_GPUS);
+	assert_int_equal(gs_catalog_instance_count(loaded), SHIPPED_INSTANCES + 2);
 	in = gs_instance_find(loaded, "rack1-a100x8");
 	assert_non_null(in);
-	assert_ptr_equal(in, gs_catalog_instance_at(loaded, 86));
+	assert_ptr_equal(in, gs_catalog_instance_at(loaded, SHIPPED_INSTANCES));
 	assert_string_equal(in->cloud, "onprem");
 	assert_string_equal(in->region, "dc1");
 	assert_int_equal(in->on_demand, 14000000);
@@ -642,7 +726,7 @@ static void test_overlay(void **state)
 	assert_ptr_equal(in->gpu, gs_gpu_find(loaded, "A100-SXM4-80GB"));
 	in = gs_instance_find(loaded, "rack2-t4");
 	assert_non_null(in);
-	assert_ptr_equal(in, gs_catalog_instance_at(loaded, 87));
+	assert_ptr_equal(in, gs_catalog_instance_at(loaded, SHIPPED_INSTANCES + 1));
 	assert_string_equal(in->gpu->name, "T4");
 	assert_int_equal(in->on_demand, 500000);
 	/* The shipped instances are still there. */
@@ -654,7 +738,7 @@ static void test_overlay(void **state)
 	 * any instance), and its instances come first. */
 	snprintf(dirs, sizeof dirs, "%s/onprem:%s", made.dir, TEST_PROFILES);
 	assert_gs_ok(gs_catalog_load(dirs, &loaded, &err), &err);
-	assert_int_equal(gs_catalog_instance_count(loaded), 88);
+	assert_int_equal(gs_catalog_instance_count(loaded), SHIPPED_INSTANCES + 2);
 	assert_string_equal(gs_catalog_instance_at(loaded, 0)->type, "rack1-a100x8");
 	assert_string_equal(gs_catalog_instance_at(loaded, 1)->type, "rack2-t4");
 }
@@ -664,6 +748,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_shipped_counts),
 		cmocka_unit_test(test_gpu_find),
+		cmocka_unit_test(test_added_models),
 		cmocka_unit_test(test_instance_find),
 		cmocka_unit_test(test_mps_clients),
 		cmocka_unit_test(test_suggest),

@@ -31,11 +31,19 @@ static const model_map models[] = {
 	{ "A30-24GB", "A30" },              { "H100-80GB", "H100-SXM5-80GB" },
 	{ "H100-80GB", "H100-PCIE-80GB" },  { "H100-94GB", "H100-NVL-94GB" },
 	{ "H200-141GB", "H200-SXM-141GB" }, { "B200-180GB", "B200" },
+	/* A800s: mig-parted gives their device IDs the A100 configs, and the
+	 * truth file lists those IDs under the A100 keys. */
+	{ "A100-40GB", "A800-PCIE-40GB" },  { "A100-80GB", "A800-SXM4-80GB" },
+	{ "A100-80GB", "A800-PCIE-80GB" },  { "H100-96GB", "GH200-96GB" },
+	/* Its NVML placement grid has 12 units (3 per memory quarter); the
+	 * truth file and our model both keep NVML's starts. */
+	{ "RTX-PRO-6000-96GB", "RTX-PRO-6000" },
 };
 #define N_MODELS (sizeof models / sizeof models[0])
 
-/* Keys of the truth file for models we do not ship. */
-static const char *const skipped_keys[] = { "H100-96GB", "RTX-PRO-6000-96GB" };
+/* Keys of the truth file for models we do not ship, NULL-terminated:
+ * none today, every key is mapped. */
+static const char *const skipped_keys[] = { NULL };
 
 static const char *const set_names[] = { "classic", "base", "all" };
 #define N_SETS (sizeof set_names / sizeof set_names[0])
@@ -301,7 +309,7 @@ static void test_truth_keys_all_mapped(void **state)
 {
 	const cJSON *gpus = cJSON_GetObjectItemCaseSensitive(truth, "gpus");
 	const cJSON *g;
-	size_t skipped = 0, mapped = 0;
+	size_t skipped = 0, mapped = 0, n_skipped = 0;
 
 	(void)state;
 	assert_true(cJSON_IsObject(gpus));
@@ -312,7 +320,7 @@ static void test_truth_keys_all_mapped(void **state)
 				known = 1;
 				mapped++;
 			}
-		for (size_t i = 0; i < sizeof skipped_keys / sizeof skipped_keys[0]; i++)
+		for (size_t i = 0; skipped_keys[i]; i++)
 			if (strcmp(skipped_keys[i], g->string) == 0) {
 				assert_false(known);
 				known = 1;
@@ -322,7 +330,9 @@ static void test_truth_keys_all_mapped(void **state)
 			fail_msg("truth key %s is neither mapped nor skipped", g->string);
 	}
 	/* Every key skipped on purpose; every mapping used. */
-	assert_int_equal(skipped, 2);
+	while (skipped_keys[n_skipped])
+		n_skipped++;
+	assert_int_equal(skipped, n_skipped);
 	assert_int_equal(mapped, N_MODELS);
 	/* Every mapped model is ours and supports MIG. */
 	for (size_t i = 0; i < N_MODELS; i++) {
@@ -742,6 +752,63 @@ static void test_enumerate_all_and_stop(void **state)
 	assert_int_equal(seen, 3);
 }
 
+/* ---- RTX PRO 6000: NVML's 12-unit placement grid ------------------------- */
+
+#define RTX "RTX-PRO-6000"
+
+/* Instances land on NVML's own starts (1g at 0/3/6/9, 2g at 0/6), so
+ * `nvidia-smi mig -cgi ID:START` takes what gs_mig_fit returns. */
+static void test_rtx_grid(void **state)
+{
+	static const char *const geo[] = { "1g.24gb", "2g.48gb", "1g.24gb" };
+	static const char *const four[] = { "1g.24gb", "1g.24gb", "1g.24gb",
+		                                "1g.24gb" };
+	const gs_gpu *g = gpu(RTX);
+	int starts[4] = { -1, -1, -1, -1 };
+	gs_error err;
+	(void)state;
+
+	memset(&err, 0, sizeof err);
+	assert_int_equal(g->mig_slots, 12);
+	assert_int_equal(g->mig_compute_slices, 4);
+	assert_gs_ok(fit_names(g, geo, 3, starts, &err), &err);
+	assert_int_equal(starts[1], 0);
+	assert_int_equal(starts[0], 6);
+	assert_int_equal(starts[2], 9);
+	assert_gs_ok(fit_names(g, four, 4, starts, &err), &err);
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(starts[i], 3 * i);
+	assert_int_equal(gs_mig_max_count(g, prof(g, "1g.24gb")), 4);
+	assert_int_equal(gs_mig_max_count(g, prof(g, "2g.48gb")), 2);
+	assert_int_equal(gs_mig_max_count(g, prof(g, "4g.96gb")), 1);
+	assert_int_equal(gs_mig_max_count(g, prof(g, "1g.24gb+me.all")), 1);
+}
+
+/* A fifth 1g.24gb and a 4g beside anything fail on the budgets; +me.all
+ * takes every media engine, so only -me profiles may join it. */
+static void test_rtx_limits(void **state)
+{
+	static const char *const five[] = { "1g.24gb", "1g.24gb", "1g.24gb",
+		                                "1g.24gb", "1g.24gb" };
+	static const char *const big[] = { "4g.96gb", "1g.24gb" };
+	static const char *const all_me[] = { "2g.48gb+me.all", "1g.24gb" };
+	static const char *const all_me_ok[] = { "2g.48gb+me.all", "1g.24gb-me",
+		                                     "1g.24gb-me" };
+	const gs_gpu *g = gpu(RTX);
+	gs_error err;
+	(void)state;
+
+	memset(&err, 0, sizeof err);
+	assert_int_equal(fit_names(g, five, 5, NULL, &err), GS_ENOFIT);
+	assert_string_equal(err.msg,
+	                    "5 instances of 1g.24gb, but RTX-PRO-6000 allows at most 4");
+	assert_int_equal(fit_names(g, big, 2, NULL, &err), GS_ENOFIT);
+	assert_string_equal(err.msg, "needs 15 memory slices, RTX-PRO-6000 has 12");
+	assert_int_equal(fit_names(g, all_me, 2, NULL, &err), GS_ENOFIT);
+	assert_string_equal(err.msg, "needs 5 NVDEC, RTX-PRO-6000 has 4");
+	assert_gs_ok(fit_names(g, all_me_ok, 3, NULL, &err), &err);
+}
+
 /* ---- made-up GPUs: tests/fixtures/unit/mig --------------------------------- */
 
 #define ODD_PROFILES "fixtures/unit/mig"
@@ -834,7 +901,7 @@ static void test_enumerate_32_slots(void **state)
 
 int main(void)
 {
-	struct CMUnitTest tests[4 + N_MODELS * N_SETS + 16];
+	struct CMUnitTest tests[4 + N_MODELS * N_SETS + 20];
 	size_t n = 0;
 
 #define ADD(fn) tests[n++] = (struct CMUnitTest)cmocka_unit_test(fn)
@@ -862,6 +929,8 @@ int main(void)
 	ADD(test_profile_find_drift);
 	ADD(test_no_mig);
 	ADD(test_enumerate_all_and_stop);
+	ADD(test_rtx_grid);
+	ADD(test_rtx_limits);
 	ADD(test_fit_placement_message);
 	ADD(test_enumerate_32_slots);
 #undef ADD
