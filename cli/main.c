@@ -2,6 +2,8 @@
  * main.c - the entry point: global options before the command, --version
  * and --help, then dispatch through the command table (commands.c).
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,12 +35,58 @@ static int global_option(const char *a)
 	return 0;
 }
 
+/* A closed standard stream would hand its descriptor to the next file
+ * opened (an emitted file would receive the plan's text). Each closed one
+ * is held by a device instead: /dev/full for output, so that anything
+ * written to it fails and is reported. Returns whether stdout was closed. */
+static int hold_closed_streams(void)
+{
+	int closed_out = 0;
+	for (int fd = 0; fd <= 2; fd++) {
+		int nfd;
+		if (fcntl(fd, F_GETFD) != -1 || errno != EBADF)
+			continue;
+		nfd = open(fd == 0 ? "/dev/null" : "/dev/full", fd == 0 ? O_RDONLY : O_WRONLY);
+		if (nfd >= 0 && nfd != fd) {
+			dup2(nfd, fd);
+			close(nfd);
+		}
+		closed_out |= fd == 1;
+	}
+	return closed_out;
+}
+
+/* Output that never arrived is a failure, whatever the command thought:
+ * a full disk, a closed stdout or an I/O error turn a success into 1. */
+static int output_kept(int rc, int stdout_closed)
+{
+	int lost = fflush(stdout) != 0 || ferror(stdout);
+	int e = errno;
+	if (!lost)
+		return rc;
+	if (stdout_closed)
+		fprintf(stderr, "gpushare: error: cannot write the output: standard output "
+		                "is closed\n");
+	else
+		fprintf(stderr, "gpushare: error: cannot write the output: %s\n", strerror(e));
+	return rc ? rc : EXIT_FAIL;
+}
+
+static int run(int argc, char **argv);
+
 int main(int argc, char **argv)
 {
-	const cli_cmd *cmd;
+	int stdout_closed = hold_closed_streams();
 
 	/* `gpushare plan | head -1` must end quietly, not with an error. */
 	signal(SIGPIPE, SIG_DFL);
+	return output_kept(run(argc, argv), stdout_closed);
+}
+
+static int run(int argc, char **argv)
+{
+	const cli_cmd *cmd;
+
 	/* Global options may come before the command: gpushare -q plan ... */
 	while (argc > 1 && argv[1][0] == '-') {
 		int g = global_option(argv[1]);

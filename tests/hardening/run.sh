@@ -80,6 +80,45 @@ expect negative-compute 2 "gpushare: negc.yaml:5:14: error: '-10%' is not a perc
 err=$( { "$bin" plan "$top/examples/mixed-fleet.yaml" 2>&1 1>&3 3>&-; } 3>&1 | head -1 >/dev/null )
 if [ -z "$err" ]; then ok; else bad "sigpipe: printed '$err'"; fi
 
+# ---- output that cannot be written: a full stdout, a closed stdout ---------------
+# lost NAME HOW WANT -- ARGS...: stdout is /dev/full (HOW=full) or closed
+# (HOW=closed); the command must fail with exactly WANT on stderr.
+lost() {
+	name=$1 how=$2 want=$3
+	shift 4
+	if [ "$how" = full ]; then
+		got=$(cd "$top" && "$bin" "$@" 2>&1 >/dev/full)
+	else
+		got=$(cd "$top" && "$bin" "$@" 2>&1 >&-)
+	fi
+	st=$?
+	if [ "$st" -eq 1 ] && [ "$got" = "$want" ]; then ok; else
+		bad "$name: exit $st (want 1)"
+		printf '    got:  %s\n    want: %s\n' "$got" "$want"
+	fi
+}
+full="gpushare: error: cannot write the output: No space left on device"
+closed="gpushare: error: cannot write the output: standard output is closed"
+lost gpus-full full "$full" -- gpus
+lost gpus-json-full full "$full" -- gpus --format json
+lost plan-full full "$full" -- plan examples/workloads.yaml
+lost plan-json-full full "$full" -- plan examples/workloads.yaml --format json
+lost emit-full full "$full" -- emit device-plugin examples/workloads.yaml
+lost import-full full "gpushare: warning: pod 'research/debug-shell' runs on node \
+'gpu-l4-gone', which is not a GPU node of the node list
+$full" -- import --nodes tests/fixtures/import/nodes.json \
+	--pods tests/fixtures/import/pods.json
+lost version-closed closed "$closed" -- --version
+lost plan-closed closed "$closed" -- plan examples/workloads.yaml
+lost instances-closed closed "$closed" -- instances
+# A closed stdout must not become the next file opened: the emitted files
+# hold YAML, not the plan's text.
+mkdir -p "$tmp/closed"
+(cd "$top" && "$bin" plan examples/workloads.yaml --emit "$tmp/closed/out" >&- 2>/dev/null)
+if grep -q '^Plan for' "$tmp"/closed/out/* 2>/dev/null; then
+	bad "closed stdout: the plan's text went into an emitted file"
+else ok; fi
+
 # ---- full disk and read-only directories (need root to mount) -------------------
 if [ "$(id -u)" -eq 0 ] && mkdir -p "$tmp/full" && mount -t tmpfs -o size=12k tmpfs "$tmp/full" 2>/dev/null; then
 	mounted="$tmp/full"
