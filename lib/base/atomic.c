@@ -33,45 +33,85 @@ int gs_write_file(const char *path, const char *data, size_t len, int exclusive,
 	return gs_write_atomic(path, data, len, exclusive, err);
 }
 
+/* Refuses to replace anything but a regular file: a device (/dev/full),
+ * a symlink (/dev/stdout) or a directory is never swapped for our file. */
+static int check_target(const char *path, int exclusive, gs_error *err)
+{
+	struct stat st;
+
+	if (lstat(path, &st) < 0)
+		return 0;
+	if (exclusive)
+		return gs_fail_at(err, GS_EWRITE, path, 0, 0,
+		                  "exists already (use --force to replace it)");
+	if (!S_ISREG(st.st_mode))
+		return gs_fail_at(err, GS_EWRITE, path, 0, 0,
+		                  "is not a regular file; only regular files are replaced");
+	return 0;
+}
+
+/* A new file beside path, created with mode 0666 less the umask (as any
+ * program's output is); its name is left in tmp. */
+static int create_temp(const char *path, char *tmp, size_t size)
+{
+	static unsigned serial;
+	for (int tries = 0; tries < 100; tries++) {
+		int fd;
+		snprintf(tmp, size, "%s.tmp%ld.%u", path, (long)getpid(), serial++);
+		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		if (fd >= 0 || errno != EEXIST)
+			return fd;
+	}
+	return -1;
+}
+
+/* Puts tmp at path. Without exclusive, an existing file is replaced.
+ * With it, link() refuses a file that appeared meanwhile (EEXIST): no
+ * check-then-rename window. Filesystems without hard links fall back to
+ * a rename after the check already made. */
+static int place(const char *tmp, const char *path, int exclusive)
+{
+	if (!exclusive)
+		return rename(tmp, path);
+	if (link(tmp, path) == 0)
+		return unlink(tmp);
+	if (errno != EPERM && errno != ENOTSUP && errno != ENOSYS && errno != EOPNOTSUPP)
+		return -1;
+	return rename(tmp, path);
+}
+
 int gs_write_atomic(const char *path, const char *data, size_t len,
                     int exclusive, gs_error *err)
 {
-	size_t n = strlen(path);
-	char *tmp = malloc(n + 16);
-	int fd, e;
-	struct stat st;
+	size_t n = strlen(path) + 48;
+	char *tmp = malloc(n);
+	int fd, e = 0, rc;
 
 	if (!tmp)
 		return gs_fail_nomem(err);
-	if (exclusive && lstat(path, &st) == 0) {
+	if ((rc = check_target(path, exclusive, err)) < 0) {
 		free(tmp);
-		return gs_fail_at(err, GS_EWRITE, path, 0, 0,
-		                  "exists already (use --force to replace it)");
+		return rc;
 	}
-	/* Same directory as the target, so rename() cannot cross devices. */
-	snprintf(tmp, n + 16, "%s.tmpXXXXXX", path);
-	if ((fd = mkstemp(tmp)) < 0) {
+	/* Same directory as the target, so the rename cannot cross devices. */
+	if ((fd = create_temp(path, tmp, n)) < 0) {
 		e = errno;
 		free(tmp);
 		return gs_fail_at(err, GS_EWRITE, path, 0, 0, "cannot write: %s", strerror(e));
 	}
-	if (write_all(fd, data, len) < 0 || fsync(fd) < 0) {
+	if (write_all(fd, data, len) < 0 || fsync(fd) < 0)
 		e = errno;
-		close(fd);
-		unlink(tmp);
-		free(tmp);
-		return gs_fail_at(err, GS_EWRITE, path, 0, 0, "cannot write: %s", strerror(e));
-	}
-	/* mkstemp creates 0600; the result should read like any other file.
-	 * Close whatever happens, and keep the first error. */
-	e = fchmod(fd, 0644) < 0 ? errno : 0;
+	/* Close whatever happens, and keep the first error. */
 	if (close(fd) < 0 && !e)
 		e = errno;
-	if (!e && rename(tmp, path) < 0)
+	if (!e && place(tmp, path, exclusive) < 0)
 		e = errno;
 	if (e) {
 		unlink(tmp);
 		free(tmp);
+		if (e == EEXIST)
+			return gs_fail_at(err, GS_EWRITE, path, 0, 0,
+			                  "exists already (use --force to replace it)");
 		return gs_fail_at(err, GS_EWRITE, path, 0, 0, "cannot write: %s", strerror(e));
 	}
 	free(tmp);

@@ -119,6 +119,20 @@ if grep -q '^Plan for' "$tmp"/closed/out/* 2>/dev/null; then
 	bad "closed stdout: the plan's text went into an emitted file"
 else ok; fi
 
+# ---- only regular files are replaced; files follow the umask -------------------
+mkdir -p "$tmp/safe"
+ln -s /dev/null "$tmp/safe/link.html"
+expect force-symlink 1 "gpushare: safe/link.html: error: is not a regular file; only regular \
+files are replaced" -- plan "$top/examples/workloads.yaml" --report safe/link.html --force
+[ -L "$tmp/safe/link.html" ] && ok || bad "force-symlink: the symlink was replaced"
+expect force-device 1 "gpushare: /dev/null: error: is not a regular file; only regular files \
+are replaced" -- plan "$top/examples/workloads.yaml" --report /dev/null --force
+[ -c /dev/null ] && ok || bad "force-device: /dev/null is no longer a device"
+(cd "$tmp/safe" && umask 027 && "$bin" plan "$top/examples/workloads.yaml" --emit out \
+	>/dev/null 2>&1)
+modes=$(stat -c %a "$tmp"/safe/out/* | sort -u)
+[ "$modes" = 640 ] && ok || bad "umask 027: emitted files have modes $modes, not 640"
+
 # ---- full disk and read-only directories (need root to mount) -------------------
 if [ "$(id -u)" -eq 0 ] && mkdir -p "$tmp/full" && mount -t tmpfs -o size=12k tmpfs "$tmp/full" 2>/dev/null; then
 	mounted="$tmp/full"
