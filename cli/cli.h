@@ -5,6 +5,7 @@
 #ifndef GS_CLI_H
 #define GS_CLI_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -22,6 +23,17 @@ extern cli_ui cli_ui_state;
 /* Handles a global option; returns 1 if it was one, 0 if not, or
  * EXIT_USAGE + 10 on a bad --color value (already reported). */
 int cli_global_option(const char *name, const char *arg);
+/* Writes s with its control characters escaped (\n, \t, \x1b, C1 as
+ * \u0085): every message passes through it, so text from a file (a
+ * workload name, a path) can neither forge a line nor drive the terminal. */
+void cli_put_safe(FILE *f, const char *s);
+void cli_vput_safe(FILE *f, const char *fmt, va_list ap);
+/* "gpushare: warning: ..." on stderr, escaped like every message. */
+void cli_warning(const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 1, 2)))
+#endif
+	;
 /* An informational line on stderr ("gpushare: wrote ..."), unless -q. */
 void cli_info(const char *fmt, ...)
 #if defined(__GNUC__)

@@ -82,7 +82,9 @@ int cmd_advise(const cli_cmd *self, int argc, char **argv)
 		return rc;
 	if (gs_scenario_new(cat, &scn, &err) < 0 || workload(&a, scn, &err) < 0 ||
 	    gs_advise(cat, gs_scenario_find(scn, "workload"), &text, &err) < 0) {
-		fprintf(stderr, "gpushare: advise: %s\n", err.msg);
+		fputs("gpushare: advise: ", stderr);
+		cli_put_safe(stderr, err.msg);
+		fputc('\n', stderr);
 		rc = cli_status(err.code);
 	} else {
 		print_advice(text);

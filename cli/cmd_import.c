@@ -210,7 +210,7 @@ static int run(const import_args *a, const gs_inventory *inv)
 	}
 	if (!a->report) {
 		for (size_t i = 0; i < gs_import_warning_count(inv); i++)
-			fprintf(stderr, "gpushare: warning: %s\n", gs_import_warning_at(inv, i));
+			cli_warning("%s", gs_import_warning_at(inv, i));
 		return EXIT_OK;
 	}
 	if (a->fmt == FMT_TEXT) {

@@ -47,10 +47,53 @@ const char *cli_color(int fd, const char *sgr)
 	return on ? sgr : "";
 }
 
+void cli_put_safe(FILE *f, const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '\n')
+			fputs("\\n", f);
+		else if (*p == '\t')
+			fputs("\\t", f);
+		else if (*p < 0x20 || *p == 0x7f)
+			fprintf(f, "\\x%02x", *p);
+		else if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) /* C1 controls */
+			fprintf(f, "\\u%04x", *++p);
+		else
+			fputc(*p, f);
+	}
+}
+
+void cli_vput_safe(FILE *f, const char *fmt, va_list ap)
+{
+	char small[512], *text = small;
+	va_list again;
+	int n;
+
+	va_copy(again, ap);
+	n = vsnprintf(small, sizeof small, fmt, ap);
+	if (n >= (int)sizeof small && (text = malloc((size_t)n + 1)) != NULL)
+		vsnprintf(text, (size_t)n + 1, fmt, again);
+	va_end(again);
+	if (n >= 0)
+		cli_put_safe(f, text ? text : small);
+	if (text != small)
+		free(text);
+}
+
 static void say(const char *fmt, va_list ap)
 {
 	fputs("gpushare: ", stderr);
-	vfprintf(stderr, fmt, ap);
+	cli_vput_safe(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void cli_warning(const char *fmt, ...)
+{
+	va_list ap;
+	fputs("gpushare: warning: ", stderr);
+	va_start(ap, fmt);
+	cli_vput_safe(stderr, fmt, ap);
+	va_end(ap);
 	fputc('\n', stderr);
 }
 
@@ -90,7 +133,7 @@ int cli_error(int status, const char *fmt, ...)
 	va_list ap;
 	fprintf(stderr, "gpushare: %serror:%s ", cli_color(2, CLI_RED), cli_color(2, CLI_RESET));
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	cli_vput_safe(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
 	return status;
@@ -110,12 +153,16 @@ int cli_fail(const gs_error *err)
 	char *e;
 	gs_error_format(err, buf, sizeof buf);
 	/* Colour only the word "error:" of "FILE:LINE:COL: error: MSG". */
+	fputs("gpushare: ", stderr);
 	if ((e = strstr(buf, "error: ")) != NULL) {
-		fprintf(stderr, "gpushare: %.*s%serror:%s %s\n", (int)(e - buf), buf,
-		        cli_color(2, CLI_RED), cli_color(2, CLI_RESET), e + 7);
+		*e = '\0';
+		cli_put_safe(stderr, buf);
+		fprintf(stderr, "%serror:%s ", cli_color(2, CLI_RED), cli_color(2, CLI_RESET));
+		cli_put_safe(stderr, e + 7);
 	} else {
-		fprintf(stderr, "gpushare: %s\n", buf);
+		cli_put_safe(stderr, buf);
 	}
+	fputc('\n', stderr);
 	return cli_status(err->code);
 }
 

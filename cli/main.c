@@ -122,8 +122,9 @@ static int run(int argc, char **argv)
 		return EXIT_OK;
 	}
 	if (!(cmd = cli_find_command(argv[1]))) {
-		fprintf(stderr, "gpushare: unknown command '%s'\nTry 'gpushare --help'.\n",
-		        argv[1]);
+		fputs("gpushare: unknown command '", stderr);
+		cli_put_safe(stderr, argv[1]);
+		fputs("'\nTry 'gpushare --help'.\n", stderr);
 		return EXIT_USAGE;
 	}
 	return cmd->run(cmd, argc - 1, argv + 1);

@@ -46,7 +46,7 @@ int cli_usage_error(const cli_cmd *cmd, const char *fmt, ...)
 	va_list ap;
 	fprintf(stderr, "gpushare: %s: ", cmd->name);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	cli_vput_safe(stderr, fmt, ap);
 	va_end(ap);
 	fprintf(stderr, "\nTry 'gpushare %s --help'.\n", cmd->name);
 	return EXIT_USAGE;

@@ -1,0 +1,1 @@
+"$(printf 'plan\nforged\033[2J')"

@@ -1,0 +1,1 @@
+plan $FIXTURES/workloads/control_chars.yaml
