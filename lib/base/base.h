@@ -43,6 +43,13 @@ size_t gs_edit_distance(const char *a, const char *b, size_t cap);
  * word's length (at least 2 edits). */
 const char *gs_suggest(const char *word, const char *const *cands, size_t n);
 
+/* Whether s is a DNS-1123 label (a Kubernetes name or namespace): 1 to 63
+ * of [a-z0-9-], alphanumeric at both ends. */
+int gs_is_dns_label(const char *s);
+#define GS_DNS_LABEL_RULE                                                        \
+	"1 to 63 lower-case letters, digits and '-', starting and ending with a " \
+	"letter or digit"
+
 /* Makes s a valid Kubernetes label value in out (at most 63 characters
  * of [A-Za-z0-9-_.], alphanumeric at both ends); other characters become
  * '-'. out must hold 64 bytes. Returns out. */

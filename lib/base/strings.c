@@ -169,3 +169,16 @@ int64_t gs_div_ceil(int64_t num, int64_t den)
 {
 	return num <= 0 ? 0 : (num + den - 1) / den;
 }
+
+int gs_is_dns_label(const char *s)
+{
+	size_t n = strlen(s);
+	if (n == 0 || n > 63 || !isalnum((unsigned char)s[0]) ||
+	    !isalnum((unsigned char)s[n - 1]))
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (!(islower((unsigned char)s[i]) || isdigit((unsigned char)s[i]) ||
+		      s[i] == '-'))
+			return 0;
+	return 1;
+}

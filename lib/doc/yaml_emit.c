@@ -24,6 +24,7 @@ static int needs_quotes(const char *s)
 {
 	static const char *const words[] = {
 		"y", "n", "yes", "no", "on", "off", "true", "false", "null", "~",
+		"<<", "=", /* YAML 1.1's merge key and value key */
 	};
 	const char *p = s;
 

@@ -81,6 +81,9 @@ int gs_emit(const gs_plan *p, gs_emit_kind k, const gs_emit_opts *o, char **out,
 		return rc;
 	if ((unsigned)k >= GS_EMIT_KIND_COUNT)
 		return gs_fail(err, GS_EINVAL, "unknown kind of configuration");
+	if (!o->namespace_ || !gs_is_dns_label(o->namespace_))
+		return gs_fail(err, GS_EINVAL, "namespace '%s' must be a DNS-1123 label: "
+		               GS_DNS_LABEL_RULE, o->namespace_ ? o->namespace_ : "");
 	if (!gs_emit_wanted(p, k, o))
 		return gs_fail(err, GS_EINVAL, "the plan has no %s configuration (%s)",
 		               rows[k].name, rows[k].why_not);

@@ -91,29 +91,15 @@ int gs_read_gpu_list(gs_ctx *c, const gs_catalog *cat, const gs_node *v,
 	return 0;
 }
 
-static int is_dns_label(const char *s)
-{
-	size_t n = strlen(s);
-	if (n == 0 || n > 63 || !isalnum((unsigned char)s[0]) ||
-	    !isalnum((unsigned char)s[n - 1]))
-		return 0;
-	for (size_t i = 0; i < n; i++)
-		if (!(islower((unsigned char)s[i]) || isdigit((unsigned char)s[i]) ||
-		      s[i] == '-'))
-			return 0;
-	return 1;
-}
-
 int gs_read_label(gs_ctx *c, const gs_node *v, const char *key, char **dst)
 {
 	if (v->kind != GS_NODE_STRING)
 		return gs_fail_node(c->err, GS_ESCHEMA, c->file, v,
 		                    "'%s' must be a string", key);
-	if (!is_dns_label(v->text))
+	if (!gs_is_dns_label(v->text))
 		return gs_fail_node(c->err, GS_ESCHEMA, c->file, v,
-		                    "%s '%s' must be a DNS-1123 label: 1 to 63 lower-case "
-		                    "letters, digits and '-', starting and ending with a "
-		                    "letter or digit", key, v->text);
+		                    "%s '%s' must be a DNS-1123 label: " GS_DNS_LABEL_RULE,
+		                    key, v->text);
 	return gs_str_assign(dst, v->text) ? gs_fail_nomem(c->err) : 0;
 }
 

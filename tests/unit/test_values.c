@@ -543,7 +543,7 @@ static void test_yaml_quotes_ambiguous_strings(void **state)
 	static const char *const values[] = {
 		"yes", "No", "on", "off", "y", "true", "False", "1.0", "40", "-1",
 		"+1", ".5", "0x1f", "1e3", "2026-07-20", ".inf", ".NaN", "", "null",
-		"~", "Null",
+		"~", "Null", "<<", "=",
 	};
 	(void)state;
 

@@ -1,0 +1,1 @@
+emit device-plugin $REPO/examples/workloads.yaml --namespace "My Namespace"
