@@ -25,11 +25,45 @@ void gs_emit_doc(gs_buf *b, gs_node *doc)
 }
 
 /* A file name in a comment must not end the comment. */
-static void safe_comment_text(const char *s, char *out, size_t n)
+/* The length of the well-formed UTF-8 character at s (1 to 4 bytes), or
+ * 0: a stray byte, an overlong form, a surrogate or a cut sequence. */
+static size_t utf8_char(const unsigned char *s)
 {
+	unsigned c = s[0];
+	size_t n = c < 0x80 ? 1 : c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3
+	         : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+	for (size_t i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	if ((c == 0xe0 && s[1] < 0xa0) || (c == 0xed && s[1] > 0x9f) ||
+	    (c == 0xf0 && s[1] < 0x90) || (c == 0xf4 && s[1] > 0x8f))
+		return 0;
+	return n;
+}
+
+/* User text (a path) for a YAML comment: control characters (C0, DEL,
+ * C1) and malformed UTF-8 become '?', and a character is never cut, so
+ * every emitted file stays valid UTF-8 on one comment line. */
+static void safe_comment_text(const char *text, char *out, size_t n)
+{
+	const unsigned char *s = (const unsigned char *)text;
 	size_t o = 0;
-	for (; s && *s && o + 1 < n; s++)
-		out[o++] = (*s == '\n' || *s == '\r' || (unsigned char)*s < 0x20) ? '?' : *s;
+	while (s && *s) {
+		size_t len = utf8_char(s);
+		int c1 = len == 2 && s[0] == 0xc2 && s[1] < 0xa0;
+		if (len == 0 || c1 || *s < 0x20 || *s == 0x7f) {
+			if (o + 2 > n)
+				break;
+			out[o++] = '?';
+			s += len ? len : 1;
+			continue;
+		}
+		if (o + len + 1 > n)
+			break;
+		memcpy(out + o, s, len);
+		o += len;
+		s += len;
+	}
 	out[o] = '\0';
 }
 

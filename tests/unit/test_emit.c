@@ -2065,15 +2065,49 @@ static void test_help_in_header(void **state)
 	}
 }
 
+/* A source name with DEL, a C1 control, malformed UTF-8, and so long that
+ * the comment is cut inside a 2-byte character: the header keeps whole,
+ * valid characters only, and the file still reads as YAML. */
+static void test_source_bytes_in_header(void **state)
+{
+	gs_emit_opts o = GS_EMIT_OPTS_INIT;
+	const gs_plan *p = plans[0].plan;
+	char source[600], *text = NULL, want[300];
+	gs_node *doc = NULL;
+	gs_error err = clean_err();
+	size_t n = 0;
+	(void)state;
+	n += (size_t)snprintf(source, sizeof source, "a\x7f" "b\xc2\x85" "c\xff" "d\xe2\x82");
+	while (n + 2 < sizeof source) { /* then "é" until full: 0xc3 0xa9 */
+		source[n++] = (char)0xc3;
+		source[n++] = (char)0xa9;
+	}
+	source[n] = '\0';
+	o.source = source;
+	assert_gs_ok(gs_emit(p, GS_EMIT_DEVICE_PLUGIN, &o, &text, &err), &err);
+	/* 255 bytes of room: "a?b?c?d??" (9: the cut 0xe2 0x82 is two stray
+	 * bytes) and then 123 whole "é" (246); the 124th does not fit whole. */
+	n = (size_t)snprintf(want, sizeof want, "from a?b?c?d??");
+	for (int i = 0; i < 123; i++)
+		n += (size_t)snprintf(want + n, sizeof want - n, "\xc3\xa9");
+	snprintf(want + n, sizeof want - n, " (");
+	if (!strstr(text, want))
+		fail_msg("header: %.300s", text);
+	assert_gs_ok(gs_yaml_read_buffer("dp.yaml", text, strlen(text), &doc, &err), &err);
+	gs_node_free(doc);
+	free(text);
+}
+
 int main(void)
 {
 	static rt_case cases[N_FIXTURES * GS_EMIT_KIND_COUNT];
-	static struct CMUnitTest tests[N_FIXTURES * GS_EMIT_KIND_COUNT + 8];
+	static struct CMUnitTest tests[N_FIXTURES * GS_EMIT_KIND_COUNT + 9];
 	size_t n = 0;
 #define ADD(f) tests[n++] = (struct CMUnitTest)cmocka_unit_test(f)
 	ADD(test_kind_names);
 	ADD(test_not_wanted);
 	ADD(test_source_in_header);
+	ADD(test_source_bytes_in_header);
 	ADD(test_help_in_header);
 	for (size_t f = 0; f < N_FIXTURES; f++)
 		for (int k = 0; k < GS_EMIT_KIND_COUNT; k++) {
