@@ -1,7 +1,7 @@
 /*
  * emit_files.c - writing a plan's configuration into a directory: every
- * file is rendered first, existing files are refused before anything is
- * written (unless --force), and each file is written atomically.
+ * file is rendered first, then the whole set is swapped in at once
+ * (gs_write_dir), so the directory never mixes two plans.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -10,25 +10,32 @@
 
 #include "cli.h"
 
-/* mkdir -p, for the directory the user named. */
-static int make_dirs(const char *dir)
+/* mkdir -p for the directories above dir: dir itself is swapped in whole
+ * by gs_write_dir, beside them. */
+static int make_parents(const char *dir)
 {
 	char path[4096];
 	size_t n = strlen(dir);
 	if (n == 0 || n >= sizeof path)
 		return cli_error(EXIT_USAGE, "invalid directory '%s'", dir);
 	memcpy(path, dir, n + 1);
+	while (n > 1 && path[n - 1] == '/')
+		path[--n] = '\0';
 	for (char *p = path + 1; *p; p++) {
-		if (*p != '/')
+		if (*p != '/' || !strchr(p + 1, '/'))
 			continue;
 		*p = '\0';
-		if (mkdir(path, 0755) < 0 && errno != EEXIST)
+		if (mkdir(path, 0777) < 0 && errno != EEXIST)
 			return cli_error(EXIT_FAIL, "cannot create '%s': %s", path,
 			                 strerror(errno));
 		*p = '/';
 	}
-	if (mkdir(path, 0755) < 0 && errno != EEXIST)
-		return cli_error(EXIT_FAIL, "cannot create '%s': %s", path, strerror(errno));
+	if ((n = (size_t)(strrchr(path, '/') ? strrchr(path, '/') - path : 0)) > 0) {
+		path[n] = '\0';
+		if (mkdir(path, 0777) < 0 && errno != EEXIST)
+			return cli_error(EXIT_FAIL, "cannot create '%s': %s", path,
+			                 strerror(errno));
+	}
 	return EXIT_OK;
 }
 
@@ -36,35 +43,25 @@ int cli_emit_dir(const gs_plan *plan, const gs_emit_opts *o, const char *dir,
                  int karpenter, int force)
 {
 	char *text[GS_EMIT_KIND_COUNT] = { NULL };
-	char path[4096];
+	const char *names[GS_EMIT_KIND_COUNT];
 	gs_error err;
 	int rc = EXIT_OK, wrote = 0;
 
 	for (int k = 0; k < GS_EMIT_KIND_COUNT && rc == EXIT_OK; k++) {
+		names[k] = gs_emit_file_name((gs_emit_kind)k);
 		if (!gs_emit_wanted(plan, (gs_emit_kind)k, o) ||
 		    (k == GS_EMIT_KARPENTER && !karpenter))
 			continue;
 		if (gs_emit(plan, (gs_emit_kind)k, o, &text[k], &err) < 0)
 			rc = cli_fail(&err);
-	}
-	if (rc == EXIT_OK)
-		rc = make_dirs(dir);
-	for (int k = 0; k < GS_EMIT_KIND_COUNT && rc == EXIT_OK && !force; k++) {
-		struct stat st;
-		snprintf(path, sizeof path, "%s/%s", dir, gs_emit_file_name((gs_emit_kind)k));
-		if (text[k] && lstat(path, &st) == 0)
-			rc = cli_error(EXIT_FAIL, "%s exists already (use --force to replace it)",
-			               path);
-	}
-	for (int k = 0; k < GS_EMIT_KIND_COUNT && rc == EXIT_OK; k++) {
-		if (!text[k])
-			continue;
-		snprintf(path, sizeof path, "%s/%s", dir, gs_emit_file_name((gs_emit_kind)k));
-		if (gs_write_file(path, text[k], strlen(text[k]), !force, &err) < 0)
-			rc = cli_fail(&err);
 		else
 			wrote++;
 	}
+	if (rc == EXIT_OK)
+		rc = make_parents(dir);
+	if (rc == EXIT_OK &&
+	    gs_write_dir(dir, names, (const char *const *)text, GS_EMIT_KIND_COUNT, force, &err) < 0)
+		rc = cli_fail(&err);
 	for (int k = 0; k < GS_EMIT_KIND_COUNT; k++)
 		free(text[k]);
 	if (rc == EXIT_OK)

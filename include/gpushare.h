@@ -545,6 +545,15 @@ typedef struct gs_emit_opts {
 GS_EXPORT
 int gs_write_file(const char *path, const char *data, size_t len, int exclusive,
                   gs_error *err);
+/* Writes a set of files into dir as one: names[i] holding texts[i], where
+ * a NULL text is a name of the set's kind that this set leaves out. The
+ * set is written to a new directory beside dir and swapped in with one
+ * rename, so dir holds the old set or the new one, never a mix. dir is the
+ * set's own: an existing dir may hold only files of these names (an older
+ * set), and they are refused unless force. dir's parent must exist. */
+GS_EXPORT
+int gs_write_dir(const char *dir, const char *const *names, const char *const *texts, size_t n,
+                 int force, gs_error *err);
 
 GS_EXPORT
 const char *gs_emit_kind_name(gs_emit_kind k);  /* "device-plugin" */

@@ -147,19 +147,21 @@ if [ "$(id -u)" -eq 0 ] && mkdir -p "$tmp/full" && mount -t tmpfs -o size=12k tm
 		"$bin" plan "$top/examples/multi-tenant-mig.yaml" --emit "$tmp/ref" --force >/dev/null 2>&1
 		cmp -s "$f" "$tmp/ref/$(basename "$f")" && ok || bad "full disk: $(basename "$f") is partial"
 	done
+	[ -e "$tmp/full/out" ] && bad "full disk: a partial set was left in out/" || ok
 	mkdir -p "$tmp/ro" && mount -t tmpfs -o size=1m tmpfs "$tmp/ro" && mounted="$mounted $tmp/ro"
-	echo "old" > "$tmp/ro/device-plugin-config.yaml"
+	mkdir "$tmp/ro/out" && echo "old" > "$tmp/ro/out/device-plugin-config.yaml"
 	mount -o remount,ro "$tmp/ro"
-	"$bin" plan "$top/examples/workloads.yaml" --emit "$tmp/ro" --force >/dev/null 2>"$tmp/err"
+	"$bin" plan "$top/examples/workloads.yaml" --emit "$tmp/ro/out" --force >/dev/null \
+		2>"$tmp/err"
 	st=$?
 	if [ "$st" -eq 1 ] && grep -q "Read-only file system" "$tmp/err" &&
-	    [ "$(cat "$tmp/ro/device-plugin-config.yaml")" = old ]; then ok; else
+	    [ "$(cat "$tmp/ro/out/device-plugin-config.yaml")" = old ]; then ok; else
 		bad "read-only: exit $st, $(cat "$tmp/err")"; fi
 else
 	echo "hardening: SKIPPED full-disk and read-only tests: mounting a tmpfs needs root" >&2
 fi
 
-# ---- SIGKILL while writing: each file is the old one or the new one -------------
+# ---- SIGKILL while writing: the directory holds the old set or the new one ------
 big="$tmp/big.yaml"
 {
 	printf 'version: 1\ncloud: all\nworkloads:\n'
@@ -180,13 +182,13 @@ while [ $n -lt 25 ]; do
 	sleep "0.0$(( (n * 37) % 90 + 5 ))"
 	kill -9 $pid 2>/dev/null
 	wait $pid 2>/dev/null
-	for f in "$tmp"/kill/*.yaml "$tmp"/kill/labels.sh; do
-		[ -e "$f" ] || continue
-		b=$(basename "$f")
-		if cmp -s "$f" "$tmp/ref2/$b" || [ "$(cat "$f")" = old ]; then :; else
-			bad "kill $n: $b is neither the old file nor the new one"
-		fi
-	done
+	if [ "$(ls "$tmp/kill")" = workloads.yaml ] && [ "$(cat "$tmp/kill/workloads.yaml")" = old ]
+	then :; elif diff -r "$tmp/kill" "$tmp/ref2" >/dev/null; then
+		echo "old" > "$tmp/kill.new" # the new set is in: start again from an old one
+		rm -rf "$tmp/kill" && mkdir "$tmp/kill" && mv "$tmp/kill.new" "$tmp/kill/workloads.yaml"
+	else
+		bad "kill $n: the directory mixes sets: $(ls "$tmp/kill" | tr '\n' ' ')"
+	fi
 	n=$((n + 1))
 done
 ok

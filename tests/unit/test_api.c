@@ -1,10 +1,13 @@
 /*
  * test_api.c - the conventions every caller relies on: an options struct of
  * another version is refused by name, and the plan lends back the scenario
- * it borrows.
+ * it borrows; and a set of files is written as one (gs_write_dir).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "testutil.h"
 
@@ -107,6 +110,57 @@ static void test_plan_lends_its_scenario(void **state)
 	assert_int_equal(gs_scenario_via(scen), GS_VIA_DEVICE_PLUGIN);
 }
 
+static int holds(const char *path, const char *want)
+{
+	char got[64] = "";
+	FILE *f = fopen(path, "r");
+	size_t n = f ? fread(got, 1, sizeof got - 1, f) : 0;
+	if (f)
+		fclose(f);
+	got[n] = '\0';
+	return want ? strcmp(got, want) == 0 : f == NULL;
+}
+
+static void test_write_dir(void **state)
+{
+	char top[] = "/tmp/gs-test-dir-XXXXXX", dir[64], path[128];
+	const char *names[] = { "a.yaml", "b.yaml", "c.sh" };
+	const char *first[] = { "A1", "B1", NULL }, *second[] = { "A2", NULL, "C2" };
+	gs_error err;
+	(void)state;
+	assert_non_null(mkdtemp(top));
+	snprintf(dir, sizeof dir, "%s/out", top);
+
+	assert_gs_ok(gs_write_dir(dir, names, first, 3, 0, &err), &err);
+	snprintf(path, sizeof path, "%s/a.yaml", dir);
+	assert_true(holds(path, "A1"));
+	/* The set is there: without force it is refused, and nothing changes. */
+	assert_int_equal(gs_write_dir(dir, names, second, 3, 0, &err), GS_EWRITE);
+	assert_true(holds(path, "A1"));
+	/* With force the new set replaces the old one whole: b.yaml is gone. */
+	assert_gs_ok(gs_write_dir(dir, names, second, 3, 1, &err), &err);
+	assert_true(holds(path, "A2"));
+	snprintf(path, sizeof path, "%s/b.yaml", dir);
+	assert_true(holds(path, NULL));
+	snprintf(path, sizeof path, "%s/c.sh", dir);
+	assert_true(holds(path, "C2"));
+	/* A file the set does not name is somebody else's: refused, kept. */
+	snprintf(path, sizeof path, "%s/notes.txt", dir);
+	assert_true(fclose(fopen(path, "w")) == 0);
+	assert_int_equal(gs_write_dir(dir, names, first, 3, 1, &err), GS_EWRITE);
+	assert_true(strstr(err.msg, "holds 'notes.txt', which gpushare did not write") != NULL);
+	assert_true(holds(path, ""));
+	unlink(path);
+	/* Names must be plain; '.' cannot be replaced as a whole. */
+	names[1] = "../b.yaml";
+	assert_int_equal(gs_write_dir(dir, names, first, 3, 1, &err), GS_EINVAL);
+	names[1] = "b.yaml";
+	assert_int_equal(gs_write_dir(".", names, first, 3, 1, &err), GS_EINVAL);
+	/* Nothing is left beside the directory. */
+	snprintf(path, sizeof path, "rm -r '%s/out' && rmdir '%s'", top, top);
+	assert_int_equal(system(path), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -116,6 +170,7 @@ int main(void)
 		cmocka_unit_test(test_lint_opts_version),
 		cmocka_unit_test(test_import_opts_version),
 		cmocka_unit_test(test_plan_lends_its_scenario),
+		cmocka_unit_test(test_write_dir),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
