@@ -59,8 +59,8 @@ int cli_emit_dir(const gs_plan *plan, const gs_emit_opts *o, const char *dir,
 	}
 	if (rc == EXIT_OK)
 		rc = make_parents(dir);
-	if (rc == EXIT_OK &&
-	    gs_write_dir(dir, names, (const char *const *)text, GS_EMIT_KIND_COUNT, force, &err) < 0)
+	if (rc == EXIT_OK && gs_write_dir(dir, names, (const char *const *)text,
+	                                  GS_EMIT_KIND_COUNT, force, &err) < 0)
 		rc = cli_fail(&err);
 	for (int k = 0; k < GS_EMIT_KIND_COUNT; k++)
 		free(text[k]);
