@@ -6,10 +6,12 @@
  * and the node label of its node's config. Replicas placed on several
  * kinds of node become several Deployments.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/strmap.h"
 #include "emit/emit.h"
 
 /* Where a replica lands, as a Deployment sees it. */
@@ -66,11 +68,32 @@ typedef struct pgroup {
 	int replicas;
 } pgroup;
 
+/* Where one replica is: its node, GPU and MIG instance (-1: none). */
+typedef struct spot {
+	size_t node, gpu;
+	long mig;
+} spot;
+
+/* A workload and its index in the plan, sorted by address to find one. */
+typedef struct wref {
+	const gs_workload *w;
+	size_t i;
+} wref;
+
+/* Every replica's spot, grouped by workload (in the plan's workload order)
+ * and in plan order within one: built in one pass over the plan, so that
+ * emitting stays linear in replicas, not workloads x replicas. */
+typedef struct spots {
+	spot *v;
+	size_t *first;   /* workload i's spots: v[first[i]] up to v[first[i + 1]] */
+	wref *refs;
+	size_t n_wls;
+} spots;
+
 /* The distinct places of one workload's replicas, in plan order. */
 typedef struct places {
 	const gs_plan *p;
 	const gs_emit_opts *o;
-	const gs_workload *w;
 	pgroup *v;    /* grown as needed, kept for the next workload */
 	size_t cap;
 	int n;
@@ -94,38 +117,93 @@ static int add_place(places *ps, const place *pl)
 	return 0;
 }
 
-/* The workload's replicas among the n assignments a of GPU gpu of node
- * (mig: of its MIG instance, -1: of the GPU itself). */
-static int add_replicas(places *ps, size_t node, size_t gpu, long mig,
-                        const gs_assignment *a, size_t n)
+static int by_address(const void *a, const void *b)
 {
-	for (size_t k = 0; k < n; k++) {
-		place pl;
-		if (a[k].workload != ps->w)
-			continue;
-		place_of(ps->p, ps->o, node, gpu, mig, &pl);
-		if (add_place(ps, &pl) < 0)
-			return -1;
+	uintptr_t x = (uintptr_t)((const wref *)a)->w, y = (uintptr_t)((const wref *)b)->w;
+	return x < y ? -1 : x > y;
+}
+
+/* The plan's index of workload w, or SIZE_MAX. */
+static size_t index_of(const spots *sp, const gs_workload *w)
+{
+	wref key = { w, 0 };
+	const wref *hit = bsearch(&key, sp->refs, sp->n_wls, sizeof *sp->refs, by_address);
+	return hit ? hit->i : SIZE_MAX;
+}
+
+/* Calls fn for every assignment of the plan, in plan order. */
+typedef void (*spot_fn)(spots *sp, const gs_assignment *a, spot at);
+
+static void each_assignment(const gs_plan *p, spots *sp, spot_fn fn)
+{
+	for (size_t i = 0; i < gs_plan_node_count(p); i++) {
+		const gs_plan_node *nd = gs_plan_node_at(p, i);
+		for (size_t g = 0; g < nd->n_gpus; g++) {
+			const gs_plan_gpu *pg = &nd->gpus[g];
+			for (size_t k = 0; k < pg->n_assignments; k++)
+				fn(sp, &pg->assignments[k], (spot){ i, g, -1 });
+			for (size_t m = 0; m < pg->n_mig; m++)
+				for (size_t k = 0; k < pg->mig[m].n_assignments; k++)
+					fn(sp, &pg->mig[m].assignments[k], (spot){ i, g, (long)m });
+		}
 	}
+}
+
+static void count_spot(spots *sp, const gs_assignment *a, spot at)
+{
+	size_t wi = index_of(sp, a->workload);
+	(void)at;
+	if (wi != SIZE_MAX)
+		sp->first[wi + 1]++;
+}
+
+/* Fills with first[] as cursors; spots_index turns them back. */
+static void put_spot(spots *sp, const gs_assignment *a, spot at)
+{
+	size_t wi = index_of(sp, a->workload);
+	if (wi != SIZE_MAX)
+		sp->v[sp->first[wi]++] = at;
+}
+
+static int spots_index(const gs_plan *p, spots *sp)
+{
+	size_t n = gs_plan_workload_count(p);
+	sp->n_wls = n;
+	sp->refs = calloc(n ? n : 1, sizeof *sp->refs);
+	sp->first = calloc(n + 1, sizeof *sp->first);
+	if (!sp->refs || !sp->first)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		sp->refs[i] = (wref){ gs_plan_workload_at(p, i)->workload, i };
+	qsort(sp->refs, n, sizeof *sp->refs, by_address);
+	each_assignment(p, sp, count_spot);
+	for (size_t i = 0; i < n; i++)
+		sp->first[i + 1] += sp->first[i];
+	if (!(sp->v = calloc(sp->first[n] ? sp->first[n] : 1, sizeof *sp->v)))
+		return -1;
+	each_assignment(p, sp, put_spot);
+	/* put_spot advanced each first[i] to where workload i + 1 begins. */
+	memmove(sp->first + 1, sp->first, n * sizeof *sp->first);
+	sp->first[0] = 0;
 	return 0;
 }
 
-/* Fills ps with the places of w's replicas. */
-static int places_of(places *ps, const gs_workload *w)
+static void spots_release(spots *sp)
 {
-	ps->w = w;
+	free(sp->v);
+	free(sp->first);
+	free(sp->refs);
+}
+
+/* Fills ps with the places of the replicas of the plan's workload wi. */
+static int places_of(places *ps, const spots *sp, size_t wi)
+{
 	ps->n = 0;
-	for (size_t i = 0; i < gs_plan_node_count(ps->p); i++) {
-		const gs_plan_node *nd = gs_plan_node_at(ps->p, i);
-		for (size_t g = 0; g < nd->n_gpus; g++) {
-			const gs_plan_gpu *pg = &nd->gpus[g];
-			if (add_replicas(ps, i, g, -1, pg->assignments, pg->n_assignments) < 0)
-				return -1;
-			for (size_t m = 0; m < pg->n_mig; m++)
-				if (add_replicas(ps, i, g, (long)m, pg->mig[m].assignments,
-				                 pg->mig[m].n_assignments) < 0)
-					return -1;
-		}
+	for (size_t k = sp->first[wi]; k < sp->first[wi + 1]; k++) {
+		place pl;
+		place_of(ps->p, ps->o, sp->v[k].node, sp->v[k].gpu, sp->v[k].mig, &pl);
+		if (add_place(ps, &pl) < 0)
+			return -1;
 	}
 	return 0;
 }
@@ -225,54 +303,49 @@ static gs_node *patch(int *bad, const gs_workload *w, const char *name, const pg
 	return d;
 }
 
-/* The names given to the Deployments so far. */
-typedef struct names {
-	char (*v)[64];
-	size_t n, cap;
-} names;
+/* Every name taken: the workloads' and the Deployments' given so far. */
+typedef gs_strmap names;
 
-/* "chat-api", or "chat-api-2" for a second placement: a DNS label that
- * no workload and no earlier part has (the number grows until free). */
-static int name_taken(const gs_plan *p, const char *name, const names *used)
+static int names_init(names *used, const gs_plan *p)
 {
-	for (size_t i = 0; i < gs_plan_workload_count(p); i++)
-		if (strcmp(gs_plan_workload_at(p, i)->workload->name, name) == 0)
-			return 1;
-	for (size_t i = 0; i < used->n; i++)
-		if (strcmp(used->v[i], name) == 0)
-			return 1;
+	for (size_t i = 0; i < gs_plan_workload_count(p); i++) {
+		const char *name = gs_plan_workload_at(p, i)->workload->name;
+		if (gs_strmap_find(used, name) == GS_STRMAP_NONE && gs_strmap_put(used, name, i) < 0)
+			return -1;
+	}
 	return 0;
 }
 
-static void part_name(const gs_plan *p, char *buf, const char *name, int k, int *next,
-                      const names *used)
+/* "chat-api", or "chat-api-2" for a second placement: a DNS label that
+ * no workload and no earlier part has (the number grows until free). */
+static int part_name(char *buf, const char *name, int k, int *next, names *used)
 {
 	char suffix[16];
 	if (k == 0) {
 		snprintf(buf, 64, "%s", name);
-		return;
+		return 0;
 	}
 	do {
 		snprintf(suffix, sizeof suffix, "-%d", ++*next);
 		snprintf(buf, 64, "%.*s%s", (int)(63 - strlen(suffix)), name, suffix);
-	} while (name_taken(p, buf, used));
+	} while (gs_strmap_find(used, buf) != GS_STRMAP_NONE);
+	return gs_strmap_put(used, buf, 0);
 }
 
 /* One workload: a Deployment (or a patch) per place its replicas land. */
-static int workload(gs_buf *b, const gs_emit_opts *o, places *ps, names *used,
-                    const gs_workload *w)
+static int workload(gs_buf *b, const gs_emit_opts *o, places *ps, const spots *sp,
+                    names *used, size_t wi)
 {
+	const gs_workload *w = gs_plan_workload_at(ps->p, wi)->workload;
 	int bad = 0, next = 1;
 
-	if (places_of(ps, w) < 0)
+	if (places_of(ps, sp, wi) < 0)
 		return -1;
 	for (int k = 0; k < ps->n && !bad; k++) {
 		const pgroup *g = &ps->v[k];
 		char name[64];
-		part_name(ps->p, name, w->name, k, &next, used);
-		if (gs_grow(&used->v, &used->cap, used->n + 1, sizeof *used->v) < 0)
+		if (part_name(name, w->name, k, &next, used) < 0)
 			return -1;
-		memcpy(used->v[used->n++], name, sizeof name);
 		if (o->example_deployments) {
 			gs_emit_doc(b, deployment(&bad, name, w, g));
 			continue;
@@ -287,9 +360,10 @@ static int workload(gs_buf *b, const gs_emit_opts *o, places *ps, names *used,
 
 int gs_emit_workloads(const gs_plan *p, const gs_emit_opts *o, gs_buf *b)
 {
-	places ps = { p, o, NULL, NULL, 0, 0 };
-	names used = { NULL, 0, 0 };
-	int bad = 0;
+	places ps = { p, o, NULL, 0, 0 };
+	spots sp = { NULL, NULL, NULL, 0 };
+	names used = GS_STRMAP_INIT;
+	int bad = spots_index(p, &sp) < 0 || names_init(&used, p) < 0;
 
 	gs_emit_header(b, p, o,
 	               o->example_deployments
@@ -300,8 +374,9 @@ int gs_emit_workloads(const gs_plan *p, const gs_emit_opts *o, gs_buf *b)
 	                   : "kubectl patch deployment NAME --type strategic --patch-file PATCH, "
 	                     "one document per Deployment; containers are matched by name");
 	for (size_t i = 0; i < gs_plan_workload_count(p) && !bad; i++)
-		bad = workload(b, o, &ps, &used, gs_plan_workload_at(p, i)->workload) < 0;
+		bad = workload(b, o, &ps, &sp, &used, i) < 0;
+	spots_release(&sp);
 	free(ps.v);
-	free(used.v);
+	gs_strmap_release(&used);
 	return bad ? -1 : 0;
 }
