@@ -8,8 +8,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/strmap.h"
 #include "plan/plan_internal.h"
 #include "plan/strategy.h"
+
+/* An instance type as the start of a label value of at most max
+ * characters: sanitized, cut, and "node" when nothing of it is left (a
+ * custom type such as "+++"), so that every name is a valid label. */
+static void type_base(const char *type, size_t max, char out[64])
+{
+	gs_label_value(type, out);
+	out[max] = '\0';
+	gs_label_value(out, out);
+	if (!out[0])
+		snprintf(out, 64, "node");
+}
 
 /* An instance type may hold '+' (GCP's n1 with attached GPUs), so the name
  * is sanitized, with the sharing suffix kept. */
@@ -23,9 +36,7 @@ const char *gs_plan_config_name(gs_plan *p, const gs_instance *in, gs_strategy s
 		snprintf(suffix, sizeof suffix, "-%s%d", name, slots);
 	else
 		snprintf(suffix, sizeof suffix, "-%s", name);
-	gs_label_value(in->type, base);
-	base[63 - strlen(suffix)] = '\0';
-	gs_label_value(base, base);
+	type_base(in->type, 63 - strlen(suffix), base);
 	snprintf(buf, sizeof buf, "%s%s", base, suffix);
 	return gs_plan_strdup(p, buf);
 }
@@ -155,19 +166,39 @@ static void dp_name(const gs_plan_node *nd, int number, char *buf, size_t size)
 static void parted_name(const gs_plan_node *nd, int number, char *buf, size_t size)
 {
 	char base[64];
-	gs_label_value(nd->instance->type, base);
-	base[48] = '\0';
-	gs_label_value(base, base);
+	type_base(nd->instance->type, 48, base);
 	if (number > 1)
 		snprintf(buf, size, "gpushare-%s-%d", base, number);
 	else
 		snprintf(buf, size, "gpushare-%s", base);
 }
 
+/* The name of key i, unique by construction: two instance types whose
+ * names sanitize and cut to the same text would otherwise share a name
+ * for different configurations (the second geometry lost). A name held
+ * by another configuration moves this one to the next free number. */
+static int unique_name(const gs_plan_node *nd, const cfgkey *k, size_t i, int parted,
+                       gs_strmap *taken, char *buf, size_t size)
+{
+	for (int number = k[i].number;; number++) {
+		size_t had;
+		if (parted)
+			parted_name(nd, number, buf, size);
+		else
+			dp_name(nd, number, buf, size);
+		had = gs_strmap_find(taken, buf);
+		if (had == GS_STRMAP_NONE)
+			return gs_strmap_put(taken, buf, i);
+		if (strcmp(k[had].key, k[i].key) == 0)
+			return 0;
+	}
+}
+
 /* One pass: the device-plugin names (parted == 0) or the mig-parted ones. */
 static int name_pass(gs_plan *p, int parted)
 {
 	cfgkey *k;
+	gs_strmap taken = GS_STRMAP_INIT;
 	long n = mig_keys(p, parted ? mig_geometry_key : mig_sharing_key, &k);
 	int rc = 0;
 	if (n < 0)
@@ -177,13 +208,11 @@ static int name_pass(gs_plan *p, int parted)
 		gs_plan_node *nd = &p->nodes[k[i].node];
 		const char **name = parted ? &nd->mig_config : &nd->config;
 		char buf[96];
-		if (parted)
-			parted_name(nd, k[i].number, buf, sizeof buf);
-		else
-			dp_name(nd, k[i].number, buf, sizeof buf);
-		if (!(*name = gs_plan_strdup(p, buf)))
+		if (unique_name(nd, k, (size_t)i, parted, &taken, buf, sizeof buf) < 0 ||
+		    !(*name = gs_plan_strdup(p, buf)))
 			rc = -1;
 	}
+	gs_strmap_release(&taken);
 	keys_free(k, (size_t)n);
 	return rc;
 }

@@ -1,0 +1,1 @@
+emit labels $FIXTURES/names/workloads.yaml --profiles $REPO/profiles:$FIXTURES/names

@@ -1,0 +1,1 @@
+emit mig-config $FIXTURES/names/workloads.yaml --profiles $REPO/profiles:$FIXTURES/names
