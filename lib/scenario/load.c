@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "catalog/offer.h"
 #include "scenario/keys.h"
 
 /* Fails on a key of map that the table does not have at this level. */
@@ -135,7 +136,7 @@ static int check_workload(const gs_scenario *s, const wl *x, gs_error *err)
 		return fail_wl(s, w, err, GS_ENOFIT, msg);
 	}
 	for (size_t m = 0; m < n; m++)
-		fits += w->memory_bytes <= (models[m]->memory_mib << 20) &&
+		fits += w->memory_bytes <= gs_usable_bytes(models[m]) &&
 		        gs_workload_compute_on(w, models[m]) <= GS_PPM;
 	if (!fits) {
 		snprintf(msg, sizeof msg, "workload '%s' needs more than one whole GPU "
