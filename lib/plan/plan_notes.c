@@ -119,8 +119,10 @@ static const char *conversion_note(gs_plan *p, const gs_workload *w, const gs_gp
 	share(before, sizeof before, w->compute_ppm);
 	share(after, sizeof after, gs_workload_compute_on(w, g));
 	ratio_text(why, sizeof why, w, g);
-	snprintf(text, sizeof text, "measured on %s; on %s its %s becomes %s: %s",
-	         w->measured_on->name, g->name, before, after, why);
+	/* Equal figures (T4G is taken to equal T4) still say what was used. */
+	snprintf(text, sizeof text, "measured on %s; on %s its %s %s %s: %s",
+	         w->measured_on->name, g->name, before,
+	         strcmp(before, after) ? "becomes" : "stays", after, why);
 	return gs_plan_strdup(p, text);
 }
 
