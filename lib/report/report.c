@@ -281,7 +281,8 @@ static void memory(gs_buf *b, size_t n, int64_t mem, int64_t offer, int64_t room
 	gib(b, offer);
 	gs_buf_puts(b, " GiB");
 	if (room)
-		gs_buf_printf(b, " (%lld%% headroom kept free)", (long long)((room + 5000) / 10000));
+		gs_buf_printf(b, " (%lld%% headroom kept free)",
+		              (long long)((room + 5000) / 10000));
 }
 
 static void gpu_caption(gs_buf *b, const gs_plan_gpu *g)
