@@ -26,10 +26,7 @@ const char *gs_bound_name(gs_bound b)
 {
 	return (unsigned)b < GS_ARRAY_LEN(bounds) ? bounds[b] : "unknown";
 }
-gs_bound gs_kind_bound(gs_kind k)
-{
-	return k == GS_KIND_INFERENCE ? GS_BOUND_MEMORY_BANDWIDTH : GS_BOUND_COMPUTE;
-}
+
 const char *gs_spread_name(gs_spread sp) { return spread_names[sp]; }
 
 static int put_str(gs_node *map, const char *key, const char *text)

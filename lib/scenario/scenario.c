@@ -71,6 +71,11 @@ wl *gs_wl_new(const char *name)
 	return w;
 }
 
+gs_bound gs_kind_bound(gs_kind k)
+{
+	return k == GS_KIND_INFERENCE ? GS_BOUND_MEMORY_BANDWIDTH : GS_BOUND_COMPUTE;
+}
+
 /* Records point at their owned strings; refresh after any change. */
 void gs_wl_sync(wl *w)
 {
