@@ -45,6 +45,12 @@ static void print_one(const gs_gpu *g)
 	printf("\n  architecture:        %s (compute capability %d.%d)\n",
 	       g->architecture, g->cc_major, g->cc_minor);
 	printf("  memory:              %s\n", cli_gib(g->memory_mib, mem, sizeof mem));
+	printf("  usable memory:       %s", cli_gib(g->usable_memory_mib, mem, sizeof mem));
+	if (g->memory_reserve_mib)
+		printf(" (the driver reserves %lld MiB)\n", (long long)g->memory_reserve_mib);
+	else
+		printf(" (no driver reserve known)\n");
+	printf("  memory bandwidth:    %d GB/s\n", g->memory_bandwidth_gbs);
 	printf("  SMs:                 %d\n", g->sm_count);
 	printf("  FP16 dense TFLOPS:   %lld.%lld (relative throughput)\n",
 	       (long long)(g->fp16_mtflops / 1000), (long long)(g->fp16_mtflops % 1000 / 100));
@@ -60,17 +66,18 @@ static void print_one(const gs_gpu *g)
 
 static void print_table(const gs_catalog *cat)
 {
-	printf("%-16s %-12s %4s %10s %5s %7s %4s %4s\n", "MODEL", "ARCH", "CC",
-	       "MEMORY", "SMS", "TFLOPS", "MPS", "MIG");
+	printf("%-16s %-12s %4s %10s %10s %5s %7s %5s %4s %4s\n", "MODEL", "ARCH", "CC",
+	       "MEMORY", "USABLE", "SMS", "TFLOPS", "GB/S", "MPS", "MIG");
 	for (size_t i = 0; i < gs_catalog_gpu_count(cat); i++) {
 		const gs_gpu *g = gs_catalog_gpu_at(cat, i);
-		char mem[32], mps[8], mig[8];
+		char mem[32], use[32], mps[8], mig[8];
 		snprintf(mps, sizeof mps, "%d", g->mps_max_clients);
 		snprintf(mig, sizeof mig, "%zu", g->n_mig_profiles);
-		printf("%-16s %-12s %2d.%d %10s %5d %7lld %4s %4s\n", g->name,
+		printf("%-16s %-12s %2d.%d %10s %10s %5d %7lld %5d %4s %4s\n", g->name,
 		       g->architecture, g->cc_major, g->cc_minor,
-		       cli_gib(g->memory_mib, mem, sizeof mem), g->sm_count,
-		       (long long)(g->fp16_mtflops / 1000),
+		       cli_gib(g->memory_mib, mem, sizeof mem),
+		       cli_gib(g->usable_memory_mib, use, sizeof use), g->sm_count,
+		       (long long)(g->fp16_mtflops / 1000), g->memory_bandwidth_gbs,
 		       g->mps_max_clients ? mps : "-", g->mig_slots ? mig : "-");
 	}
 }

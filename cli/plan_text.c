@@ -51,6 +51,8 @@ static void print_workloads(const gs_plan *p)
 		printf("%-24s %-13s %4d %10s\n", w->workload->name, gs_strategy_name(w->strategy),
 		       w->workload->replicas, cli_money(w->cost_per_hour, c, sizeof c));
 		cli_print_wrapped(w->why, 4);
+		for (size_t k = 0; k < w->n_notes; k++)
+			cli_print_hanging("    - ", w->notes[k], 6);
 	}
 }
 
@@ -80,6 +82,30 @@ static void put_assignments(char *buf, size_t size, size_t *o, const gs_assignme
 	}
 }
 
+/* Bytes as GiB with two decimals, rounded to nearest. */
+static void gib(char *buf, size_t n, int64_t bytes)
+{
+	int64_t h = (bytes * 100 + (INT64_C(1) << 29)) >> 30;
+	snprintf(buf, n, "%lld.%02lld", (long long)(h / 100), (long long)(h % 100));
+}
+
+/* A GPU or instance several replicas share: how much memory they plan to
+ * hold of what it offers, and the headroom kept free where time-slicing
+ * isolates none. */
+static void put_memory(char *buf, size_t size, size_t *o, size_t n, int64_t mem,
+                       int64_t offer, int64_t room)
+{
+	char a[32], b[32];
+	if (n < 2)
+		return;
+	gib(a, sizeof a, mem);
+	gib(b, sizeof b, offer);
+	put(buf, size, o, " (memory %s of %s GiB", a, b);
+	if (room)
+		put(buf, size, o, ", %lld%% headroom", (long long)((room + 5000) / 10000));
+	put(buf, size, o, ")");
+}
+
 static void print_gpu(const gs_plan_gpu *g)
 {
 	char line[8192];
@@ -88,6 +114,8 @@ static void print_gpu(const gs_plan_gpu *g)
 	    gs_strategy_name(g->strategy));
 	if (g->strategy == GS_STRATEGY_TIME_SLICING || g->strategy == GS_STRATEGY_MPS)
 		put(line, sizeof line, &o, " x%d", g->replicas);
+	put_memory(line, sizeof line, &o, g->n_assignments, g->memory_bytes,
+	           g->memory_offer_bytes, g->memory_headroom_ppm);
 	if (!g->n_assignments && !g->n_mig) {
 		printf("    %s: unused\n", line);
 		return;
@@ -105,6 +133,8 @@ static void print_gpu(const gs_plan_gpu *g)
 		if (mi->strategy != GS_STRATEGY_DEDICATED)
 			put(line, sizeof line, &o, " %s x%d", gs_strategy_name(mi->strategy),
 			    mi->replicas);
+		put_memory(line, sizeof line, &o, mi->n_assignments, mi->memory_bytes,
+		           mi->memory_offer_bytes, mi->memory_headroom_ppm);
 		put(line, sizeof line, &o, ": ");
 		put_assignments(line, sizeof line, &o, mi->assignments, mi->n_assignments);
 		cli_print_wrapped(line, 6);

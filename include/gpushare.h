@@ -140,6 +140,12 @@ typedef struct gs_gpu {
 	const gs_mig_profile *mig_profiles; /* sorted big to small */
 	size_t n_mig_profiles;
 	const char *file;             /* profile file it came from */
+	/* What the driver keeps for itself of memory_mib (nvidia-smi -q "FB
+	 * Memory Usage: Reserved"; 0 where no source gives it), and what is
+	 * left for the replicas: memory_mib - memory_reserve_mib. */
+	int64_t memory_reserve_mib;
+	int64_t usable_memory_mib;
+	int memory_bandwidth_gbs;     /* GB/s (10^9 bytes), from the datasheet */
 } gs_gpu;
 
 /* A cloud instance type. Read-only record owned by the catalog. */
@@ -305,6 +311,12 @@ typedef enum gs_kind {
 } gs_kind;
 typedef enum gs_spread { GS_SPREAD_NONE, GS_SPREAD_GPU, GS_SPREAD_NODE } gs_spread;
 typedef enum gs_via { GS_VIA_DEVICE_PLUGIN, GS_VIA_DRA } gs_via;
+/* What limits a workload's speed, and so which figure converts its compute
+ * share between GPU models: dense FP16 throughput, or memory bandwidth. */
+typedef enum gs_bound { GS_BOUND_COMPUTE, GS_BOUND_MEMORY_BANDWIDTH } gs_bound;
+
+GS_EXPORT
+const char *gs_bound_name(gs_bound b); /* "compute", "memory-bandwidth" */
 
 #define GS_PPM 1000000 /* shares are parts per million: 40% = 400000 */
 
@@ -327,6 +339,10 @@ typedef struct gs_workload {
 	const gs_instance *current; /* NULL: unknown */
 	int current_count;
 	unsigned long line, col;    /* where it was defined, 0 if not a file */
+	gs_bound bound;             /* its `bound`, else its kind's default */
+	/* Share of a GPU's usable memory it keeps free where memory is shared
+	 * without isolation, in ppm; -1: the file's (gs_scenario_memory_headroom). */
+	int64_t memory_headroom_ppm;
 } gs_workload;
 
 /* Loads a workload file (gpushare-workloads(5)); path "-" is stdin. The
@@ -386,6 +402,13 @@ const char *gs_scenario_file(const gs_scenario *s); /* NULL if none */
 /* How the workloads get their GPUs: the file's `via` (device-plugin, dra). */
 GS_EXPORT
 gs_via gs_scenario_via(const gs_scenario *s);
+/* The file's memoryHeadroom in ppm: the share of a GPU's usable memory kept
+ * free where replicas share it without memory isolation (time-slicing). */
+GS_EXPORT
+int64_t gs_scenario_memory_headroom(const gs_scenario *s);
+/* The headroom that holds for w: its own memoryHeadroom, else the file's. */
+GS_EXPORT
+int64_t gs_workload_memory_headroom(const gs_scenario *s, const gs_workload *w);
 /* Names the scenario in messages and headings (a file, or a cluster). */
 GS_EXPORT
 int gs_scenario_set_file(gs_scenario *s, const char *name, gs_error *err);
@@ -415,6 +438,11 @@ typedef struct gs_plan_mig {
 	int replicas;              /* advertised slots when shared */
 	const gs_assignment *assignments;
 	size_t n_assignments;
+	/* Device memory: what its replicas plan to hold (Σ gpuMemory), what
+	 * the instance offers them (its memory, less the headroom where
+	 * several share it by time-slicing), and that headroom in ppm (0:
+	 * none applies). */
+	int64_t memory_bytes, memory_offer_bytes, memory_headroom_ppm;
 } gs_plan_mig;
 
 typedef struct gs_plan_gpu {
@@ -426,6 +454,11 @@ typedef struct gs_plan_gpu {
 	size_t n_mig;
 	const gs_assignment *assignments; /* non-MIG GPUs */
 	size_t n_assignments;
+	/* Device memory, as in gs_plan_mig: planned, offered (the usable
+	 * memory, less the headroom when time-sliced by several replicas),
+	 * and that headroom in ppm. A MIG GPU: all instances' replicas, and
+	 * its usable memory. */
+	int64_t memory_bytes, memory_offer_bytes, memory_headroom_ppm;
 } gs_plan_gpu;
 
 typedef struct gs_plan_node {
@@ -442,6 +475,10 @@ typedef struct gs_plan_workload {
 	gs_strategy strategy;      /* of most of its replicas */
 	gs_micros cost_per_hour;
 	const char *why;
+	/* What else the plan did to it, one sentence each: where its compute
+	 * was converted from the model it was measured on, the ratio used. */
+	const char *const *notes;
+	size_t n_notes;
 } gs_plan_workload;
 
 typedef struct gs_plan_team {

@@ -11,10 +11,12 @@
 
 const char *const repl_workload_keys[] = {
 	"name", "kind", "replicas", "gpuMemory", "compute", "measuredOn", "latency",
-	"isolation", "tenant", "team", "gpus", "spread", "current", NULL,
+	"isolation", "tenant", "team", "gpus", "spread", "current", "bound",
+	"memoryHeadroom", NULL,
 };
 const char *const repl_scenario_keys[] = {
-	"cloud", "pricing", "via", "targetUtilization", "instances", "gpus", NULL,
+	"cloud", "pricing", "via", "targetUtilization", "instances", "gpus",
+	"memoryHeadroom", NULL,
 };
 
 /* ---- values as a workload file writes them ---------------------------------- */
@@ -99,6 +101,12 @@ static void wl_value(const gs_workload *w, const char *key, char *buf, size_t n)
 		snprintf(buf, n, "%s:%d", w->current->type, w->current_count);
 	else if (strcmp(key, "current") == 0)
 		snprintf(buf, n, "none");
+	else if (strcmp(key, "bound") == 0)
+		snprintf(buf, n, "%s", gs_bound_name(w->bound));
+	else if (strcmp(key, "memoryHeadroom") == 0 && w->memory_headroom_ppm >= 0)
+		fmt_share(w->memory_headroom_ppm, buf, n);
+	else if (strcmp(key, "memoryHeadroom") == 0)
+		snprintf(buf, n, "the file's");
 	else
 		snprintf(buf, n, "%s", w->name);
 }
@@ -209,6 +217,13 @@ static int diff_scenario(const gs_scenario *a, const gs_scenario *b)
 	int changes = 0;
 	for (const char *const *k = repl_scenario_keys; *k; k++) {
 		const char *va = pair_value(ka, na, *k), *vb = pair_value(kb, nb, *k);
+		char ha[32], hb[32];
+		if (strcmp(*k, "memoryHeadroom") == 0) { /* a default, not "any" */
+			fmt_share(gs_scenario_memory_headroom(a), ha, sizeof ha);
+			fmt_share(gs_scenario_memory_headroom(b), hb, sizeof hb);
+			va = ha;
+			vb = hb;
+		}
 		if (strcmp(va, vb) != 0) {
 			printf("  %s: %s -> %s\n", *k, va, vb);
 			changes++;

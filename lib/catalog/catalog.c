@@ -318,14 +318,33 @@ static int parse_cc(gs_ctx *c, const gs_node *map, gs_gpu *g)
 	return 0;
 }
 
+/* What the driver keeps of the memory it reports (optional: 0 where no
+ * source gives it); the rest is what replicas can hold. */
+static int load_reserve(gs_ctx *c, const gs_node *root, gs_gpu *g)
+{
+	const gs_node *v = gs_node_get(root, "memory_reserve");
+	int64_t bytes = 0;
+	int rc;
+
+	if (v && (rc = gs_scalar_bytes(c, v, &bytes)) < 0)
+		return rc;
+	g->memory_reserve_mib = gs_div_ceil(bytes, 1 << 20);
+	if (g->memory_reserve_mib >= g->memory_mib)
+		return gs_fail_node(c->err, GS_ESCHEMA, c->file, v,
+		                    "memory_reserve must be less than memory");
+	g->usable_memory_mib = g->memory_mib - g->memory_reserve_mib;
+	return 0;
+}
+
 static int load_gpu(gs_catalog *cat, gs_ctx *c, const gs_node *root, gs_gpu *g)
 {
 	static const char *const keys[] = {
 		"name", "aliases", "architecture", "compute_capability", "memory",
-		"sm_count", "fp16_tflops", "mps", "mig",
+		"sm_count", "fp16_tflops", "mps", "mig", "memory_reserve",
+		"memory_bandwidth_gbs",
 	};
 	const char *name = NULL, *arch = NULL;
-	int64_t sm = 0, tf = 0, bytes = 0;
+	int64_t sm = 0, tf = 0, bytes = 0, bw = 0;
 	int mps = 0, rc;
 	gs_node *v;
 
@@ -338,6 +357,7 @@ static int load_gpu(gs_catalog *cat, gs_ctx *c, const gs_node *root, gs_gpu *g)
 	    (rc = gs_scalar_bytes(c, v, &bytes)) < 0 ||
 	    (rc = gs_get_int(c, root, "sm_count", 1, 1, 100000, &sm)) < 0 ||
 	    (rc = gs_get_fixed(c, root, "fp16_tflops", 1, 1000, &tf)) < 0 ||
+	    (rc = gs_get_int(c, root, "memory_bandwidth_gbs", 0, 1, 1000000, &bw)) < 0 ||
 	    (rc = gs_get_bool(c, root, "mps", 1, &mps)) < 0)
 		return rc;
 	if (bytes < (INT64_C(1) << 20) || tf <= 0)
@@ -348,6 +368,9 @@ static int load_gpu(gs_catalog *cat, gs_ctx *c, const gs_node *root, gs_gpu *g)
 	    !(g->file = keep_str(cat, c->file)))
 		return gs_fail_nomem(c->err);
 	g->memory_mib = bytes >> 20;
+	if ((rc = load_reserve(c, root, g)) < 0)
+		return rc;
+	g->memory_bandwidth_gbs = (int)bw;
 	g->sm_count = (int)sm;
 	g->fp16_mtflops = tf;
 	/* The device plugin caps MPS clients by compute capability. */

@@ -65,6 +65,9 @@ static gs_node *gpu_node(const gs_gpu *g)
 	rc |= gs_node_put(m, "architecture", gs_node_str(g->architecture));
 	rc |= gs_node_put(m, "compute_capability", gs_node_str(cc));
 	rc |= gs_node_put(m, "memory_gib", gib(g->memory_mib));
+	rc |= gs_node_put(m, "memory_reserve_mib", gs_node_int(g->memory_reserve_mib));
+	rc |= gs_node_put(m, "usable_memory_gib", gib(g->usable_memory_mib));
+	rc |= gs_node_put(m, "memory_bandwidth_gbs", gs_node_int(g->memory_bandwidth_gbs));
 	rc |= gs_node_put(m, "sm_count", gs_node_int(g->sm_count));
 	rc |= gs_node_put(m, "relative_throughput", gs_node_fixed(g->fp16_mtflops, 1000, 1));
 	rc |= gs_node_put(m, "mps_max_clients", gs_node_int(g->mps_max_clients));

@@ -72,7 +72,8 @@ int gs_import_unit_of(const inode *n, const gs_node *labels, const char *res,
 		return -1;
 	}
 	u->keep_ppm = u->mig ? GS_PPM * u->mig->compute_slices / g->mig_compute_slices : GS_PPM;
-	u->keep_mib = u->mig ? u->mig->memory_mib : g->memory_mib;
+	/* A whole GPU holds at most what the driver leaves usable. */
+	u->keep_mib = u->mig ? u->mig->memory_mib : g->usable_memory_mib;
 	u->unit_ppm = u->keep_ppm / rep;
 	return 0;
 }

@@ -178,6 +178,7 @@ static int splits(const gs_planner *pl, const gs_gpu *g, const gs_group *gr)
 		one.reps = &x;
 		one.mem = pl->reps[x].w->memory_bytes;
 		one.comp = gs_rep_comp(pl, x, g);
+		one.headroom = pl->reps[x].headroom;
 		if (!gs_mig_profile_for(pl, g, &one))
 			return 0;
 	}
@@ -214,6 +215,7 @@ static int split_groups(const gs_planner *pl, const gs_gpu *g, const gs_group *i
 			d->mem = pl->reps[d->reps[0]].w->memory_bytes;
 			d->comp = gs_rep_comp(pl, d->reps[0], g);
 			d->no_ts = pl->reps[d->reps[0]].no_ts;
+			d->headroom = pl->reps[d->reps[0]].headroom;
 		}
 	}
 	*out = v;

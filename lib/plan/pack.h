@@ -13,6 +13,7 @@
 #define GS_PLAN_PACK_H
 
 #include "base/base.h"
+#include "catalog/offer.h"
 
 /* At most this many GPU models are planned at once. */
 #define GS_MAX_MODELS 64
@@ -28,6 +29,7 @@ typedef struct gs_replica {
 	int replica;
 	int tenant;    /* tenant id */
 	int no_ts;     /* advice rules out time-slicing */
+	int64_t headroom; /* its memoryHeadroom (or the file's), ppm */
 } gs_replica;
 
 /* Replicas sharing one GPU or one MIG instance. */
@@ -40,6 +42,7 @@ typedef struct gs_group {
 	const gs_mig_profile *prof; /* MIG instance profile, else NULL */
 	int start;
 	int strict;         /* a MIG instance that must not be time-shared */
+	int64_t headroom;   /* the largest memoryHeadroom of its members, ppm */
 } gs_group;
 
 /* One planned GPU. */
@@ -100,6 +103,7 @@ void gs_pack_release(gs_pack *p);
 
 /* ---- whole GPUs shared by one tenant (pack_share.c) ---------------------- */
 
+/* The usable memory of a GPU of model g (catalog/offer.h), in bytes. */
 int64_t gs_gpu_bytes(const gs_gpu *g);
 /* Replica r's peak compute on model g, in ppm of g. */
 int64_t gs_rep_comp(const gs_planner *pl, int r, const gs_gpu *g);

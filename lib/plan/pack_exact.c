@@ -42,8 +42,13 @@ static void bb_put(bb *b, int j, int r, int add)
 		gr->comp -= comp;
 	}
 	gr->no_ts = 0;
-	for (int k = 0; k < gr->n; k++)
-		gr->no_ts |= b->pl->reps[gr->reps[k]].no_ts;
+	gr->headroom = 0;
+	for (int k = 0; k < gr->n; k++) {
+		const gs_replica *x = &b->pl->reps[gr->reps[k]];
+		gr->no_ts |= x->no_ts;
+		if (x->headroom > gr->headroom)
+			gr->headroom = x->headroom;
+	}
 }
 
 /* Two groups in the same state lead to the same subtrees: only the first
@@ -52,7 +57,9 @@ static int same_as_earlier(const bb *b, int j)
 {
 	for (int k = 0; k < j; k++)
 		if (b->bins[k].n == b->bins[j].n && b->bins[k].mem == b->bins[j].mem &&
-		    b->bins[k].comp == b->bins[j].comp)
+		    b->bins[k].comp == b->bins[j].comp &&
+		    b->bins[k].headroom == b->bins[j].headroom &&
+		    b->bins[k].no_ts == b->bins[j].no_ts)
 			return 1;
 	return 0;
 }

@@ -20,7 +20,10 @@ const gs_mig_profile *gs_mig_profile_for(const gs_planner *pl, const gs_gpu *g,
 		int64_t cap = gr->n > 1 ? share * pl->target / GS_PPM : share;
 		if (p->variant || p->compute_slices >= g->mig_compute_slices)
 			continue;
-		if (gr->mem > (p->memory_mib << 20) || gr->comp > cap)
+		if (gr->mem > gs_memory_offer(g, p, gr->n > 1 ? GS_STRATEGY_TIME_SLICING
+		                                              : GS_STRATEGY_DEDICATED,
+		                              gr->headroom) ||
+		    gr->comp > cap)
 			continue;
 		/* Fewest slots, then fewest compute slices. */
 		if (!best || p->memory_slices < best->memory_slices ||

@@ -16,7 +16,7 @@
 #include "plan/pack.h"
 #include "scenario/scenario.h"
 
-static int64_t gpu_bytes(const gs_gpu *g) { return g->memory_mib << 20; }
+static int64_t gpu_bytes(const gs_gpu *g) { return gs_usable_bytes(g); }
 int64_t gs_gpu_bytes(const gs_gpu *g) { return gpu_bytes(g); }
 
 int64_t gs_rep_comp(const gs_planner *pl, int r, const gs_gpu *g)
@@ -56,6 +56,8 @@ static int group_join(const gs_planner *pl, const gs_gpu *g, gs_group *gr, int r
 	gr->mem += pl->reps[r].w->memory_bytes;
 	gr->comp += gs_rep_comp(pl, r, g);
 	gr->no_ts |= pl->reps[r].no_ts;
+	if (pl->reps[r].headroom > gr->headroom)
+		gr->headroom = pl->reps[r].headroom;
 	return rc;
 }
 
@@ -73,7 +75,8 @@ static int mps_fits(const gs_planner *pl, const gs_gpu *g, const gs_group *gr, i
 		return 0;
 	if (pl->via_dra)
 		return 1;
-	mem_each = ((gpu_bytes(g) / k) >> 20) << 20;
+	/* The plugin splits the memory the driver reports, reserve and all. */
+	mem_each = (((g->memory_mib << 20) / k) >> 20) << 20;
 	comp_each = (int64_t)(100 / k) * 10000;
 	for (int i = 0; i <= gr->n; i++) {
 		int x = i < gr->n ? gr->reps[i] : r;
@@ -83,14 +86,20 @@ static int mps_fits(const gs_planner *pl, const gs_gpu *g, const gs_group *gr, i
 	return 1;
 }
 
+/* Joining makes the group shared: by MPS where time-slicing is ruled
+ * out, whose limits isolate memory, else by time-slicing, under the
+ * largest headroom of its members. */
 static int can_join(const gs_planner *pl, const gs_gpu *g, const gs_group *gr, int r)
 {
 	const gs_replica *p = &pl->reps[r];
 	int64_t comp = gr->comp + gs_rep_comp(pl, r, g);
+	int64_t room = gr->headroom > p->headroom ? gr->headroom : p->headroom;
+	gs_strategy st = gr->no_ts || p->no_ts ? GS_STRATEGY_MPS : GS_STRATEGY_TIME_SLICING;
 	if (gr->tenant != p->tenant || p->w->isolation_fault ||
 	    gs_spread_conflict(pl, gr->reps, gr->n, r))
 		return 0;
-	if (gr->mem + p->w->memory_bytes > gpu_bytes(g) || comp > pl->target)
+	if (gr->mem + p->w->memory_bytes > gs_memory_offer(g, NULL, st, room) ||
+	    comp > pl->target)
 		return 0;
 	if (gr->no_ts || p->no_ts)
 		return mps_fits(pl, g, gr, r, gr->n + 1);

@@ -132,7 +132,7 @@ static int fill(gs_plan *p, const gs_planner *pl, const gs_built *after,
 		return -1;
 	sum_before(p, pl->s, before);
 	summarize(p, pl);
-	if (gs_plan_advice(p, ded) < 0)
+	if (gs_plan_advice(p, ded) < 0 || gs_plan_notes(p) < 0)
 		return -1;
 	if (!shared && gs_plan_warn(p, "no sharing plan found beats a whole GPU per replica "
 	                               "here; this plan keeps every replica on its own "

@@ -49,7 +49,7 @@ static int eval_model(const gs_planner *pl, gs_shop *shops, const gs_choice *c, 
 static int64_t need_ppm(const gs_planner *pl, const gs_workload *w, int m)
 {
 	const gs_gpu *g = pl->models[m];
-	int64_t mem = w->memory_bytes * GS_PPM / (g->memory_mib << 20);
+	int64_t mem = w->memory_bytes * GS_PPM / gs_usable_bytes(g);
 	int64_t cmp = gs_workload_compute_on(w, g) * GS_PPM / pl->target;
 	int64_t need = mem > cmp ? mem : cmp;
 	if (w->isolation_fault)
@@ -83,7 +83,7 @@ static int first_choice(const gs_planner *pl, gs_choice *c, size_t i)
 		int ok = 0;
 		for (size_t a = 0; a < na; a++)
 			ok |= allowed[a] == g;
-		if (!ok || w->memory_bytes > (g->memory_mib << 20) ||
+		if (!ok || w->memory_bytes > gs_usable_bytes(g) ||
 		    gs_workload_compute_on(w, g) > GS_PPM)
 			continue;
 		c->cands[i][c->ncand[i]++] = m;

@@ -47,6 +47,16 @@ static gs_node *assignments(const gs_assignment *a, size_t n, int mps)
 	return seq;
 }
 
+/* Planned device memory against what the GPU or instance offers. */
+static int memory_keys(gs_node *e, int64_t mem, int64_t offer, int64_t room)
+{
+	int rc = 0;
+	rc |= gs_node_put(e, "memory_planned_gib", gib_bytes(mem));
+	rc |= gs_node_put(e, "memory_capacity_gib", gib_bytes(offer));
+	rc |= gs_node_put(e, "memory_headroom_percent", pct_ppm(room));
+	return rc;
+}
+
 static gs_node *mig_entry(const gs_plan_mig *m)
 {
 	gs_node *e = gs_node_new(GS_NODE_MAP, NULL);
@@ -59,6 +69,7 @@ static gs_node *mig_entry(const gs_plan_mig *m)
 	                                      ? "none" : gs_strategy_name(m->strategy)));
 	rc |= gs_node_put(e, "replicas", gs_node_int(m->replicas));
 	rc |= gs_node_put(e, "assignments", assignments(m->assignments, m->n_assignments, 0));
+	rc |= memory_keys(e, m->memory_bytes, m->memory_offer_bytes, m->memory_headroom_ppm);
 	if (rc) {
 		gs_node_free(e);
 		return NULL;
@@ -80,6 +91,7 @@ static gs_node *gpu_entry(const gs_plan_gpu *g)
 	rc |= gs_node_put(e, "mig", mig);
 	rc |= gs_node_put(e, "assignments", assignments(g->assignments, g->n_assignments,
 	                                                g->strategy == GS_STRATEGY_MPS));
+	rc |= memory_keys(e, g->memory_bytes, g->memory_offer_bytes, g->memory_headroom_ppm);
 	if (rc) {
 		gs_node_free(e);
 		return NULL;
@@ -143,7 +155,20 @@ static gs_node *pair(const char *a, int64_t x, const char *b, int64_t y)
 	return m;
 }
 
-static gs_node *workload_entry(const gs_plan_workload *pw)
+static gs_node *notes(const gs_plan_workload *pw)
+{
+	gs_node *seq = gs_node_new(GS_NODE_SEQ, NULL);
+	int rc = 0;
+	for (size_t i = 0; seq && i < pw->n_notes; i++)
+		rc |= gs_node_push(seq, gs_node_str(pw->notes[i]));
+	if (rc) {
+		gs_node_free(seq);
+		return NULL;
+	}
+	return seq;
+}
+
+static gs_node *workload_entry(const gs_plan *p, const gs_plan_workload *pw)
 {
 	const gs_workload *w = pw->workload;
 	gs_node *m = gs_node_new(GS_NODE_MAP, NULL);
@@ -161,6 +186,12 @@ static gs_node *workload_entry(const gs_plan_workload *pw)
 	rc |= gs_node_put(m, "strategy", gs_node_str(gs_strategy_name(pw->strategy)));
 	rc |= gs_node_put(m, "cost_per_hour", money(pw->cost_per_hour));
 	rc |= gs_node_put(m, "why", gs_node_str(pw->why));
+	rc |= gs_node_put(m, "measured_on",
+	                  gs_node_str(w->measured_on ? w->measured_on->name : NULL));
+	rc |= gs_node_put(m, "bound", gs_node_str(gs_bound_name(w->bound)));
+	rc |= gs_node_put(m, "memory_headroom_percent",
+	                  pct_ppm(gs_workload_memory_headroom(p->s, w)));
+	rc |= gs_node_put(m, "notes", notes(pw));
 	if (rc) {
 		gs_node_free(m);
 		return NULL;
@@ -181,7 +212,7 @@ int gs_doc_plan(const gs_plan *p, gs_doc **out, gs_error *err)
 	for (size_t i = 0; i < p->n_nodes; i++)
 		rc |= gs_node_push(nodes, node_entry(&p->nodes[i]));
 	for (size_t i = 0; i < p->n_wls; i++)
-		rc |= gs_node_push(wls, workload_entry(&p->wls[i]));
+		rc |= gs_node_push(wls, workload_entry(p, &p->wls[i]));
 	for (size_t i = 0; i < p->n_teams; i++) {
 		gs_node *t = gs_node_new(GS_NODE_MAP, NULL);
 		rc |= gs_node_put(t, "team", gs_node_str(p->teams[i].team));

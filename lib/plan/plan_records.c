@@ -3,6 +3,7 @@
  * node with its GPUs, MIG instances and assignments, and each replica's
  * share of what its node costs.
  */
+#include "catalog/offer.h"
 #include "plan/nodes.h"
 #include "plan/plan_internal.h"
 #include "scenario/scenario.h"
@@ -33,6 +34,24 @@ static int fill_assignments(gs_plan *p, const gs_planner *pl, const gs_pgpu *g,
 	return 0;
 }
 
+/* What a group's replicas hold and what its GPU or instance offers them:
+ * several replicas time-slicing it keep the largest headroom of theirs
+ * free (the packer's rule, offer.h). */
+static void group_memory(const gs_planner *pl, const gs_gpu *model,
+                         const gs_mig_profile *prof, const gs_group *gr, gs_strategy st,
+                         int64_t *mem, int64_t *offer, int64_t *room)
+{
+	int shared_ts = gr->n > 1 && st == GS_STRATEGY_TIME_SLICING;
+	*mem = *room = 0;
+	for (int i = 0; i < gr->n; i++) {
+		const gs_replica *r = &pl->reps[gr->reps[i]];
+		*mem += r->w->memory_bytes;
+		if (shared_ts && r->headroom > *room)
+			*room = r->headroom;
+	}
+	*offer = gs_memory_offer(model, prof, shared_ts ? st : GS_STRATEGY_DEDICATED, *room);
+}
+
 /* Time-slicing inside MIG: one replica count per profile and node. */
 static int mig_slots_for(const gs_bnode *b, const gs_mig_profile *prof)
 {
@@ -61,7 +80,12 @@ static int fill_mig(gs_plan *p, const gs_planner *pl, const gs_bnode *b, const g
 			return -1;
 		m[j].assignments = a;
 		m[j].n_assignments = (size_t)g->g[j].n;
+		group_memory(pl, g->model, g->g[j].prof, &g->g[j], m[j].strategy,
+		             &m[j].memory_bytes, &m[j].memory_offer_bytes,
+		             &m[j].memory_headroom_ppm);
+		out->memory_bytes += m[j].memory_bytes;
 	}
+	out->memory_offer_bytes = gs_usable_bytes(g->model);
 	/* Report instances in slot order, as nvidia-smi lists them. */
 	for (int i = 1; i < g->ng; i++)
 		for (int j = i; j > 0 && m[j].start < m[j - 1].start; j--) {
@@ -104,6 +128,8 @@ static int fill_gpu(gs_plan *p, const gs_planner *pl, const gs_bnode *b, int i, 
 		return -1;
 	pg->assignments = a;
 	pg->n_assignments = (size_t)g->g[0].n;
+	group_memory(pl, g->model, NULL, &g->g[0], b->strategy, &pg->memory_bytes,
+	             &pg->memory_offer_bytes, &pg->memory_headroom_ppm);
 	return 0;
 }
 

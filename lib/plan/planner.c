@@ -65,6 +65,7 @@ static int add_replicas(gs_planner *pl, const gs_scenario *s)
 			p->replica = r;
 			p->tenant = tids[i];
 			p->no_ts = no_ts;
+			p->headroom = gs_workload_memory_headroom(s, p->w);
 		}
 	}
 	free(tids);

@@ -45,6 +45,7 @@ static const char css[] =
 	"color:var(--muted);border-bottom:2px solid var(--line)}\n"
 	".n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}\n"
 	"td.why{color:var(--muted);font-size:.9rem;min-width:18rem}\n"
+	"ul.notes{margin:.3rem 0 0;padding-left:1.1rem}\n"
 	"td.nowrap,tbody th{white-space:nowrap}\n"
 	".legend{display:flex;flex-wrap:wrap;gap:.4rem 1.25rem;list-style:none;"
 	"padding:0;margin:.25rem 0 1rem;font-size:.9rem}\n"
@@ -189,6 +190,20 @@ static void strategy_cell(gs_buf *b, gs_strategy s)
 	gs_buf_puts(b, "</td>");
 }
 
+/* The plan's notes on a workload (its compute converted between models). */
+static void notes(gs_buf *b, const gs_plan_workload *w)
+{
+	if (!w->n_notes)
+		return;
+	gs_buf_puts(b, "<ul class=\"notes\">");
+	for (size_t k = 0; k < w->n_notes; k++) {
+		gs_buf_puts(b, "<li>");
+		gs_html_esc(b, w->notes[k]);
+		gs_buf_puts(b, "</li>");
+	}
+	gs_buf_puts(b, "</ul>");
+}
+
 static void workloads(gs_buf *b, const gs_plan *p)
 {
 	gs_buf_puts(b, "<section aria-labelledby=\"h-workloads\">\n"
@@ -212,6 +227,7 @@ static void workloads(gs_buf *b, const gs_plan *p)
 		gs_html_money(b, w->cost_per_hour);
 		gs_buf_puts(b, "</td><td class=\"why\">");
 		gs_html_esc(b, w->why);
+		notes(b, w);
 		gs_buf_puts(b, "</td></tr>\n");
 	}
 	gs_buf_puts(b, "</tbody>\n</table>\n</div>\n</section>\n");
@@ -246,6 +262,29 @@ static void who(gs_buf *b, const gs_assignment *a, size_t n)
 	}
 }
 
+/* Bytes as GiB with two decimals, rounded to nearest. */
+static void gib(gs_buf *b, int64_t bytes)
+{
+	int64_t h = (bytes * 100 + (INT64_C(1) << 29)) >> 30;
+	gs_buf_printf(b, "%lld.%02lld", (long long)(h / 100), (long long)(h % 100));
+}
+
+/* Where several replicas share a GPU or instance: the memory they plan to
+ * hold of what it offers, and the headroom time-slicing keeps free. */
+static void memory(gs_buf *b, size_t n, int64_t mem, int64_t offer, int64_t room)
+{
+	if (n < 2)
+		return;
+	gs_buf_puts(b, ", memory ");
+	gib(b, mem);
+	gs_buf_puts(b, " of ");
+	gib(b, offer);
+	gs_buf_puts(b, " GiB");
+	if (room)
+		gs_buf_printf(b, " (%lld%% headroom kept free)",
+		              (long long)((room + 5000) / 10000));
+}
+
 static void gpu_caption(gs_buf *b, const gs_plan_gpu *g)
 {
 	gs_buf_printf(b, "<figcaption><strong>GPU %d</strong> \xC2\xB7 ", g->index);
@@ -257,6 +296,8 @@ static void gpu_caption(gs_buf *b, const gs_plan_gpu *g)
 		gs_buf_puts(b, label(g->strategy));
 	if (g->strategy == GS_STRATEGY_TIME_SLICING || g->strategy == GS_STRATEGY_MPS)
 		gs_buf_printf(b, ", %d replicas", g->replicas);
+	memory(b, g->n_assignments, g->memory_bytes, g->memory_offer_bytes,
+	       g->memory_headroom_ppm);
 	if (g->strategy == GS_STRATEGY_MIG && g->model->mig_slots > 0)
 		gs_buf_printf(b, ", %d memory slots", g->model->mig_slots);
 	gs_buf_puts(b, "</figcaption>\n");
@@ -281,6 +322,8 @@ static void gpu_figure(gs_buf *b, const gs_plan_gpu *g, size_t node)
 		gs_buf_printf(b, " at slot %d", mi->start);
 		if (mi->strategy != GS_STRATEGY_DEDICATED)
 			gs_buf_printf(b, ", %s \xC3\x97%d", label(mi->strategy), mi->replicas);
+		memory(b, mi->n_assignments, mi->memory_bytes, mi->memory_offer_bytes,
+		       mi->memory_headroom_ppm);
 		gs_buf_puts(b, ": ");
 		who(b, mi->assignments, mi->n_assignments);
 		gs_buf_puts(b, "</p>\n");

@@ -19,8 +19,14 @@ static const char *const isolations[] = { "none", "fault" };
 static const char *const clouds[] = { "aws", "azure", "gcp", "all" };
 static const char *const pricings[] = { "on-demand", "spot" };
 static const char *const vias[] = { "device-plugin", "dra" };
+static const char *const bounds[] = { "compute", "memory-bandwidth" };
 
 const char *gs_kind_name(gs_kind k) { return kind_names[k]; }
+const char *gs_bound_name(gs_bound b)
+{
+	return (unsigned)b < GS_ARRAY_LEN(bounds) ? bounds[b] : "unknown";
+}
+
 const char *gs_spread_name(gs_spread sp) { return spread_names[sp]; }
 
 static int put_str(gs_node *map, const char *key, const char *text)
@@ -132,6 +138,43 @@ static int write_measured_on(const gs_key_src *s, gs_node *map, const char *key)
 {
 	const gs_gpu *g = s->w->pub.measured_on;
 	return g ? put_str(map, key, g->name) : 0;
+}
+
+static int read_bound(const gs_key_dst *d, const gs_node *v)
+{
+	int i, rc = gs_read_choice(d->c, v, "bound", bounds, GS_ARRAY_LEN(bounds), &i);
+	if (rc == 0) {
+		d->w->pub.bound = (gs_bound)i;
+		d->w->has_bound = 1;
+	}
+	return rc;
+}
+
+/* Written only when the file said it: otherwise it follows the kind. */
+static int write_bound(const gs_key_src *s, gs_node *map, const char *key)
+{
+	return s->w->has_bound ? put_str(map, key, bounds[s->w->pub.bound]) : 0;
+}
+
+/* memoryHeadroom, at either level: a share from 0% (off) to 90%. */
+static int read_headroom_value(gs_ctx *c, const gs_node *v, int64_t *out)
+{
+	int rc = gs_scalar_share(c, v, out);
+	if (rc == 0 && (*out < 0 || *out > GS_MAX_MEMORY_HEADROOM_PPM))
+		rc = gs_fail_node(c->err, GS_ESCHEMA, c->file, v,
+		                  "memoryHeadroom must be from 0%% to 90%%, not '%s'", v->text);
+	return rc;
+}
+
+static int read_wl_headroom(const gs_key_dst *d, const gs_node *v)
+{
+	return read_headroom_value(d->c, v, &d->w->pub.memory_headroom_ppm);
+}
+
+static int write_wl_headroom(const gs_key_src *s, gs_node *map, const char *key)
+{
+	int64_t h = s->w->pub.memory_headroom_ppm;
+	return h >= 0 ? gs_node_put(map, key, gs_share_node(h)) : 0;
 }
 
 static int read_latency(const gs_key_dst *d, const gs_node *v)
@@ -331,6 +374,20 @@ static int write_target(const gs_key_src *s, gs_node *map, const char *key)
 	return gs_node_put(map, key, gs_share_node(s->s->target_ppm));
 }
 
+static int read_headroom(const gs_key_dst *d, const gs_node *v)
+{
+	int rc = read_headroom_value(d->c, v, &d->s->headroom_ppm);
+	if (rc == 0)
+		d->s->has_headroom = 1;
+	return rc;
+}
+
+static int write_headroom(const gs_key_src *s, gs_node *map, const char *key)
+{
+	return s->s->has_headroom ? gs_node_put(map, key, gs_share_node(s->s->headroom_ppm))
+	                          : 0;
+}
+
 static void free_globs(char **g, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -407,6 +464,7 @@ static const gs_key keys[] = {
 	{ "pricing", F, GS_KEY_TEXT, 0, read_pricing, write_pricing },
 	{ "via", F, GS_KEY_TEXT, 0, read_via, write_via },
 	{ "targetUtilization", F, GS_KEY_TEXT, 0, read_target, write_target },
+	{ "memoryHeadroom", F, GS_KEY_TEXT, 0, read_headroom, write_headroom },
 	{ "instances", F, GS_KEY_LIST, 0, read_instances, write_instances },
 	{ "gpus", F, GS_KEY_LIST, 0, read_gpus, write_gpus },
 	{ "workloads", F, GS_KEY_TEXT, 1, NULL, NULL }, /* load.c, write.c */
@@ -417,6 +475,8 @@ static const gs_key keys[] = {
 	{ "gpuMemory", W, GS_KEY_TEXT, 0, read_memory, write_memory },
 	{ "compute", W, GS_KEY_TEXT, 0, read_compute, write_compute },
 	{ "measuredOn", W, GS_KEY_TEXT, 0, read_measured_on, write_measured_on },
+	{ "bound", W, GS_KEY_TEXT, 0, read_bound, write_bound },
+	{ "memoryHeadroom", W, GS_KEY_TEXT, 0, read_wl_headroom, write_wl_headroom },
 	{ "latency", W, GS_KEY_TEXT, 0, read_latency, write_latency },
 	{ "isolation", W, GS_KEY_TEXT, 0, read_isolation, write_isolation },
 	{ "tenant", W, GS_KEY_TEXT, 0, read_tenant, write_tenant },

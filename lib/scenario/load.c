@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "catalog/offer.h"
 #include "scenario/keys.h"
 
 /* Fails on a key of map that the table does not have at this level. */
@@ -116,6 +117,31 @@ static int check_catalog_left(const gs_scenario *s, gs_error *err)
 	                  gs_pricing_name(s->pricing), allow_lists(s));
 }
 
+/* "22.00 GiB, more than the 21.95 GiB an L4 leaves usable": when memory
+ * alone rules out every allowed model, the message says so with the
+ * largest usable memory among them. */
+static void no_fit_message(char *msg, size_t size, const gs_workload *w,
+                           const gs_gpu *const *models, size_t n)
+{
+	const gs_gpu *big = models[0];
+	int64_t need; /* hundredths of a GiB, up: shown above the usable, down */
+	for (size_t m = 1; m < n; m++)
+		if (models[m]->usable_memory_mib > big->usable_memory_mib)
+			big = models[m];
+	if (w->memory_bytes <= gs_usable_bytes(big)) {
+		snprintf(msg, size, "workload '%s' needs more than one whole GPU of every "
+		         "allowed model (multi-GPU workloads are not supported yet)", w->name);
+		return;
+	}
+	need = gs_div_ceil(w->memory_bytes * 100, INT64_C(1) << 30);
+	snprintf(msg, size, "workload '%s' needs %lld.%02lld GiB of GPU memory, more than "
+	         "the %lld.%02lld GiB that %s, the largest allowed model, leaves usable "
+	         "(multi-GPU workloads are not supported yet)", w->name,
+	         (long long)(need / 100), (long long)(need % 100),
+	         (long long)(big->usable_memory_mib * 100 / 1024 / 100),
+	         (long long)(big->usable_memory_mib * 100 / 1024 % 100), big->name);
+}
+
 /* A workload must be complete, buyable, and fit one GPU of some model. */
 static int check_workload(const gs_scenario *s, const wl *x, gs_error *err)
 {
@@ -135,12 +161,10 @@ static int check_workload(const gs_scenario *s, const wl *x, gs_error *err)
 		return fail_wl(s, w, err, GS_ENOFIT, msg);
 	}
 	for (size_t m = 0; m < n; m++)
-		fits += w->memory_bytes <= (models[m]->memory_mib << 20) &&
+		fits += w->memory_bytes <= gs_usable_bytes(models[m]) &&
 		        gs_workload_compute_on(w, models[m]) <= GS_PPM;
 	if (!fits) {
-		snprintf(msg, sizeof msg, "workload '%s' needs more than one whole GPU "
-		         "of every allowed model (multi-GPU workloads are not supported "
-		         "yet)", w->name);
+		no_fit_message(msg, sizeof msg, w, models, n);
 		return fail_wl(s, w, err, GS_ENOFIT, msg);
 	}
 	return 0;

@@ -51,6 +51,7 @@ int gs_scenario_new(const gs_catalog *cat, gs_scenario **out, gs_error *err)
 	s->pricing = GS_PRICING_ON_DEMAND;
 	s->via = GS_VIA_DEVICE_PLUGIN;
 	s->target_ppm = 900000;
+	s->headroom_ppm = GS_DEFAULT_MEMORY_HEADROOM_PPM;
 	s->cluster_cost = -1;
 	*out = s;
 	return 0;
@@ -65,7 +66,14 @@ wl *gs_wl_new(const char *name)
 		return NULL;
 	}
 	w->pub.replicas = 1;
+	w->pub.memory_headroom_ppm = -1;
+	w->pub.bound = gs_kind_bound(w->pub.kind);
 	return w;
+}
+
+gs_bound gs_kind_bound(gs_kind k)
+{
+	return k == GS_KIND_INFERENCE ? GS_BOUND_MEMORY_BANDWIDTH : GS_BOUND_COMPUTE;
 }
 
 /* Records point at their owned strings; refresh after any change. */
@@ -75,6 +83,8 @@ void gs_wl_sync(wl *w)
 	w->pub.tenant = w->tenant;
 	w->pub.team = w->team;
 	w->pub.gpus = w->gpus;
+	if (!w->has_bound)
+		w->pub.bound = gs_kind_bound(w->pub.kind);
 }
 
 static wl *wl_clone(const wl *src)
@@ -85,6 +95,7 @@ static wl *wl_clone(const wl *src)
 	w->pub = src->pub;
 	w->has_memory = src->has_memory;
 	w->has_compute = src->has_compute;
+	w->has_bound = src->has_bound;
 	if (gs_str_assign(&w->tenant, src->tenant) || gs_str_assign(&w->team, src->team) ||
 	    (src->pub.n_gpus &&
 	     !(w->gpus = malloc(src->pub.n_gpus * sizeof *w->gpus)))) {
@@ -106,6 +117,8 @@ int gs_scenario_clone(const gs_scenario *src, gs_scenario **out, gs_error *err)
 	s->pricing = src->pricing;
 	s->via = src->via;
 	s->target_ppm = src->target_ppm;
+	s->headroom_ppm = src->headroom_ppm;
+	s->has_headroom = src->has_headroom;
 	s->cluster_cost = src->cluster_cost;
 	s->cluster_gpus = src->cluster_gpus;
 	s->cluster_nodes = src->cluster_nodes;
@@ -146,6 +159,11 @@ const gs_workload *gs_scenario_workload_at(const gs_scenario *s, size_t i)
 const gs_catalog *gs_scenario_catalog(const gs_scenario *s) { return s->cat; }
 const char *gs_scenario_file(const gs_scenario *s) { return s->file; }
 gs_via gs_scenario_via(const gs_scenario *s) { return s->via; }
+int64_t gs_scenario_memory_headroom(const gs_scenario *s) { return s->headroom_ppm; }
+int64_t gs_workload_memory_headroom(const gs_scenario *s, const gs_workload *w)
+{
+	return w->memory_headroom_ppm >= 0 ? w->memory_headroom_ppm : s->headroom_ppm;
+}
 
 /* Names are looked up on every add and set: an index keeps building a
  * scenario of many thousand workloads linear. */
@@ -322,11 +340,27 @@ size_t gs_workload_models(const gs_scenario *s, const gs_workload *w,
 	return n;
 }
 
+int gs_workload_ratio(const gs_workload *w, const gs_gpu *g, int64_t *from, int64_t *to)
+{
+	const gs_gpu *m = w->measured_on ? w->measured_on : g;
+	if (w->bound == GS_BOUND_MEMORY_BANDWIDTH && m->memory_bandwidth_gbs &&
+	    g->memory_bandwidth_gbs) {
+		*from = m->memory_bandwidth_gbs;
+		*to = g->memory_bandwidth_gbs;
+		return 1;
+	}
+	*from = m->fp16_mtflops;
+	*to = g->fp16_mtflops;
+	return 0;
+}
+
 int64_t gs_workload_compute_on(const gs_workload *w, const gs_gpu *g)
 {
+	int64_t from, to;
 	if (!w->measured_on || w->measured_on == g)
 		return w->compute_ppm;
-	/* Relative throughput converts a share between models. */
-	return gs_div_ceil(w->compute_ppm * w->measured_on->fp16_mtflops,
-	                   g->fp16_mtflops);
+	/* The figure that bounds the workload converts its share: a model
+	 * with twice the bandwidth decodes in half the time. */
+	gs_workload_ratio(w, g, &from, &to);
+	return gs_div_ceil(w->compute_ppm * from, to);
 }

@@ -17,7 +17,13 @@ typedef struct wl {
 	char *name, *tenant, *team;
 	const gs_gpu **gpus;
 	int has_memory, has_compute;
+	int has_bound;             /* `bound` written; else the kind's default */
 } wl;
+
+/* memoryHeadroom when a file says none: time-slicing isolates no memory,
+ * so one replica's growth past its gpuMemory must not take another's. */
+#define GS_DEFAULT_MEMORY_HEADROOM_PPM 100000
+#define GS_MAX_MEMORY_HEADROOM_PPM 900000
 
 struct gs_scenario {
 	const gs_catalog *cat;
@@ -37,6 +43,8 @@ struct gs_scenario {
 	int cluster_gpus, cluster_nodes; /* its size, with cluster_cost */
 	size_t *index;             /* open addressing over w[] by name, +1 */
 	size_t index_cap;          /* 0: no index yet */
+	int64_t headroom_ppm;      /* the file's memoryHeadroom */
+	int has_headroom;          /* written in the file (or set) */
 };
 
 /* scenario.c: a workload with the defaults (NULL when out of memory), and
@@ -59,10 +67,20 @@ int gs_scenario_instance_ok(const gs_scenario *s, const gs_instance *in);
  * order; returns how many were written to out (at most cap). */
 size_t gs_workload_models(const gs_scenario *s, const gs_workload *w,
                           const gs_gpu **out, size_t cap);
-/* The workload's peak compute on model g, in ppm of g (rounded up). */
+/* The workload's peak compute on model g, in ppm of g (rounded up): its
+ * share of measured_on scaled by the figure its bound names (dense FP16
+ * throughput, or memory bandwidth). */
 int64_t gs_workload_compute_on(const gs_workload *w, const gs_gpu *g);
+/* The two figures gs_workload_compute_on scales by for w on g (from on
+ * measured_on, to on g), and whether they are memory bandwidths in GB/s
+ * (1) or FP16 milli-TFLOPS (0). A bandwidth-bound workload falls back to
+ * FP16 where either profile gives no bandwidth. */
+int gs_workload_ratio(const gs_workload *w, const gs_gpu *g, int64_t *from, int64_t *to);
 gs_micros gs_instance_price(const gs_scenario *s, const gs_instance *in);
 
+/* What bounds a workload of kind k when it does not say: LLM-style
+ * inference decodes at the speed of memory, the rest at tensor throughput. */
+gs_bound gs_kind_bound(gs_kind k);
 const char *gs_kind_name(gs_kind k);
 const char *gs_spread_name(gs_spread sp);
 

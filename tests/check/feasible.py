@@ -20,10 +20,14 @@ their statement, not from the planner's code:
  1  every replica of every workload is placed exactly once
  2  nodes are catalog instances at catalog prices with all their GPUs
  3  the cost summary adds up exactly (decimal arithmetic)
- 4  a dedicated GPU holds one replica that fits it
- 5  time-slicing: one tenant, memory fits together, compute <= target
- 6  MPS: one tenant, the device plugin's equal memory/thread split
- 7  MIG: a valid geometry, and each instance holds what fits it
+ 4  a dedicated GPU holds one replica that fits its usable memory
+ 5  time-slicing: one tenant, compute <= target, and memory fits together:
+    alone, the usable memory; several, the usable memory x (1 - H), H the
+    largest memory_headroom_percent of their workloads
+ 6  MPS: one tenant, the device plugin's equal memory/thread split (of the
+    memory the driver reports), summed memory within the usable memory
+ 7  MIG: a valid geometry, and each instance holds what fits it (several
+    time-sliced in one: its memory x (1 - H), as in rule 5)
  8  isolation: fault means alone in a MIG instance or on a whole GPU
  9  spread: gpu / node
 10  one sharing configuration per node
@@ -94,6 +98,27 @@ class Checker:
         m_lo = int(lo.to_integral_value(rounding="ROUND_CEILING"))
         m_hi = int(hi.to_integral_value(rounding="ROUND_FLOOR"))
         return range(m_lo, m_hi + 1)
+
+    def usable(self, gm):
+        """What a GPU of the model offers one replica: the driver's memory
+        less its reserve (older catalogs without the key: all of it)."""
+        return self.dec(gm.get("usable_memory_gib", gm["memory_gib"]))
+
+    def headroom(self, assignments):
+        """The largest memory headroom (percent) of the replicas' workloads:
+        what several of them time-slicing one GPU or instance keep free."""
+        h = Decimal(0)
+        for a in assignments:
+            w = self.wl.get(a["workload"], {})
+            h = max(h, self.dec(w.get("memory_headroom_percent", 0)))
+        return h
+
+    def shared_capacity(self, mem_gib, assignments):
+        """Memory that replicas time-slicing a GPU or instance of mem_gib
+        may hold together; one replica alone may hold all of it."""
+        if len(assignments) < 2:
+            return mem_gib
+        return mem_gib * (HUNDRED - self.headroom(assignments)) / HUNDRED
 
     def where(self, ni, gi, mi=None):
         node = self.plan["nodes"][ni]
@@ -193,7 +218,7 @@ class Checker:
         asg = g.get("assignments") or []
         mig = g.get("mig") or []
         where = self.where(ni, gi)
-        gmem = self.dec(gm["memory_gib"])
+        gmem = self.usable(gm)
         target = self.target
         if st != "mig" and mig:
             self.v(7, "%s: strategy %s but it lists %d MIG instances"
@@ -205,7 +230,7 @@ class Checker:
             for a in asg:
                 mem, cpu = self.dec(a["memory_gib"]), self.dec(a["compute_percent"])
                 if mem > gmem + 2 * TOL:
-                    self.v(4, "%s: %s/%s needs %s GiB, the GPU has %s GiB"
+                    self.v(4, "%s: %s/%s needs %s GiB, the GPU has %s GiB usable"
                            % (where, a["workload"], a["replica"], mem, gmem))
                 if cpu > HUNDRED + TOL:
                     self.v(4, "%s: %s/%s needs %s%% compute"
@@ -217,9 +242,11 @@ class Checker:
             if len(t) > 1:
                 self.v(5, "%s: time-slicing GPU shared by tenants %s" % (where, ", ".join(t)))
             mem = sum((self.dec(a["memory_gib"]) for a in asg), Decimal(0))
-            if mem > gmem + (n + 1) * TOL:
-                self.v(5, "%s: time-sliced replicas need %s GiB together, the GPU has %s GiB"
-                       % (where, mem, gmem))
+            cap = self.shared_capacity(gmem, asg)
+            if mem > cap + (n + 1) * TOL:
+                self.v(5, "%s: time-sliced replicas need %s GiB together, the GPU offers "
+                          "%s GiB (%s GiB usable, %s%% headroom)"
+                       % (where, mem, cap, gmem, self.headroom(asg) if n > 1 else 0))
             cpu = sum((self.dec(a["compute_percent"]) for a in asg), Decimal(0))
             if n >= 2 and cpu > target + n * TOL:
                 self.v(5, "%s: time-sliced compute %s%% exceeds the target %s%%"
@@ -284,6 +311,10 @@ class Checker:
         cpu = sum((self.dec(a["compute_percent"]) for a in asg), Decimal(0))
         if cpu > self.target + n * TOL:
             self.v(6, "%s: MPS compute %s%% exceeds the target %s%%" % (where, cpu, self.target))
+        mem = sum((self.dec(a["memory_gib"]) for a in asg), Decimal(0))
+        if mem > self.usable(gm) + (n + 1) * TOL:
+            self.v(6, "%s: MPS replicas need %s GiB together, the GPU has %s GiB usable"
+                   % (where, mem, self.usable(gm)))
         f = self.faulty(asg)
         if f:
             self.v(6, "%s: fault-isolated %s under MPS" % (where, ", ".join(f)))
@@ -339,9 +370,11 @@ class Checker:
                     self.v(7, "%s: time-sliced MIG instance shared by tenants %s"
                            % (mw, ", ".join(t)))
                 mem = sum((self.dec(a["memory_gib"]) for a in asg), Decimal(0))
-                if mem > pmem + (n + 1) * TOL:
-                    self.v(7, "%s: time-sliced replicas need %s GiB together, the profile has %s GiB"
-                           % (mw, mem, pmem))
+                cap = self.shared_capacity(pmem, asg)
+                if mem > cap + (n + 1) * TOL:
+                    self.v(7, "%s: time-sliced replicas need %s GiB together, the profile "
+                              "offers %s GiB (%s GiB, %s%% headroom)"
+                           % (mw, mem, cap, pmem, self.headroom(asg) if n > 1 else 0))
                 cpu = sum((self.dec(a["compute_percent"]) for a in asg), Decimal(0))
                 cap = self.target / HUNDRED * share
                 if cpu > cap + MIG_SHARE_TOL + n * TOL:

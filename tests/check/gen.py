@@ -8,7 +8,9 @@ The same seed always gives the same file.  The YAML is written by hand,
 keeping to the workload-file schema (version 1): cloud, pricing, via,
 targetUtilization, instances, gpus and workloads with name, kind, replicas,
 gpuMemory, compute, measuredOn, latency, isolation, tenant, team, gpus and
-spread.  Python 3 standard library only.
+spread; and memoryHeadroom (file and workload) and bound, drawn from a
+second generator so that the other keys stay what they were for a seed.
+Python 3 standard library only.
 """
 
 import os
@@ -67,6 +69,7 @@ def q(s):
 
 def gen(seed):
     rnd = random.Random(seed)
+    extra = random.Random(seed * 7919 + 1)
     cloud = rnd.choice(CLOUDS)
     pricing = rnd.choice(["on-demand", "on-demand", "spot"])
     target = rnd.choice([None, 70, 80, 85, 90, 95, 100])
@@ -75,6 +78,8 @@ def gen(seed):
              "cloud: %s" % cloud, "pricing: %s" % pricing, "via: device-plugin"]
     if target is not None:
         lines.append("targetUtilization: %d%%" % target)
+    if extra.random() < 0.3:
+        lines.append("memoryHeadroom: %d%%" % extra.choice([0, 5, 10, 20, 35]))
     spot = pricing == "spot"
     globs = None
     if rnd.random() < 0.2:
@@ -141,6 +146,10 @@ def gen(seed):
             w.append("    spread: node")
         elif r < 0.35:
             w.append("    spread: none")
+        if extra.random() < 0.2:
+            w.append("    memoryHeadroom: %d%%" % extra.choice([0, 5, 15, 30]))
+        if extra.random() < 0.2:
+            w.append("    bound: %s" % extra.choice(["compute", "memory-bandwidth"]))
         lines.extend(w)
     return "\n".join(lines) + "\n"
 

@@ -100,6 +100,44 @@ static void test_gpu_find(void **state)
 	assert_null(g->mig_profiles);
 }
 
+/* Usable memory is what the driver reports less its reserve (public
+ * nvidia-smi -q captures); no capture: nothing subtracted. Every shipped
+ * model has a memory bandwidth for bandwidth-bound conversions. */
+static void test_usable_memory(void **state)
+{
+	static const struct {
+		const char *name;
+		int64_t reserve, usable;
+		int bandwidth;
+	} want[] = {
+		{ "L4", 556, 22478, 300 },
+		{ "A10G", 304, 22724, 600 },
+		{ "A10", 526, 22502, 600 },
+		{ "T4", 393, 14967, 320 },
+		{ "T4G", 393, 14967, 320 },
+		{ "A100-SXM4-40GB", 620, 40340, 1555 },
+		{ "A100-SXM4-80GB", 763, 81157, 2039 },
+		{ "H100-SXM5-80GB", 454, 81105, 3350 },
+		{ "H100-NVL-94GB", 594, 95236, 3900 },
+		{ "H200-SXM-141GB", 700, 143071, 4800 },
+		{ "A30", 0, 24576, 933 },
+		{ "RTX-PRO-6000", 0, 97887, 1597 },
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		const gs_gpu *g = gs_gpu_find(shipped, want[i].name);
+		assert_non_null(g);
+		assert_int_equal(g->memory_reserve_mib, want[i].reserve);
+		assert_int_equal(g->usable_memory_mib, want[i].usable);
+		assert_int_equal(g->memory_bandwidth_gbs, want[i].bandwidth);
+	}
+	for (size_t i = 0; i < SHIPPED_GPUS; i++) {
+		const gs_gpu *g = gs_catalog_gpu_at(shipped, i);
+		assert_int_equal(g->usable_memory_mib + g->memory_reserve_mib, g->memory_mib);
+		assert_true(g->memory_bandwidth_gbs > 0);
+	}
+}
+
 /* Models added for the names real clusters report (gpu-feature-discovery's
  * nvidia.com/gpu.product label and the nvidia-smi name both resolve), and
  * the facts the planner reads from them. */
@@ -456,6 +494,45 @@ static void test_scratch_ok(void **state)
 	assert_int_equal(gs_instance_find(loaded, "t1.xlarge")->on_demand, 1);
 	assert_int_equal(gs_catalog_gpu_at(loaded, 0)->mps_max_clients, 48);
 	assert_int_equal(gs_catalog_gpu_at(loaded, 0)->mig_profiles[0].n_starts, 7);
+	/* memory_reserve and memory_bandwidth_gbs are optional: none known. */
+	assert_int_equal(gs_catalog_gpu_at(loaded, 0)->memory_reserve_mib, 0);
+	assert_int_equal(gs_catalog_gpu_at(loaded, 0)->usable_memory_mib, 16384);
+	assert_int_equal(gs_catalog_gpu_at(loaded, 0)->memory_bandwidth_gbs, 0);
+}
+
+/* A reserve, rounded up to whole MiB, leaves the rest usable. */
+static void test_scratch_reserve(void **state)
+{
+	static const file_spec files[] = {
+		{ "gpus/x.yaml", GPU_HEAD GPU_MEM "memory_reserve: 0.5GiB\n"
+		                 "memory_bandwidth_gbs: 320\n" GPU_SM GPU_TAIL },
+		{ "instances/i.yaml", INST_HEAD INSTANCE("t1.large", "tg", "3.06") },
+	};
+	gs_error err;
+	const gs_gpu *g;
+	(void)state;
+	memset(&err, 0, sizeof err);
+	scratch_make(&made, files, 2);
+	assert_gs_ok(gs_catalog_load(made.dir, &loaded, &err), &err);
+	g = gs_catalog_gpu_at(loaded, 0);
+	assert_int_equal(g->memory_reserve_mib, 512);
+	assert_int_equal(g->usable_memory_mib, 15872);
+	assert_int_equal(g->memory_bandwidth_gbs, 320);
+}
+
+static void test_err_memory_reserve(void **state)
+{
+	(void)state;
+	EXPECT(GS_ESCHEMA,
+	       "DIR/gpus/x.yaml:6:17: error: memory_reserve must be less than memory",
+	       { "gpus/x.yaml", GPU_HEAD GPU_MEM "memory_reserve: 16GiB\n" GPU_SM GPU_TAIL });
+	EXPECT(GS_ESCHEMA,
+	       "DIR/gpus/x.yaml:6:17: error: '600' needs a unit: GiB, Gi, MiB, Mi, GB or MB",
+	       { "gpus/x.yaml", GPU_HEAD GPU_MEM "memory_reserve: 600\n" GPU_SM GPU_TAIL });
+	EXPECT(GS_ESCHEMA,
+	       "DIR/gpus/x.yaml:6:23: error: 'memory_bandwidth_gbs': 0 is out of range "
+	       "(1 to 1000000)",
+	       { "gpus/x.yaml", GPU_HEAD GPU_MEM "memory_bandwidth_gbs: 0\n" GPU_SM GPU_TAIL });
 }
 
 static void test_err_unknown_key(void **state)
@@ -749,6 +826,7 @@ int main(void)
 		cmocka_unit_test(test_shipped_counts),
 		cmocka_unit_test(test_gpu_find),
 		cmocka_unit_test(test_added_models),
+		cmocka_unit_test(test_usable_memory),
 		cmocka_unit_test(test_instance_find),
 		cmocka_unit_test(test_mps_clients),
 		cmocka_unit_test(test_suggest),
@@ -758,6 +836,8 @@ int main(void)
 		cmocka_unit_test(test_err_wrong_type),
 		cmocka_unit_test(test_err_quoted_number),
 		cmocka_unit_test(test_err_memory_unit),
+		cmocka_unit_test_teardown(test_scratch_reserve, cleanup),
+		cmocka_unit_test(test_err_memory_reserve),
 		cmocka_unit_test(test_err_yaml_syntax),
 		cmocka_unit_test(test_err_tab_indent),
 		cmocka_unit_test(test_err_duplicate_key),

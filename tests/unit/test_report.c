@@ -313,6 +313,24 @@ static void test_mixed_fleet(void **state)
 	check_example("../examples/mixed-fleet.yaml");
 }
 
+/* Memory against what a shared GPU offers, in its caption, and the plan's
+ * conversion notes in the workload table. */
+static void test_memory_and_notes(void **state)
+{
+	page pg;
+	(void)state;
+	page_make(&pg, "fixtures/unit/memory.yaml", "memory");
+	assert_contains(pg.html, "time-slicing, 2 replicas, memory 18.00 of 19.76 GiB (10% "
+	                         "headroom kept free)</figcaption>");
+	assert_contains(pg.html, "<ul class=\"notes\"><li>measured on A10G; on L4 its 30% "
+	                         "becomes 60%: memory-bandwidth-bound, 600 -&gt; 300 GB/s"
+	                         "</li></ul></td></tr>");
+	assert_int_equal(count(pg.html, "<ul class=\"notes\">"), 1);
+	/* A replica alone shows no memory line. */
+	assert_int_equal(count(pg.html, ", memory "), 1);
+	page_free(&pg);
+}
+
 static void test_hostile_title(void **state)
 {
 	page pg;
@@ -426,6 +444,7 @@ int main(void)
 		cmocka_unit_test(test_numbers),
 		cmocka_unit_test(test_multi_tenant_mig),
 		cmocka_unit_test(test_mixed_fleet),
+		cmocka_unit_test(test_memory_and_notes),
 		cmocka_unit_test(test_hostile_title),
 		cmocka_unit_test(test_gpu_pictures),
 		cmocka_unit_test(test_arguments),

@@ -1,0 +1,1 @@
+plan $FIXTURES/workloads/mem_headroom_high.yaml

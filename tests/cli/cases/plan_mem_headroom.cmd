@@ -1,0 +1,1 @@
+plan $FIXTURES/memory/headroom.yaml

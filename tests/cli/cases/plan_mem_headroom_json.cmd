@@ -1,0 +1,1 @@
+plan --format json $FIXTURES/memory/headroom.yaml
