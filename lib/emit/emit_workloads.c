@@ -310,7 +310,8 @@ static int names_init(names *used, const gs_plan *p)
 {
 	for (size_t i = 0; i < gs_plan_workload_count(p); i++) {
 		const char *name = gs_plan_workload_at(p, i)->workload->name;
-		if (gs_strmap_find(used, name) == GS_STRMAP_NONE && gs_strmap_put(used, name, i) < 0)
+		if (gs_strmap_find(used, name) == GS_STRMAP_NONE &&
+		    gs_strmap_put(used, name, i) < 0)
 			return -1;
 	}
 	return 0;
