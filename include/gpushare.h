@@ -259,12 +259,15 @@ typedef struct gs_savings_opts {
 	const char *mig_profile;  /* with GS_STRATEGY_MIG */
 	gs_pricing pricing;
 	int hours_per_month;
+	/* Version 2: the rule `plan` shares GPUs by. */
+	const char *compute;    /* each workload's peak share, "25%"; NULL: unknown */
+	const char *target_utilization; /* "90%"; NULL: the workload file's default */
 } gs_savings_opts;
 
-#define GS_SAVINGS_OPTS_VERSION 1
+#define GS_SAVINGS_OPTS_VERSION 2
 #define GS_SAVINGS_OPTS_INIT                                                  \
 	{ GS_SAVINGS_OPTS_VERSION, NULL, 0, 0, GS_STRATEGY_TIME_SLICING, NULL,    \
-	  GS_PRICING_ON_DEMAND, GS_HOURS_PER_MONTH }
+	  GS_PRICING_ON_DEMAND, GS_HOURS_PER_MONTH, NULL, NULL }
 
 typedef struct gs_savings {
 	const gs_instance *instance;       /* borrowed from the catalog */
@@ -287,6 +290,12 @@ typedef struct gs_savings {
 	int thread_percent;       /* MPS active thread limit; 0 otherwise */
 	int memory_isolated;      /* 1 with MPS limits or MIG */
 	int fault_isolated;       /* 1 with MIG */
+	/* The rule that sets the replicas per GPU, as `plan` applies it. */
+	int replicas_asked;       /* per GPU, as asked; replicas is what fits */
+	int compute_given;        /* 1 when opts.compute was given */
+	int64_t compute_ppm;      /* each workload's peak: given, or assumed */
+	int64_t target_ppm;       /* targetUtilization */
+	char rule[256];           /* the rule in a sentence */
 } gs_savings;
 
 /* Computes the savings described by opts against the catalog. */

@@ -19,6 +19,10 @@ typedef struct wl {
 	int has_memory, has_compute;
 } wl;
 
+/* targetUtilization when a file does not set it; `savings` defaults to it
+ * too, so that both commands share GPUs by the same cap. */
+#define GS_TARGET_DEFAULT_PPM 900000
+
 struct gs_scenario {
 	const gs_catalog *cat;
 	char *file;
