@@ -449,13 +449,17 @@ typedef struct gs_plan_node {
 typedef struct gs_plan_workload {
 	const gs_workload *workload;
 	gs_strategy strategy;      /* of most of its replicas */
-	gs_micros cost_per_hour;
+	gs_micros cost_per_hour;   /* the capacity its replicas hold */
 	const char *why;
+	gs_micros idle_per_hour;   /* its part of its nodes' unheld capacity */
 } gs_plan_workload;
 
+/* A team's cost plus its idle, summed over the teams, is the plan's cost
+ * exactly. */
 typedef struct gs_plan_team {
 	const char *team;
-	gs_micros cost_per_hour;
+	gs_micros cost_per_hour;   /* its workloads' cost_per_hour */
+	gs_micros idle_per_hour;   /* its workloads' idle_per_hour */
 } gs_plan_team;
 
 typedef struct gs_plan_summary {
@@ -468,6 +472,23 @@ typedef struct gs_plan_summary {
 	int instances_before, instances_after;
 	int util_before_permille, util_after_permille; /* planned compute */
 	int replicas;
+	/* The cheapest plan found with a whole GPU per replica, bought like
+	 * the plan: "before" unless an imported cluster's cost replaces it. */
+	gs_micros dedicated_per_hour;
+	int gpus_dedicated, instances_dedicated;
+	gs_micros savings_vs_dedicated_per_hour;
+	int savings_vs_dedicated_permille;
+	/* Against current_per_hour (unset when it is -1): what the workloads
+	 * with `current` save, and as a share of their bill today. */
+	gs_micros current_savings_per_hour;
+	int current_savings_permille;
+	gs_micros idle_per_hour;     /* capacity no replica holds */
+	int before_is_cluster;       /* 1: before is an imported cluster's cost */
+	/* When targetUtilization kept replicas apart that would otherwise
+	 * share a GPU and a plan at a higher target is cheaper: the rule in a
+	 * sentence ("targetUtilization 90% leaves room for 3 of these on one
+	 * GPU; ..."); NULL otherwise. */
+	const char *sharing_limit;
 } gs_plan_summary;
 
 typedef struct gs_plan_opts {
