@@ -68,20 +68,23 @@ static int64_t mig_share(const gs_gpu *g, const gs_mig_profile *p)
 }
 
 /* Shares of the replicas in group gr, which holds `whole` ppm of GPU g,
- * appended to held[*n]. */
+ * appended to held[*n]; prof is the group's MIG instance, NULL on a whole
+ * GPU (a group keeps the profile it was sized for even where it then
+ * takes a whole GPU). */
 static void group_shares(const gs_planner *pl, const gs_gpu *g, const gs_group *gr,
-                         int64_t whole, int strategy, int64_t *held, int *n)
+                         const gs_mig_profile *prof, int64_t whole, int strategy,
+                         int64_t *held, int *n)
 {
 	int64_t *v = &held[*n];
 	int64_t mem = g->memory_mib << 20, comp = GS_PPM;
-	if (gr->prof) {
-		mem = gr->prof->memory_mib << 20;
-		comp = (int64_t)gr->prof->sm_count * GS_PPM / g->sm_count;
+	if (prof) {
+		mem = prof->memory_mib << 20;
+		comp = (int64_t)prof->sm_count * GS_PPM / g->sm_count;
 	}
 	for (int i = 0; i < gr->n; i++) {
 		const gs_workload *w = pl->reps[gr->reps[i]].w;
-		int alone = gr->n == 1 && (gr->prof || (strategy == GS_STRATEGY_DEDICATED &&
-		                                         w->isolation_fault));
+		int alone = gr->n == 1 && (prof || (strategy == GS_STRATEGY_DEDICATED &&
+		                                     w->isolation_fault));
 		v[i] = alone ? GS_PPM : need_share(w, g, mem, comp);
 	}
 	fit_whole(v, gr->n);
@@ -94,17 +97,19 @@ static void group_shares(const gs_planner *pl, const gs_gpu *g, const gs_group *
 static void gpu_shares(const gs_planner *pl, const gs_pgpu *pg, int *reps, int64_t *held,
                        int *n)
 {
+	int mig = pg->strategy == GS_STRATEGY_MIG;
 	int64_t sum = 0;
 	for (int j = 0; j < pg->ng; j++)
-		sum += pg->g[j].prof ? mig_share(pg->model, pg->g[j].prof) : GS_PPM;
+		sum += mig ? mig_share(pg->model, pg->g[j].prof) : GS_PPM;
 	for (int j = 0; j < pg->ng; j++) {
 		const gs_group *gr = &pg->g[j];
-		int64_t whole = gr->prof ? mig_share(pg->model, gr->prof) : GS_PPM;
+		int64_t whole = mig ? mig_share(pg->model, gr->prof) : GS_PPM;
 		if (sum > GS_PPM)
 			whole = whole * GS_PPM / sum;
 		for (int i = 0; i < gr->n; i++)
 			reps[*n + i] = gr->reps[i];
-		group_shares(pl, pg->model, gr, whole, pg->strategy, held, n);
+		group_shares(pl, pg->model, gr, mig ? gr->prof : NULL, whole, pg->strategy, held,
+		             n);
 	}
 }
 
