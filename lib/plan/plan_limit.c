@@ -3,11 +3,11 @@
  * sharing more, said with share_rule.c's sentence so that `plan` and
  * `savings` name the same knob the same way.
  *
- * The target decided when a replica alone on a whole GPU could join
- * another GPU of its model by every rule of the packer (pack_share.c's
+ * The target decided when a replica on a whole GPU could join another
+ * GPU of its model by every rule of the packer (pack_share.c's
  * gs_can_join) but the target's, and a plan made at the target that fits
- * them costs less: the sentence then names the target that does, and that
- * plan's cost.
+ * them costs less: the sentence then names the lowest such target, and
+ * that plan's cost.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,7 +24,7 @@
  * above it, a second plan would double the time of every REPL edit. */
 #define REPLAN_MAX 5000
 
-/* A GPU that a lone replica could join but for the target. */
+/* A GPU that a replica could join but for the target. */
 typedef struct hit {
 	const gs_pgpu *gpu;
 	int rep;
@@ -47,7 +47,8 @@ static int whole_gpu(const gs_pgpu *g)
 	return g->strategy != GS_STRATEGY_MIG && g->ng == 1 && g->g[0].n > 0;
 }
 
-/* Looks at lone replicas joining the other whole GPUs of one packing. */
+/* Looks at the replicas of each whole GPU joining the others of one
+ * packing. */
 static int scan_pack(const gs_planner *pl, const gs_pack *pk, long *budget, hit *best)
 {
 	gs_planner open = *pl;
@@ -60,16 +61,18 @@ static int scan_pack(const gs_planner *pl, const gs_pack *pk, long *budget, hit 
 				return -1;
 			continue;
 		}
-		for (int j = 0; j < pk->n && *budget > 0; j++, (*budget)--) {
+		for (int j = 0; j < pk->n && *budget > 0; j++) {
 			const gs_pgpu *s = &pk->gpus[j];
-			int r = whole_gpu(s) && s->g[0].n == 1 ? s->g[0].reps[0] : -1;
-			int64_t need;
-			if (j == i || r < 0 || gs_can_join(pl, g->model, &gr, r) ||
-			    !gs_can_join(&open, g->model, &gr, r))
-				continue;
-			need = gs_share_target_for(1, gr.comp + gs_rep_comp(pl, r, g->model));
-			if (!best->gpu || need < best->need)
-				*best = (hit){ g, r, need };
+			for (int k = 0; j != i && whole_gpu(s) && k < s->g[0].n; k++, (*budget)--) {
+				int r = s->g[0].reps[k];
+				int64_t need;
+				if (gs_can_join(pl, g->model, &gr, r) ||
+				    !gs_can_join(&open, g->model, &gr, r))
+					continue;
+				need = gs_share_target_for(1, gr.comp + gs_rep_comp(pl, r, g->model));
+				if (!best->gpu || need < best->need)
+					*best = (hit){ g, r, need };
+			}
 		}
 		free(gr.reps);
 	}
@@ -103,16 +106,17 @@ static int seen_before(const gs_planner *pl, const int *reps, int n, int r)
 	return 0;
 }
 
-/* The names of the workloads on the hit's GPU and of its replica's, at
- * most four, and whether all their replicas need the same compute there. */
-static int names(const gs_planner *pl, const hit *h, char *buf, size_t size)
+/* The names of the workloads on the hit's GPU (and of its replica's,
+ * with_rep), at most four, and whether all their replicas need the same
+ * compute there. */
+static int names(const gs_planner *pl, const hit *h, int with_rep, char *buf, size_t size)
 {
 	const gs_group *gr = &h->gpu->g[0];
 	int64_t c = gs_rep_comp(pl, h->rep, h->gpu->model);
 	int same = 1, shown = 0, more = 0;
 	size_t o = 0;
 	buf[0] = '\0';
-	for (int i = 0; i <= gr->n; i++) {
+	for (int i = 0; i < gr->n + with_rep; i++) {
 		int r = i < gr->n ? gr->reps[i] : h->rep;
 		same &= gs_rep_comp(pl, r, h->gpu->model) == c;
 		if (seen_before(pl, gr->reps, i < gr->n ? i : gr->n, r))
@@ -146,16 +150,16 @@ static void sentence(const gs_planner *pl, const hit *h, gs_micros at, gs_micros
 	for (int i = 0; i < gr->n; i++)
 		together += gs_rep_comp(pl, gr->reps[i], h->gpu->model);
 	gs_share_pct(together, sum, sizeof sum);
-	if (names(pl, h, who, sizeof who)) {
+	if (names(pl, h, 1, who, sizeof who)) {
 		gs_share_rule_text(rule, sizeof rule, pl->target, rc, gr->n + 1);
 		o = (size_t)snprintf(buf, size, "%s (%s compute each on %s): %s", who, c,
 		                     h->gpu->model->name, rule);
 	} else {
-		o = (size_t)snprintf(buf, size, "%s on %s: targetUtilization %s leaves room for "
-		                     "%s of them (%s) on one GPU, not %s (%s) too; set "
-		                     "targetUtilization: %s to fit it", who, h->gpu->model->name,
-		                     t, pl->reps[gr->reps[0]].w->name, sum,
-		                     pl->reps[h->rep].w->name, c, need);
+		names(pl, h, 0, who, sizeof who);
+		o = (size_t)snprintf(buf, size, "targetUtilization %s leaves room for %s (%s "
+		                     "compute together) on one %s, not %s (%s) too; set "
+		                     "targetUtilization: %s to fit it", t, who, sum,
+		                     h->gpu->model->name, pl->reps[h->rep].w->name, c, need);
 	}
 	if (at >= 0 && o < size)
 		snprintf(buf + o, size - o, " ($%s/h instead of $%s/h)",
