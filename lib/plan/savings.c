@@ -117,15 +117,18 @@ static int mig_rule(const gs_instance *in, gs_savings *s, gs_error *err)
 	if (!s->compute_given) {
 		s->compute_ppm = share;
 		snprintf(s->rule, sizeof s->rule, "assumes each workload peaks at or below %s "
-		         "of a GPU: the compute of one %s instance", sh, p->name);
+		         "of a GPU: the compute of one %s instance (%d of %d SMs)", sh, p->name,
+		         p->sm_count, in->gpu->sm_count);
 		return 0;
 	}
 	gs_share_pct(s->compute_ppm, c, sizeof c);
 	if (s->compute_ppm > share)
 		return gs_fail(err, GS_ENOFIT, "a workload that peaks at %s of a GPU does not fit "
-		               "a %s instance (%s of a %s)", c, p->name, sh, in->gpu->name);
+		               "a %s instance of %s (%s of the GPU: %d of %d SMs)", c, p->name,
+		               in->gpu->name, sh, p->sm_count, in->gpu->sm_count);
 	snprintf(s->rule, sizeof s->rule, "each workload holds its own %s instance: its %s "
-	         "fits the instance's %s of the GPU", p->name, c, sh);
+	         "fits the instance's %s of the GPU (%d of %d SMs)", p->name, c, sh, p->sm_count,
+	         in->gpu->sm_count);
 	return 0;
 }
 
