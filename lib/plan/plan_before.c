@@ -12,7 +12,7 @@
  * the same candidate models form a class, and a local search moves k of a
  * class's replicas from one model to another while the total gets cheaper,
  * from two starts (the shared plan's choice and the cheapest GPU of each
- * workload). The cheapest of the plans then bought is the baseline.
+ * workload); the cheaper result is bought.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +33,7 @@ typedef struct search {
 	wclass *cl;
 	int ncl;
 	int *cls;                 /* per workload: its class */
+	int (*best)[GS_MAX_MODELS]; /* per class: its counts in the best result */
 	int cnt[GS_MAX_MODELS];   /* GPUs bought per model */
 	gs_total per[GS_MAX_MODELS];
 	long budget;              /* evaluations left */
@@ -46,20 +47,41 @@ static unsigned long long cand_bits(const gs_choice *c, int wi)
 	return bits;
 }
 
+/* A new class at the end of se->cl, with room for its best counts. */
+static int add_class(search *se, unsigned long long bits, size_t *cap)
+{
+	if ((size_t)se->ncl == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 8;
+		wclass *cl = realloc(se->cl, ncap * sizeof *cl);
+		int(*best)[GS_MAX_MODELS];
+		if (!cl)
+			return -1;
+		se->cl = cl;
+		if (!(best = realloc(se->best, ncap * sizeof *best)))
+			return -1;
+		se->best = best;
+		*cap = ncap;
+	}
+	memset(&se->cl[se->ncl], 0, sizeof *se->cl);
+	se->cl[se->ncl++].cands = bits;
+	return 0;
+}
+
+/* Workloads' replicas grouped by their candidate models: few classes,
+ * however many workloads. */
 static int classes(search *se, const gs_choice *c)
 {
 	const gs_planner *pl = se->pl;
-	size_t nw = pl->s->n;
-	if (!(se->cl = calloc(nw ? nw : 1, sizeof *se->cl)) ||
-	    !(se->cls = calloc(nw ? nw : 1, sizeof *se->cls)))
+	size_t nw = pl->s->n, cap = 0;
+	if (!(se->cls = calloc(nw ? nw : 1, sizeof *se->cls)))
 		return -1;
 	for (size_t w = 0; w < nw; w++) {
 		unsigned long long bits = cand_bits(c, (int)w);
 		int k;
 		for (k = 0; k < se->ncl && se->cl[k].cands != bits; k++)
 			;
-		if (k == se->ncl)
-			se->cl[se->ncl++].cands = bits;
+		if (k == se->ncl && add_class(se, bits, &cap) < 0)
+			return -1;
 		se->cls[w] = k;
 		se->cl[k].n += pl->s->w[w]->pub.replicas;
 	}
@@ -217,14 +239,6 @@ static int build(search *se, gs_built *b)
 	return gs_built_buy(pl, se->shops, b);
 }
 
-static gs_total bought(const gs_built *b)
-{
-	gs_total t = { b->cost, 0, b->ns.n };
-	for (int i = 0; i < b->ns.n; i++)
-		t.gpus += b->ns.v[i].inst->gpu_count;
-	return t;
-}
-
 /* The cheapest GPU of each workload: the start the old baseline was. */
 static void cheapest_gpus(const gs_planner *pl, const gs_choice *c, int *model)
 {
@@ -237,32 +251,34 @@ static void cheapest_gpus(const gs_planner *pl, const gs_choice *c, int *model)
 	}
 }
 
-/* From each start, searches, buys, and keeps the cheaper bought plan. */
+/* Searches from each start and buys the counts that cost least (the
+ * search's totals are what the shops charge; only spread: node, which
+ * the buying adds nodes for, is not in them). */
 static int run(search *se, const gs_choice *c, gs_built *out)
 {
-	int *model = malloc((se->pl->s->n ? se->pl->s->n : 1) * sizeof *model), rc = 0;
-	if (!model)
-		return -1;
+	size_t nw = se->pl->s->n ? se->pl->s->n : 1;
+	int *model = malloc(nw * sizeof *model);
+	int rc = model ? 0 : -1;
+	gs_total t, bt = { 0, 0, 0 };
 	for (int s = 0; s < 2 && rc == 0; s++) {
-		gs_built b;
 		if (s == 0)
 			memcpy(model, c->model, se->pl->s->n * sizeof *model);
 		else
 			cheapest_gpus(se->pl, c, model);
 		if ((rc = start(se, model)) < 0 || (rc = improve(se)) < 0)
 			break;
-		memset(&b, 0, sizeof b);
-		if ((rc = build(se, &b)) < 0) {
-			gs_built_release(&b);
-			break;
-		}
-		if (s == 0 || gs_total_less(bought(&b), bought(out))) {
-			gs_built_release(out);
-			*out = b;
-		} else {
-			gs_built_release(&b);
+		t = total(se);
+		if (s == 0 || gs_total_less(t, bt)) {
+			bt = t;
+			/* The classes' counts are the result: keep them by model. */
+			for (int k = 0; k < se->ncl; k++)
+				memcpy(se->best[k], se->cl[k].cnt, sizeof se->cl[k].cnt);
 		}
 	}
+	for (int k = 0; rc == 0 && k < se->ncl; k++)
+		memcpy(se->cl[k].cnt, se->best[k], sizeof se->cl[k].cnt);
+	if (rc == 0)
+		rc = build(se, out);
 	free(model);
 	return rc;
 }
@@ -283,6 +299,7 @@ int gs_build_before(const gs_planner *pl, gs_shop *shops, const gs_choice *c, gs
 		rc = run(&se, c, b);
 	free(se.cl);
 	free(se.cls);
+	free(se.best);
 	return rc;
 }
 
