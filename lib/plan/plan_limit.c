@@ -63,13 +63,15 @@ static int scan_pack(const gs_planner *pl, const gs_pack *pk, long *budget, hit 
 		}
 		for (int j = 0; j < pk->n && *budget > 0; j++) {
 			const gs_pgpu *s = &pk->gpus[j];
-			for (int k = 0; j != i && whole_gpu(s) && k < s->g[0].n; k++, (*budget)--) {
+			int n = j != i && whole_gpu(s) ? s->g[0].n : 0;
+			for (int k = 0; k < n; k++, (*budget)--) {
 				int r = s->g[0].reps[k];
 				int64_t need;
 				if (gs_can_join(pl, g->model, &gr, r) ||
 				    !gs_can_join(&open, g->model, &gr, r))
 					continue;
-				need = gs_share_target_for(1, gr.comp + gs_rep_comp(pl, r, g->model));
+				need = gs_rep_comp(pl, r, g->model) + gr.comp;
+				need = gs_share_target_for(1, need);
 				if (!best->gpu || need < best->need)
 					*best = (hit){ g, r, need };
 			}
@@ -161,9 +163,10 @@ static void sentence(const gs_planner *pl, const hit *h, gs_micros at, gs_micros
 		                     "targetUtilization: %s to fit it", t, who, sum,
 		                     h->gpu->model->name, pl->reps[h->rep].w->name, c, need);
 	}
+	gs_micros_format(at, 2, a, sizeof a);
+	gs_micros_format(now, 2, b, sizeof b);
 	if (at >= 0 && o < size)
-		snprintf(buf + o, size - o, " ($%s/h instead of $%s/h)",
-		         gs_micros_format(at, 2, a, sizeof a), gs_micros_format(now, 2, b, sizeof b));
+		snprintf(buf + o, size - o, " ($%s/h instead of $%s/h)", a, b);
 }
 
 int gs_plan_sharing_limit(gs_plan *p, const gs_planner *pl, const gs_built *chosen,

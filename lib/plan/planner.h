@@ -90,7 +90,8 @@ void gs_whole_gpu_costs(const gs_planner *pl, const gs_built *b, gs_micros *ded_
 /* ---- what limited sharing (plan_limit.c) --------------------------------- */
 
 /* Sets p's sharing_limit when targetUtilization kept a replica of the
- * chosen plan off a GPU it could otherwise join, and a plan at the
+ * chosen plan off a GPU it could otherwise join, and (up to 5,000
+ * replicas, where it is planned again) a plan at the
  * target that fits them costs less than the chosen one (before: the
  * baseline's cost, which that plan may not exceed either). */
 int gs_plan_sharing_limit(gs_plan *p, const gs_planner *pl, const gs_built *chosen,

@@ -258,56 +258,63 @@ static void test_savings_mps_split(void **state)
 	                             "below their 33.2%: room for 2 of these on one GPU");
 }
 
+/* n workloads of compute comp at target planned on p3.2xlarge cost what
+ * savings says; returns 1 when the plan names the target, which it must
+ * then name as savings does. */
+static int agree_once(const char *target, const char *comp, int n)
+{
+	gs_savings_opts so = GS_SAVINGS_OPTS_INIT;
+	gs_savings sv;
+	gs_scenario *scn;
+	gs_plan *p;
+	gs_error err;
+	const gs_plan_summary *s;
+	char yaml[2048], *room;
+	size_t o = (size_t)snprintf(yaml, sizeof yaml,
+	                            "version: 1\ncloud: aws\ninstances: [\"p3.2xlarge\"]\n"
+	                            "targetUtilization: %s\nworkloads:\n", target);
+	int named = 0;
+	for (int i = 0; i < n; i++)
+		o += (size_t)snprintf(yaml + o, sizeof yaml - o,
+		                      "  - {name: w%d, gpuMemory: 1GiB, compute: %s}\n", i, comp);
+	so.instance = "p3.2xlarge";
+	so.replicas = n;
+	so.compute = comp;
+	so.target_utilization = target;
+	assert_gs_ok(gs_savings_compute(cat, &so, &sv, &err), &err);
+	p = plan_yaml(yaml, &scn);
+	s = gs_plan_summary_get(p);
+	if (sv.after_per_hour != s->after_per_hour)
+		fail_msg("%d x %s at %s: savings $%lld, plan $%lld", n, comp, target,
+		         (long long)sv.after_per_hour, (long long)s->after_per_hour);
+	assert_int_equal(sv.gpus_after, s->gpus_after);
+	room = strstr(sv.rule, " of these on one GPU");
+	if (s->sharing_limit) {
+		/* "targetUtilization T leaves room for K of these". */
+		assert_non_null(room);
+		*room = '\0';
+		assert_non_null(strstr(s->sharing_limit, sv.rule));
+		named = 1;
+	}
+	gs_plan_free(p);
+	gs_scenario_free(scn);
+	return named;
+}
+
 /* Over targets, compute shares and counts: n identical workloads planned
  * on p3.2xlarge cost exactly what savings says, and where the plan names
  * the target, it says what savings says. */
 static void test_savings_agrees_with_plan(void **state)
 {
 	static const char *const targets[] = { "50%", "75%", "90%", "100%" };
-	static const int comps[] = { 5, 12, 20, 25, 30, 33, 45, 60 };
+	static const char *const comps[] = { "5%", "12%", "20%", "25%", "30%", "33%", "45%",
+		                                 "60%" };
 	int named = 0;
 	(void)state;
-	for (size_t t = 0; t < 4; t++)
+	for (size_t t = 0; t < sizeof targets / sizeof *targets; t++)
 		for (size_t c = 0; c < sizeof comps / sizeof *comps; c++)
-			for (int n = 2; n <= 8; n++) {
-				gs_savings_opts so = GS_SAVINGS_OPTS_INIT;
-				gs_savings sv;
-				gs_scenario *scn;
-				gs_plan *p;
-				gs_error err;
-				char yaml[2048], comp[16], *room;
-				size_t o;
-				snprintf(comp, sizeof comp, "%d%%", comps[c]);
-				o = (size_t)snprintf(yaml, sizeof yaml,
-				                     "version: 1\ncloud: aws\ninstances: [\"p3.2xlarge\"]\n"
-				                     "targetUtilization: %s\nworkloads:\n", targets[t]);
-				for (int i = 0; i < n; i++)
-					o += (size_t)snprintf(yaml + o, sizeof yaml - o,
-					                      "  - {name: w%d, gpuMemory: 1GiB, compute: %s}\n",
-					                      i, comp);
-				so.instance = "p3.2xlarge";
-				so.replicas = n;
-				so.compute = comp;
-				so.target_utilization = targets[t];
-				assert_gs_ok(gs_savings_compute(cat, &so, &sv, &err), &err);
-				p = plan_yaml(yaml, &scn);
-				if (sv.after_per_hour != gs_plan_summary_get(p)->after_per_hour)
-					fail_msg("%d x %s at %s: savings $%lld, plan $%lld", n, comp,
-					         targets[t], (long long)sv.after_per_hour,
-					         (long long)gs_plan_summary_get(p)->after_per_hour);
-				assert_int_equal(sv.gpus_after, gs_plan_summary_get(p)->gpus_after);
-				room = strstr(sv.rule, " of these on one GPU");
-				if (gs_plan_summary_get(p)->sharing_limit) {
-					/* "targetUtilization T leaves room for K of these". */
-					assert_non_null(room);
-					*room = '\0';
-					assert_non_null(strstr(gs_plan_summary_get(p)->sharing_limit,
-					                       sv.rule));
-					named++;
-				}
-				gs_plan_free(p);
-				gs_scenario_free(scn);
-			}
+			for (int n = 2; n <= 8; n++)
+				named += agree_once(targets[t], comps[c], n);
 	assert_true(named > 10);
 }
 
