@@ -47,6 +47,11 @@ const cli_opt savings_opts[] = {
 	  CLI_INT(savings_args, o.workloads, 1, 1000000) },
 	{ "strategy", 's', "S", "time-slicing (default), mps, or mig:PROFILE",
 	  CLI_CALL(strategy) },
+	{ "compute", 'c', "SHARE",
+	  "each workload's peak share of a GPU, e.g. 25%: share by the rule plan applies",
+	  CLI_STR(savings_args, o.compute) },
+	{ "target-utilization", 0, "SHARE", "cap on a shared GPU's summed compute (default 90%)",
+	  CLI_STR(savings_args, o.target_utilization) },
 	{ "pricing", 0, "P", "on-demand (default) or spot", CLI_CALL(pricing) },
 	{ "hours", 0, "H", "hours in a month (default 730)",
 	  CLI_INT(savings_args, o.hours_per_month, 1, 744) },
@@ -88,6 +93,10 @@ static void print_tradeoffs(const gs_savings *s)
 		printf("  faults:  isolated; changing the geometry needs a drained node\n");
 		return;
 	}
+	if (r == 1) {
+		printf("  nothing: no two of them share a GPU, each keeps a whole one\n");
+		return;
+	}
 	printf("  compute: at most 1/%d of the GPU's time on average (%d.%d%%) "
 	       "when all %d are busy\n", r, s->compute_permille / 10, s->compute_permille % 10, r);
 	if (s->strategy == GS_STRATEGY_MPS) {
@@ -113,10 +122,16 @@ static void print_text(const gs_savings *s)
 	       plural(s->workloads, "workload", "workloads"), in->type, in->gpu_count,
 	       in->gpu->name, gs_pricing_name(s->pricing), price);
 	if (s->strategy == GS_STRATEGY_MIG)
-		printf("sharing: MIG, %d x %s per GPU\n\n", s->replicas, s->mig_profile->name);
-	else
-		printf("sharing: %s, %d replicas per GPU\n\n",
+		printf("sharing: MIG, %d x %s per GPU\n", s->replicas, s->mig_profile->name);
+	else if (s->replicas == s->replicas_asked)
+		printf("sharing: %s, %d replicas per GPU\n",
 		       s->strategy == GS_STRATEGY_MPS ? "MPS" : "time-slicing", s->replicas);
+	else
+		printf("sharing: %s, %d %s per GPU (%d asked)\n",
+		       s->strategy == GS_STRATEGY_MPS ? "MPS" : "time-slicing", s->replicas,
+		       plural(s->replicas, "replica", "replicas"), s->replicas_asked);
+	cli_print_hanging("rule:    ", s->rule, 9);
+	printf("\n");
 	print_side("without sharing:", s->instances_before, s->gpus_before,
 	           s->before_per_hour, s->before_per_month);
 	print_side("with sharing:", s->instances_after, s->gpus_after,

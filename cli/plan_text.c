@@ -14,6 +14,43 @@ static void pct(char *buf, size_t n, int permille)
 	snprintf(buf, n, "%s%d.%d%%", permille < 0 ? "-" : "", a / 10, a % 10);
 }
 
+/* A row of the cost table: what a saving is measured against, the plan's
+ * cost, and the saving. */
+static void print_against(const char *label, gs_micros was, gs_micros now, int permille)
+{
+	char a[32], b[32], c[32], d[32];
+	pct(d, sizeof d, permille);
+	printf("%-14s %14s %14s %14s  %s\n", label, cli_money(was, a, sizeof a),
+	       cli_money(now, b, sizeof b), cli_money(was - now, c, sizeof c), d);
+}
+
+/* What "before" is, and the other figures a saving is stated against:
+ * today's bill where it is known, and the cheapest plan with a whole GPU
+ * per replica where before is the cluster instead. */
+static void print_baselines(const gs_plan_summary *s)
+{
+	const char *dedicated = "the cheapest plan found with a whole GPU per replica";
+	char line[256];
+	if (s->before_is_cluster) {
+		print_against("vs dedicated", s->dedicated_per_hour, s->after_per_hour,
+		              s->savings_vs_dedicated_permille);
+		snprintf(line, sizeof line, "before: the cluster as it runs today; vs dedicated: "
+		         "%s", dedicated);
+	} else if (s->current_per_hour >= 0) {
+		print_against("vs today", s->current_per_hour,
+		              s->current_per_hour - s->current_savings_per_hour,
+		              s->current_savings_permille);
+		snprintf(line, sizeof line, "before: %s; vs today: the bill today of the "
+		         "workloads that name their `current` instances, and their cost here",
+		         dedicated);
+	} else {
+		snprintf(line, sizeof line, "before: %s", dedicated);
+	}
+	cli_print_wrapped(line, 0);
+	if (s->sharing_limit)
+		cli_print_hanging("limit: ", s->sharing_limit, 7);
+}
+
 static void print_summary(const gs_plan_summary *s, const char *file, size_t nw)
 {
 	char a[32], b[32], c[32], d[32];
@@ -37,9 +74,7 @@ static void print_summary(const gs_plan_summary *s, const char *file, size_t nw)
 	pct(a, sizeof a, s->util_before_permille);
 	pct(b, sizeof b, s->util_after_permille);
 	printf("%-14s %14s %14s\n", "utilization", a, b);
-	if (s->current_per_hour >= 0)
-		printf("%-14s %14s (what they run on today)\n", "current",
-		       cli_money(s->current_per_hour, d, sizeof d));
+	print_baselines(s);
 }
 
 static void print_workloads(const gs_plan *p)
@@ -156,12 +191,22 @@ static void print_nodes(const gs_plan *p)
 
 static void print_rest(const gs_plan *p)
 {
-	printf("\n%-24s %10s\n", "TEAM", "COST/H");
+	gs_micros cost = 0, idle = 0;
+	char c[32], d[32], e[32];
+	printf("\n%-24s %10s %10s %10s\n", "TEAM", "COST/H", "IDLE/H", "TOTAL/H");
 	for (size_t i = 0; i < gs_plan_team_count(p); i++) {
 		const gs_plan_team *t = gs_plan_team_at(p, i);
-		char c[32];
-		printf("%-24s %10s\n", t->team, cli_money(t->cost_per_hour, c, sizeof c));
+		printf("%-24s %10s %10s %10s\n", t->team, cli_money(t->cost_per_hour, c, sizeof c),
+		       cli_money(t->idle_per_hour, d, sizeof d),
+		       cli_money(t->cost_per_hour + t->idle_per_hour, e, sizeof e));
+		cost += t->cost_per_hour;
+		idle += t->idle_per_hour;
 	}
+	printf("%-24s %10s %10s %10s\n", "all teams", cli_money(cost, c, sizeof c),
+	       cli_money(idle, d, sizeof d), cli_money(cost + idle, e, sizeof e));
+	cli_print_wrapped("cost: the capacity its replicas hold (the larger of their memory and "
+	                  "compute share, or their MIG slice); idle: what no replica holds, "
+	                  "split by what each holds on its node", 0);
 	if (gs_plan_warning_count(p))
 		printf("\nWARNINGS\n");
 	for (size_t i = 0; i < gs_plan_warning_count(p); i++)

@@ -265,12 +265,15 @@ typedef struct gs_savings_opts {
 	const char *mig_profile;  /* with GS_STRATEGY_MIG */
 	gs_pricing pricing;
 	int hours_per_month;
+	/* Version 2: the rule `plan` shares GPUs by. */
+	const char *compute;    /* each workload's peak share, "25%"; NULL: unknown */
+	const char *target_utilization; /* "90%"; NULL: the workload file's default */
 } gs_savings_opts;
 
-#define GS_SAVINGS_OPTS_VERSION 1
+#define GS_SAVINGS_OPTS_VERSION 2
 #define GS_SAVINGS_OPTS_INIT                                                  \
 	{ GS_SAVINGS_OPTS_VERSION, NULL, 0, 0, GS_STRATEGY_TIME_SLICING, NULL,    \
-	  GS_PRICING_ON_DEMAND, GS_HOURS_PER_MONTH }
+	  GS_PRICING_ON_DEMAND, GS_HOURS_PER_MONTH, NULL, NULL }
 
 typedef struct gs_savings {
 	const gs_instance *instance;       /* borrowed from the catalog */
@@ -293,6 +296,12 @@ typedef struct gs_savings {
 	int thread_percent;       /* MPS active thread limit; 0 otherwise */
 	int memory_isolated;      /* 1 with MPS limits or MIG */
 	int fault_isolated;       /* 1 with MIG */
+	/* The rule that sets the replicas per GPU, as `plan` applies it. */
+	int replicas_asked;       /* per GPU, as asked; replicas is what fits */
+	int compute_given;        /* 1 when opts.compute was given */
+	int64_t compute_ppm;      /* each workload's peak: given, or assumed */
+	int64_t target_ppm;       /* targetUtilization */
+	char rule[256];           /* the rule in a sentence */
 } gs_savings;
 
 /* Computes the savings described by opts against the catalog. */
@@ -473,17 +482,21 @@ typedef struct gs_plan_node {
 typedef struct gs_plan_workload {
 	const gs_workload *workload;
 	gs_strategy strategy;      /* of most of its replicas */
-	gs_micros cost_per_hour;
+	gs_micros cost_per_hour;   /* the capacity its replicas hold */
 	const char *why;
 	/* What else the plan did to it, one sentence each: where its compute
 	 * was converted from the model it was measured on, the ratio used. */
 	const char *const *notes;
 	size_t n_notes;
+	gs_micros idle_per_hour;   /* its part of its nodes' unheld capacity */
 } gs_plan_workload;
 
+/* A team's cost plus its idle, summed over the teams, is the plan's cost
+ * exactly. */
 typedef struct gs_plan_team {
 	const char *team;
-	gs_micros cost_per_hour;
+	gs_micros cost_per_hour;   /* its workloads' cost_per_hour */
+	gs_micros idle_per_hour;   /* its workloads' idle_per_hour */
 } gs_plan_team;
 
 typedef struct gs_plan_summary {
@@ -496,6 +509,23 @@ typedef struct gs_plan_summary {
 	int instances_before, instances_after;
 	int util_before_permille, util_after_permille; /* planned compute */
 	int replicas;
+	/* The cheapest plan found with a whole GPU per replica, bought like
+	 * the plan: "before" unless an imported cluster's cost replaces it. */
+	gs_micros dedicated_per_hour;
+	int gpus_dedicated, instances_dedicated;
+	gs_micros savings_vs_dedicated_per_hour;
+	int savings_vs_dedicated_permille;
+	/* Against current_per_hour (unset when it is -1): what the workloads
+	 * with `current` save, and as a share of their bill today. */
+	gs_micros current_savings_per_hour;
+	int current_savings_permille;
+	gs_micros idle_per_hour;     /* capacity no replica holds */
+	int before_is_cluster;       /* 1: before is an imported cluster's cost */
+	/* When targetUtilization kept replicas apart that would otherwise
+	 * share a GPU and a plan at a higher target is cheaper: the rule in a
+	 * sentence ("targetUtilization 90% leaves room for 3 of these on one
+	 * GPU; ..."); NULL otherwise. */
+	const char *sharing_limit;
 } gs_plan_summary;
 
 typedef struct gs_plan_opts {

@@ -84,7 +84,8 @@ char *repl_per_hour(gs_micros m, int sign, char *buf, size_t size)
 static void print_summary(const repl *r, const gs_plan_summary *s)
 {
 	char cost[48], delta[48];
-	int change = -s->savings_permille, mag = change < 0 ? -change : change;
+	/* Against the dedicated plan, which before is unless it is a cluster. */
+	int change = -s->savings_vs_dedicated_permille, mag = change < 0 ? -change : change;
 
 	printf("%s (", repl_per_hour(s->after_per_hour, 0, cost, sizeof cost));
 	if (r->have_last)

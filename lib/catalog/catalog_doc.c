@@ -253,6 +253,12 @@ int gs_doc_savings(const gs_savings *s, gs_doc **out, gs_error *err)
 	                                   s->after_per_hour, s->after_per_month));
 	rc |= gs_node_put(m, "savings", sv);
 	rc |= gs_node_put(m, "per_workload", w);
+	/* The rule that sets replicas_per_gpu, as `plan` applies it. */
+	rc |= gs_node_put(m, "replicas_asked", gs_node_int(s->replicas_asked));
+	rc |= gs_node_put(m, "target_utilization_percent", gs_node_fixed(s->target_ppm, 10000, 2));
+	rc |= gs_node_put(m, "compute_percent", gs_node_fixed(s->compute_ppm, 10000, 2));
+	rc |= gs_node_put(m, "compute_assumed", gs_node_bool(!s->compute_given));
+	rc |= gs_node_put(m, "rule", gs_node_str(s->rule));
 	if (rc) {
 		gs_node_free(m);
 		return gs_fail_nomem(err);

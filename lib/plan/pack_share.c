@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "plan/pack.h"
+#include "plan/share_rule.h"
 #include "scenario/scenario.h"
 
 static int64_t gpu_bytes(const gs_gpu *g) { return gs_usable_bytes(g); }
@@ -99,7 +100,7 @@ static int can_join(const gs_planner *pl, const gs_gpu *g, const gs_group *gr, i
 	    gs_spread_conflict(pl, gr->reps, gr->n, r))
 		return 0;
 	if (gr->mem + p->w->memory_bytes > gs_memory_offer(g, NULL, st, room) ||
-	    comp > pl->target)
+	    !gs_share_within(comp, pl->target))
 		return 0;
 	if (gr->no_ts || p->no_ts)
 		return mps_fits(pl, g, gr, r, gr->n + 1);

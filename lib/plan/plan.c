@@ -14,20 +14,25 @@
 
 /* ---- the summary --------------------------------------------------------- */
 
-/* The plan before sharing; a scenario imported from a cluster compares
- * with the cluster. */
+/* The plan before sharing, the cheapest with a whole GPU per replica; a
+ * scenario imported from a cluster compares with the cluster instead, and
+ * still states the dedicated plan. */
 static void sum_before(gs_plan *p, const gs_scenario *s, const gs_built *before)
 {
 	gs_plan_summary *sum = &p->sum;
 	for (int i = 0; i < before->ns.n; i++) {
-		sum->before_per_hour += before->ns.v[i].price;
-		sum->gpus_before += before->ns.v[i].inst->gpu_count;
-		sum->instances_before++;
+		sum->dedicated_per_hour += before->ns.v[i].price;
+		sum->gpus_dedicated += before->ns.v[i].inst->gpu_count;
+		sum->instances_dedicated++;
 	}
+	sum->before_per_hour = sum->dedicated_per_hour;
+	sum->gpus_before = sum->gpus_dedicated;
+	sum->instances_before = sum->instances_dedicated;
 	if (s->cluster_cost >= 0 && s->cluster_gpus > 0) {
 		sum->before_per_hour = s->cluster_cost;
 		sum->gpus_before = s->cluster_gpus;
 		sum->instances_before = s->cluster_nodes;
+		sum->before_is_cluster = 1;
 	}
 	if (sum->gpus_before)
 		sum->util_before_permille =
@@ -77,6 +82,13 @@ static gs_micros current_cost(const gs_scenario *s)
 	return cost;
 }
 
+/* What a saving is as a share of what it is measured against, in
+ * permille. */
+static int share_of(gs_micros saved, gs_micros of)
+{
+	return of ? (int)gs_div_round(saved * 1000, of) : 0;
+}
+
 static void summarize(gs_plan *p, const gs_planner *pl)
 {
 	gs_plan_summary *sum = &p->sum;
@@ -85,15 +97,81 @@ static void summarize(gs_plan *p, const gs_planner *pl)
 	sum->hours_per_month = GS_HOURS_PER_MONTH;
 	sum->replicas = pl->nreps;
 	sum->savings_per_hour = sum->before_per_hour - sum->after_per_hour;
-	sum->savings_permille = sum->before_per_hour
-	        ? (int)gs_div_round(sum->savings_per_hour * 1000, sum->before_per_hour) : 0;
+	sum->savings_permille = share_of(sum->savings_per_hour, sum->before_per_hour);
+	sum->savings_vs_dedicated_per_hour = sum->dedicated_per_hour - sum->after_per_hour;
+	sum->savings_vs_dedicated_permille =
+	        share_of(sum->savings_vs_dedicated_per_hour, sum->dedicated_per_hour);
 	if (sum->gpus_after)
 		sum->util_after_permille =
 		        (int)(comp * 1000 / ((int64_t)sum->gpus_after * GS_PPM));
 	sum->current_per_hour = current_cost(pl->s);
 }
 
-/* Each team's cost, teams sorted by name. */
+/* Each workload's part of its nodes' idle, before plan_teams spreads each
+ * team's over its workloads. */
+static void raw_idle(gs_plan *p)
+{
+	int r = 0;
+	for (size_t i = 0; i < p->n_wls; i++) {
+		gs_plan_workload *pw = &p->wls[i];
+		pw->idle_per_hour = 0;
+		for (int k = 0; k < pw->workload->replicas; k++)
+			pw->idle_per_hour += p->rep_idle[r++];
+	}
+}
+
+/* The plan's idle, and what the workloads that name their `current`
+ * instances cost in the plan: the capacity they hold and their idle, so
+ * that when every workload names it, the whole plan. */
+static void sum_showback(gs_plan *p)
+{
+	gs_plan_summary *sum = &p->sum;
+	p->current_after = 0;
+	for (size_t i = 0; i < p->n_wls; i++) {
+		const gs_plan_workload *pw = &p->wls[i];
+		sum->idle_per_hour += pw->idle_per_hour;
+		if (pw->workload->current || p->s->cluster_cost >= 0)
+			p->current_after += pw->cost_per_hour + pw->idle_per_hour;
+	}
+	if (sum->current_per_hour < 0)
+		return;
+	sum->current_savings_per_hour = sum->current_per_hour - p->current_after;
+	sum->current_savings_permille =
+	        share_of(sum->current_savings_per_hour, sum->current_per_hour);
+}
+
+/* Spreads team t's idle over its workloads by what they hold, exactly. */
+static int spread_idle(gs_plan *p, const gs_plan_team *t)
+{
+	size_t n = 0, k = 0;
+	int64_t *w;
+	gs_micros *got;
+	size_t *at;
+	int rc = -1;
+	for (size_t i = 0; i < p->n_wls; i++)
+		n += strcmp(p->wls[i].workload->team, t->team) == 0;
+	w = malloc((n ? n : 1) * sizeof *w);
+	got = malloc((n ? n : 1) * sizeof *got);
+	at = malloc((n ? n : 1) * sizeof *at);
+	if (w && got && at) {
+		for (size_t i = 0; i < p->n_wls; i++)
+			if (strcmp(p->wls[i].workload->team, t->team) == 0) {
+				at[k] = i;
+				w[k++] = p->wls[i].cost_per_hour;
+			}
+		rc = gs_split_micros(t->idle_per_hour, w, (int)n, got);
+		for (size_t i = 0; rc == 0 && i < n; i++)
+			p->wls[at[i]].idle_per_hour = got[i];
+	}
+	free(w);
+	free(got);
+	free(at);
+	return rc;
+}
+
+/* Each team's cost and idle, teams sorted by name; a team's idle is what
+ * its workloads carry of their nodes' idle, then spread over them by what
+ * they hold. */
 static int plan_teams(gs_plan *p)
 {
 	if (!(p->teams = gs_plan_alloc(p, p->n_wls, sizeof *p->teams)))
@@ -110,35 +188,56 @@ static int plan_teams(gs_plan *p)
 			}
 			p->teams[t].team = team;
 			p->teams[t].cost_per_hour = 0;
+			p->teams[t].idle_per_hour = 0;
 			p->n_teams++;
 		}
 		for (t = 0; strcmp(p->teams[t].team, team) != 0; t++)
 			;
 		p->teams[t].cost_per_hour += p->wls[i].cost_per_hour;
+		p->teams[t].idle_per_hour += p->wls[i].idle_per_hour;
 	}
+	for (size_t t = 0; t < p->n_teams; t++)
+		if (spread_idle(p, &p->teams[t]) < 0)
+			return -1;
 	return 0;
 }
 
 /* ---- making the plan ----------------------------------------------------- */
 
+/* The baseline: the search's plan with a whole GPU per replica, or the
+ * shared plan itself when it shares no GPU and costs less, since it is
+ * then such a plan too: a plan that shares nothing saves nothing. */
+static const gs_built *baseline(const gs_built *after, const gs_built *before)
+{
+	if (gs_built_shares_nothing(after) && after->cost < before->cost)
+		return after;
+	return before;
+}
+
 /* The records of the cheaper plan and everything said about them.
  * Sharing must never cost more than not sharing: where the heuristic
  * lands above the dedicated plan, the dedicated plan is the answer. */
 static int fill(gs_plan *p, const gs_planner *pl, const gs_built *after,
-                const gs_built *before, const gs_micros *ded)
+                const gs_built *before, gs_micros *ded)
 {
-	int shared = after->cost <= before->cost;
-	if (gs_plan_records(p, pl, shared ? &after->ns : &before->ns) < 0)
+	const gs_built *base = baseline(after, before);
+	int shared = after->cost <= base->cost;
+	gs_whole_gpu_costs(pl, base, ded);
+	if (gs_plan_records(p, pl, shared ? &after->ns : &base->ns) < 0)
 		return -1;
-	sum_before(p, pl->s, before);
+	sum_before(p, pl->s, base);
 	summarize(p, pl);
 	if (gs_plan_advice(p, ded) < 0 || gs_plan_notes(p) < 0)
 		return -1;
+	raw_idle(p);
+	if (plan_teams(p) < 0)
+		return -1;
+	sum_showback(p);
 	if (!shared && gs_plan_warn(p, "no sharing plan found beats a whole GPU per replica "
 	                               "here; this plan keeps every replica on its own "
 	                               "GPU") < 0)
 		return -1;
-	return plan_teams(p);
+	return gs_plan_sharing_limit(p, pl, shared ? after : base, base->cost);
 }
 
 static int make(gs_plan *p, gs_planner *pl, gs_error *err)
@@ -146,6 +245,7 @@ static int make(gs_plan *p, gs_planner *pl, gs_error *err)
 	gs_choice c = { NULL, NULL, NULL, NULL };
 	gs_built after = { NULL, 0, { NULL, 0, 0 }, 0, 0 }, before = after;
 	gs_micros *ded = calloc(pl->s->n ? pl->s->n : 1, sizeof *ded);
+	size_t nr = (size_t)(pl->nreps ? pl->nreps : 1);
 	int rc = ded ? gs_choice_init(pl, &c) : -1;
 
 	if (rc == -2) {
@@ -154,11 +254,11 @@ static int make(gs_plan *p, gs_planner *pl, gs_error *err)
 	}
 	if (rc == 0)
 		rc = gs_choose_models(pl, pl->shops, &c);
-	if (rc == 0 && !(p->rep_cost = calloc((size_t)(pl->nreps ? pl->nreps : 1),
-	                                      sizeof *p->rep_cost)))
+	if (rc == 0 && (!(p->rep_cost = calloc(nr, sizeof *p->rep_cost)) ||
+	                !(p->rep_idle = calloc(nr, sizeof *p->rep_idle))))
 		rc = -1;
 	if (rc == 0 && (gs_build_after(pl, pl->shops, &c, &after) < 0 ||
-	                gs_build_before(pl, pl->shops, &c, &before, ded) < 0))
+	                gs_build_before(pl, pl->shops, &c, &before) < 0))
 		rc = -1;
 	if (rc == 0)
 		rc = fill(p, pl, &after, &before, ded);

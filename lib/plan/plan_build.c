@@ -1,7 +1,6 @@
 /*
- * plan_build.c - the two plans a gs_plan compares: after sharing (each
- * model's workloads packed, then bought) and before (every replica alone
- * on the cheapest GPU it fits).
+ * plan_build.c - the plan after sharing: each model's workloads packed,
+ * then bought (plan_before.c builds the plan it is compared with).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +17,7 @@ void gs_built_release(gs_built *b)
 	memset(b, 0, sizeof *b);
 }
 
-static int built_init(const gs_planner *pl, gs_built *b)
+int gs_built_init(const gs_planner *pl, gs_built *b)
 {
 	memset(b, 0, sizeof *b);
 	b->npacks = pl->nmodels;
@@ -26,7 +25,7 @@ static int built_init(const gs_planner *pl, gs_built *b)
 	return b->packs ? 0 : -1;
 }
 
-static int buy_all(const gs_planner *pl, gs_shop *shops, gs_built *b)
+int gs_built_buy(const gs_planner *pl, gs_shop *shops, gs_built *b)
 {
 	for (int m = 0; m < pl->nmodels; m++)
 		if (b->packs[m].n && gs_buy_pack(pl, &shops[m], &b->packs[m], &b->ns) < 0)
@@ -39,7 +38,7 @@ static int buy_all(const gs_planner *pl, gs_shop *shops, gs_built *b)
 static int build_shared(const gs_planner *pl, gs_shop *shops, const gs_choice *c,
                         gs_built *b)
 {
-	if (built_init(pl, b) < 0)
+	if (gs_built_init(pl, b) < 0)
 		return -1;
 	for (int m = 0; m < pl->nmodels; m++) {
 		int *reps, n, rc;
@@ -50,7 +49,7 @@ static int build_shared(const gs_planner *pl, gs_shop *shops, const gs_choice *c
 		if (rc < 0 || gs_merge_dedicated(pl, &shops[m], &b->packs[m]) < 0)
 			return -1;
 	}
-	return buy_all(pl, shops, b);
+	return gs_built_buy(pl, shops, b);
 }
 
 static int has_strategy(const gs_built *b, gs_strategy st)
@@ -96,34 +95,4 @@ int gs_build_after(gs_planner *pl, gs_shop *shops, const gs_choice *c, gs_built 
 	if (build_shared(pl, shops, c, b) < 0)
 		return -1;
 	return one_of_mig_mps(pl, shops, c, b);
-}
-
-/* Replica r alone on a new dedicated GPU of the model. */
-static int add_dedicated(gs_pack *pk, const gs_gpu *model, int r)
-{
-	gs_group alone = { 0 };
-	gs_pgpu *g = gs_pack_add_gpu(pk, model, GS_STRATEGY_DEDICATED);
-	alone.reps = &r;
-	alone.n = alone.cap = 1;
-	return g ? gs_pgpu_add_group(g, &alone) : -1;
-}
-
-int gs_build_before(const gs_planner *pl, gs_shop *shops, const gs_choice *c,
-                    gs_built *b, gs_micros *ded_cost)
-{
-	if (built_init(pl, b) < 0)
-		return -1;
-	for (int r = 0; r < pl->nreps; r++) {
-		int wi = pl->reps[r].wi, best = -1;
-		for (int k = 0; k < c->ncand[wi]; k++) {
-			int cm = c->cands[wi][k];
-			if (best < 0 || pl->gpu_price[cm] < pl->gpu_price[best])
-				best = cm;
-		}
-		ded_cost[wi] += pl->gpu_price[best];
-		b->comp += gs_workload_compute_on(pl->reps[r].w, pl->models[best]);
-		if (add_dedicated(&b->packs[best], pl->models[best], r) < 0)
-			return -1;
-	}
-	return buy_all(pl, shops, b);
 }

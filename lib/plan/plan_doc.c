@@ -119,6 +119,25 @@ static gs_node *node_entry(const gs_plan_node *n)
 	return e;
 }
 
+/* What before is, the cheapest plan with a whole GPU per replica, today's
+ * bill as a share, and the capacity nobody holds. */
+static int baselines(gs_node *m, const gs_plan_summary *s)
+{
+	int rc = 0;
+	rc |= gs_node_put(m, "before_is", gs_node_str(s->before_is_cluster ? "cluster"
+	                                                                    : "dedicated"));
+	rc |= gs_node_put(m, "dedicated_per_hour", money(s->dedicated_per_hour));
+	rc |= gs_node_put(m, "savings_vs_dedicated_per_hour",
+	                  money(s->savings_vs_dedicated_per_hour));
+	rc |= gs_node_put(m, "savings_vs_dedicated_percent",
+	                  permille(s->savings_vs_dedicated_permille));
+	rc |= gs_node_put(m, "current_savings_percent",
+	                  s->current_per_hour < 0 ? gs_node_str(NULL)
+	                                          : permille(s->current_savings_permille));
+	rc |= gs_node_put(m, "idle_per_hour", money(s->idle_per_hour));
+	return rc;
+}
+
 static gs_node *cost_entry(const gs_plan *p)
 {
 	const gs_plan_summary *s = &p->sum;
@@ -138,6 +157,7 @@ static gs_node *cost_entry(const gs_plan *p)
 	rc |= gs_node_put(m, "current_savings_per_hour",
 	                  s->current_per_hour < 0 ? gs_node_str(NULL)
 	                                          : money(s->current_per_hour - p->current_after));
+	rc |= baselines(m, s);
 	if (rc) {
 		gs_node_free(m);
 		return NULL;
@@ -192,11 +212,23 @@ static gs_node *workload_entry(const gs_plan *p, const gs_plan_workload *pw)
 	rc |= gs_node_put(m, "memory_headroom_percent",
 	                  pct_ppm(gs_workload_memory_headroom(p->s, w)));
 	rc |= gs_node_put(m, "notes", notes(pw));
+	rc |= gs_node_put(m, "idle_per_hour", money(pw->idle_per_hour));
 	if (rc) {
 		gs_node_free(m);
 		return NULL;
 	}
 	return m;
+}
+
+/* gpus.dedicated and instances.dedicated: the cheapest plan with a whole
+ * GPU per replica (before too, unless before is an imported cluster). */
+static int dedicated_counts(gs_node *root, const gs_plan_summary *s)
+{
+	gs_node *g = gs_node_get(root, "gpus"), *i = gs_node_get(root, "instances");
+	if (!g || !i)
+		return -1;
+	return gs_node_put(g, "dedicated", gs_node_int(s->gpus_dedicated)) |
+	       gs_node_put(i, "dedicated", gs_node_int(s->instances_dedicated));
 }
 
 int gs_doc_plan(const gs_plan *p, gs_doc **out, gs_error *err)
@@ -217,6 +249,7 @@ int gs_doc_plan(const gs_plan *p, gs_doc **out, gs_error *err)
 		gs_node *t = gs_node_new(GS_NODE_MAP, NULL);
 		rc |= gs_node_put(t, "team", gs_node_str(p->teams[i].team));
 		rc |= gs_node_put(t, "cost_per_hour", money(p->teams[i].cost_per_hour));
+		rc |= gs_node_put(t, "idle_per_hour", money(p->teams[i].idle_per_hour));
 		rc |= gs_node_push(teams, t);
 	}
 	for (size_t i = 0; i < p->n_warnings; i++)
@@ -225,6 +258,7 @@ int gs_doc_plan(const gs_plan *p, gs_doc **out, gs_error *err)
 	rc |= gs_node_put(root, "gpus", pair("before", s->gpus_before, "after", s->gpus_after));
 	rc |= gs_node_put(root, "instances",
 	                  pair("before", s->instances_before, "after", s->instances_after));
+	rc |= dedicated_counts(root, s);
 	{
 		gs_node *u = gs_node_new(GS_NODE_MAP, NULL);
 		rc |= gs_node_put(u, "before_percent", permille(s->util_before_permille));
@@ -236,6 +270,7 @@ int gs_doc_plan(const gs_plan *p, gs_doc **out, gs_error *err)
 	rc |= gs_node_put(root, "workloads", wls);
 	rc |= gs_node_put(root, "teams", teams);
 	rc |= gs_node_put(root, "warnings", warns);
+	rc |= gs_node_put(root, "sharing_limit", gs_node_str(s->sharing_limit));
 	if (rc) {
 		gs_node_free(root);
 		return gs_fail_nomem(err);

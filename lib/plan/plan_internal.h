@@ -27,6 +27,7 @@ struct gs_plan {
 	size_t n_blocks, cap_blocks;
 	gs_micros *rep_cost;   /* per replica, for workload costs */
 	gs_micros current_after; /* after cost of workloads with `current` */
+	gs_micros *rep_idle;   /* per replica, its part of its node's idle */
 };
 
 /* ---- memory the plan owns (plan_mem.c) ----------------------------------- */
@@ -41,11 +42,20 @@ int gs_plan_warn(gs_plan *p, const char *fmt, ...) GS_PRINTF(2, 3);
 
 struct gs_planner;
 struct gs_nodeset;
+struct gs_bnode;
 
 /* The nodes, GPUs and assignments of the bought nodes, and each
  * replica's share of the cost (plan_records.c). */
 int gs_plan_records(gs_plan *p, const struct gs_planner *pl,
                     const struct gs_nodeset *ns);
+/* Adds each replica of node b's share of the node's price, by the
+ * capacity it holds, to p->rep_cost, and its part of what nobody holds to
+ * p->rep_idle; the parts add up to the price exactly (showback.c). */
+int gs_showback_node(gs_plan *p, const struct gs_planner *pl, const struct gs_bnode *b);
+/* Splits total over weights w[0..n) exactly: parts rounded down, the
+ * micro-dollars left one each to the largest remainders, ties to the
+ * earlier part; equal parts when every weight is 0 (showback.c). */
+int gs_split_micros(gs_micros total, const int64_t *w, int n, gs_micros *out);
 /* A node's device-plugin config name: "<type>-ts4" (plan_names.c). */
 const char *gs_plan_config_name(gs_plan *p, const gs_instance *in, gs_strategy st,
                                 int slots);

@@ -56,5 +56,6 @@ void gs_plan_free(gs_plan *p)
 	free(p->blocks);
 	free(p->warnings);
 	free(p->rep_cost);
+	free(p->rep_idle);
 	free(p);
 }

@@ -1,7 +1,7 @@
 /*
  * plan_records.c - the plan's public records from the bought nodes: each
  * node with its GPUs, MIG instances and assignments, and each replica's
- * share of what its node costs.
+ * share of what its node costs (showback.c).
  */
 #include "catalog/offer.h"
 #include "plan/nodes.h"
@@ -151,48 +151,6 @@ static int fill_node(gs_plan *p, const gs_planner *pl, const gs_bnode *b,
 	return !out->config ? -1 : 0;
 }
 
-/* A replica's weight on its GPU: its larger share of memory or compute;
- * in a MIG instance, an equal part of the instance's compute slices. */
-static int64_t rep_weight(const gs_planner *pl, const gs_pgpu *g, const gs_group *gr,
-                          int x)
-{
-	const gs_workload *w = pl->reps[x].w;
-	int64_t mem, cmp;
-	if (g->strategy == GS_STRATEGY_MIG)
-		return (int64_t)gr->prof->compute_slices * 1000000 / gr->n;
-	mem = w->memory_bytes * 1000 / (g->model->memory_mib << 20);
-	cmp = gs_workload_compute_on(w, g->model) / 1000;
-	return (mem > cmp ? mem : cmp) + 1;
-}
-
-/* Splits one GPU's cost over its replicas by weight. The remainder goes
- * to the first replica so that the parts add up exactly. */
-static void cost_gpu(gs_plan *p, const gs_planner *pl, const gs_pgpu *g, gs_micros cost)
-{
-	gs_micros given = 0;
-	int64_t total = 0;
-	for (int j = 0; j < g->ng; j++)
-		for (int r = 0; r < g->g[j].n; r++)
-			total += rep_weight(pl, g, &g->g[j], g->g[j].reps[r]);
-	for (int j = 0; j < g->ng; j++)
-		for (int r = 0; r < g->g[j].n; r++) {
-			int x = g->g[j].reps[r];
-			gs_micros c = cost * rep_weight(pl, g, &g->g[j], x) / total;
-			p->rep_cost[x] += c;
-			given += c;
-		}
-	p->rep_cost[g->g[0].reps[0]] += cost - given;
-}
-
-/* Splits a node's price equally over its used GPUs, the remainder to the
- * first. */
-static void cost_node(gs_plan *p, const gs_planner *pl, const gs_bnode *b)
-{
-	gs_micros per_gpu = b->price / b->n, left = b->price - per_gpu * b->n;
-	for (int i = 0; i < b->n; i++)
-		cost_gpu(p, pl, b->gpus[i], per_gpu + (i == 0 ? left : 0));
-}
-
 int gs_plan_records(gs_plan *p, const gs_planner *pl, const gs_nodeset *ns)
 {
 	if (!(p->nodes = gs_plan_alloc(p, (size_t)ns->n, sizeof *p->nodes)))
@@ -201,7 +159,8 @@ int gs_plan_records(gs_plan *p, const gs_planner *pl, const gs_nodeset *ns)
 	for (int i = 0; i < ns->n; i++) {
 		if (fill_node(p, pl, &ns->v[i], &p->nodes[i]) < 0)
 			return -1;
-		cost_node(p, pl, &ns->v[i]);
+		if (gs_showback_node(p, pl, &ns->v[i]) < 0)
+			return -1;
 	}
 	return gs_plan_name_mig_configs(p);
 }

@@ -70,10 +70,31 @@ typedef struct gs_built {
 
 /* The shared plan: each model's workloads packed, then bought. */
 int gs_build_after(gs_planner *pl, gs_shop *shops, const gs_choice *c, gs_built *b);
-/* The plan before sharing: every replica alone on the cheapest GPU it
- * fits; adds each workload's cost to ded_cost. */
-int gs_build_before(const gs_planner *pl, gs_shop *shops, const gs_choice *c,
-                    gs_built *b, gs_micros *ded_cost);
+/* An empty plan with a packing per model; buying its packings. */
+int gs_built_init(const gs_planner *pl, gs_built *b);
+int gs_built_buy(const gs_planner *pl, gs_shop *shops, gs_built *b);
 void gs_built_release(gs_built *b);
+
+/* ---- the plan before sharing (plan_before.c) ----------------------------- */
+
+/* The cheapest plan found in which every replica holds a whole GPU,
+ * bought like the shared plan; c gives each workload's candidate models,
+ * and its choice is one start of the search. */
+int gs_build_before(const gs_planner *pl, gs_shop *shops, const gs_choice *c, gs_built *b);
+/* Whether no GPU of b holds more than one replica. */
+int gs_built_shares_nothing(const gs_built *b);
+/* Adds to ded_cost[i] what workload i's GPUs in b cost whole: each GPU
+ * its node's price over the node's GPUs. */
+void gs_whole_gpu_costs(const gs_planner *pl, const gs_built *b, gs_micros *ded_cost);
+
+/* ---- what limited sharing (plan_limit.c) --------------------------------- */
+
+/* Sets p's sharing_limit when targetUtilization kept a replica of the
+ * chosen plan off a GPU it could otherwise join, and (up to 5,000
+ * replicas, where it is planned again) a plan at the
+ * target that fits them costs less than the chosen one (before: the
+ * baseline's cost, which that plan may not exceed either). */
+int gs_plan_sharing_limit(gs_plan *p, const gs_planner *pl, const gs_built *chosen,
+                          gs_micros before);
 
 #endif

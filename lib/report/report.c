@@ -124,6 +124,48 @@ static void card_count(gs_buf *b, const char *key, int after, int before)
 	gs_buf_printf(b, "%d</p><p class=\"was\">before %d</p></div>\n", after, before);
 }
 
+/* A saving against a baseline: "saves $X an hour (Y%) against it". */
+static void saves(gs_buf *b, gs_micros saved, int permille)
+{
+	gs_buf_puts(b, " This plan saves ");
+	gs_html_money(b, saved);
+	gs_buf_puts(b, " an hour (");
+	gs_html_permille(b, permille);
+	gs_buf_puts(b, ") against it.");
+}
+
+/* What before is, and the other figures a saving is stated against; the
+ * rule that limited sharing, when one did. */
+static void baselines(gs_buf *b, const gs_plan_summary *s)
+{
+	gs_buf_puts(b, "<p class=\"note\">");
+	if (s->before_is_cluster) {
+		gs_buf_puts(b, "Before: the cluster as it runs today. After: this plan. The "
+		               "cheapest plan found with a whole GPU per replica costs ");
+		gs_html_money(b, s->dedicated_per_hour);
+		gs_buf_puts(b, " an hour.");
+		saves(b, s->savings_vs_dedicated_per_hour, s->savings_vs_dedicated_permille);
+	} else {
+		gs_buf_puts(b, "Before: the cheapest plan found with a whole GPU per replica, "
+		               "bought from the same instances. After: this plan.");
+	}
+	if (s->current_per_hour >= 0 && !s->before_is_cluster) {
+		gs_buf_puts(b, " What the workloads that name their <code>current</code> "
+		               "instances cost today: ");
+		gs_html_money(b, s->current_per_hour);
+		gs_buf_puts(b, " an hour.");
+		saves(b, s->current_savings_per_hour, s->current_savings_permille);
+	}
+	gs_buf_puts(b, " Capacity that no replica holds: ");
+	gs_html_money(b, s->idle_per_hour);
+	gs_buf_puts(b, " an hour.</p>\n");
+	if (s->sharing_limit) {
+		gs_buf_puts(b, "<p class=\"note\">Limit: ");
+		gs_html_esc(b, s->sharing_limit);
+		gs_buf_puts(b, "</p>\n");
+	}
+}
+
 static void summary(gs_buf *b, const gs_plan *p, const char *title)
 {
 	const gs_plan_summary *s = gs_plan_summary_get(p);
@@ -154,15 +196,8 @@ static void summary(gs_buf *b, const gs_plan *p, const char *title)
 	gs_buf_puts(b, "</p><p class=\"was\">before ");
 	gs_html_permille(b, s->util_before_permille);
 	gs_buf_puts(b, "</p></div>\n</div>\n");
-	gs_buf_puts(b, "<p class=\"note\">Before: every replica on a whole GPU, without "
-	               "sharing. After: this plan.");
-	if (s->current_per_hour >= 0) {
-		gs_buf_puts(b, " What the workloads that name their <code>current</code> "
-		               "instances cost today: ");
-		gs_html_money(b, s->current_per_hour);
-		gs_buf_puts(b, " an hour.");
-	}
-	gs_buf_puts(b, "</p>\n</section>\n");
+	baselines(b, s);
+	gs_buf_puts(b, "</section>\n");
 }
 
 static void teams(gs_buf *b, const gs_plan *p)
@@ -170,7 +205,12 @@ static void teams(gs_buf *b, const gs_plan *p)
 	gs_buf_puts(b, "<section aria-labelledby=\"h-teams\">\n"
 	               "<h2 id=\"h-teams\">Cost per team</h2>\n<div class=\"scroll\">\n");
 	gs_svg_teams(b, p);
-	gs_buf_puts(b, "</div>\n</section>\n");
+	gs_buf_puts(b, "</div>\n<p class=\"note\">Each team pays for the capacity its "
+	               "replicas hold: the larger of their share of a GPU's memory and of its "
+	               "compute, a MIG instance, or a whole GPU when fault-isolated. Idle "
+	               "(dashed) is what no replica holds, carried by the teams on each node in "
+	               "proportion to what they hold there. Costs and idle add up to the "
+	               "plan's cost.</p>\n</section>\n");
 }
 
 /* "MPS", "time-slicing": a strategy as the page names it. */

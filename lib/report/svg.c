@@ -92,48 +92,74 @@ static void replica_list(gs_buf *t, const gs_assignment *a, size_t n, int shares
 /* ---- cost per team ------------------------------------------------------- */
 
 /* Each team a row: its name and cost on one line, its bar below across the
- * whole width. Narrow, so that the text stays legible on a phone. */
+ * whole width: what its replicas hold, then, dashed, its idle (what nobody
+ * holds on its nodes). A last row shows the idle of all teams. Narrow, so
+ * that the text stays legible on a phone. */
 #define TEAM_VIEW_W 400
 #define TEAM_ROW 46
-#define TEAM_MONEY_W 96 /* room kept for the cost beside the name */
+#define TEAM_MONEY_W 150 /* room kept for the cost beside the name */
 
-static void team_row(gs_buf *b, const gs_plan_team *tm, int y, gs_micros max, gs_buf *t)
+static int bar_len(gs_micros v, gs_micros max)
 {
-	int len = max > 0 ? (int)(tm->cost_per_hour * TEAM_VIEW_W / max) : 0;
+	return max > 0 ? (int)(v * TEAM_VIEW_W / max) : 0;
+}
+
+static void team_row(gs_buf *b, const char *name, gs_micros cost, gs_micros idle, int y,
+                     gs_micros max, gs_buf *t, int total)
+{
+	int held = bar_len(cost, max), all = bar_len(cost + idle, max);
 
 	tmp_reset(t);
-	gs_buf_puts(t, tm->team);
+	gs_buf_puts(t, name);
 	gs_buf_puts(t, ": ");
-	gs_html_money(t, tm->cost_per_hour);
-	gs_buf_puts(t, " an hour");
+	if (!total) {
+		gs_html_money(t, cost);
+		gs_buf_puts(t, " an hour for what its replicas hold, ");
+	}
+	gs_html_money(t, idle);
+	gs_buf_puts(t, total ? " an hour that no replica holds" : " idle");
 	gs_buf_puts(b, "<g><title>");
 	gs_html_esc(b, gs_buf_str(t));
 	gs_buf_printf(b, "</title>\n<text x=\"0\" y=\"%d\">", y + 14);
-	gs_html_esc_max(b, tm->team, fit_chars(TEAM_VIEW_W - TEAM_MONEY_W, CHAR_W10));
+	gs_html_esc_max(b, name, fit_chars(TEAM_VIEW_W - TEAM_MONEY_W, CHAR_W10));
 	gs_buf_printf(b, "</text>\n<text x=\"%d\" y=\"%d\" text-anchor=\"end\">", TEAM_VIEW_W,
 	              y + 14);
-	gs_html_money(b, tm->cost_per_hour);
+	if (!total) {
+		gs_html_money(b, cost);
+		gs_buf_puts(b, " + ");
+	}
+	gs_html_money(b, idle);
+	gs_buf_puts(b, " idle");
 	gs_buf_printf(b, "</text>\n<rect class=\"bar\" x=\"0\" y=\"%d\" width=\"%d\" "
-	                 "height=\"16\" rx=\"2\"/></g>\n",
-	              y + 21, len);
+	                 "height=\"16\" rx=\"2\"/>\n", y + 21, held);
+	if (all > held)
+		gs_buf_printf(b, "<rect class=\"idle\" x=\"%d\" y=\"%d\" width=\"%d\" "
+		                 "height=\"16\"/>\n", held, y + 21, all - held);
+	gs_buf_puts(b, "</g>\n");
 }
 
 void gs_svg_teams(gs_buf *b, const gs_plan *p)
 {
 	size_t n = gs_plan_team_count(p);
-	int height = (int)(n ? n : 1) * TEAM_ROW;
-	gs_micros max = 0;
+	int height = (int)(n + 1) * TEAM_ROW;
+	gs_micros max = 0, idle = gs_plan_summary_get(p)->idle_per_hour;
 	gs_buf t = GS_BUF_INIT;
 
-	for (size_t i = 0; i < n; i++)
-		if (gs_plan_team_at(p, i)->cost_per_hour > max)
-			max = gs_plan_team_at(p, i)->cost_per_hour;
+	for (size_t i = 0; i < n; i++) {
+		const gs_plan_team *tm = gs_plan_team_at(p, i);
+		if (tm->cost_per_hour + tm->idle_per_hour > max)
+			max = tm->cost_per_hour + tm->idle_per_hour;
+	}
+	max = idle > max ? idle : max;
 	svg_open(b, "teams", "teams-t", TEAM_VIEW_W, height,
-	         "Cost per hour of each team after the plan");
-	for (size_t i = 0; i < n; i++)
-		team_row(b, gs_plan_team_at(p, i), (int)i * TEAM_ROW, max, &t);
-	if (!n)
-		gs_buf_puts(b, "<text class=\"dim\" x=\"0\" y=\"14\">no teams</text>\n");
+	         "Cost per hour of each team after the plan, and the idle capacity of its "
+	         "nodes");
+	for (size_t i = 0; i < n; i++) {
+		const gs_plan_team *tm = gs_plan_team_at(p, i);
+		team_row(b, tm->team, tm->cost_per_hour, tm->idle_per_hour, (int)i * TEAM_ROW, max,
+		         &t, 0);
+	}
+	team_row(b, "all teams", 0, idle, (int)n * TEAM_ROW, max, &t, 1);
 	gs_buf_puts(b, "</svg>\n");
 	b->failed |= t.failed;
 	gs_buf_release(&t);

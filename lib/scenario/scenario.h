@@ -24,6 +24,9 @@ typedef struct wl {
  * so one replica's growth past its gpuMemory must not take another's. */
 #define GS_DEFAULT_MEMORY_HEADROOM_PPM 100000
 #define GS_MAX_MEMORY_HEADROOM_PPM 900000
+/* targetUtilization when a file does not set it; `savings` defaults to it
+ * too, so that both commands share GPUs by the same cap. */
+#define GS_TARGET_DEFAULT_PPM 900000
 
 struct gs_scenario {
 	const gs_catalog *cat;

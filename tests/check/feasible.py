@@ -19,7 +19,9 @@ their statement, not from the planner's code:
 
  1  every replica of every workload is placed exactly once
  2  nodes are catalog instances at catalog prices with all their GPUs
- 3  the cost summary adds up exactly (decimal arithmetic)
+ 3  the cost summary adds up exactly (decimal arithmetic); the workloads'
+    and the teams' cost_per_hour plus idle_per_hour add up to the plan's
+    cost, and cost.idle_per_hour to the idle of all teams
  4  a dedicated GPU holds one replica that fits its usable memory
  5  time-slicing: one tenant, compute <= target, and memory fits together:
     alone, the usable memory; several, the usable memory x (1 - H), H the
@@ -32,7 +34,19 @@ their statement, not from the planner's code:
  9  spread: gpu / node
 10  one sharing configuration per node
 11  heavy workloads are never time-sliced
-12  before >= after, utilisation within 0..100
+12  before >= after, utilisation within 0..100; dedicated_per_hour >=
+    after; a plan in which no GPU holds two replicas saves nothing against
+    the dedicated plan
+13  showback: a workload's cost_per_hour is the capacity its replicas
+    hold, each node's price over its GPUs times the replica's share of a
+    GPU (a fault-isolated replica alone on a whole GPU: all of it; other
+    replicas on whole GPUs: the larger of their memory and compute share;
+    a MIG instance: the larger of its memory slices over the GPU's and its
+    compute slices over the GPU's, all of it for a replica alone in it, the
+    same larger share of the instance for time-sliced ones; shares of a GPU
+    or instance over 1 scaled down to 1), within a small tolerance for the
+    rounded figures of the JSON; a team's idle is its replicas' share, by
+    what they hold, of what nobody holds on their nodes
 
 Numbers in the plan are read as decimals.  memory_gib and compute_percent
 are rounded to 2 decimals, so every comparison allows 0.005 per rounded
@@ -144,6 +158,7 @@ class Checker:
         self.check_spread()
         self.check_advice()
         self.check_cost()
+        self.check_showback()
         self.check_totals()
         return self.out
 
@@ -548,24 +563,134 @@ class Checker:
             got = d(c["%s_per_month" % k])
             if got != hourly * h:
                 self.v(3, "%s_per_month %s, %s x %s = %s" % (k, got, hourly, h, hourly * h))
-        wsum = sum((d(w["cost_per_hour"]) for w in self.plan["workloads"]), Decimal(0))
+        wls = self.plan["workloads"]
+        wsum = sum((d(w["cost_per_hour"]) + d(w["idle_per_hour"]) for w in wls), Decimal(0))
         if wsum != after:
-            self.v(3, "the workloads' cost_per_hour add up to %s, after_per_hour is %s"
-                   % (wsum, after))
+            self.v(3, "the workloads' cost_per_hour + idle_per_hour add up to %s, "
+                   "after_per_hour is %s" % (wsum, after))
+        idle = sum((d(w["idle_per_hour"]) for w in wls), Decimal(0))
+        if d(c["idle_per_hour"]) != idle:
+            self.v(3, "cost.idle_per_hour %s, the workloads' idle adds up to %s"
+                   % (c["idle_per_hour"], idle))
         teams = {}
-        for w in self.plan["workloads"]:
-            teams[w["team"]] = teams.get(w["team"], Decimal(0)) + d(w["cost_per_hour"])
+        for w in wls:
+            cost, idle = teams.get(w["team"], (Decimal(0), Decimal(0)))
+            teams[w["team"]] = (cost + d(w["cost_per_hour"]), idle + d(w["idle_per_hour"]))
         listed = {}
         for t in self.plan.get("teams") or []:
             if t["team"] in listed:
                 self.v(3, "team %r listed twice" % t["team"])
-            listed[t["team"]] = d(t["cost_per_hour"])
+            listed[t["team"]] = (d(t["cost_per_hour"]), d(t["idle_per_hour"]))
         for t in sorted(set(teams) | set(listed)):
             if teams.get(t) != listed.get(t):
-                self.v(3, "team %r costs %s in teams[], its workloads add up to %s"
-                       % (t, listed.get(t), teams.get(t)))
-        if before < after:
+                self.v(3, "team %r costs (cost, idle) %s in teams[], its workloads add up "
+                       "to %s" % (t, listed.get(t), teams.get(t)))
+        if before < after and c["before_is"] == "dedicated":
             self.v(12, "before_per_hour %s < after_per_hour %s" % (before, after))
+        ded = d(c["dedicated_per_hour"])
+        if ded < after:
+            self.v(12, "dedicated_per_hour %s < after_per_hour %s" % (ded, after))
+        if c["before_is"] == "dedicated" and ded != before:
+            self.v(12, "before is the dedicated plan, but before_per_hour %s and "
+                   "dedicated_per_hour %s differ" % (before, ded))
+        if self.shares_nothing() and ded != after:
+            self.v(12, "no GPU holds two replicas, yet the plan costs %s against %s for the "
+                   "dedicated plan" % (after, ded))
+
+    def shares_nothing(self):
+        for node in self.plan["nodes"]:
+            for g in node["gpus"]:
+                n = len(g.get("assignments") or [])
+                n += sum(len(m.get("assignments") or []) for m in g.get("mig") or [])
+                if n > 1:
+                    return False
+        return True
+
+    # -- showback (rule 13) ------------------------------------------------
+
+    @staticmethod
+    def scaled(shares):
+        tot = sum(shares, Decimal(0))
+        if tot <= 1:
+            return shares
+        return [x / tot for x in shares]
+
+    def need(self, a, mem_gib, comp_percent):
+        """The larger of a replica's memory share and compute share."""
+        w = self.wl.get(a["workload"], {})
+        mem = self.dec(w.get("memory_gib", a["memory_gib"])) / mem_gib
+        cpu = self.dec(a["compute_percent"]) / comp_percent
+        return min(max(mem, cpu), Decimal(1))
+
+    def gpu_claims(self, g, gm):
+        """[(workload, share of the GPU)] for one GPU by the showback rule."""
+        out = []
+        if g["strategy"] != "mig":
+            asg = g.get("assignments") or []
+            gmem = self.dec(gm["memory_gib"])
+            sh = []
+            for a in asg:
+                alone = (len(asg) == 1 and g["strategy"] == "dedicated" and
+                         self.wl.get(a["workload"], {}).get("isolation") == "fault")
+                sh.append(Decimal(1) if alone else self.need(a, gmem, HUNDRED))
+            return list(zip((a["workload"] for a in asg), self.scaled(sh)))
+        profs = {p["name"]: p for p in gm.get("mig_profiles") or []}
+        slots = max((p["memory_slices"] for p in profs.values()), default=1)
+        cslices = max((p["compute_slices"] for p in profs.values()), default=1)
+        inst = []
+        for m in g.get("mig") or []:
+            p = profs[m["profile"]]
+            inst.append(max(Decimal(p["memory_slices"]) / slots,
+                            Decimal(p["compute_slices"]) / cslices))
+        for m, whole in zip(g.get("mig") or [], self.scaled(inst)):
+            asg = m.get("assignments") or []
+            p = profs[m["profile"]]
+            if len(asg) == 1:
+                out.append((asg[0]["workload"], whole))
+                continue
+            comp = self.dec(p["sm_count"]) / self.dec(gm["sm_count"]) * HUNDRED
+            sh = self.scaled([self.need(a, self.dec(p["memory_gib"]), comp) for a in asg])
+            out += [(a["workload"], whole * x) for a, x in zip(asg, sh)]
+        return out
+
+    def check_showback(self):
+        d = self.dec
+        held, idle = {}, {}
+        for node in self.plan["nodes"]:
+            price = d(node["price_per_hour"])
+            ngpus = len(node["gpus"])
+            claims = []
+            for g in node["gpus"]:
+                gm = self.gpu_model(g["model"])
+                if gm is None:
+                    return
+                claims += self.gpu_claims(g, gm)
+            h = sum((x for _, x in claims), Decimal(0))
+            if h == 0 or ngpus == 0:
+                continue
+            free = Decimal(ngpus) - h
+            for name, x in claims:
+                held[name] = held.get(name, Decimal(0)) + price * x / ngpus
+                team = self.wl.get(name, {}).get("team")
+                idle[team] = idle.get(team, Decimal(0)) + price * free / ngpus * x / h
+        reps = {w["name"]: w["replicas"] for w in self.plan["workloads"]}
+        for w in self.plan["workloads"]:
+            want = held.get(w["name"], Decimal(0))
+            got = d(w["cost_per_hour"])
+            # Shares of rounded memory (2 decimals of GiB) and compute, and
+            # one micro-dollar per replica of rounding.
+            if abs(got - want) > want * Decimal("0.002") + Decimal("0.000002") * reps[w["name"]]:
+                self.v(13, "%s costs %s, the capacity its replicas hold is worth %s"
+                       % (w["name"], got, want.quantize(Decimal("0.000001"))))
+        for t in self.plan.get("teams") or []:
+            want = idle.get(t["team"], Decimal(0))
+            got = d(t["idle_per_hour"])
+            # Idle is what is left of the nodes once the held shares are
+            # taken: it carries their rounding, relative to the team's cost.
+            slack = (d(t["cost_per_hour"]) + want) * Decimal("0.002")
+            if abs(got - want) > slack + Decimal("0.00001") * len(reps):
+                self.v(13, "team %r idle %s, what nobody holds on its nodes comes to %s"
+                       % (t["team"], got, want.quantize(Decimal("0.000001"))))
 
     def check_totals(self):
         p = self.plan

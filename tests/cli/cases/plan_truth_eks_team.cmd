@@ -1,0 +1,1 @@
+plan $FIXTURES/truth/eks-team.yaml

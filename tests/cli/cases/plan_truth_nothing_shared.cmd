@@ -1,0 +1,1 @@
+plan $FIXTURES/truth/nothing-shared.yaml
