@@ -107,6 +107,15 @@ typedef struct gs_pack {
 struct gs_planner;
 struct gs_shop;
 
+/* What pack.c compared when it chose between whole GPUs and MIG for a
+ * model, for the plan's reasons (decide.c): the packing without MIG
+ * instances (fault-isolated ones aside) and the best one with them. */
+typedef struct gs_mig_probe {
+	int tried;               /* some packing with MIG was priced */
+	gs_micros whole_cost, mig_cost;
+	int whole_gpus, mig_gpus;
+} gs_mig_probe;
+
 /* What a packing costs once bought (gs_pack_cost, planner.h), so that
  * packings are compared by money, not GPU count. */
 typedef int (*gs_pack_cost_fn)(const struct gs_planner *pl, const gs_pack *pk,
@@ -126,6 +135,10 @@ typedef struct gs_planner {
 	int no_mig, no_mps;        /* one of them, when a plan may not have both */
 	gs_pack_cost_fn cost;      /* NULL: compare packings by GPU count */
 	struct gs_shop *shops;     /* for cost: the shop of each model */
+	gs_mig_probe *probe;       /* set by decide.c only: try_mig fills it */
+	gs_strategy left_out;      /* MIG or MPS when the plan may not have both
+	                            * (plan_build.c), else DEDICATED */
+	gs_micros left_out_cost;   /* the cheapest plan that kept it */
 } gs_planner;
 
 /* ---- packing a model (pack.c) ------------------------------------------- */
@@ -134,6 +147,10 @@ typedef struct gs_planner {
  * found, then the one with fewer GPUs, then fewer MIG GPUs. */
 int gs_pack_model(const gs_planner *pl, const gs_gpu *g, const int *reps, int n,
                   gs_pack *out);
+
+/* Would the packer split the shared group gr into one MIG instance per
+ * replica (every replica fits a slice of its own)? */
+int gs_group_splits(const gs_planner *pl, const gs_gpu *g, const gs_group *gr);
 
 /* ---- a packing's data (pack_gpu.c) --------------------------------------- */
 
@@ -171,6 +188,9 @@ int gs_can_join(const gs_planner *pl, const gs_gpu *g, const gs_group *gr, int r
  * in f when f is not NULL: gs_can_join is this rule's GS_RULE_OK. */
 gs_rule gs_join_rule(const gs_planner *pl, const gs_gpu *g, const gs_group *gr, int r,
                      gs_rule_figs *f);
+/* MPS's part of that rule for gr and r as k clients of one GPU. */
+gs_rule gs_mps_rule(const gs_planner *pl, const gs_gpu *g, const gs_group *gr, int r, int k,
+                    gs_rule_figs *f);
 /* First-fit-decreasing of shareable replicas reps[0..n) into one-tenant
  * groups. */
 int gs_share_first_fit(const gs_planner *pl, const gs_gpu *g, const int *reps, int n,

@@ -123,6 +123,12 @@ int gs_can_join(const gs_planner *pl, const gs_gpu *g, const gs_group *gr, int r
 	return can_join(pl, g, gr, r);
 }
 
+gs_rule gs_mps_rule(const gs_planner *pl, const gs_gpu *g, const gs_group *gr, int r, int k,
+                    gs_rule_figs *f)
+{
+	return mps_rule(pl, g, gr, r, k, f);
+}
+
 gs_rule gs_join_rule(const gs_planner *pl, const gs_gpu *g, const gs_group *gr, int r,
                      gs_rule_figs *f)
 {

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "plan/decision.h"
 #include "plan/plan_internal.h"
 #include "plan/planner.h"
 #include "scenario/scenario.h"
@@ -124,7 +125,7 @@ static int plan_teams(gs_plan *p)
 /* The records of the cheaper plan and everything said about them.
  * Sharing must never cost more than not sharing: where the heuristic
  * lands above the dedicated plan, the dedicated plan is the answer. */
-static int fill(gs_plan *p, const gs_planner *pl, const gs_built *after,
+static int fill(gs_plan *p, gs_planner *pl, gs_choice *c, const gs_built *after,
                 const gs_built *before, const gs_micros *ded)
 {
 	int shared = after->cost <= before->cost;
@@ -132,7 +133,9 @@ static int fill(gs_plan *p, const gs_planner *pl, const gs_built *after,
 		return -1;
 	sum_before(p, pl->s, before);
 	summarize(p, pl);
-	if (gs_plan_advice(p, ded) < 0)
+	if (gs_plan_decide(p, pl, c, shared ? after : before, shared, after->cost,
+	                   before->cost, ded) < 0 ||
+	    gs_plan_advice(p, ded) < 0)
 		return -1;
 	if (!shared && gs_plan_warn(p, "no sharing plan found beats a whole GPU per replica "
 	                               "here; this plan keeps every replica on its own "
@@ -161,7 +164,7 @@ static int make(gs_plan *p, gs_planner *pl, gs_error *err)
 	                gs_build_before(pl, pl->shops, &c, &before, ded) < 0))
 		rc = -1;
 	if (rc == 0)
-		rc = fill(p, pl, &after, &before, ded);
+		rc = fill(p, pl, &c, &after, &before, ded);
 	if (rc == -1)
 		rc = gs_fail_nomem(err);
 done:

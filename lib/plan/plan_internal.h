@@ -27,6 +27,8 @@ struct gs_plan {
 	size_t n_blocks, cap_blocks;
 	gs_micros *rep_cost;   /* per replica, for workload costs */
 	gs_micros current_after; /* after cost of workloads with `current` */
+	struct gs_decision *decisions; /* per workload: what decided (decide.c) */
+	size_t n_decisions;
 };
 
 /* ---- memory the plan owns (plan_mem.c) ----------------------------------- */
