@@ -59,7 +59,8 @@ int gs_plan_advice(gs_plan *p, const gs_micros *ded_cost)
 		pw->workload = d->w;
 		pw->strategy = d->strategy;
 		pw->cost_per_hour = d->cost;
-		if (gs_decision_text(d, p, &t) < 0 || !(pw->why = gs_plan_strdup(p, gs_buf_str(&t))))
+		if (gs_decision_text(d, p, &t) < 0 ||
+		    !(pw->why = gs_plan_strdup(p, gs_buf_str(&t))))
 			rc = -1;
 		gs_buf_release(&t);
 		if (d->w->current || p->s->cluster_cost >= 0)

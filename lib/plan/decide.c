@@ -188,14 +188,19 @@ static void companions(const ctx *x, int r0, gs_decision *d)
 			}
 		}
 	d->why = GS_WHY_RULE;
-	if (n == 0) {
+	/* Nothing else at all on the model is the first fact; else what
+	 * rules out any companion; else the companions. */
+	if (n == 0 && !apart) {
 		d->why = GS_WHY_ALONE;
-		if (apart)
-			verdict_with(pl, &d->bind, apart);
 		return;
 	}
 	if ((d->bind.rule = intrinsic(pl, g, r0, &d->bind.figs)) != GS_RULE_OK) {
 		d->bind.with = NULL;
+		return;
+	}
+	if (n == 0) {
+		d->why = GS_WHY_ALONE;
+		verdict_with(pl, &d->bind, apart);
 		return;
 	}
 	if (allowed) {

@@ -40,13 +40,13 @@ gs_ts_verdict gs_strategy_ts_check(const gs_workload *w)
 		break;
 	case GS_KIND_BATCH:
 	case GS_KIND_TRAINING:
-		v.subject = w->kind == GS_KIND_BATCH ? "batch job" : "training job";
+		v.subject = w->kind == GS_KIND_BATCH ? "batch jobs" : "training jobs";
 		v.threshold_ppm = GS_TS_BATCH_HEAVY_PPM;
 		if (v.share_ppm >= v.threshold_ppm)
 			v.rule = "GPU-intensive batch";
 		break;
 	default:
-		v.subject = w->kind == GS_KIND_NOTEBOOK ? "notebook" : "CI job";
+		v.subject = w->kind == GS_KIND_NOTEBOOK ? "notebooks" : "CI jobs";
 	}
 	return v;
 }

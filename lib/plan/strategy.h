@@ -42,7 +42,7 @@ const char *gs_strategy_ts_rule(const gs_workload *w);
 /* The same rules with what they compared, so that a text about w says
  * what the rule said: `rule` as above (NULL when time-slicing is allowed),
  * `subject` what w is to the rules ("latency-critical inference", "batch
- * job", "notebook"), `share_ppm` its compute as written (of measuredOn),
+ * jobs", "notebooks"), `share_ppm` its compute as written (of measuredOn),
  * and `threshold_ppm` the rule's threshold, 0 where no rule applies to
  * its kind and latency. gs_strategy_ts_rule is this verdict's rule. */
 typedef struct gs_ts_verdict {

@@ -55,7 +55,9 @@ static void put_gib(gs_buf *t, int64_t bytes)
 static void put_gib2(gs_buf *t, int64_t a, const char *op, int64_t b)
 {
 	int64_t ma = gs_div_ceil(a, 1 << 20), mb = gs_div_ceil(b, 1 << 20);
-	if (ma != mb && ma % 1024 * 100 / 1024 == mb % 1024 * 100 / 1024 && ma / 1024 == mb / 1024) {
+	/* Equal at two decimals but not equal: in MiB, so they differ. */
+	if (ma != mb && ma / 1024 == mb / 1024 &&
+	    ma % 1024 * 100 / 1024 == mb % 1024 * 100 / 1024) {
 		gs_buf_printf(t, "%lld MiB %s %lld MiB", (long long)ma, op, (long long)mb);
 		return;
 	}
@@ -73,7 +75,9 @@ static void put_money(gs_buf *t, gs_micros m)
 static int same_money(gs_micros a, gs_micros b)
 {
 	char x[32], y[32];
-	return strcmp(gs_micros_format(a, 2, x, sizeof x), gs_micros_format(b, 2, y, sizeof y)) == 0;
+	gs_micros_format(a, 2, x, sizeof x);
+	gs_micros_format(b, 2, y, sizeof y);
+	return strcmp(x, y) == 0;
 }
 
 /* ---- the study's rule ---------------------------------------------------- */
@@ -124,7 +128,7 @@ static void put_left_out(gs_buf *t, const gs_decision *d)
 
 /* "MPS's split for 2 clients gives 11.24 GiB per client < its 18.00 GiB":
  * its, or the named client's that does not fit. */
-static void put_split(gs_buf *t, const gs_decision *d, const gs_verdict *v)
+static void put_split(gs_buf *t, const gs_decision *d, const gs_verdict *v, const char *lead)
 {
 	char op[160];
 	if (!v->fails || v->fails == d->w)
@@ -133,7 +137,7 @@ static void put_split(gs_buf *t, const gs_decision *d, const gs_verdict *v)
 	else
 		snprintf(op, sizeof op, "%s per client < %s's",
 		         v->rule == GS_RULE_MPS_MEMORY ? "" : " of threads", v->fails->name);
-	gs_buf_printf(t, "MPS's split for %d clients gives ", v->figs.k);
+	gs_buf_printf(t, "%s split for %d clients gives ", lead, v->figs.k);
 	if (v->rule == GS_RULE_MPS_MEMORY)
 		put_gib2(t, v->figs.have, op + 1, v->figs.need);
 	else
@@ -141,7 +145,7 @@ static void put_split(gs_buf *t, const gs_decision *d, const gs_verdict *v)
 }
 
 /* MPS's answer for the replica as one of k clients. */
-static void put_mps(gs_buf *t, const gs_decision *d, const gs_verdict *v)
+static void put_mps(gs_buf *t, const gs_decision *d, const gs_verdict *v, const char *lead)
 {
 	switch (v->rule) {
 	case GS_RULE_MPS_OFF:
@@ -157,7 +161,7 @@ static void put_mps(gs_buf *t, const gs_decision *d, const gs_verdict *v)
 		break;
 	case GS_RULE_MPS_MEMORY:
 	case GS_RULE_MPS_THREADS:
-		put_split(t, d, v);
+		put_split(t, d, v, lead);
 		break;
 	default:
 		break;
@@ -234,11 +238,11 @@ static void put_with(gs_buf *t, const gs_decision *d)
 			put_ts_out(t, d, d->ts_by);
 		}
 		gs_buf_puts(t, ", ");
-		put_split(t, d, v);
+		put_split(t, d, v, "MPS's");
 		break;
 	default:
 		gs_buf_puts(t, ": ");
-		put_mps(t, d, v);
+		put_mps(t, d, v, "MPS's");
 	}
 }
 
@@ -281,7 +285,7 @@ static void put_rule(gs_buf *t, const gs_decision *d)
 	}
 	put_ts_out(t, d, d->w);
 	gs_buf_puts(t, " and ");
-	put_mps(t, d, &d->bind);
+	put_mps(t, d, &d->bind, "MPS's");
 }
 
 static void put_shared(gs_buf *t, const gs_decision *d)
@@ -395,8 +399,8 @@ static void put_decided(gs_buf *t, const gs_decision *d, const gs_plan *p)
 		put_rule(t, d);
 		break;
 	case GS_WHY_ALLOWED:
-		gs_buf_printf(t, "the rules allow it beside %s/%d, where the packing did not put it",
-		              d->bind.with->name, d->bind.with_replica);
+		gs_buf_printf(t, "the rules allow it beside %s/%d, where the packing did not "
+		                 "put it", d->bind.with->name, d->bind.with_replica);
 		break;
 	case GS_WHY_SHARED:
 		if (d->strategy == GS_STRATEGY_MPS) {
@@ -455,7 +459,7 @@ static void reject_sharing(rej *r, const gs_decision *d)
 	if (d->strategy != GS_STRATEGY_MPS && d->ts.rule && d->mps.rule != GS_RULE_OK &&
 	    !said_ts(d)) {
 		rej_next(r, "MPS");
-		put_mps(r->t, d, &d->mps);
+		put_mps(r->t, d, &d->mps, "the");
 		gs_buf_puts(r->t, ")");
 	}
 }
@@ -484,6 +488,7 @@ static void reject_costs(rej *r, const gs_decision *d)
 		gs_buf_puts(r->t, ")");
 	}
 	if (d->alt_model) {
+		gs_micros mag = d->alt_delta > 0 ? d->alt_delta : -d->alt_delta;
 		char buf[32];
 		rej_next(r, d->alt_model->name);
 		/* The local search's measure: this one workload moved. */
@@ -491,8 +496,7 @@ static void reject_costs(rej *r, const gs_decision *d)
 			gs_buf_puts(r->t, "same cost if moved alone)");
 		else
 			gs_buf_printf(r->t, "%s$%s/h if moved alone)", d->alt_delta > 0 ? "+" : "-",
-			              gs_micros_format(d->alt_delta > 0 ? d->alt_delta : -d->alt_delta,
-			                               2, buf, sizeof buf));
+			              gs_micros_format(mag, 2, buf, sizeof buf));
 	}
 }
 

@@ -50,7 +50,7 @@ int gs_scenario_new(const gs_catalog *cat, gs_scenario **out, gs_error *err)
 	s->cat = cat;
 	s->pricing = GS_PRICING_ON_DEMAND;
 	s->via = GS_VIA_DEVICE_PLUGIN;
-	s->target_ppm = 900000;
+	s->target_ppm = GS_TARGET_DEFAULT_PPM;
 	s->cluster_cost = -1;
 	*out = s;
 	return 0;
