@@ -34,6 +34,8 @@ typedef struct ctx {
 	char *probed;
 	int *alt;             /* per workload: the cheapest other model, or -1 */
 	gs_micros *alt_delta;
+	int n_tenants;        /* distinct tenants in the scenario */
+	gs_near *near;        /* the groups dedicated replicas could join */
 } ctx;
 
 static int model_index(const gs_planner *pl, const gs_gpu *g)
@@ -93,127 +95,6 @@ static int pick(const ctx *x, size_t wi, gs_decision *d)
 			d->other = (gs_strategy)s;
 	d->replica = x->pl->reps[r0].replica;
 	return r0;
-}
-
-/* Is any replica of gr fault-isolated? Such a group shares nothing. */
-static int has_fault(const gs_planner *pl, const gs_group *gr)
-{
-	for (int i = 0; i < gr->n; i++)
-		if (pl->reps[gr->reps[i]].w->isolation_fault)
-			return 1;
-	return 0;
-}
-
-static void verdict_with(const gs_planner *pl, gs_verdict *v, const gs_group *gr)
-{
-	int mps = v->rule == GS_RULE_MPS_MEMORY || v->rule == GS_RULE_MPS_THREADS;
-	v->with = pl->reps[gr->reps[0]].w;
-	v->with_replica = pl->reps[gr->reps[0]].replica;
-	v->with_n = gr->n;
-	v->fails = mps && v->figs.rep >= 0 ? pl->reps[v->figs.rep].w : NULL;
-}
-
-/* How full gr would be with replica r: its larger share of memory or of
- * the target, to find the companion nearest to fitting. */
-static int64_t fullness(const gs_planner *pl, const gs_gpu *g, const gs_group *gr, int r)
-{
-	int64_t mem = (gr->mem + pl->reps[r].w->memory_bytes) * 1000 / gs_gpu_bytes(g);
-	int64_t cmp = (gr->comp + gs_rep_comp(pl, r, g)) * 1000 / pl->target;
-	return mem > cmp ? mem : cmp;
-}
-
-/* What rules out any companion for r: its own compute over the target,
- * or, where time-slicing is out, MPS with a single other client. */
-static gs_rule intrinsic(const gs_planner *pl, const gs_gpu *g, int r, gs_rule_figs *f)
-{
-	gs_group none = { 0 };
-	gs_rule v;
-	none.tenant = pl->reps[r].tenant;
-	if ((v = gs_join_rule(pl, g, &none, r, f)) != GS_RULE_OK)
-		return v;
-	return pl->reps[r].no_ts ? gs_mps_rule(pl, g, &none, r, 2, f) : GS_RULE_OK;
-}
-
-/* The member of an MPS group that rules time-slicing out (w first). */
-static const gs_workload *ts_ruler(const gs_planner *pl, const gs_group *gr,
-                                   const gs_workload *w)
-{
-	const gs_workload *by = NULL;
-	for (int i = 0; i < gr->n; i++) {
-		const gs_replica *o = &pl->reps[gr->reps[i]];
-		if (o->no_ts && (o->w == w || !by))
-			by = o->w;
-	}
-	return by;
-}
-
-/* A dedicated replica: asks the rules about every group on its model
- * that it could have joined. */
-static void companions(const ctx *x, int r0, gs_decision *d)
-{
-	const gs_planner *pl = x->pl;
-	const gs_gpu *g = x->at[r0].pg->model;
-	const gs_pack *pk = &x->b->packs[model_index(pl, g)];
-	const gs_group *near = NULL, *allowed = NULL, *spread = NULL, *other = NULL;
-	const gs_group *apart = NULL;  /* fault-isolated or MIG: not to be joined */
-	gs_verdict vn = { GS_RULE_OK, { 0, 0, 0, -1, NULL }, NULL, 0, 0, NULL };
-	int64_t near_full = 0;
-	int n = 0;
-
-	for (int i = 0; i < pk->n; i++)
-		for (int k = 0; k < pk->gpus[i].ng; k++) {
-			const gs_group *gr = &pk->gpus[i].g[k];
-			gs_rule_figs f = { 0, 0, 0, -1, NULL };
-			gs_rule v;
-			if (&pk->gpus[i] == x->at[r0].pg)
-				continue;
-			if (pk->gpus[i].strategy == GS_STRATEGY_MIG || has_fault(pl, gr)) {
-				apart = apart ? apart : gr;
-				continue;
-			}
-			n++;
-			v = gs_join_rule(pl, g, gr, r0, &f);
-			if (v == GS_RULE_OK && !allowed)
-				allowed = gr;
-			else if (v == GS_RULE_SPREAD && !spread)
-				spread = gr;
-			else if (v == GS_RULE_TENANT && !other)
-				other = gr;
-			else if (v != GS_RULE_OK && v != GS_RULE_SPREAD && v != GS_RULE_TENANT &&
-			         (!near || fullness(pl, g, gr, r0) < near_full)) {
-				near = gr;
-				near_full = fullness(pl, g, gr, r0);
-				vn.rule = v;
-				vn.figs = f;
-			}
-		}
-	d->why = GS_WHY_RULE;
-	/* Nothing else at all on the model is the first fact; else what
-	 * rules out any companion; else the companions. */
-	if (n == 0 && !apart) {
-		d->why = GS_WHY_ALONE;
-		return;
-	}
-	if ((d->bind.rule = intrinsic(pl, g, r0, &d->bind.figs)) != GS_RULE_OK) {
-		d->bind.with = NULL;
-		return;
-	}
-	if (n == 0) {
-		d->why = GS_WHY_ALONE;
-		verdict_with(pl, &d->bind, apart);
-		return;
-	}
-	if (allowed) {
-		d->why = GS_WHY_ALLOWED;
-		verdict_with(pl, &d->bind, allowed);
-	} else if (near) {
-		d->bind = vn;
-		verdict_with(pl, &d->bind, near);
-		d->ts_by = pl->reps[r0].no_ts ? d->w : ts_ruler(pl, near, d->w);
-	} else {
-		d->bind.rule = spread ? GS_RULE_SPREAD : GS_RULE_TENANT;
-		verdict_with(pl, &d->bind, spread ? spread : other);
-	}
 }
 
 /* MIG: the next smaller candidate profile than the chosen one, and what
@@ -330,14 +211,15 @@ static void strategy_facts(const ctx *x, int r0, gs_decision *d)
 		if (d->w->isolation_fault)
 			d->why = GS_WHY_FAULT;
 		else
-			companions(x, r0, d);
+			gs_near_explain(x->near, x->pl, model_index(x->pl, d->model),
+			                x->at[r0].pg, r0, d);
 		break;
 	case GS_STRATEGY_TIME_SLICING:
 		d->why = gr->n > 1 ? GS_WHY_SHARED : GS_WHY_SPARE;
 		break;
 	case GS_STRATEGY_MPS:
 		d->why = GS_WHY_SHARED;
-		d->ts_by = ts_ruler(x->pl, gr, d->w);
+		d->ts_by = gs_ts_ruler(x->pl, gr, d->w);
 		break;
 	default:
 		d->why = d->w->isolation_fault ? GS_WHY_FAULT : GS_WHY_MIG;
@@ -360,7 +242,7 @@ static int describe(ctx *x, size_t wi, const gs_micros *ded, gs_decision *d)
 	if (group_facts(x, r0, d) < 0)
 		return -1;
 	strategy_facts(x, r0, d);
-	d->n_tenants = tenant_count(x);
+	d->n_tenants = x->n_tenants;
 	d->left_out = x->pl->left_out;
 	d->left_out_cost = x->pl->left_out_cost;
 	d->ded_cost = ded[wi];
@@ -381,6 +263,7 @@ static void ctx_free(ctx *x)
 	free(x->probed);
 	free(x->alt);
 	free(x->alt_delta);
+	gs_near_free(x->near);
 }
 
 /* The planner's flags as they were for the plan that was built. */
@@ -398,6 +281,9 @@ static int decide_all(ctx *x, const gs_micros *ded, gs_decision *ds)
 		r += (size_t)x->pl->s->w[i]->pub.replicas;
 	}
 	locate(x);
+	x->n_tenants = tenant_count(x);
+	if (gs_near_build(x->pl, x->b, &x->near) < 0)
+		return -1;
 	if (x->shared && gs_decide_alt_models(x->pl, x->c, x->alt, x->alt_delta) < 0)
 		return -1;
 	for (size_t i = 0; i < nw; i++)
@@ -411,7 +297,7 @@ int gs_plan_decide(gs_plan *p, gs_planner *pl, gs_choice *c, const gs_built *b, 
 {
 	size_t nw = pl->s->n, nm = (size_t)(pl->nmodels ? pl->nmodels : 1);
 	gs_decision *ds = gs_plan_alloc(p, nw, sizeof *ds);
-	ctx x = { p, pl, c, b, shared, NULL, NULL, NULL, NULL, NULL, NULL };
+	ctx x = { p, pl, c, b, shared, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL };
 	int rc = -1;
 
 	if (!shared)

@@ -31,11 +31,12 @@ int gs_decide_probe(gs_planner *pl, const gs_choice *c, int m, gs_mig_probe *out
 	return rc;
 }
 
-/* The local search's budget of re-packings (plan_choose.c, improve). */
+/* Half the local search's budget of re-packings (plan_choose.c,
+ * improve): the reasons may not cost more than the search. */
 static long budget_of(const gs_planner *pl)
 {
-	long budget = pl->nreps ? (pl->nreps <= 2000 ? 1000000L : 300000L) / pl->nreps : 0;
-	return budget > 1000 ? 1000 : budget;
+	long budget = pl->nreps ? (pl->nreps <= 2000 ? 500000L : 150000L) / pl->nreps : 0;
+	return budget > 500 ? 500 : budget;
 }
 
 /* What moving workload wi from its model to model m changes, against the

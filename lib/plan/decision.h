@@ -21,6 +21,7 @@ typedef enum gs_why {
 	GS_WHY_SHARED,   /* shares a whole GPU: time-slicing or MPS */
 	GS_WHY_SPARE,    /* alone on a GPU of a time-slicing node */
 	GS_WHY_MIG,      /* a MIG instance, which the packer found cheaper */
+	GS_WHY_UNASKED,  /* a big plan's budget of rule checks ran out */
 } gs_why;
 
 /* A packing rule's answer: which rule, what it compared, and with whom. */
@@ -45,6 +46,7 @@ typedef struct gs_decision {
 
 	gs_why why;
 	gs_verdict bind;          /* RULE, ALLOWED: the binding answer */
+	int asked, could_ask;     /* dedicated: its tenant's GPUs asked, of all */
 	gs_ts_verdict ts;         /* the study's rule for w */
 	const gs_workload *ts_by; /* MPS: the member that rules time-slicing out */
 
@@ -96,6 +98,22 @@ int gs_plan_decide(gs_plan *p, gs_planner *pl, struct gs_choice *c, const struct
 
 /* Workload i's decision, NULL past the end or before gs_plan_decide. */
 const gs_decision *gs_plan_decision_at(const gs_plan *p, size_t i);
+
+/* ---- the companions of a dedicated replica (decide_near.c) -------------- */
+
+/* The whole-GPU groups of the built plan a replica could have joined,
+ * by model and tenant, with a budget of rule checks for big plans. */
+typedef struct gs_near gs_near;
+
+int gs_near_build(const gs_planner *pl, const struct gs_built *b, gs_near **out);
+void gs_near_free(gs_near *n);
+/* Why dedicated replica r0, alone on `own` of model m, shares nothing:
+ * fills d->why, d->bind, d->ts_by, d->asked and d->could_ask. */
+void gs_near_explain(gs_near *n, const gs_planner *pl, int m, const gs_pgpu *own, int r0,
+                     gs_decision *d);
+/* The member of gr that rules time-slicing out, w if it does; or NULL. */
+const gs_workload *gs_ts_ruler(const gs_planner *pl, const gs_group *gr,
+                               const gs_workload *w);
 
 /* ---- the text (why_text.c) ---------------------------------------------- */
 

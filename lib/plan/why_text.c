@@ -411,6 +411,10 @@ static void put_decided(gs_buf *t, const gs_decision *d, const gs_plan *p)
 		gs_buf_puts(t, "; allowed for ");
 		put_ts(t, d);
 		break;
+	case GS_WHY_UNASKED:
+		gs_buf_printf(t, "its tenant's %d other whole %s GPUs were too many to ask the "
+		                 "rules about", d->could_ask, d->model->name);
+		break;
 	case GS_WHY_SPARE:
 		gs_buf_puts(t, "alone, on a time-slicing node rather than a dedicated one, which "
 		               "priced no higher; allowed for ");
@@ -515,6 +519,9 @@ int gs_decision_text(const gs_decision *d, const gs_plan *p, gs_buf *t)
 	rej r = { t, 1 };
 	put_head(t, d);
 	put_decided(t, d, p);
+	if (d->why != GS_WHY_UNASKED && d->asked < d->could_ask)
+		gs_buf_printf(t, " (of its tenant's %d other whole %s GPUs, %d were asked)",
+		              d->could_ask, d->model->name, d->asked);
 	put_node(t, d, p);
 	if (d->n_other)
 		gs_buf_printf(t, "; %d of its %d replicas %s", d->n_other, d->w->replicas,
