@@ -304,6 +304,8 @@ static void put_shared(gs_buf *t, const gs_decision *d)
 	put_gib(t, b << 20);
 }
 
+/* The packer's prices for the model's replicas, whole GPUs against MIG:
+ * chosen says MIG was chosen (else whole GPUs were). */
 static void put_mig_cost(gs_buf *t, const gs_decision *d, int chosen)
 {
 	const gs_mig_probe *pr = &d->probe;
@@ -311,26 +313,26 @@ static void put_mig_cost(gs_buf *t, const gs_decision *d, int chosen)
 	gs_micros mine = chosen ? pr->mig_cost : pr->whole_cost;
 	int gpus_other = chosen ? pr->whole_gpus : pr->mig_gpus;
 	int gpus_mine = chosen ? pr->mig_gpus : pr->whole_gpus;
+	gs_buf_printf(t, "%sthe %s replicas would cost ", chosen ? "on whole GPUs " : "",
+	              d->model->name);
 	if (!same_money(other, mine)) {
 		put_money(t, other);
-		gs_buf_puts(t, " instead of ");
+		gs_buf_puts(t, chosen ? ", not " : " with it, not ");
 		put_money(t, mine);
 	} else if (gpus_other != gpus_mine) {
-		gs_buf_printf(t, "same cost, %d GPUs instead of %d", gpus_other, gpus_mine);
+		gs_buf_printf(t, "the same%s on %d GPUs, not %d", chosen ? "" : " with it",
+		              gpus_other, gpus_mine);
 	} else {
-		gs_buf_puts(t, "same cost and GPUs, more to reconfigure");
+		gs_buf_puts(t, "the same with it, with more to reconfigure");
 	}
-	gs_buf_printf(t, " for the %s replicas", d->model->name);
 }
 
 static void put_mig(gs_buf *t, const gs_decision *d)
 {
 	if (d->why == GS_WHY_FAULT)
 		gs_buf_puts(t, "isolation: fault needs an instance of its own");
-	else {
-		gs_buf_puts(t, "whole GPUs: ");
+	else
 		put_mig_cost(t, d, 1);
-	}
 	if (d->other_tenant)
 		gs_buf_printf(t, "; isolated from tenant %s on the same GPU", d->other_tenant);
 	else if (d->beside)

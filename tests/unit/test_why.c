@@ -260,8 +260,8 @@ static void test_mig_one_tenant(void **state)
 	int beside = 0;
 	(void)state;
 	expect_why(x.p, "embed-api",
-	           "MIG 1g.10gb on H100-SXM5-80GB (1% compute, 3.00 GiB): whole GPUs: "
-	           "$13.76/h instead of $6.88/h for the H100-SXM5-80GB replicas; beside "
+	           "MIG 1g.10gb on H100-SXM5-80GB (1% compute, 3.00 GiB): on whole GPUs the "
+	           "H100-SXM5-80GB replicas would cost $13.76/h, not $6.88/h; beside "
 	           "nightly-finetune; its smallest profile; rejected: L4 (+$0.80/h if moved "
 	           "alone)");
 	assert_int_equal(d->why, GS_WHY_MIG);
@@ -293,8 +293,9 @@ static void test_spot_p4d(void **state)
 	           "which rules out time-slicing (training jobs at 85% of A100-SXM4-40GB >= "
 	           "70%), MPS's split for 2 clients gives 20.00 GiB per client < "
 	           "nightly-finetune's 30.00 GiB; 6 of its p4d.24xlarge's 8 GPUs idle (no "
-	           "smaller A100-SXM4-40GB instance); rejected: MIG ($16.00/h instead of "
-	           "$8.00/h for the A100-SXM4-40GB replicas), L4 (+$0.38/h if moved alone)");
+	           "smaller A100-SXM4-40GB instance); rejected: MIG (the A100-SXM4-40GB "
+	           "replicas would cost $16.00/h with it, not $8.00/h), L4 (+$0.38/h if moved "
+	           "alone)");
 	n = gs_plan_node_at(x.p, (size_t)d->node);
 	assert_string_equal(n->instance->type, "p4d.24xlarge");
 	assert_int_equal(idle_gpus(n), 6);
@@ -379,8 +380,8 @@ static void test_tenants(void **state)
 	int globex = 0;
 	(void)state;
 	expect_why(x.p, "acme-chat",
-	           "MIG 1g.10gb on A100-SXM4-40GB (12% compute, 8.00 GiB): whole GPUs: "
-	           "$43.92/h instead of $21.96/h for the A100-SXM4-40GB replicas; isolated "
+	           "MIG 1g.10gb on A100-SXM4-40GB (12% compute, 8.00 GiB): on whole GPUs the "
+	           "A100-SXM4-40GB replicas would cost $43.92/h, not $21.96/h; isolated "
 	           "from tenant globex on the same GPU; 1g.5gb has 4.75 GiB < 8.00 GiB; 7 of "
 	           "its p4d.24xlarge's 8 GPUs idle (no smaller A100-SXM4-40GB instance)");
 	for (size_t m = 0; m < pg->n_mig; m++)
@@ -400,8 +401,9 @@ static void test_tenants(void **state)
 	           "time-slicing on A100-SXM4-40GB (12% compute, 8.00 GiB): with 3 other "
 	           "replicas, together 48% compute (targetUtilization 90%) and 32.00 of 40.00 "
 	           "GiB; allowed for latency-tolerant inference; 7 of its p4d.24xlarge's 8 "
-	           "GPUs idle (no smaller A100-SXM4-40GB instance); rejected: MIG (same cost "
-	           "and GPUs, more to reconfigure for the A100-SXM4-40GB replicas)");
+	           "GPUs idle (no smaller A100-SXM4-40GB instance); rejected: MIG (the "
+	           "A100-SXM4-40GB replicas would cost the same with it, with more to "
+	           "reconfigure)");
 	expect_no_template_words(x.p, 0);
 	drop(&x);
 }
