@@ -1,101 +1,134 @@
 /*
  * advise.c - advice for one workload without a plan: the strategies it may
- * use in order of preference, why, and which are ruled out.
+ * use in order of preference, why, and which are ruled out. Every reason
+ * is the planner's own rule answering about this workload: the study's
+ * time-slicing rule (gs_strategy_ts_check), targetUtilization's cap on a
+ * shared GPU (at its default, as a workload file without it gets), and
+ * the MIG profile the packer would choose (gs_mig_rule).
  */
+#include <stdio.h>
+#include <string.h>
+
 #include "base/buf.h"
+#include "plan/pack.h"
 #include "plan/strategy.h"
 #include "scenario/scenario.h"
 
-/* The smallest base MIG profile of each MIG-capable model that holds one
- * replica, so "use MIG" comes with a size. */
-static void mig_sizes(gs_buf *t, const gs_catalog *cat, const gs_workload *w)
+/* The profile the packer would give one replica on each MIG-capable model
+ * (the smallest base profile below the whole GPU that holds it), so "use
+ * MIG" comes with a size: " (A30 1g.6gb, ...)"; 0 when none holds it. */
+static int mig_sizes(gs_buf *t, const gs_catalog *cat, const gs_workload *w)
 {
+	gs_planner pl;
 	int any = 0;
+	memset(&pl, 0, sizeof pl);
+	pl.target = GS_TARGET_DEFAULT_PPM;
 	for (size_t i = 0; i < gs_catalog_gpu_count(cat); i++) {
 		const gs_gpu *g = gs_catalog_gpu_at(cat, i);
-		const gs_mig_profile *best = NULL;
-		int64_t comp = gs_workload_compute_on(w, g);
-		for (size_t j = 0; g->mig_slots && j < g->n_mig_profiles; j++) {
-			const gs_mig_profile *p = &g->mig_profiles[j];
-			/* A whole-GPU profile is no slice: the planner never uses it. */
-			if (p->variant || p->compute_slices >= g->mig_compute_slices ||
-			    (p->memory_mib << 20) < w->memory_bytes ||
-			    (int64_t)p->sm_count * GS_PPM / g->sm_count < comp)
-				continue;
-			if (!best || p->memory_slices < best->memory_slices ||
-			    (p->memory_slices == best->memory_slices &&
-			     p->compute_slices < best->compute_slices))
-				best = p;
-		}
-		if (!best)
+		const gs_mig_profile *best;
+		gs_group one = { 0 };
+		one.n = 1;
+		one.mem = w->memory_bytes;
+		one.comp = gs_workload_compute_on(w, g);
+		if (gs_mig_rule(&pl, g, &one, &best, NULL) != GS_RULE_OK)
 			continue;
 		gs_buf_printf(t, "%s%s %s", any ? ", " : " (", g->name, best->name);
 		any = 1;
 	}
-	gs_buf_puts(t, any ? ")" : " (no MIG profile smaller than a whole GPU holds it)");
+	if (any)
+		gs_buf_puts(t, ")");
+	return any;
 }
 
-/* Fault isolation: only a partition of its own, or a GPU of its own. */
-static void advise_isolated(gs_buf *t, const gs_catalog *cat, const gs_workload *w,
-                            int *n)
+/* Advice in order, and what is ruled out. */
+typedef struct advice {
+	gs_buf *t;
+	int n;
+	gs_buf out;
+} advice;
+
+static void item(advice *a, const char *text)
 {
-	gs_buf_printf(t, "%d. MIG: its own hardware partition isolates memory and faults",
-	              ++*n);
-	mig_sizes(t, cat, w);
-	gs_buf_printf(t, "\n%d. dedicated GPU, where no MIG profile fits or the GPU has "
-	                 "no MIG\n", ++*n);
-	gs_buf_puts(t, "ruled out: time-slicing and MPS (one fault domain for all clients)\n");
+	gs_buf_printf(a->t, "%d. %s\n", ++a->n, text);
 }
 
-/* The study's rule rules time-slicing out (no_ts says which rule). */
-static void advise_no_ts(gs_buf *t, const gs_catalog *cat, const gs_workload *w,
-                         const char *no_ts, int *n)
+static void ruled(advice *a, const char *what)
 {
-	gs_buf_printf(t, "%d. MPS with limits: %s keeps a guaranteed share of threads and "
-	                 "memory with little overhead\n", ++*n, no_ts);
-	gs_buf_printf(t, "%d. MIG: a fixed slice with full isolation", ++*n);
-	mig_sizes(t, cat, w);
-	gs_buf_puts(t, "\n");
-	if (w->compute_ppm < 900000)
-		gs_buf_printf(t, "%d. dedicated GPU\n", ++*n);
-	gs_buf_printf(t, "ruled out: time-slicing (%s: context switches and no limits "
-	                 "hurt it)\n", no_ts);
+	gs_buf_printf(&a->out, "%s%s", a->out.len ? "; " : "ruled out: ", what);
 }
 
-static void advise_shared(gs_buf *t, const gs_catalog *cat, const gs_workload *w,
-                          int *n)
+/* MIG with its sizes, or ruled out when no slice holds it. */
+static void mig_item(advice *a, const gs_catalog *cat, const gs_workload *w,
+                     const char *why)
 {
-	gs_buf_printf(t, "%d. time-slicing: %s work shares a GPU with the least setup\n",
-	              ++*n,
-	              w->kind == GS_KIND_NOTEBOOK || w->kind == GS_KIND_CI ? "bursty"
-	                                                                   : "light");
-	gs_buf_printf(t, "%d. MPS with limits: lower overhead than time-slicing, memory "
-	                 "capped per client, one fault domain\n", ++*n);
-	gs_buf_printf(t, "%d. MIG: when tenants must not share a GPU", ++*n);
-	mig_sizes(t, cat, w);
-	gs_buf_puts(t, "\n");
+	gs_buf sizes = GS_BUF_INIT;
+	if (mig_sizes(&sizes, cat, w)) {
+		gs_buf_printf(a->t, "%d. MIG: %s%s\n", ++a->n, why, gs_buf_str(&sizes));
+	} else {
+		ruled(a, "MIG (no profile smaller than a whole GPU holds it)");
+	}
+	a->t->failed |= sizes.failed;
+	gs_buf_release(&sizes);
+}
+
+/* "latency-critical inference at 60% >= 50%", "notebook". */
+static void ts_text(char *buf, size_t n, const gs_ts_verdict *v)
+{
+	if (v->threshold_ppm)
+		snprintf(buf, n, "%s at %lld%% %s %lld%%", v->subject,
+		         (long long)(v->share_ppm / 10000), v->rule ? ">=" : "<",
+		         (long long)(v->threshold_ppm / 10000));
+	else
+		snprintf(buf, n, "%s", v->subject);
 }
 
 int gs_advise(const gs_catalog *cat, const gs_workload *w, char **out, gs_error *err)
 {
-	const char *no_ts = gs_strategy_ts_rule(w);
+	gs_ts_verdict v = gs_strategy_ts_check(w);
 	gs_buf t = GS_BUF_INIT;
-	int n = 0;
+	advice a = { &t, 0, GS_BUF_INIT };
+	char ts[128], line[256];
 
+	ts_text(ts, sizeof ts, &v);
 	gs_buf_printf(&t, "%s: %s, %lld%% compute, %lld MiB, latency %s, isolation %s\n",
 	              w->name ? w->name : "workload", gs_kind_name(w->kind),
 	              (long long)(w->compute_ppm / 10000),
 	              (long long)gs_div_ceil(w->memory_bytes, 1 << 20),
 	              w->latency_critical ? "critical" : "tolerant",
 	              w->isolation_fault ? "fault" : "none");
-	if (w->compute_ppm >= 900000)
-		gs_buf_printf(&t, "%d. dedicated GPU: it needs %lld%% of a GPU, sharing would "
-		                  "gain nothing\n", ++n, (long long)(w->compute_ppm / 10000));
-	if (w->isolation_fault)
-		advise_isolated(&t, cat, w, &n);
-	else if (no_ts)
-		advise_no_ts(&t, cat, w, no_ts, &n);
-	else
-		advise_shared(&t, cat, w, &n);
+	if (w->isolation_fault) {
+		/* Only a partition of its own, or a GPU of its own. */
+		mig_item(&a, cat, w, "its own hardware partition isolates memory and faults");
+		item(&a, "dedicated GPU, where no MIG profile fits or the GPU has no MIG");
+		ruled(&a, "time-slicing and MPS (one fault domain for all clients)");
+	} else if (w->compute_ppm >= GS_TARGET_DEFAULT_PPM) {
+		/* No GPU it shares may hold it. */
+		snprintf(line, sizeof line, "dedicated GPU: its %lld%% is at or over "
+		         "targetUtilization (%d%% unless the file sets it), the most a shared "
+		         "GPU may run", (long long)(w->compute_ppm / 10000),
+		         GS_TARGET_DEFAULT_PPM / 10000);
+		item(&a, line);
+		mig_item(&a, cat, w, "a slice of its own");
+		ruled(&a, "time-slicing and MPS (they share a GPU at targetUtilization)");
+	} else if (v.rule) {
+		item(&a, "MPS with limits: keeps a guaranteed share of threads and memory with "
+		         "little overhead");
+		mig_item(&a, cat, w, "a fixed slice with full isolation");
+		item(&a, "dedicated GPU");
+		snprintf(line, sizeof line, "time-slicing (%s: context switches and no limits "
+		         "hurt it)", ts);
+		ruled(&a, line);
+	} else {
+		snprintf(line, sizeof line, "time-slicing: shares a GPU with the least setup; the "
+		         "study's rules allow it for %s", ts);
+		item(&a, line);
+		item(&a, "MPS with limits: lower overhead than time-slicing, memory capped per "
+		         "client, one fault domain");
+		mig_item(&a, cat, w, "when tenants must not share a GPU");
+	}
+	if (a.out.len)
+		gs_buf_printf(&t, "%s\n", gs_buf_str(&a.out));
+	t.failed |= a.out.failed;
+	gs_buf_release(&a.out);
 	return gs_buf_detach(&t, out, err);
 }

@@ -129,6 +129,17 @@ static int next_count(int k, int n)
 	return k * 2 > n ? n : k * 2;
 }
 
+/* Keeps the best packing with MIG for the plan's reasons, when asked. */
+static void probe_note(gs_mig_probe *pr, score sc)
+{
+	if (!pr || (pr->tried && sc.cost > pr->mig_cost) ||
+	    (pr->tried && sc.cost == pr->mig_cost && sc.gpus >= pr->mig_gpus))
+		return;
+	pr->tried = 1;
+	pr->mig_cost = sc.cost;
+	pr->mig_gpus = sc.gpus;
+}
+
 /* Tries moving the least-filled movable groups into MIG, more at a time,
  * keeping the best packing seen. */
 static int choose_mig(const gs_planner *pl, const gs_gpu *g, gs_group *shared, int ns,
@@ -154,6 +165,7 @@ static int choose_mig(const gs_planner *pl, const gs_gpu *g, gs_group *shared, i
 		if ((rc = build(pl, g, shared, ns, to_mig, fault, nf, &cand)) < 0)
 			break;
 		sc = score_of(pl, &cand);
+		probe_note(pl->probe, sc);
 		if (better(sc, *best_score)) {
 			gs_pack_release(best);
 			*best = cand;
@@ -183,6 +195,11 @@ static int splits(const gs_planner *pl, const gs_gpu *g, const gs_group *gr)
 			return 0;
 	}
 	return 1;
+}
+
+int gs_group_splits(const gs_planner *pl, const gs_gpu *g, const gs_group *gr)
+{
+	return gr->n > 1 && splits(pl, g, gr);
 }
 
 /* The groups again, with every time-sliced group whose replicas each fit
@@ -249,7 +266,12 @@ static int try_mig(const gs_planner *pl, const gs_gpu *g, gs_group *shared, int 
 {
 	score best = score_of(pl, out);
 	gs_group *split = NULL;
-	int nsplit = 0, rc = choose_mig(pl, g, shared, ns, fault, nf, out, &best);
+	int nsplit = 0, rc;
+	if (pl->probe) {
+		pl->probe->whole_cost = best.cost;
+		pl->probe->whole_gpus = best.gpus;
+	}
+	rc = choose_mig(pl, g, shared, ns, fault, nf, out, &best);
 	if (rc == 0 && (rc = split_groups(pl, g, shared, ns, &split, &nsplit)) == 0) {
 		if (nsplit != ns)
 			rc = choose_mig(pl, g, split, nsplit, fault, nf, out, &best);

@@ -32,6 +32,52 @@ typedef struct gs_replica {
 	int64_t headroom; /* its memoryHeadroom (or the file's), ppm */
 } gs_replica;
 
+/* Which packing rule refuses a replica a place, so that the plan's reasons
+ * (decide.c) name the rule the packer applied: the rules below return it
+ * and their yes/no forms are these rules' GS_RULE_OK. */
+typedef enum gs_rule {
+	GS_RULE_OK,
+	GS_RULE_TENANT,      /* another tenant's group */
+	GS_RULE_FAULT,       /* isolation: fault shares nothing */
+	GS_RULE_SPREAD,      /* one of its own replicas, under spread */
+	GS_RULE_MEMORY,      /* summed memory over the GPU's */
+	GS_RULE_TARGET,      /* summed compute over targetUtilization */
+	GS_RULE_MPS_OFF,     /* this plan has MIG, so no MPS (plan_build.c) */
+	GS_RULE_NO_MPS,      /* the model has no MPS */
+	GS_RULE_MPS_CLIENTS, /* more clients than the model's MPS limit */
+	GS_RULE_MPS_MEMORY,  /* a client's memory over the device plugin's split */
+	GS_RULE_MPS_THREADS, /* a client's compute over the split of threads */
+	GS_RULE_MIG_OFF,     /* this plan has MPS, so no MIG (plan_build.c) */
+	GS_RULE_NO_MIG,      /* the model has no MIG */
+	GS_RULE_MIG_TS,      /* a shared instance would time-slice a replica that
+	                      * must not be */
+	GS_RULE_MIG_MEMORY,  /* over the profile's memory */
+	GS_RULE_MIG_COMPUTE, /* over the profile's share (times the target when
+	                      * shared) */
+} gs_rule;
+
+/* What a refusing rule compared: need > have (bytes, or ppm of the GPU;
+ * MPS_CLIENTS: clients), with k clients under MPS, rep the replica that
+ * did not fit (-1: the group's sum) and prof the MIG profile. */
+typedef struct gs_rule_figs {
+	int64_t need, have;
+	int k;
+	int rep;
+	const gs_mig_profile *prof;
+} gs_rule_figs;
+
+static inline gs_rule gs_rule_fig(gs_rule_figs *f, gs_rule r, int64_t need, int64_t have,
+                                  int k, int rep)
+{
+	if (f) {
+		f->need = need;
+		f->have = have;
+		f->k = k;
+		f->rep = rep;
+	}
+	return r;
+}
+
 /* Replicas sharing one GPU or one MIG instance. */
 typedef struct gs_group {
 	int tenant;
@@ -64,6 +110,15 @@ typedef struct gs_pack {
 struct gs_planner;
 struct gs_shop;
 
+/* What pack.c compared when it chose between whole GPUs and MIG for a
+ * model, for the plan's reasons (decide.c): the packing without MIG
+ * instances (fault-isolated ones aside) and the best one with them. */
+typedef struct gs_mig_probe {
+	int tried;               /* some packing with MIG was priced */
+	gs_micros whole_cost, mig_cost;
+	int whole_gpus, mig_gpus;
+} gs_mig_probe;
+
 /* What a packing costs once bought (gs_pack_cost, planner.h), so that
  * packings are compared by money, not GPU count. */
 typedef int (*gs_pack_cost_fn)(const struct gs_planner *pl, const gs_pack *pk,
@@ -83,6 +138,10 @@ typedef struct gs_planner {
 	int no_mig, no_mps;        /* one of them, when a plan may not have both */
 	gs_pack_cost_fn cost;      /* NULL: compare packings by GPU count */
 	struct gs_shop *shops;     /* for cost: the shop of each model */
+	gs_mig_probe *probe;       /* set by decide.c only: try_mig fills it */
+	gs_strategy left_out;      /* MIG or MPS when the plan may not have both
+	                            * (plan_build.c), else DEDICATED */
+	gs_micros left_out_cost;   /* the cheapest plan that kept it */
 } gs_planner;
 
 /* ---- packing a model (pack.c) ------------------------------------------- */
@@ -91,6 +150,10 @@ typedef struct gs_planner {
  * found, then the one with fewer GPUs, then fewer MIG GPUs. */
 int gs_pack_model(const gs_planner *pl, const gs_gpu *g, const int *reps, int n,
                   gs_pack *out);
+
+/* Would the packer split the shared group gr into one MIG instance per
+ * replica (every replica fits a slice of its own)? */
+int gs_group_splits(const gs_planner *pl, const gs_gpu *g, const gs_group *gr);
 
 /* ---- a packing's data (pack_gpu.c) --------------------------------------- */
 
@@ -125,6 +188,13 @@ static inline int gs_spread_conflict(const gs_planner *pl, const int *reps, int 
 }
 /* May replica r join the shared group gr on a whole GPU of model g? */
 int gs_can_join(const gs_planner *pl, const gs_gpu *g, const gs_group *gr, int r);
+/* The same question answered with the rule that refuses, and its figures
+ * in f when f is not NULL: gs_can_join is this rule's GS_RULE_OK. */
+gs_rule gs_join_rule(const gs_planner *pl, const gs_gpu *g, const gs_group *gr, int r,
+                     gs_rule_figs *f);
+/* MPS's part of that rule for gr and r as k clients of one GPU. */
+gs_rule gs_mps_rule(const gs_planner *pl, const gs_gpu *g, const gs_group *gr, int r, int k,
+                    gs_rule_figs *f);
 /* First-fit-decreasing of shareable replicas reps[0..n) into one-tenant
  * groups. */
 int gs_share_first_fit(const gs_planner *pl, const gs_gpu *g, const int *reps, int n,
@@ -142,6 +212,18 @@ int gs_share_exact(const gs_planner *pl, const gs_gpu *g, gs_group *gs, int *ng)
  * below the whole GPU does. */
 const gs_mig_profile *gs_mig_profile_for(const gs_planner *pl, const gs_gpu *g,
                                          const gs_group *gr);
+/* Is p one of the profiles a group may get: a base profile (no media
+ * variant) smaller than the whole GPU? */
+int gs_mig_candidate(const gs_gpu *g, const gs_mig_profile *p);
+/* Does candidate profile p hold the group (its memory, and its share of
+ * compute, times the target when the instance is shared)? */
+gs_rule gs_mig_holds(const gs_planner *pl, const gs_gpu *g, const gs_group *gr,
+                     const gs_mig_profile *p, gs_rule_figs *f);
+/* gs_mig_profile_for with the rule when no profile holds the group: MIG
+ * off or absent, a time-sliced instance ruled out, or the largest
+ * candidate's shortfall in f. */
+gs_rule gs_mig_rule(const gs_planner *pl, const gs_gpu *g, const gs_group *gr,
+                    const gs_mig_profile **prof, gs_rule_figs *f);
 /* Packs the MIG instances inst[0..n) onto new GPUs at the end of pk. */
 int gs_pack_mig(const gs_planner *pl, const gs_gpu *g, gs_group **inst, int n,
                 gs_pack *pk);

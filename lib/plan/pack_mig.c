@@ -8,29 +8,68 @@
 
 #include "plan/pack.h"
 
+int gs_mig_candidate(const gs_gpu *g, const gs_mig_profile *p)
+{
+	return !p->variant && p->compute_slices < g->mig_compute_slices;
+}
+
+gs_rule gs_mig_holds(const gs_planner *pl, const gs_gpu *g, const gs_group *gr,
+                     const gs_mig_profile *p, gs_rule_figs *f)
+{
+	int64_t share = (int64_t)p->sm_count * GS_PPM / g->sm_count;
+	int64_t cap = gr->n > 1 ? share * pl->target / GS_PPM : share;
+	if (f)
+		f->prof = p;
+	int64_t offer = gs_memory_offer(g, p, gr->n > 1 ? GS_STRATEGY_TIME_SLICING
+	                                              : GS_STRATEGY_DEDICATED,
+	                                gr->headroom);
+	if (gr->mem > offer)
+		return gs_rule_fig(f, GS_RULE_MIG_MEMORY, gr->mem, offer, gr->n, -1);
+	if (gr->comp > cap)
+		return gs_rule_fig(f, GS_RULE_MIG_COMPUTE, gr->comp, cap, gr->n, -1);
+	return GS_RULE_OK;
+}
+
+/* Fewest slots, then fewest compute slices. */
+static int smaller(const gs_mig_profile *a, const gs_mig_profile *b)
+{
+	return a->memory_slices != b->memory_slices ? a->memory_slices < b->memory_slices
+	                                            : a->compute_slices < b->compute_slices;
+}
+
+gs_rule gs_mig_rule(const gs_planner *pl, const gs_gpu *g, const gs_group *gr,
+                    const gs_mig_profile **prof, gs_rule_figs *f)
+{
+	const gs_mig_profile *best = NULL, *largest = NULL;
+	*prof = NULL;
+	if (pl->no_mig)
+		return GS_RULE_MIG_OFF;
+	if (!g->mig_slots)
+		return GS_RULE_NO_MIG;
+	if (gr->n > 1 && gr->no_ts)
+		return GS_RULE_MIG_TS;
+	for (size_t i = 0; i < g->n_mig_profiles; i++) {
+		const gs_mig_profile *p = &g->mig_profiles[i];
+		if (!gs_mig_candidate(g, p))
+			continue;
+		if (!largest || smaller(largest, p))
+			largest = p;
+		if (gs_mig_holds(pl, g, gr, p, NULL) == GS_RULE_OK && (!best || smaller(p, best)))
+			best = p;
+	}
+	if (best) {
+		*prof = best;
+		return GS_RULE_OK;
+	}
+	/* Nothing holds it: the largest candidate says by how much. */
+	return largest ? gs_mig_holds(pl, g, gr, largest, f) : GS_RULE_NO_MIG;
+}
+
 const gs_mig_profile *gs_mig_profile_for(const gs_planner *pl, const gs_gpu *g,
                                          const gs_group *gr)
 {
-	const gs_mig_profile *best = NULL;
-	if (pl->no_mig || !g->mig_slots || (gr->n > 1 && gr->no_ts))
-		return NULL;
-	for (size_t i = 0; i < g->n_mig_profiles; i++) {
-		const gs_mig_profile *p = &g->mig_profiles[i];
-		int64_t share = (int64_t)p->sm_count * GS_PPM / g->sm_count;
-		int64_t cap = gr->n > 1 ? share * pl->target / GS_PPM : share;
-		if (p->variant || p->compute_slices >= g->mig_compute_slices)
-			continue;
-		if (gr->mem > gs_memory_offer(g, p, gr->n > 1 ? GS_STRATEGY_TIME_SLICING
-		                                              : GS_STRATEGY_DEDICATED,
-		                              gr->headroom) ||
-		    gr->comp > cap)
-			continue;
-		/* Fewest slots, then fewest compute slices. */
-		if (!best || p->memory_slices < best->memory_slices ||
-		    (p->memory_slices == best->memory_slices &&
-		     p->compute_slices < best->compute_slices))
-			best = p;
-	}
+	const gs_mig_profile *best;
+	gs_mig_rule(pl, g, gr, &best, NULL);
 	return best;
 }
 

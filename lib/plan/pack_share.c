@@ -1,7 +1,8 @@
 /*
  * pack_share.c - whole GPUs shared by the replicas of one tenant: the rules
  * for a replica joining a group (tenant, isolation, spread, memory, the
- * target compute, and MPS's equal split under the device plugin), and
+ * target compute, and MPS's equal split under the device plugin; each
+ * says which of them refuses, for the plan's reasons), and
  * first-fit-decreasing of a model's shareable replicas into such groups.
  * pack.c then gives small tenants the exact packing (pack_exact.c), which
  * asks the same rules; this file calls neither of them.
@@ -68,23 +69,55 @@ int gs_group_join(const gs_planner *pl, const gs_gpu *g, gs_group *gr, int r)
 }
 
 /* MPS through the device plugin splits memory and threads equally. */
-static int mps_fits(const gs_planner *pl, const gs_gpu *g, const gs_group *gr, int r,
-                    int k)
+static gs_rule mps_rule(const gs_planner *pl, const gs_gpu *g, const gs_group *gr, int r,
+                        int k, gs_rule_figs *f)
 {
 	int64_t mem_each, comp_each;
-	if (pl->no_mps || !g->mps_max_clients || k > g->mps_max_clients)
-		return 0;
+	if (pl->no_mps)
+		return GS_RULE_MPS_OFF;
+	if (!g->mps_max_clients)
+		return GS_RULE_NO_MPS;
+	if (k > g->mps_max_clients)
+		return gs_rule_fig(f, GS_RULE_MPS_CLIENTS, k, g->mps_max_clients, k, -1);
 	if (pl->via_dra)
-		return 1;
+		return GS_RULE_OK;
 	/* The plugin splits the memory the driver reports, reserve and all. */
 	mem_each = (((g->memory_mib << 20) / k) >> 20) << 20;
 	comp_each = (int64_t)(100 / k) * 10000;
 	for (int i = 0; i <= gr->n; i++) {
 		int x = i < gr->n ? gr->reps[i] : r;
-		if (pl->reps[x].w->memory_bytes > mem_each || gs_rep_comp(pl, x, g) > comp_each)
-			return 0;
+		int64_t comp;
+		if (pl->reps[x].w->memory_bytes > mem_each)
+			return gs_rule_fig(f, GS_RULE_MPS_MEMORY, pl->reps[x].w->memory_bytes,
+			                   mem_each, k, x);
+		if ((comp = gs_rep_comp(pl, x, g)) > comp_each)
+			return gs_rule_fig(f, GS_RULE_MPS_THREADS, comp, comp_each, k, x);
 	}
-	return 1;
+	return GS_RULE_OK;
+}
+
+static gs_rule join_rule(const gs_planner *pl, const gs_gpu *g, const gs_group *gr, int r,
+                         gs_rule_figs *f)
+{
+	const gs_replica *p = &pl->reps[r];
+	int64_t comp = gr->comp + gs_rep_comp(pl, r, g);
+	int64_t room = gr->headroom > p->headroom ? gr->headroom : p->headroom;
+	gs_strategy st = gr->no_ts || p->no_ts ? GS_STRATEGY_MPS : GS_STRATEGY_TIME_SLICING;
+	int64_t offer = gs_memory_offer(g, NULL, st, room);
+	if (gr->tenant != p->tenant)
+		return GS_RULE_TENANT;
+	if (p->w->isolation_fault)
+		return GS_RULE_FAULT;
+	if (gs_spread_conflict(pl, gr->reps, gr->n, r))
+		return GS_RULE_SPREAD;
+	if (gr->mem + p->w->memory_bytes > offer)
+		return gs_rule_fig(f, GS_RULE_MEMORY, gr->mem + p->w->memory_bytes, offer,
+		                   gr->n + 1, -1);
+	if (!gs_share_within(comp, pl->target))
+		return gs_rule_fig(f, GS_RULE_TARGET, comp, pl->target, gr->n + 1, -1);
+	if (gr->no_ts || p->no_ts)
+		return mps_rule(pl, g, gr, r, gr->n + 1, f);
+	return GS_RULE_OK;
 }
 
 /* Joining makes the group shared: by MPS where time-slicing is ruled
@@ -92,24 +125,24 @@ static int mps_fits(const gs_planner *pl, const gs_gpu *g, const gs_group *gr, i
  * largest headroom of its members. */
 static int can_join(const gs_planner *pl, const gs_gpu *g, const gs_group *gr, int r)
 {
-	const gs_replica *p = &pl->reps[r];
-	int64_t comp = gr->comp + gs_rep_comp(pl, r, g);
-	int64_t room = gr->headroom > p->headroom ? gr->headroom : p->headroom;
-	gs_strategy st = gr->no_ts || p->no_ts ? GS_STRATEGY_MPS : GS_STRATEGY_TIME_SLICING;
-	if (gr->tenant != p->tenant || p->w->isolation_fault ||
-	    gs_spread_conflict(pl, gr->reps, gr->n, r))
-		return 0;
-	if (gr->mem + p->w->memory_bytes > gs_memory_offer(g, NULL, st, room) ||
-	    !gs_share_within(comp, pl->target))
-		return 0;
-	if (gr->no_ts || p->no_ts)
-		return mps_fits(pl, g, gr, r, gr->n + 1);
-	return 1;
+	return join_rule(pl, g, gr, r, NULL) == GS_RULE_OK;
 }
 
 int gs_can_join(const gs_planner *pl, const gs_gpu *g, const gs_group *gr, int r)
 {
 	return can_join(pl, g, gr, r);
+}
+
+gs_rule gs_mps_rule(const gs_planner *pl, const gs_gpu *g, const gs_group *gr, int r, int k,
+                    gs_rule_figs *f)
+{
+	return mps_rule(pl, g, gr, r, k, f);
+}
+
+gs_rule gs_join_rule(const gs_planner *pl, const gs_gpu *g, const gs_group *gr, int r,
+                     gs_rule_figs *f)
+{
+	return join_rule(pl, g, gr, r, f);
 }
 
 /* ---- first fit ----------------------------------------------------------- */

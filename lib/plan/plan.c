@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "plan/decision.h"
 #include "plan/plan_internal.h"
 #include "plan/planner.h"
 #include "scenario/scenario.h"
@@ -217,7 +218,7 @@ static const gs_built *baseline(const gs_built *after, const gs_built *before)
 /* The records of the cheaper plan and everything said about them.
  * Sharing must never cost more than not sharing: where the heuristic
  * lands above the dedicated plan, the dedicated plan is the answer. */
-static int fill(gs_plan *p, const gs_planner *pl, const gs_built *after,
+static int fill(gs_plan *p, gs_planner *pl, gs_choice *c, const gs_built *after,
                 const gs_built *before, gs_micros *ded)
 {
 	const gs_built *base = baseline(after, before);
@@ -227,7 +228,9 @@ static int fill(gs_plan *p, const gs_planner *pl, const gs_built *after,
 		return -1;
 	sum_before(p, pl->s, base);
 	summarize(p, pl);
-	if (gs_plan_advice(p, ded) < 0 || gs_plan_notes(p) < 0)
+	if (gs_plan_decide(p, pl, c, shared ? after : base, shared, after->cost,
+	                   base->cost, ded) < 0 ||
+	    gs_plan_advice(p, ded) < 0 || gs_plan_notes(p) < 0)
 		return -1;
 	raw_idle(p);
 	if (plan_teams(p) < 0)
@@ -261,7 +264,7 @@ static int make(gs_plan *p, gs_planner *pl, gs_error *err)
 	                gs_build_before(pl, pl->shops, &c, &before) < 0))
 		rc = -1;
 	if (rc == 0)
-		rc = fill(p, pl, &after, &before, ded);
+		rc = fill(p, pl, &c, &after, &before, ded);
 	if (rc == -1)
 		rc = gs_fail_nomem(err);
 done:

@@ -84,6 +84,9 @@ static int one_of_mig_mps(gs_planner *pl, gs_shop *shops, const gs_choice *c,
 	}
 	pl->no_mps = pl->no_mig = 0;
 	best = b[1].cost < b[0].cost;
+	/* What was left out, and what keeping it cost, for the reasons. */
+	pl->left_out = best ? GS_STRATEGY_MIG : GS_STRATEGY_MPS;
+	pl->left_out_cost = b[!best].cost;
 	gs_built_release(after);
 	*after = b[best];
 	gs_built_release(&b[!best]);

@@ -255,3 +255,9 @@ int gs_choose_models(const gs_planner *pl, gs_shop *shops, gs_choice *c)
 			return -1;
 	return improve(pl, shops, c);
 }
+
+int gs_choice_eval(const gs_planner *pl, gs_shop *shops, const gs_choice *c, int m,
+                   gs_total *t)
+{
+	return eval_model(pl, shops, c, m, t);
+}

@@ -28,6 +28,8 @@ struct gs_plan {
 	gs_micros *rep_cost;   /* per replica, for workload costs */
 	gs_micros current_after; /* after cost of workloads with `current` */
 	gs_micros *rep_idle;   /* per replica, its part of its node's idle */
+	struct gs_decision *decisions; /* per workload: what decided (decide.c) */
+	size_t n_decisions;
 };
 
 /* ---- memory the plan owns (plan_mem.c) ----------------------------------- */

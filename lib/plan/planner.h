@@ -54,6 +54,10 @@ void gs_choice_release(const gs_planner *pl, gs_choice *c);
 /* Prices every model's packing, then moves workloads between models while
  * the whole plan gets cheaper. */
 int gs_choose_models(const gs_planner *pl, gs_shop *shops, gs_choice *c);
+/* What model m's workloads cost, packed and bought: the local search's
+ * measure, for the reasons' alternatives (decide_cost.c). */
+int gs_choice_eval(const gs_planner *pl, gs_shop *shops, const gs_choice *c, int m,
+                   gs_total *t);
 /* The replicas of the workloads on model m, in a new array. */
 int gs_reps_of_model(const gs_planner *pl, const gs_choice *c, int m, int **out, int *n);
 

@@ -27,13 +27,31 @@ const char *gs_strategy_name(gs_strategy s)
 	return gs_strategy_info_get(s)->name;
 }
 
+gs_ts_verdict gs_strategy_ts_check(const gs_workload *w)
+{
+	gs_ts_verdict v = { NULL, NULL, w->compute_ppm, 0 };
+	switch (w->kind) {
+	case GS_KIND_INFERENCE:
+		v.subject = w->latency_critical ? "latency-critical inference"
+		                                : "latency-tolerant inference";
+		v.threshold_ppm = w->latency_critical ? GS_TS_LATENCY_HEAVY_PPM : 0;
+		if (v.threshold_ppm && v.share_ppm >= v.threshold_ppm)
+			v.rule = "latency-critical heavy inference";
+		break;
+	case GS_KIND_BATCH:
+	case GS_KIND_TRAINING:
+		v.subject = w->kind == GS_KIND_BATCH ? "batch jobs" : "training jobs";
+		v.threshold_ppm = GS_TS_BATCH_HEAVY_PPM;
+		if (v.share_ppm >= v.threshold_ppm)
+			v.rule = "GPU-intensive batch";
+		break;
+	default:
+		v.subject = w->kind == GS_KIND_NOTEBOOK ? "notebooks" : "CI jobs";
+	}
+	return v;
+}
+
 const char *gs_strategy_ts_rule(const gs_workload *w)
 {
-	if (w->kind == GS_KIND_INFERENCE && w->latency_critical &&
-	    w->compute_ppm >= GS_TS_LATENCY_HEAVY_PPM)
-		return "latency-critical heavy inference";
-	if ((w->kind == GS_KIND_BATCH || w->kind == GS_KIND_TRAINING) &&
-	    w->compute_ppm >= GS_TS_BATCH_HEAVY_PPM)
-		return "GPU-intensive batch";
-	return NULL;
+	return gs_strategy_ts_check(w).rule;
 }

@@ -39,4 +39,19 @@ const gs_strategy_info *gs_strategy_info_get(gs_strategy s);
  * heavy inference", "GPU-intensive batch"), or NULL. Static text. */
 const char *gs_strategy_ts_rule(const gs_workload *w);
 
+/* The same rules with what they compared, so that a text about w says
+ * what the rule said: `rule` as above (NULL when time-slicing is allowed),
+ * `subject` what w is to the rules ("latency-critical inference", "batch
+ * jobs", "notebooks"), `share_ppm` its compute as written (of measuredOn),
+ * and `threshold_ppm` the rule's threshold, 0 where no rule applies to
+ * its kind and latency. gs_strategy_ts_rule is this verdict's rule. */
+typedef struct gs_ts_verdict {
+	const char *rule;
+	const char *subject;
+	int64_t share_ppm;
+	int64_t threshold_ppm;
+} gs_ts_verdict;
+
+gs_ts_verdict gs_strategy_ts_check(const gs_workload *w);
+
 #endif

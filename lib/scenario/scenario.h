@@ -12,6 +12,9 @@
 
 #include "doc/fields.h"
 
+/* targetUtilization when a file does not set it: 90%, in ppm. */
+#define GS_TARGET_DEFAULT_PPM 900000
+
 typedef struct wl {
 	gs_workload pub;
 	char *name, *tenant, *team;

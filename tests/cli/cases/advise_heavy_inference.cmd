@@ -1,0 +1,1 @@
+advise --latency critical --memory 18GiB --compute 60%

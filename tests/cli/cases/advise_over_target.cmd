@@ -1,0 +1,1 @@
+advise --kind training --memory 30GiB --compute 95%

@@ -1,0 +1,1 @@
+advise --memory 12GiB --compute 65%

@@ -1,0 +1,1 @@
+plan $FIXTURES/why/eks-team-spot.yaml

@@ -1,0 +1,1 @@
+plan --format json $FIXTURES/why/eks-team-spot.yaml

@@ -1,0 +1,1 @@
+plan $FIXTURES/why/spread.yaml
