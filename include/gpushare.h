@@ -142,6 +142,13 @@ typedef struct gs_gpu {
 	const char *file;             /* profile file it came from */
 } gs_gpu;
 
+/* A host's CPU architecture, named as the kubernetes.io/arch label names
+ * it. Instances are amd64 or arm64; a workload may also run on any. */
+typedef enum gs_arch { GS_ARCH_AMD64, GS_ARCH_ARM64, GS_ARCH_ANY } gs_arch;
+
+GS_EXPORT
+const char *gs_arch_name(gs_arch a); /* "amd64", "arm64", "any" */
+
 /* A cloud instance type. Read-only record owned by the catalog. */
 typedef struct gs_instance {
 	const char *cloud;      /* "aws", "azure", "gcp", or a user's own */
@@ -155,6 +162,7 @@ typedef struct gs_instance {
 	gs_micros spot;         /* per hour; -1 when unknown */
 	const char *source;
 	const char *price_date;
+	gs_arch arch;           /* of its CPUs: GS_ARCH_AMD64 or GS_ARCH_ARM64 */
 } gs_instance;
 
 /* Loads DIR/gpus/ *.yaml and then DIR/instances/ *.yaml, in name order, for
