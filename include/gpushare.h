@@ -335,6 +335,11 @@ typedef struct gs_workload {
 	const gs_instance *current; /* NULL: unknown */
 	int current_count;
 	unsigned long line, col;    /* where it was defined, 0 if not a file */
+	/* Host needs of one replica: what its pod requests of the node. 0:
+	 * not given, and then the planner checks none. */
+	int64_t cpu_millis;         /* cores x 1000 (`cpu`) */
+	int64_t host_memory_bytes;  /* host RAM (`memory`) */
+	gs_arch arch;               /* its images' CPUs; GS_ARCH_ANY: either */
 } gs_workload;
 
 /* Loads a workload file (gpushare-workloads(5)); path "-" is stdin. The

@@ -93,6 +93,7 @@ static void offer_value(ctx *c, const char *key)
 		{ "cloud", "aws azure gcp all" },
 		{ "pricing", "on-demand spot" },
 		{ "via", "device-plugin dra" },
+		{ "arch", "amd64 arm64 any" },
 	};
 	if (strcmp(key, "measuredOn") == 0 || strcmp(key, "gpus") == 0)
 		offer_catalog(c, 0);

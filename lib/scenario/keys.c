@@ -5,6 +5,7 @@
  * value typed at the prompt is checked exactly as the same value in a
  * file.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,6 +20,7 @@ static const char *const isolations[] = { "none", "fault" };
 static const char *const clouds[] = { "aws", "azure", "gcp", "all" };
 static const char *const pricings[] = { "on-demand", "spot" };
 static const char *const vias[] = { "device-plugin", "dra" };
+static const char *const archs[] = { "amd64", "arm64", "any" }; /* as gs_arch */
 
 const char *gs_kind_name(gs_kind k) { return kind_names[k]; }
 const char *gs_spread_name(gs_spread sp) { return spread_names[sp]; }
@@ -249,6 +251,89 @@ static int write_current(const gs_key_src *s, gs_node *map, const char *key)
 	return rc;
 }
 
+/* An arch as the kubernetes.io/arch label names it; the kernel's names
+ * (x86_64, aarch64) are refused with the label's. */
+static int read_arch_value(gs_ctx *c, const gs_node *v, gs_arch *out)
+{
+	static const char *const x86[] = { "x86_64", "x86-64", "x64", "intel", "amd" };
+	static const char *const arm[] = { "aarch64", "arm", "armv8", "graviton" };
+	int i, rc;
+
+	for (size_t k = 0; v->kind == GS_NODE_STRING && k < GS_ARRAY_LEN(x86); k++)
+		if (gs_strcaseeq(v->text, x86[k]))
+			return gs_fail_node(c->err, GS_ESCHEMA, c->file, v, "invalid arch '%s' "
+			                    "(Kubernetes calls it amd64)", v->text);
+	for (size_t k = 0; v->kind == GS_NODE_STRING && k < GS_ARRAY_LEN(arm); k++)
+		if (gs_strcaseeq(v->text, arm[k]))
+			return gs_fail_node(c->err, GS_ESCHEMA, c->file, v, "invalid arch '%s' "
+			                    "(Kubernetes calls it arm64)", v->text);
+	if ((rc = gs_read_choice(c, v, "arch", archs, GS_ARRAY_LEN(archs), &i)) < 0)
+		return rc;
+	*out = (gs_arch)i;
+	return 0;
+}
+
+/* Host needs: what one replica's pod requests of its node. */
+static int read_cpu(const gs_key_dst *d, const gs_node *v)
+{
+	int64_t x;
+	int rc = gs_scalar_cpu(d->c, v, &x);
+
+	if (rc == 0 && x == 0)
+		rc = gs_fail_node(d->c->err, GS_ESCHEMA, d->c->file, v,
+		                  "cpu must be more than 0 (leave it out when unknown)");
+	if (rc == 0)
+		d->w->pub.cpu_millis = x;
+	return rc;
+}
+
+/* Whole cores as a number, others in millicores as Kubernetes writes them. */
+static int write_cpu(const gs_key_src *s, gs_node *map, const char *key)
+{
+	int64_t m = s->w->pub.cpu_millis;
+	char text[32];
+
+	if (!m)
+		return 0;
+	if (m % 1000 == 0)
+		return gs_node_put(map, key, gs_node_int(m / 1000));
+	snprintf(text, sizeof text, "%lldm", (long long)m);
+	return put_str(map, key, text);
+}
+
+static int read_host_memory(const gs_key_dst *d, const gs_node *v)
+{
+	int64_t x;
+	int rc = gs_scalar_bytes(d->c, v, &x);
+
+	if (rc == 0 && x == 0)
+		rc = gs_fail_node(d->c->err, GS_ESCHEMA, d->c->file, v,
+		                  "memory must be more than 0 (leave it out when unknown)");
+	if (rc == 0)
+		d->w->pub.host_memory_bytes = x;
+	return rc;
+}
+
+static int write_host_memory(const gs_key_src *s, gs_node *map, const char *key)
+{
+	int64_t b = s->w->pub.host_memory_bytes;
+	return b ? gs_node_put(map, key, gs_bytes_node(b)) : 0;
+}
+
+static int read_wl_arch(const gs_key_dst *d, const gs_node *v)
+{
+	int rc = read_arch_value(d->c, v, &d->w->pub.arch);
+	if (rc == 0)
+		d->w->has_arch = 1;
+	return rc;
+}
+
+/* Only a workload's own arch: the file's default is written at the top. */
+static int write_wl_arch(const gs_key_src *s, gs_node *map, const char *key)
+{
+	return s->w->has_arch ? put_str(map, key, archs[s->w->pub.arch]) : 0;
+}
+
 /* ---- file keys ---------------------------------------------------------- */
 
 static int read_version(const gs_key_dst *d, const gs_node *v)
@@ -394,6 +479,26 @@ static int write_gpus(const gs_key_src *s, gs_node *map, const char *key)
 	return sc->n_gpus ? gs_node_put(map, key, gs_gpus_node(sc->gpus, sc->n_gpus)) : 0;
 }
 
+/* The default arch of the workloads that do not name their own (a file
+ * reads it before its workloads; `set arch` changes them too). */
+static int read_arch(const gs_key_dst *d, const gs_node *v)
+{
+	gs_arch a;
+	int rc = read_arch_value(d->c, v, &a);
+	if (rc < 0)
+		return rc;
+	d->s->arch = a;
+	for (size_t k = 0; k < d->s->n; k++)
+		if (!d->s->w[k]->has_arch)
+			d->s->w[k]->pub.arch = a;
+	return 0;
+}
+
+static int write_arch(const gs_key_src *s, gs_node *map, const char *key)
+{
+	return s->s->arch != GS_ARCH_AMD64 ? put_str(map, key, archs[s->s->arch]) : 0;
+}
+
 /* ---- the table ---------------------------------------------------------- */
 
 #define F GS_KEY_FILE
@@ -409,6 +514,7 @@ static const gs_key keys[] = {
 	{ "targetUtilization", F, GS_KEY_TEXT, 0, read_target, write_target },
 	{ "instances", F, GS_KEY_LIST, 0, read_instances, write_instances },
 	{ "gpus", F, GS_KEY_LIST, 0, read_gpus, write_gpus },
+	{ "arch", F, GS_KEY_TEXT, 0, read_arch, write_arch },
 	{ "workloads", F, GS_KEY_TEXT, 1, NULL, NULL }, /* load.c, write.c */
 
 	{ "name", W, GS_KEY_TEXT, 0, read_name, write_name },
@@ -424,6 +530,9 @@ static const gs_key keys[] = {
 	{ "gpus", W, GS_KEY_LIST, 0, read_wl_gpus, write_wl_gpus },
 	{ "spread", W, GS_KEY_TEXT, 0, read_spread, write_spread },
 	{ "current", W, GS_KEY_PAIR, 0, read_current, write_current },
+	{ "cpu", W, GS_KEY_TEXT, 0, read_cpu, write_cpu },
+	{ "memory", W, GS_KEY_TEXT, 0, read_host_memory, write_host_memory },
+	{ "arch", W, GS_KEY_TEXT, 0, read_wl_arch, write_wl_arch },
 };
 
 #undef F

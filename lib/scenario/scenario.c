@@ -85,6 +85,7 @@ static wl *wl_clone(const wl *src)
 	w->pub = src->pub;
 	w->has_memory = src->has_memory;
 	w->has_compute = src->has_compute;
+	w->has_arch = src->has_arch;
 	if (gs_str_assign(&w->tenant, src->tenant) || gs_str_assign(&w->team, src->team) ||
 	    (src->pub.n_gpus &&
 	     !(w->gpus = malloc(src->pub.n_gpus * sizeof *w->gpus)))) {
@@ -106,6 +107,7 @@ int gs_scenario_clone(const gs_scenario *src, gs_scenario **out, gs_error *err)
 	s->pricing = src->pricing;
 	s->via = src->via;
 	s->target_ppm = src->target_ppm;
+	s->arch = src->arch;
 	s->cluster_cost = src->cluster_cost;
 	s->cluster_gpus = src->cluster_gpus;
 	s->cluster_nodes = src->cluster_nodes;
@@ -241,6 +243,7 @@ int gs_scenario_add(gs_scenario *s, const char *name, gs_error *err)
 		return gs_fail_nomem(err);
 	}
 	rc = gs_read_label(&c, v, "name", &w->name);
+	w->pub.arch = s->arch;
 	gs_wl_sync(w);
 	gs_node_free(v);
 	if (rc == 0 && gs_scenario_push(s, w) < 0)

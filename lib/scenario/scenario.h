@@ -17,6 +17,7 @@ typedef struct wl {
 	char *name, *tenant, *team;
 	const gs_gpu **gpus;
 	int has_memory, has_compute;
+	int has_arch;              /* its own arch, not the file's default */
 } wl;
 
 struct gs_scenario {
@@ -37,6 +38,7 @@ struct gs_scenario {
 	int cluster_gpus, cluster_nodes; /* its size, with cluster_cost */
 	size_t *index;             /* open addressing over w[] by name, +1 */
 	size_t index_cap;          /* 0: no index yet */
+	gs_arch arch;              /* the workloads' default arch */
 };
 
 /* scenario.c: a workload with the defaults (NULL when out of memory), and
