@@ -448,6 +448,11 @@ typedef struct gs_plan_node {
 	const char *mig_config;    /* mig-parted config name; NULL if no MIG */
 	const gs_plan_gpu *gpus;
 	size_t n_gpus;
+	/* Host CPU (millicores) and RAM (bytes): what the node leaves its
+	 * pods after the reserve for the kubelet, the system and the GPU
+	 * Operator (gpushare-workloads(5)), and what its replicas request. */
+	int64_t cpu_allocatable_millis, memory_allocatable_bytes;
+	int64_t cpu_requested_millis, memory_requested_bytes;
 } gs_plan_node;
 
 typedef struct gs_plan_workload {
@@ -472,6 +477,9 @@ typedef struct gs_plan_summary {
 	int instances_before, instances_after;
 	int util_before_permille, util_after_permille; /* planned compute */
 	int replicas;
+	/* Workloads without `cpu`, and without `memory`: the plan assumed
+	 * they need none of their node's CPU or RAM. */
+	int workloads_without_cpu, workloads_without_memory;
 } gs_plan_summary;
 
 typedef struct gs_plan_opts {

@@ -80,6 +80,14 @@ typedef struct gs_planner {
 	int no_mig, no_mps;        /* one of them, when a plan may not have both */
 	gs_pack_cost_fn cost;      /* NULL: compare packings by GPU count */
 	struct gs_shop *shops;     /* for cost: the shop of each model */
+	/* A model sold on hosts of both architectures is two models here,
+	 * one per arch, so that a GPU's replicas and its node agree. */
+	gs_arch model_arch[GS_MAX_MODELS];
+	/* The most CPU (millicores) and RAM (bytes) one node of each model
+	 * leaves its pods (host.h). */
+	int64_t cap_cpu[GS_MAX_MODELS], cap_mem[GS_MAX_MODELS];
+	const char *cloud;         /* the one cloud this plan buys in */
+	int host_needs;            /* some replica requests host CPU or RAM */
 } gs_planner;
 
 /* ---- packing a model (pack.c) ------------------------------------------- */

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "plan/host.h"
 #include "plan/pack.h"
 #include "scenario/scenario.h"
 
@@ -91,6 +92,9 @@ static int can_join(const gs_planner *pl, const gs_gpu *g, const gs_group *gr, i
 	    gs_spread_conflict(pl, gr->reps, gr->n, r))
 		return 0;
 	if (gr->mem + p->w->memory_bytes > gpu_bytes(g) || comp > pl->target)
+		return 0;
+	/* A GPU's replicas share its node's CPU and RAM. */
+	if (!gs_host_may_join(pl, g, gr->reps, gr->n, r))
 		return 0;
 	if (gr->no_ts || p->no_ts)
 		return mps_fits(pl, g, gr, r, gr->n + 1);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "plan/host.h"
 #include "plan/plan_internal.h"
 #include "plan/planner.h"
 #include "scenario/scenario.h"
@@ -132,7 +133,7 @@ static int fill(gs_plan *p, const gs_planner *pl, const gs_built *after,
 		return -1;
 	sum_before(p, pl->s, before);
 	summarize(p, pl);
-	if (gs_plan_advice(p, ded) < 0)
+	if (gs_plan_advice(p, ded) < 0 || gs_plan_host(p, shared ? &after->ns : &before->ns) < 0)
 		return -1;
 	if (!shared && gs_plan_warn(p, "no sharing plan found beats a whole GPU per replica "
 	                               "here; this plan keeps every replica on its own "
@@ -143,13 +144,18 @@ static int fill(gs_plan *p, const gs_planner *pl, const gs_built *after,
 
 static int make(gs_plan *p, gs_planner *pl, gs_error *err)
 {
-	gs_choice c = { NULL, NULL, NULL, NULL };
-	gs_built after = { NULL, 0, { NULL, 0, 0 }, 0, 0 }, before = after;
+	gs_choice c;
+	gs_built after, before;
 	gs_micros *ded = calloc(pl->s->n ? pl->s->n : 1, sizeof *ded);
-	int rc = ded ? gs_choice_init(pl, &c) : -1;
+	int rc;
+
+	memset(&c, 0, sizeof c);
+	memset(&after, 0, sizeof after);
+	memset(&before, 0, sizeof before);
+	rc = ded ? gs_choice_init(pl, &c) : -1;
 
 	if (rc == -2) {
-		rc = gs_fail(err, GS_ENOFIT, "a workload fits no purchasable GPU");
+		rc = gs_host_no_model(pl, &pl->s->w[c.failed]->pub, err);
 		goto done;
 	}
 	if (rc == 0)
@@ -157,9 +163,11 @@ static int make(gs_plan *p, gs_planner *pl, gs_error *err)
 	if (rc == 0 && !(p->rep_cost = calloc((size_t)(pl->nreps ? pl->nreps : 1),
 	                                      sizeof *p->rep_cost)))
 		rc = -1;
-	if (rc == 0 && (gs_build_after(pl, pl->shops, &c, &after) < 0 ||
-	                gs_build_before(pl, pl->shops, &c, &before, ded) < 0))
-		rc = -1;
+	if (rc == 0 && (rc = gs_build_after(pl, pl->shops, &c, &after)) == 0)
+		rc = gs_build_before(pl, pl->shops, &c, &before, ded);
+	if (rc == -2)
+		rc = gs_fail(err, GS_ENOFIT, "no instance in %s holds the host CPU and RAM that "
+		             "the replicas of one GPU request", pl->cloud);
 	if (rc == 0)
 		rc = fill(p, pl, &after, &before, ded);
 	if (rc == -1)
@@ -189,7 +197,7 @@ int gs_plan_make(const gs_scenario *s, const gs_plan_opts *opts, gs_plan **out,
 		return gs_fail_nomem(err);
 	p->s = s;
 	memset(shops, 0, sizeof shops);
-	if (gs_planner_init(&pl, s, shops) < 0)
+	if (gs_planner_init(&pl, s, NULL, shops) < 0)
 		rc = gs_fail_nomem(err);
 	else
 		rc = make(p, &pl, err);

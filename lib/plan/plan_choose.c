@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "plan/host.h"
 #include "plan/planner.h"
 #include "scenario/scenario.h"
 
@@ -72,7 +73,7 @@ static int first_choice(const gs_planner *pl, gs_choice *c, size_t i)
 {
 	const gs_workload *w = &pl->s->w[i]->pub;
 	const gs_gpu *allowed[GS_MAX_MODELS];
-	size_t na = gs_workload_models(pl->s, w, allowed, GS_MAX_MODELS);
+	size_t na = gs_workload_models_in(pl->s, pl->cloud, w, allowed, GS_MAX_MODELS);
 	int best = -1;
 	wide bestv = 0;
 	if (!(c->cands[i] = calloc(GS_MAX_MODELS, sizeof **c->cands)))
@@ -84,7 +85,7 @@ static int first_choice(const gs_planner *pl, gs_choice *c, size_t i)
 		for (size_t a = 0; a < na; a++)
 			ok |= allowed[a] == g;
 		if (!ok || w->memory_bytes > (g->memory_mib << 20) ||
-		    gs_workload_compute_on(w, g) > GS_PPM)
+		    gs_workload_compute_on(w, g) > GS_PPM || !gs_host_model_ok(pl, w, m))
 			continue;
 		c->cands[i][c->ncand[i]++] = m;
 		v = share_cost(pl, w, m);
@@ -110,7 +111,8 @@ int gs_choice_init(const gs_planner *pl, gs_choice *c)
 	    !(c->per_model = calloc(GS_MAX_MODELS, sizeof *c->per_model)))
 		return -1;
 	for (size_t i = 0; i < s->n && rc == 0; i++)
-		rc = first_choice(pl, c, i);
+		if ((rc = first_choice(pl, c, i)) == -2)
+			c->failed = (int)i;
 	return rc;
 }
 

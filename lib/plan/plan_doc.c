@@ -14,6 +14,7 @@ static gs_node *money(gs_micros m) { return gs_node_money(m, 2); }
 static gs_node *pct_ppm(int64_t ppm) { return gs_node_fixed(ppm, 10000, 2); }
 static gs_node *gib_bytes(int64_t b) { return gs_node_fixed(b, 1 << 30, 2); }
 static gs_node *permille(int v) { return gs_node_fixed(v, 10, 1); }
+static gs_node *cores(int64_t millis) { return gs_node_fixed(millis, 1000, 3); }
 
 static gs_node *assignment(const gs_assignment *a, int mps)
 {
@@ -100,6 +101,11 @@ static gs_node *node_entry(const gs_plan_node *n)
 	rc |= gs_node_put(e, "config", gs_node_str(n->config));
 	rc |= gs_node_put(e, "mig_config", gs_node_str(n->mig_config));
 	rc |= gs_node_put(e, "gpus", gpus);
+	rc |= gs_node_put(e, "arch", gs_node_str(gs_arch_name(n->instance->arch)));
+	rc |= gs_node_put(e, "allocatable_cpu", cores(n->cpu_allocatable_millis));
+	rc |= gs_node_put(e, "allocatable_memory_gib", gib_bytes(n->memory_allocatable_bytes));
+	rc |= gs_node_put(e, "requested_cpu", cores(n->cpu_requested_millis));
+	rc |= gs_node_put(e, "requested_memory_gib", gib_bytes(n->memory_requested_bytes));
 	if (rc) {
 		gs_node_free(e);
 		return NULL;
@@ -161,6 +167,11 @@ static gs_node *workload_entry(const gs_plan_workload *pw)
 	rc |= gs_node_put(m, "strategy", gs_node_str(gs_strategy_name(pw->strategy)));
 	rc |= gs_node_put(m, "cost_per_hour", money(pw->cost_per_hour));
 	rc |= gs_node_put(m, "why", gs_node_str(pw->why));
+	rc |= gs_node_put(m, "cpu", w->cpu_millis ? cores(w->cpu_millis) : gs_node_str(NULL));
+	rc |= gs_node_put(m, "host_memory_gib", w->host_memory_bytes
+	                                            ? gib_bytes(w->host_memory_bytes)
+	                                            : gs_node_str(NULL));
+	rc |= gs_node_put(m, "arch", gs_node_str(gs_arch_name(w->arch)));
 	if (rc) {
 		gs_node_free(m);
 		return NULL;
@@ -201,6 +212,9 @@ int gs_doc_plan(const gs_plan *p, gs_doc **out, gs_error *err)
 		rc |= gs_node_put(root, "utilization", u);
 	}
 	rc |= gs_node_put(root, "replicas", gs_node_int(s->replicas));
+	rc |= gs_node_put(root, "workloads_without_cpu", gs_node_int(s->workloads_without_cpu));
+	rc |= gs_node_put(root, "workloads_without_memory",
+	                  gs_node_int(s->workloads_without_memory));
 	rc |= gs_node_put(root, "nodes", nodes);
 	rc |= gs_node_put(root, "workloads", wls);
 	rc |= gs_node_put(root, "teams", teams);

@@ -54,5 +54,8 @@ int gs_plan_name_mig_configs(gs_plan *p);
 /* Each workload's record, cost and why-text, and the plan's warnings;
  * ded_cost[i] is what workload i costs on whole GPUs (advice.c). */
 int gs_plan_advice(gs_plan *p, const gs_micros *ded_cost);
+/* The summary's count of workloads without host needs, and warnings for
+ * them and for instances the host requests made larger (plan_host.c). */
+int gs_plan_host(gs_plan *p, const struct gs_nodeset *ns);
 
 #endif

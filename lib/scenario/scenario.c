@@ -293,8 +293,14 @@ gs_micros gs_instance_price(const gs_scenario *s, const gs_instance *in)
 
 int gs_scenario_instance_ok(const gs_scenario *s, const gs_instance *in)
 {
+	return gs_scenario_instance_ok_in(s, s->cloud, in);
+}
+
+int gs_scenario_instance_ok_in(const gs_scenario *s, const char *cloud,
+                               const gs_instance *in)
+{
 	int ok = s->n_globs == 0;
-	if (strcmp(s->cloud, "all") != 0 && strcmp(s->cloud, in->cloud) != 0)
+	if (strcmp(cloud, "all") != 0 && strcmp(cloud, in->cloud) != 0)
 		return 0;
 	if (gs_instance_price(s, in) < 0)
 		return 0;
@@ -309,6 +315,12 @@ int gs_scenario_instance_ok(const gs_scenario *s, const gs_instance *in)
 size_t gs_workload_models(const gs_scenario *s, const gs_workload *w,
                           const gs_gpu **out, size_t cap)
 {
+	return gs_workload_models_in(s, s->cloud, w, out, cap);
+}
+
+size_t gs_workload_models_in(const gs_scenario *s, const char *cloud, const gs_workload *w,
+                             const gs_gpu **out, size_t cap)
+{
 	size_t n = 0, ng = gs_catalog_gpu_count(s->cat);
 	for (size_t g = 0; g < ng && n < cap; g++) {
 		const gs_gpu *gpu = gs_catalog_gpu_at(s->cat, g);
@@ -317,7 +329,7 @@ size_t gs_workload_models(const gs_scenario *s, const gs_workload *w,
 			allowed |= w->gpus[i] == gpu;
 		for (size_t i = 0; allowed && !sold && i < gs_catalog_instance_count(s->cat); i++) {
 			const gs_instance *in = gs_catalog_instance_at(s->cat, i);
-			sold = in->gpu == gpu && gs_scenario_instance_ok(s, in);
+			sold = in->gpu == gpu && gs_scenario_instance_ok_in(s, cloud, in);
 		}
 		if (allowed && sold)
 			out[n++] = gpu;

@@ -57,10 +57,15 @@ void gs_scenario_unindex(gs_scenario *s);
 
 /* Instances the scenario may buy: cloud, allow-lists and a known price. */
 int gs_scenario_instance_ok(const gs_scenario *s, const gs_instance *in);
+/* The same in one cloud of a scenario whose cloud is "all" (or any). */
+int gs_scenario_instance_ok_in(const gs_scenario *s, const char *cloud,
+                               const gs_instance *in);
 /* GPU models a workload may run on (allowed and purchasable), in catalog
  * order; returns how many were written to out (at most cap). */
 size_t gs_workload_models(const gs_scenario *s, const gs_workload *w,
                           const gs_gpu **out, size_t cap);
+size_t gs_workload_models_in(const gs_scenario *s, const char *cloud, const gs_workload *w,
+                             const gs_gpu **out, size_t cap);
 /* The workload's peak compute on model g, in ppm of g (rounded up). */
 int64_t gs_workload_compute_on(const gs_workload *w, const gs_gpu *g);
 gs_micros gs_instance_price(const gs_scenario *s, const gs_instance *in);

@@ -7,8 +7,10 @@ usage: gen.py SEED [OUT.yaml]          one file (stdout without OUT)
 The same seed always gives the same file.  The YAML is written by hand,
 keeping to the workload-file schema (version 1): cloud, pricing, via,
 targetUtilization, instances, gpus and workloads with name, kind, replicas,
-gpuMemory, compute, measuredOn, latency, isolation, tenant, team, gpus and
-spread.  Python 3 standard library only.
+gpuMemory, compute, measuredOn, latency, isolation, tenant, team, gpus,
+spread, and the host keys cpu, memory and arch (from a second generator
+seeded from SEED, so that the other keys stay what they were).  Python 3
+standard library only.
 """
 
 import os
@@ -65,8 +67,30 @@ def q(s):
     return '"%s"' % s
 
 
+CPUS = ["250m", "500m", "1", "2", "4", "8", "1.5"]
+HOST_MEMS = ["1GiB", "2GiB", "6GiB", "12GiB", "18GiB", "30GiB", "60GiB", "512Mi"]
+
+
+def host_keys(hrnd):
+    """cpu, memory and arch of one workload, each often left out."""
+    w = []
+    if hrnd.random() < 0.35:
+        w.append("    cpu: %s" % q(hrnd.choice(CPUS)))
+    if hrnd.random() < 0.35:
+        w.append("    memory: %s" % hrnd.choice(HOST_MEMS))
+    r = hrnd.random()
+    if r < 0.1:
+        w.append("    arch: any")
+    elif r < 0.11:
+        w.append("    arch: arm64")
+    elif r < 0.16:
+        w.append("    arch: amd64")
+    return w
+
+
 def gen(seed):
     rnd = random.Random(seed)
+    hrnd = random.Random(seed * 7919 + 17)
     cloud = rnd.choice(CLOUDS)
     pricing = rnd.choice(["on-demand", "on-demand", "spot"])
     target = rnd.choice([None, 70, 80, 85, 90, 95, 100])
@@ -96,6 +120,8 @@ def gen(seed):
         lines.append("instances: [%s]" % ", ".join(q(p) for p in globs))
     if lines_gpus:
         lines.append(lines_gpus)
+    if hrnd.random() < 0.1:
+        lines.append("arch: any")
     n_tenants = rnd.randint(1, 3)
     tenants = rnd.sample(TENANTS, n_tenants)
     lines.append("workloads:")
@@ -141,6 +167,7 @@ def gen(seed):
             w.append("    spread: node")
         elif r < 0.35:
             w.append("    spread: none")
+        w.extend(host_keys(hrnd))
         lines.extend(w)
     return "\n".join(lines) + "\n"
 
