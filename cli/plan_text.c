@@ -5,6 +5,7 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "cli.h"
 
@@ -166,6 +167,37 @@ static void print_rest(const gs_plan *p)
 		cli_print_hanging("  - ", gs_plan_warning_at(p, i), 4);
 }
 
+/* With cloud: all, the cloud that won and what the others would cost. */
+static void print_cloud(const gs_plan *p)
+{
+	const gs_plan_summary *s = gs_plan_summary_get(p);
+	size_t n = gs_plan_cloud_count(p), o = 0;
+	char line[4096], a[32], b[32];
+	if (!n)
+		return;
+	put(line, sizeof line, &o, "%s, the %s", s->cloud,
+	    n == 1 ? "only cloud the allow-lists leave" : "cheapest single cloud");
+	for (size_t i = 0, k = 0; i < n; i++) {
+		const gs_plan_cloud *c = gs_plan_cloud_at(p, i);
+		if (strcmp(c->cloud, s->cloud) == 0)
+			continue;
+		put(line, sizeof line, &o, "%s", k++ ? "; " : ": ");
+		if (c->planned < 0) {
+			put(line, sizeof line, &o, "%s not planned, estimated at %s/h", c->cloud,
+			    cli_money(c->estimate_per_hour, a, sizeof a));
+			continue;
+		}
+		if (c->planned == 0) {
+			put(line, sizeof line, &o, "%s cannot: %s", c->cloud, c->why);
+			continue;
+		}
+		put(line, sizeof line, &o, "%s %s/h (+%s/h)", c->cloud,
+		    cli_money(c->after_per_hour, a, sizeof a),
+		    cli_money(c->after_per_hour - s->after_per_hour, b, sizeof b));
+	}
+	cli_print_hanging("cloud          ", line, 15);
+}
+
 int cli_plan_print(const gs_plan *plan, const gs_scenario *scn, int fmt)
 {
 	gs_error err;
@@ -175,6 +207,7 @@ int cli_plan_print(const gs_plan *plan, const gs_scenario *scn, int fmt)
 	print_summary(gs_plan_summary_get(plan),
 	              gs_scenario_file(scn) ? gs_scenario_file(scn) : "the current scenario",
 	              gs_scenario_workload_count(scn));
+	print_cloud(plan);
 	print_workloads(plan);
 	print_nodes(plan);
 	print_rest(plan);

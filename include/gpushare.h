@@ -183,6 +183,13 @@ size_t gs_catalog_instance_count(const gs_catalog *cat);
 GS_EXPORT
 const gs_instance *gs_catalog_instance_at(const gs_catalog *cat, size_t i);
 
+/* The clouds the instances name ("aws", "azure", "gcp", or your own such
+ * as "onprem"), each once, in the order the profiles first name them. */
+GS_EXPORT
+size_t gs_catalog_cloud_count(const gs_catalog *cat);
+GS_EXPORT
+const char *gs_catalog_cloud_at(const gs_catalog *cat, size_t i);
+
 /* Finds a GPU by canonical name or alias, ignoring case; NULL if none. */
 GS_EXPORT
 const gs_gpu *gs_gpu_find(const gs_catalog *cat, const char *name);
@@ -480,7 +487,25 @@ typedef struct gs_plan_summary {
 	/* Workloads without `cpu`, and without `memory`: the plan assumed
 	 * they need none of their node's CPU or RAM. */
 	int workloads_without_cpu, workloads_without_memory;
+	const char *cloud;           /* the one cloud the plan buys in */
 } gs_plan_summary;
+
+/* With `cloud: all`, each cloud whose instances the scenario may buy, the
+ * chosen one included, in the catalog's order. Clouds are planned in the
+ * order of their estimate; one whose estimate is not below the best plan
+ * so far is not planned (after_per_hour -1, why says so). */
+typedef struct gs_plan_cloud {
+	const char *cloud;
+	gs_micros after_per_hour;    /* -1: not planned, or it cannot hold
+	                                every workload */
+	int gpus, instances;         /* bought there */
+	gs_micros estimate_per_hour; /* the workloads' cheapest shares of a
+	                                GPU there; -1: it cannot hold them */
+	const char *why;             /* why no plan; NULL when planned */
+	int planned;                 /* 1: planned; 0: it cannot hold every
+	                                workload; -1: not planned, its
+	                                estimate not below the best plan */
+} gs_plan_cloud;
 
 typedef struct gs_plan_opts {
 	unsigned version;  /* GS_PLAN_OPTS_VERSION, set by _INIT */
@@ -489,8 +514,10 @@ typedef struct gs_plan_opts {
 #define GS_PLAN_OPTS_INIT { GS_PLAN_OPTS_VERSION }
 
 /* Plans the scenario: the cheapest deployable placement (ties: fewer GPUs,
- * then fewer instances). Deterministic. GS_ENOFIT explains a workload
- * nothing can hold. */
+ * then fewer instances), in one cloud: the scenario's, or with `cloud:
+ * all` the cheapest single cloud that holds every workload (each is
+ * planned; gs_plan_cloud_at lists them). A plan never spans clouds.
+ * Deterministic. GS_ENOFIT explains a workload nothing can hold. */
 GS_EXPORT
 int gs_plan_make(const gs_scenario *s, const gs_plan_opts *opts,
                  gs_plan **out, gs_error *err);
@@ -515,6 +542,11 @@ GS_EXPORT
 size_t gs_plan_team_count(const gs_plan *p);
 GS_EXPORT
 const gs_plan_team *gs_plan_team_at(const gs_plan *p, size_t i);
+/* The clouds compared under `cloud: all` (none otherwise). */
+GS_EXPORT
+size_t gs_plan_cloud_count(const gs_plan *p);
+GS_EXPORT
+const gs_plan_cloud *gs_plan_cloud_at(const gs_plan *p, size_t i);
 GS_EXPORT
 size_t gs_plan_warning_count(const gs_plan *p);
 GS_EXPORT

@@ -11,10 +11,11 @@
 
 const char *const repl_workload_keys[] = {
 	"name", "kind", "replicas", "gpuMemory", "compute", "measuredOn", "latency",
-	"isolation", "tenant", "team", "gpus", "spread", "current", NULL,
+	"isolation", "tenant", "team", "gpus", "spread", "current", "cpu", "memory", "arch",
+	NULL,
 };
 const char *const repl_scenario_keys[] = {
-	"cloud", "pricing", "via", "targetUtilization", "instances", "gpus", NULL,
+	"cloud", "pricing", "via", "targetUtilization", "instances", "gpus", "arch", NULL,
 };
 
 /* ---- values as a workload file writes them ---------------------------------- */
@@ -99,6 +100,16 @@ static void wl_value(const gs_workload *w, const char *key, char *buf, size_t n)
 		snprintf(buf, n, "%s:%d", w->current->type, w->current_count);
 	else if (strcmp(key, "current") == 0)
 		snprintf(buf, n, "none");
+	else if (strcmp(key, "cpu") == 0 && w->cpu_millis % 1000 == 0)
+		snprintf(buf, n, "%" PRId64, w->cpu_millis / 1000);
+	else if (strcmp(key, "cpu") == 0)
+		snprintf(buf, n, "%" PRId64 "m", w->cpu_millis);
+	else if (strcmp(key, "memory") == 0 && w->host_memory_bytes)
+		fmt_bytes(w->host_memory_bytes, buf, n);
+	else if (strcmp(key, "memory") == 0)
+		snprintf(buf, n, "0");
+	else if (strcmp(key, "arch") == 0)
+		snprintf(buf, n, "%s", gs_arch_name(w->arch));
 	else
 		snprintf(buf, n, "%s", w->name);
 }

@@ -88,6 +88,8 @@ typedef struct gs_planner {
 	int64_t cap_cpu[GS_MAX_MODELS], cap_mem[GS_MAX_MODELS];
 	const char *cloud;         /* the one cloud this plan buys in */
 	int host_needs;            /* some replica requests host CPU or RAM */
+	int quick;                 /* no local search over models (a first
+	                              estimate, to rank clouds) */
 } gs_planner;
 
 /* ---- packing a model (pack.c) ------------------------------------------- */

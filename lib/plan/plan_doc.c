@@ -179,6 +179,38 @@ static gs_node *workload_entry(const gs_plan_workload *pw)
 	return m;
 }
 
+/* With cloud: all, every cloud planned: what it costs, or why it cannot. */
+static gs_node *cloud_list(const gs_plan *p)
+{
+	gs_node *seq = gs_node_new(GS_NODE_SEQ, NULL);
+	int rc = 0;
+	for (size_t i = 0; seq && i < p->n_clouds; i++) {
+		const gs_plan_cloud *c = &p->clouds[i];
+		gs_node *m = gs_node_new(GS_NODE_MAP, NULL);
+		int ok = c->planned > 0;
+		rc |= gs_node_put(m, "cloud", gs_node_str(c->cloud));
+		rc |= gs_node_put(m, "after_per_hour",
+		                  ok ? money(c->after_per_hour) : gs_node_str(NULL));
+		rc |= gs_node_put(m, "gpus", ok ? gs_node_int(c->gpus) : gs_node_str(NULL));
+		rc |= gs_node_put(m, "instances",
+		                  ok ? gs_node_int(c->instances) : gs_node_str(NULL));
+		rc |= gs_node_put(m, "estimate_per_hour", c->estimate_per_hour >= 0
+		                                              ? money(c->estimate_per_hour)
+		                                              : gs_node_str(NULL));
+		rc |= gs_node_put(m, "status", gs_node_str(c->planned > 0    ? "planned"
+		                                           : c->planned == 0 ? "cannot"
+		                                                             : "skipped"));
+		rc |= gs_node_put(m, "chosen", gs_node_bool(strcmp(c->cloud, p->sum.cloud) == 0));
+		rc |= gs_node_put(m, "why_not", gs_node_str(c->why));
+		rc |= gs_node_push(seq, m);
+	}
+	if (rc) {
+		gs_node_free(seq);
+		return NULL;
+	}
+	return seq;
+}
+
 int gs_doc_plan(const gs_plan *p, gs_doc **out, gs_error *err)
 {
 	gs_node *root = gs_node_new(GS_NODE_MAP, NULL);
@@ -212,6 +244,8 @@ int gs_doc_plan(const gs_plan *p, gs_doc **out, gs_error *err)
 		rc |= gs_node_put(root, "utilization", u);
 	}
 	rc |= gs_node_put(root, "replicas", gs_node_int(s->replicas));
+	rc |= gs_node_put(root, "cloud", gs_node_str(s->cloud));
+	rc |= gs_node_put(root, "cloud_alternatives", cloud_list(p));
 	rc |= gs_node_put(root, "workloads_without_cpu", gs_node_int(s->workloads_without_cpu));
 	rc |= gs_node_put(root, "workloads_without_memory",
 	                  gs_node_int(s->workloads_without_memory));

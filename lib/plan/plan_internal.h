@@ -27,7 +27,20 @@ struct gs_plan {
 	size_t n_blocks, cap_blocks;
 	gs_micros *rep_cost;   /* per replica, for workload costs */
 	gs_micros current_after; /* after cost of workloads with `current` */
+	gs_plan_cloud *clouds; /* with cloud: all, every cloud compared */
+	size_t n_clouds;
 };
+
+/* ---- a plan in one cloud (plan.c) ---------------------------------------- */
+
+/* Plans s in `cloud`, a cloud of the catalog (the scenario is valid);
+ * quick skips the local search over GPU models. */
+int gs_plan_in(const gs_scenario *s, const char *cloud, int quick, gs_plan **out,
+               gs_error *err);
+/* What the workloads' cheapest shares of a GPU cost in `cloud`: a first
+ * estimate, no plan. -2 when some workload fits nothing there, -1 when
+ * out of memory. */
+int gs_plan_estimate(const gs_scenario *s, const char *cloud, gs_micros *share);
 
 /* ---- memory the plan owns (plan_mem.c) ----------------------------------- */
 

@@ -17,7 +17,6 @@ static const char *const kind_names[] = { "inference", "batch", "training",
 static const char *const spread_names[] = { "none", "gpu", "node" };
 static const char *const latencies[] = { "tolerant", "critical" };
 static const char *const isolations[] = { "none", "fault" };
-static const char *const clouds[] = { "aws", "azure", "gcp", "all" };
 static const char *const pricings[] = { "on-demand", "spot" };
 static const char *const vias[] = { "device-plugin", "dra" };
 static const char *const archs[] = { "amd64", "arm64", "any" }; /* as gs_arch */
@@ -356,12 +355,31 @@ static int write_version(const gs_key_src *s, gs_node *map, const char *key)
 	return gs_node_put(map, key, gs_node_int(1));
 }
 
+/* A cloud the profiles have instances of, or "all": the cheapest one
+ * (gs_plan_make plans each and keeps it). */
 static int read_cloud(const gs_key_dst *d, const gs_node *v)
 {
-	int i, rc = gs_read_choice(d->c, v, "cloud", clouds, GS_ARRAY_LEN(clouds), &i);
-	if (rc < 0)
-		return rc;
-	return gs_str_assign(&d->s->cloud, clouds[i]) ? gs_fail_nomem(d->c->err) : 0;
+	const gs_catalog *cat = d->s->cat;
+	const char *names[GS_CLOUDS_MAX + 1], *near;
+	size_t n = 0;
+	char list[512];
+
+	for (size_t i = 0; i < gs_catalog_cloud_count(cat) && n < GS_CLOUDS_MAX; i++)
+		names[n++] = gs_catalog_cloud_at(cat, i);
+	names[n++] = "all";
+	if (v->kind != GS_NODE_STRING)
+		return gs_fail_node(d->c->err, GS_ESCHEMA, d->c->file, v,
+		                    "'cloud' must be a string");
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(v->text, names[i]) == 0)
+			return gs_str_assign(&d->s->cloud, names[i]) ? gs_fail_nomem(d->c->err)
+			                                             : 0;
+	near = gs_suggest(v->text, names, n);
+	gs_names_list(names, n, list, sizeof list);
+	return gs_fail_node(d->c->err, GS_ESCHEMA, d->c->file, v,
+	                    "unknown cloud '%s' (%s%s%sthe profiles have %s)", v->text,
+	                    near ? "did you mean '" : "", near ? near : "", near ? "'? " : "",
+	                    list);
 }
 
 static int write_cloud(const gs_key_src *s, gs_node *map, const char *key)

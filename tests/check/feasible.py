@@ -34,6 +34,7 @@ their statement, not from the planner's code:
     (gpushare-workloads(5) HOST RESOURCES: the EKS AMI's kube-reserved,
     evictionHard 100Mi and the GPU Operator's 5m / 64Mi)
 14  arch: an amd64 workload never on an arm64 node, nor arm64 on amd64
+15  one cloud: every node in the plan's cloud (cloud: all picks one)
 
 Numbers in the plan are read as decimals.  memory_gib and compute_percent
 are rounded to 2 decimals, so every comparison allows 0.005 per rounded
@@ -144,6 +145,7 @@ class Checker:
             self.wl[w["name"]] = w
         for ni, node in enumerate(p["nodes"]):
             self.check_node(ni, node)
+        self.check_cloud()
         self.check_config_names()
         self.check_replicas()
         self.check_isolation()
@@ -477,6 +479,26 @@ class Checker:
             if len(reps) > 1:
                 self.v(10, "%s: MIG profile %s with different replicas %s"
                        % (name, p, sorted(reps, key=str)))
+
+    def check_cloud(self):
+        clouds = sorted({n.get("cloud") for n in self.plan["nodes"]}, key=str)
+        if len(clouds) > 1:
+            self.v(15, "nodes in several clouds: %s" % ", ".join(map(str, clouds)))
+        want = self.plan.get("cloud")
+        if want is not None and clouds and clouds != [want]:
+            self.v(15, "the plan's cloud is %s, its nodes are in %s"
+                   % (want, ", ".join(map(str, clouds))))
+        alts = self.plan.get("cloud_alternatives") or []
+        chosen = [a for a in alts if a.get("chosen")]
+        if alts and (len(chosen) != 1 or chosen[0].get("cloud") != want):
+            self.v(15, "cloud_alternatives marks %s chosen, the plan's cloud is %s"
+                   % ([a.get("cloud") for a in chosen], want))
+        for a in alts:
+            if a.get("status") == "planned" and not a.get("chosen"):
+                cost = self.dec(a["after_per_hour"])
+                if cost < self.dec(self.plan["cost"]["after_per_hour"]):
+                    self.v(15, "cloud %s costs %s, less than the chosen %s"
+                           % (a["cloud"], cost, self.plan["cost"]["after_per_hour"]))
 
     def check_config_names(self):
         seen = {}
