@@ -499,8 +499,9 @@ typedef struct gs_plan_cloud {
 	gs_micros after_per_hour;    /* -1: not planned, or it cannot hold
 	                                every workload */
 	int gpus, instances;         /* bought there */
-	gs_micros estimate_per_hour; /* the workloads' cheapest shares of a
-	                                GPU there; -1: it cannot hold them */
+	gs_micros estimate_per_hour; /* the workloads' cheapest shares of an
+	                                instance there; -1: it cannot hold
+	                                them */
 	const char *why;             /* why no plan; NULL when planned */
 	int planned;                 /* 1: planned; 0: it cannot hold every
 	                                workload; -1: not planned, its

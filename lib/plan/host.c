@@ -246,3 +246,22 @@ int gs_host_no_model(const gs_planner *pl, const gs_workload *w, gs_error *err)
 		                  (double)room.mem / (1 << 30));
 	}
 }
+
+int64_t gs_host_share(const gs_planner *pl, const gs_workload *w, int m, int64_t need_ppm)
+{
+	const gs_shop *sh = &pl->shops[m];
+	int64_t best = -1;
+	for (int t = 0; t < sh->n; t++) {
+		int64_t share = need_ppm / sh->insts[t]->gpu_count, c, r;
+		if (w->cpu_millis > sh->cpu[t] || w->host_memory_bytes > sh->mem[t])
+			continue;
+		c = sh->cpu[t] ? w->cpu_millis * GS_PPM / sh->cpu[t] : 0;
+		r = sh->mem[t] ? (int64_t)((__extension__(__int128)w->host_memory_bytes * GS_PPM) /
+		                           sh->mem[t]) : 0;
+		share = share > c ? share : c;
+		share = share > r ? share : r;
+		if (best < 0 || sh->price[t] * share < best)
+			best = sh->price[t] * share;
+	}
+	return best;
+}

@@ -47,6 +47,12 @@ static inline int gs_host_none(gs_host h) { return h.cpu == 0 && h.mem == 0; }
  * within some node of m's shop? */
 int gs_host_model_ok(const gs_planner *pl, const gs_workload *w, int m);
 
+/* What one replica of w costs on model m, as a share of the instance that
+ * holds it cheapest: the larger of its share of the GPUs (need_ppm of one
+ * GPU), of the CPU and of the RAM the instance leaves its pods; in
+ * micro-dollars times ppm, -1 when no instance holds it. */
+int64_t gs_host_share(const gs_planner *pl, const gs_workload *w, int m, int64_t need_ppm);
+
 /* ---- the packer's bound --------------------------------------------------- */
 
 /* The most one node that sells model g leaves its pods: no GPU may ask

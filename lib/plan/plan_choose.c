@@ -67,6 +67,24 @@ static wide share_cost(const gs_planner *pl, const gs_workload *w, int m)
 	return (wide)pl->gpu_price[m] * need_ppm(pl, w, m);
 }
 
+/* What a replica of workload i costs at least, as the cheapest share of
+ * an instance among its candidates: of the GPUs, and where it requests
+ * host CPU or RAM, of those too (micro-dollars times ppm). */
+static int64_t estimate(const gs_planner *pl, const gs_choice *c, size_t i)
+{
+	const gs_workload *w = &pl->s->w[i]->pub;
+	int64_t best = -1;
+	for (int k = 0; k < c->ncand[i]; k++) {
+		int m = c->cands[i][k];
+		int64_t v = w->cpu_millis || w->host_memory_bytes
+		                    ? gs_host_share(pl, w, m, need_ppm(pl, w, m))
+		                    : (int64_t)share_cost(pl, w, m);
+		if (v >= 0 && (best < 0 || v < best))
+			best = v;
+	}
+	return best < 0 ? 0 : best;
+}
+
 /* Workload i's candidate models (allowed, and a whole GPU holds it), and
  * the one whose needed share costs least; -2 when there is none. */
 static int first_choice(const gs_planner *pl, gs_choice *c, size_t i)
@@ -97,7 +115,7 @@ static int first_choice(const gs_planner *pl, gs_choice *c, size_t i)
 	if (best < 0)
 		return -2;
 	c->model[i] = best;
-	c->share += (gs_micros)(bestv * w->replicas / GS_PPM);
+	c->share += estimate(pl, c, i) * w->replicas / GS_PPM;
 	return 0;
 }
 

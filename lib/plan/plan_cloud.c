@@ -2,7 +2,7 @@
  * plan_cloud.c - gs_plan_make: a plan lives in one cloud. The scenario's
  * cloud, or with `cloud: all` the cheapest single cloud: every cloud of
  * the catalog with an instance the scenario may buy gets an estimate (what
- * the workloads' cheapest shares of a GPU cost there), the clouds are
+ * the workloads' cheapest shares of an instance cost there), the clouds are
  * planned in full from the lowest estimate up, each while its estimate is
  * below the best plan so far, and the cheapest plan that holds every
  * workload is kept (ties: fewer GPUs, then fewer instances, then the
