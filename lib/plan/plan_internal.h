@@ -37,7 +37,7 @@ struct gs_plan {
  * quick skips the local search over GPU models. */
 int gs_plan_in(const gs_scenario *s, const char *cloud, int quick, gs_plan **out,
                gs_error *err);
-/* What the workloads' cheapest shares of a GPU cost in `cloud`: a first
+/* What the workloads' cheapest shares of an instance cost in `cloud`: a first
  * estimate, no plan. -2 when some workload fits nothing there, -1 when
  * out of memory. */
 int gs_plan_estimate(const gs_scenario *s, const char *cloud, gs_micros *share);

@@ -48,7 +48,7 @@ typedef struct gs_choice {
 	int *ncand;
 	gs_total *per_model;
 	int failed;      /* after -2 from gs_choice_init: the workload */
-	gs_micros share; /* what the first choices' shares of a GPU cost */
+	gs_micros share; /* the replicas' cheapest instance shares, summed */
 } gs_choice;
 
 /* Candidates and a first model per workload: the cheapest share of a
