@@ -1,4 +1,5 @@
 /* cmd_instances.c - `gpushare instances`: instance types and prices. */
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
@@ -20,25 +21,63 @@ const cli_opt instances_opts[] = {
 	CLI_OPT_END,
 };
 
+/* A column that would push the table past 80 columns wraps: a longer
+ * instance type gets a line of its own, its figures the next line. */
+#define TYPE_COLS 22
+
+/* RAM in GiB: whole numbers plain, others with one decimal. */
+static void ram_text(int64_t mib, char *buf, size_t n)
+{
+	if (mib % 1024 == 0)
+		snprintf(buf, n, "%lld", (long long)(mib / 1024));
+	else
+		snprintf(buf, n, "%.1f", (double)mib / 1024.0);
+}
+
+static void print_row(const gs_instance *in, int cw, int tw)
+{
+	char od[32], spot[32], gpus[48], ram[32];
+	gs_micros_format(in->on_demand, 4, od, sizeof od);
+	if (in->spot < 0)
+		strcpy(spot, "-");
+	else
+		gs_micros_format(in->spot, 4, spot, sizeof spot);
+	snprintf(gpus, sizeof gpus, "%dx %s", in->gpu_count, in->gpu->name);
+	ram_text(in->ram_mib, ram, sizeof ram);
+	if ((int)strlen(in->type) > tw)
+		printf("%-*s %s\n%-*s %-*s", cw, in->cloud, in->type, cw, "", tw, "");
+	else
+		printf("%-*s %-*s", cw, in->cloud, tw, in->type);
+	printf(" %-17s %4d %4s %-5s %8s %8s", gpus, in->vcpus, ram, gs_arch_name(in->arch), od,
+	       spot);
+	printf(cli_ui_state.verbose ? "  %s\n" : "\n", in->price_date);
+}
+
+static int shown(const gs_instance *in, const char *cloud, const gs_gpu *gpu)
+{
+	return !(cloud && strcasecmp(cloud, in->cloud) != 0) && !(gpu && in->gpu != gpu);
+}
+
 static void print_table(const gs_catalog *cat, const char *cloud, const gs_gpu *gpu)
 {
-	/* 80 columns: the price dates show with -v (and in --format json). */
-	printf("%-5s %-35s %-17s %9s %8s", "CLOUD", "INSTANCE", "GPUS", "$/H", "SPOT $/H");
+	int cw = 5, tw = 8;
+	/* Columns as wide as what they show, the type within TYPE_COLS. 80
+	 * columns: the price dates show with -v (and in --format json). */
+	for (size_t i = 0; i < gs_catalog_instance_count(cat); i++) {
+		const gs_instance *in = gs_catalog_instance_at(cat, i);
+		int c = (int)strlen(in->cloud), t = (int)strlen(in->type);
+		if (!shown(in, cloud, gpu))
+			continue;
+		cw = c > cw ? c : cw;
+		tw = t > tw ? (t > TYPE_COLS ? TYPE_COLS : t) : tw;
+	}
+	printf("%-*s %-*s %-17s %4s %4s %-5s %8s %8s", cw, "CLOUD", tw, "INSTANCE", "GPUS",
+	       "VCPU", "RAM", "ARCH", "$/H", "SPOT $/H");
 	printf(cli_ui_state.verbose ? "  %s\n" : "\n", "PRICE DATE");
 	for (size_t i = 0; i < gs_catalog_instance_count(cat); i++) {
 		const gs_instance *in = gs_catalog_instance_at(cat, i);
-		char od[32], spot[32];
-		if ((cloud && strcasecmp(cloud, in->cloud) != 0) || (gpu && in->gpu != gpu))
-			continue;
-		gs_micros_format(in->on_demand, 4, od, sizeof od);
-		if (in->spot < 0)
-			strcpy(spot, "-");
-		else
-			gs_micros_format(in->spot, 4, spot, sizeof spot);
-		char gpus[48];
-		snprintf(gpus, sizeof gpus, "%dx %s", in->gpu_count, in->gpu->name);
-		printf("%-5s %-35s %-17s %9s %8s", in->cloud, in->type, gpus, od, spot);
-		printf(cli_ui_state.verbose ? "  %s\n" : "\n", in->price_date);
+		if (shown(in, cloud, gpu))
+			print_row(in, cw, tw);
 	}
 }
 

@@ -5,6 +5,7 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "cli.h"
 
@@ -176,14 +177,42 @@ static void print_gpu(const gs_plan_gpu *g)
 	}
 }
 
+/* Millicores as cores: "4", "0.5", "3.915". */
+static void cores(char *buf, size_t n, int64_t m)
+{
+	int d = m % 10 ? 3 : m % 100 ? 2 : m % 1000 ? 1 : 0;
+	int64_t div = d == 3 ? 1 : d == 2 ? 10 : d == 1 ? 100 : 1000;
+	if (d)
+		snprintf(buf, n, "%lld.%0*lld", (long long)(m / 1000), d,
+		         (long long)(m % 1000 / div));
+	else
+		snprintf(buf, n, "%lld", (long long)(m / 1000));
+}
+
+/* What the node's replicas request of its host, when some request any. */
+static void print_host(const gs_plan_node *n)
+{
+	char a[32], b[32];
+	if (!n->cpu_requested_millis && !n->memory_requested_bytes)
+		return;
+	cores(a, sizeof a, n->cpu_requested_millis);
+	cores(b, sizeof b, n->cpu_allocatable_millis);
+	printf("    host: %s of %s cpu, %.2f of %.2f GiB allocatable\n", a, b,
+	       (double)n->memory_requested_bytes / (1 << 30),
+	       (double)n->memory_allocatable_bytes / (1 << 30));
+}
+
 static void print_nodes(const gs_plan *p)
 {
 	printf("\nNODES\n");
 	for (size_t i = 0; i < gs_plan_node_count(p); i++) {
 		const gs_plan_node *n = gs_plan_node_at(p, i);
 		char c[32];
-		printf("  %zu %s (%s) %s/h, config %s\n", i + 1, n->instance->type,
-		       n->instance->cloud, cli_money(n->price_per_hour, c, sizeof c), n->config);
+		/* amd64 is the rule; an arm64 host is named. */
+		printf("  %zu %s (%s%s) %s/h, config %s\n", i + 1, n->instance->type,
+		       n->instance->cloud, n->instance->arch == GS_ARCH_ARM64 ? ", arm64" : "",
+		       cli_money(n->price_per_hour, c, sizeof c), n->config);
+		print_host(n);
 		for (size_t g = 0; g < n->n_gpus; g++)
 			print_gpu(&n->gpus[g]);
 	}
@@ -213,6 +242,37 @@ static void print_rest(const gs_plan *p)
 		cli_print_hanging("  - ", gs_plan_warning_at(p, i), 4);
 }
 
+/* With cloud: all, the cloud that won and what the others would cost. */
+static void print_cloud(const gs_plan *p)
+{
+	const gs_plan_summary *s = gs_plan_summary_get(p);
+	size_t n = gs_plan_cloud_count(p), o = 0;
+	char line[4096], a[32], b[32];
+	if (!n)
+		return;
+	put(line, sizeof line, &o, "%s, the %s", s->cloud,
+	    n == 1 ? "only cloud the allow-lists leave" : "cheapest single cloud");
+	for (size_t i = 0, k = 0; i < n; i++) {
+		const gs_plan_cloud *c = gs_plan_cloud_at(p, i);
+		if (strcmp(c->cloud, s->cloud) == 0)
+			continue;
+		put(line, sizeof line, &o, "%s", k++ ? "; " : ": ");
+		if (c->planned < 0) {
+			put(line, sizeof line, &o, "%s not planned, estimated at %s/h", c->cloud,
+			    cli_money(c->estimate_per_hour, a, sizeof a));
+			continue;
+		}
+		if (c->planned == 0) {
+			put(line, sizeof line, &o, "%s cannot: %s", c->cloud, c->why);
+			continue;
+		}
+		put(line, sizeof line, &o, "%s %s/h (+%s/h)", c->cloud,
+		    cli_money(c->after_per_hour, a, sizeof a),
+		    cli_money(c->after_per_hour - s->after_per_hour, b, sizeof b));
+	}
+	cli_print_hanging("cloud          ", line, 15);
+}
+
 int cli_plan_print(const gs_plan *plan, const gs_scenario *scn, int fmt)
 {
 	gs_error err;
@@ -222,6 +282,7 @@ int cli_plan_print(const gs_plan *plan, const gs_scenario *scn, int fmt)
 	print_summary(gs_plan_summary_get(plan),
 	              gs_scenario_file(scn) ? gs_scenario_file(scn) : "the current scenario",
 	              gs_scenario_workload_count(scn));
+	print_cloud(plan);
 	print_workloads(plan);
 	print_nodes(plan);
 	print_rest(plan);

@@ -148,6 +148,13 @@ typedef struct gs_gpu {
 	int memory_bandwidth_gbs;     /* GB/s (10^9 bytes), from the datasheet */
 } gs_gpu;
 
+/* A host's CPU architecture, named as the kubernetes.io/arch label names
+ * it. Instances are amd64 or arm64; a workload may also run on any. */
+typedef enum gs_arch { GS_ARCH_AMD64, GS_ARCH_ARM64, GS_ARCH_ANY } gs_arch;
+
+GS_EXPORT
+const char *gs_arch_name(gs_arch a); /* "amd64", "arm64", "any" */
+
 /* A cloud instance type. Read-only record owned by the catalog. */
 typedef struct gs_instance {
 	const char *cloud;      /* "aws", "azure", "gcp", or a user's own */
@@ -161,6 +168,7 @@ typedef struct gs_instance {
 	gs_micros spot;         /* per hour; -1 when unknown */
 	const char *source;
 	const char *price_date;
+	gs_arch arch;           /* of its CPUs: GS_ARCH_AMD64 or GS_ARCH_ARM64 */
 } gs_instance;
 
 /* Loads DIR/gpus/ *.yaml and then DIR/instances/ *.yaml, in name order, for
@@ -180,6 +188,13 @@ GS_EXPORT
 size_t gs_catalog_instance_count(const gs_catalog *cat);
 GS_EXPORT
 const gs_instance *gs_catalog_instance_at(const gs_catalog *cat, size_t i);
+
+/* The clouds the instances name ("aws", "azure", "gcp", or your own such
+ * as "onprem"), each once, in the order the profiles first name them. */
+GS_EXPORT
+size_t gs_catalog_cloud_count(const gs_catalog *cat);
+GS_EXPORT
+const char *gs_catalog_cloud_at(const gs_catalog *cat, size_t i);
 
 /* Finds a GPU by canonical name or alias, ignoring case; NULL if none. */
 GS_EXPORT
@@ -352,6 +367,11 @@ typedef struct gs_workload {
 	/* Share of a GPU's usable memory it keeps free where memory is shared
 	 * without isolation, in ppm; -1: the file's (gs_scenario_memory_headroom). */
 	int64_t memory_headroom_ppm;
+	/* Host needs of one replica: what its pod requests of the node. 0:
+	 * not given, and then the planner checks none. */
+	int64_t cpu_millis;         /* cores x 1000 (`cpu`) */
+	int64_t host_memory_bytes;  /* host RAM (`memory`) */
+	gs_arch arch;               /* its images' CPUs; GS_ARCH_ANY: either */
 } gs_workload;
 
 /* Loads a workload file (gpushare-workloads(5)); path "-" is stdin. The
@@ -477,6 +497,11 @@ typedef struct gs_plan_node {
 	const char *mig_config;    /* mig-parted config name; NULL if no MIG */
 	const gs_plan_gpu *gpus;
 	size_t n_gpus;
+	/* Host CPU (millicores) and RAM (bytes): what the node leaves its
+	 * pods after the reserve for the kubelet, the system and the GPU
+	 * Operator (gpushare-workloads(5)), and what its replicas request. */
+	int64_t cpu_allocatable_millis, memory_allocatable_bytes;
+	int64_t cpu_requested_millis, memory_requested_bytes;
 } gs_plan_node;
 
 typedef struct gs_plan_workload {
@@ -526,7 +551,29 @@ typedef struct gs_plan_summary {
 	 * sentence ("targetUtilization 90% leaves room for 3 of these on one
 	 * GPU; ..."); NULL otherwise. */
 	const char *sharing_limit;
+	/* Workloads without `cpu`, and without `memory`: the plan assumed
+	 * they need none of their node's CPU or RAM. */
+	int workloads_without_cpu, workloads_without_memory;
+	const char *cloud;           /* the one cloud the plan buys in */
 } gs_plan_summary;
+
+/* With `cloud: all`, each cloud whose instances the scenario may buy, the
+ * chosen one included, in the catalog's order. Clouds are planned in the
+ * order of their estimate; one whose estimate is not below the best plan
+ * so far is not planned (after_per_hour -1, why says so). */
+typedef struct gs_plan_cloud {
+	const char *cloud;
+	gs_micros after_per_hour;    /* -1: not planned, or it cannot hold
+	                                every workload */
+	int gpus, instances;         /* bought there */
+	gs_micros estimate_per_hour; /* the workloads' cheapest shares of an
+	                                instance there; -1: it cannot hold
+	                                them */
+	const char *why;             /* why no plan; NULL when planned */
+	int planned;                 /* 1: planned; 0: it cannot hold every
+	                                workload; -1: not planned, its
+	                                estimate not below the best plan */
+} gs_plan_cloud;
 
 typedef struct gs_plan_opts {
 	unsigned version;  /* GS_PLAN_OPTS_VERSION, set by _INIT */
@@ -535,8 +582,10 @@ typedef struct gs_plan_opts {
 #define GS_PLAN_OPTS_INIT { GS_PLAN_OPTS_VERSION }
 
 /* Plans the scenario: the cheapest deployable placement (ties: fewer GPUs,
- * then fewer instances). Deterministic. GS_ENOFIT explains a workload
- * nothing can hold. */
+ * then fewer instances), in one cloud: the scenario's, or with `cloud:
+ * all` the cheapest single cloud that holds every workload (each is
+ * planned; gs_plan_cloud_at lists them). A plan never spans clouds.
+ * Deterministic. GS_ENOFIT explains a workload nothing can hold. */
 GS_EXPORT
 int gs_plan_make(const gs_scenario *s, const gs_plan_opts *opts,
                  gs_plan **out, gs_error *err);
@@ -561,6 +610,11 @@ GS_EXPORT
 size_t gs_plan_team_count(const gs_plan *p);
 GS_EXPORT
 const gs_plan_team *gs_plan_team_at(const gs_plan *p, size_t i);
+/* The clouds compared under `cloud: all` (none otherwise). */
+GS_EXPORT
+size_t gs_plan_cloud_count(const gs_plan *p);
+GS_EXPORT
+const gs_plan_cloud *gs_plan_cloud_at(const gs_plan *p, size_t i);
 GS_EXPORT
 size_t gs_plan_warning_count(const gs_plan *p);
 GS_EXPORT

@@ -90,10 +90,16 @@ static void offer_value(ctx *c, const char *key)
 		{ "latency", "tolerant critical" },
 		{ "isolation", "none fault" },
 		{ "spread", "none gpu node" },
-		{ "cloud", "aws azure gcp all" },
 		{ "pricing", "on-demand spot" },
 		{ "via", "device-plugin dra" },
+		{ "arch", "amd64 arm64 any" },
 	};
+	if (strcmp(key, "cloud") == 0) {
+		/* The clouds of the loaded profiles, your own included. */
+		for (size_t i = 0; i < gs_catalog_cloud_count(c->r->cat); i++)
+			line_offer(c->lr, gs_catalog_cloud_at(c->r->cat, i));
+		line_offer(c->lr, "all");
+	}
 	if (strcmp(key, "measuredOn") == 0 || strcmp(key, "gpus") == 0)
 		offer_catalog(c, 0);
 	else if (strcmp(key, "current") == 0 || strcmp(key, "instances") == 0)

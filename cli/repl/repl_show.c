@@ -12,11 +12,11 @@
 const char *const repl_workload_keys[] = {
 	"name", "kind", "replicas", "gpuMemory", "compute", "measuredOn", "latency",
 	"isolation", "tenant", "team", "gpus", "spread", "current", "bound",
-	"memoryHeadroom", NULL,
+	"memoryHeadroom", "cpu", "memory", "arch", NULL,
 };
 const char *const repl_scenario_keys[] = {
 	"cloud", "pricing", "via", "targetUtilization", "instances", "gpus",
-	"memoryHeadroom", NULL,
+	"memoryHeadroom", "arch", NULL,
 };
 
 /* ---- values as a workload file writes them ---------------------------------- */
@@ -107,6 +107,17 @@ static void wl_value(const gs_workload *w, const char *key, char *buf, size_t n)
 		fmt_share(w->memory_headroom_ppm, buf, n);
 	else if (strcmp(key, "memoryHeadroom") == 0)
 		snprintf(buf, n, "the file's");
+	else if ((strcmp(key, "cpu") == 0 && !w->cpu_millis) ||
+	         (strcmp(key, "memory") == 0 && !w->host_memory_bytes))
+		snprintf(buf, n, "-");
+	else if (strcmp(key, "cpu") == 0 && w->cpu_millis % 1000 == 0)
+		snprintf(buf, n, "%" PRId64, w->cpu_millis / 1000);
+	else if (strcmp(key, "cpu") == 0)
+		snprintf(buf, n, "%" PRId64 "m", w->cpu_millis);
+	else if (strcmp(key, "memory") == 0)
+		fmt_bytes(w->host_memory_bytes, buf, n);
+	else if (strcmp(key, "arch") == 0)
+		snprintf(buf, n, "%s", gs_arch_name(w->arch));
 	else
 		snprintf(buf, n, "%s", w->name);
 }
@@ -207,7 +218,8 @@ static const char *pair_value(const keyval *kv, size_t n, const char *key)
 	for (size_t i = 0; i < n; i++)
 		if (strcmp(kv[i].key, key) == 0)
 			return kv[i].val;
-	return "any";
+	/* A file leaves out the defaults: no allow-list, amd64 images. */
+	return strcmp(key, "arch") == 0 ? "amd64" : "any";
 }
 
 static int diff_scenario(const gs_scenario *a, const gs_scenario *b)

@@ -422,9 +422,9 @@ static int load_instance(gs_catalog *cat, gs_ctx *c, const inst_file *f,
 {
 	static const char *const keys[] = {
 		"type", "gpu", "gpu_count", "vcpus", "ram_gib", "on_demand", "spot",
-		"source", "price_date",
+		"source", "price_date", "arch",
 	};
-	const char *type = NULL, *gpu = NULL, *src = NULL, *date = NULL;
+	const char *type = NULL, *gpu = NULL, *src = NULL, *date = NULL, *arch = "amd64";
 	int64_t count = 0, vcpus = 0, ram = 0, od = 0, spot = -1;
 	gs_node *v;
 	int rc;
@@ -439,8 +439,14 @@ static int load_instance(gs_catalog *cat, gs_ctx *c, const inst_file *f,
 	    (rc = gs_get_fixed(c, map, "on_demand", 1, GS_MICROS_PER_USD, &od)) < 0 ||
 	    (rc = gs_get_fixed(c, map, "spot", 0, GS_MICROS_PER_USD, &spot)) < 0 ||
 	    (rc = gs_get_str(c, map, "source", 1, &src)) < 0 ||
-	    (rc = gs_get_str(c, map, "price_date", 1, &date)) < 0)
+	    (rc = gs_get_str(c, map, "price_date", 1, &date)) < 0 ||
+	    (rc = gs_get_str(c, map, "arch", 0, &arch)) < 0)
 		return rc;
+	/* The host's CPUs decide which container images run on it. */
+	if (strcmp(arch, "amd64") != 0 && strcmp(arch, "arm64") != 0)
+		return gs_fail_node(c->err, GS_ESCHEMA, c->file, gs_node_get(map, "arch"),
+		                    "invalid arch '%s' (expected amd64 or arm64)", arch);
+	in->arch = strcmp(arch, "arm64") == 0 ? GS_ARCH_ARM64 : GS_ARCH_AMD64;
 	if (!(in->gpu = gs_gpu_find(cat, gpu))) {
 		const char *near = gs_gpu_suggest(cat, gpu);
 		v = gs_node_get(map, "gpu");

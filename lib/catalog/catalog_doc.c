@@ -112,6 +112,7 @@ static gs_node *instance_node(const gs_instance *in)
 	                  in->spot < 0 ? gs_node_str(NULL) : gs_node_money(in->spot, 2));
 	rc |= gs_node_put(m, "source", gs_node_str(in->source));
 	rc |= gs_node_put(m, "price_date", gs_node_str(in->price_date));
+	rc |= gs_node_put(m, "arch", gs_node_str(gs_arch_name(in->arch)));
 	if (rc) {
 		gs_node_free(m);
 		return NULL;

@@ -263,6 +263,40 @@ int gs_parse_share(const char *text, int64_t *out, gs_error *err)
 	return 0;
 }
 
+/* Kubernetes writes CPU as cores ("4", "0.5") or millicores ("500m"); a
+ * millicore is the finest unit it schedules. */
+int gs_parse_cpu(const char *text, int64_t *out, gs_error *err)
+{
+	size_t len = strlen(text);
+	int milli = len > 0 && text[len - 1] == 'm';
+	char num[64];
+	int64_t v;
+
+	if (len == 0 || len >= sizeof num)
+		return gs_fail(err, GS_ESCHEMA, "'%s' is not a CPU amount (try '4' or '500m')",
+		               text);
+	memcpy(num, text, len + 1);
+	if (milli)
+		num[len - 1] = '\0';
+	switch (gs_parse_fixed(num, milli ? 1 : 1000, &v)) {
+	case 0:
+		break;
+	case GS_PARSE_TOO_PRECISE:
+		return gs_fail(err, GS_ESCHEMA, "'%s' is finer than a millicore (at most 3 "
+		               "decimals, or whole millicores like '500m')", text);
+	case GS_PARSE_TOO_LARGE:
+		return gs_fail(err, GS_ESCHEMA, "'%s' is too large", text);
+	default:
+		return gs_fail(err, GS_ESCHEMA, "'%s' is not a CPU amount (try '4', '0.5' or "
+		               "'500m')", text);
+	}
+	/* A million cores is far past any machine: a typo, not a need. */
+	if (v > INT64_C(1000000000))
+		return gs_fail(err, GS_ESCHEMA, "'%s' is too large", text);
+	*out = v;
+	return 0;
+}
+
 static int scalar_text(gs_ctx *c, const gs_node *n, const char *what)
 {
 	if (n->kind == GS_NODE_STRING)
@@ -285,6 +319,12 @@ int gs_scalar_bytes(gs_ctx *c, const gs_node *n, int64_t *out)
 {
 	int rc = scalar_text(c, n, "a memory size");
 	return rc < 0 ? rc : locate(c, n, gs_parse_bytes(n->text, out, c->err));
+}
+
+int gs_scalar_cpu(gs_ctx *c, const gs_node *n, int64_t *out)
+{
+	int rc = scalar_text(c, n, "a CPU amount");
+	return rc < 0 ? rc : locate(c, n, gs_parse_cpu(n->text, out, c->err));
 }
 
 int gs_scalar_share(gs_ctx *c, const gs_node *n, int64_t *out)

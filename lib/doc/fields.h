@@ -45,10 +45,14 @@ int gs_scalar_int(gs_ctx *c, const gs_node *n, int64_t min, int64_t max,
 int gs_scalar_bytes(gs_ctx *c, const gs_node *n, int64_t *out);
 /* A share: "40%" or a fraction "0.4"; in parts per million. */
 int gs_scalar_share(gs_ctx *c, const gs_node *n, int64_t *out);
+/* CPU as Kubernetes writes it: cores ("4", "0.5") or millicores ("500m");
+ * in millicores. */
+int gs_scalar_cpu(gs_ctx *c, const gs_node *n, int64_t *out);
 
 /* The same parsers on plain text, for command-line flags; err is filled
  * without a location. */
 int gs_parse_bytes(const char *text, int64_t *out, gs_error *err);
 int gs_parse_share(const char *text, int64_t *out, gs_error *err);
+int gs_parse_cpu(const char *text, int64_t *out, gs_error *err);
 
 #endif

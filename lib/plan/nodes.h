@@ -1,6 +1,7 @@
 /*
- * nodes.h - packed GPUs placed on bought instances (plan_nodes.c): the
- * nodes that the plan's records are built from.
+ * nodes.h - packed GPUs placed on bought instances: the nodes that the
+ * plan's records are built from. nodeset.c holds the data, plan_nodes.c
+ * buys by GPU count, nodes_host.c where replicas request host CPU or RAM.
  *
  * Only lib/plan/ includes it.
  */
@@ -20,17 +21,51 @@ typedef struct gs_bnode {
 	int n;
 	int *spread_wl;        /* workloads with spread: node on it */
 	int nsw;
+	int64_t cpu, mem;      /* host CPU (millicores) and RAM (bytes) its
+	                          replicas request */
 } gs_bnode;
+
+/* GPUs whose replicas' host requests made the plan buy more than their
+ * GPU count alone would: what the count would have cost, and what was
+ * bought. */
+typedef struct gs_host_note {
+	const gs_gpu *model;
+	int gpus;           /* of the model and node kind */
+	int moved;          /* of them, on other instance types than `small` */
+	gs_micros by_count, bought;
+	const gs_instance *small;   /* the count's choice that was too small */
+} gs_host_note;
 
 typedef struct gs_nodeset {
 	gs_bnode *v;
 	int n, cap;
+	gs_host_note *notes;
+	int nnotes, capnotes;
 } gs_nodeset;
 
 /* Buys instances for the GPUs of one model and one node kind, keeping
- * replicas of spread: node workloads on distinct nodes. */
+ * replicas of spread: node workloads on distinct nodes, and each node's
+ * host requests within what it leaves its pods. -2 when some GPU's host
+ * requests fit no instance of the shop. */
 int gs_nodes_buy(const gs_planner *pl, gs_shop *sh, const gs_pgpu **gpus, int n,
                  gs_strategy st, int k, gs_nodeset *out);
+/* The same for GPUs some of whose replicas request host CPU or RAM. */
+int gs_nodes_buy_host(const gs_planner *pl, gs_shop *sh, const gs_pgpu **gpus, int n,
+                      gs_strategy st, int k, gs_nodeset *out);
+
+/* ---- the nodes' data (nodeset.c) ----------------------------------------- */
+
 void gs_nodeset_release(gs_nodeset *ns);
+/* A new empty node at the end of ns; NULL when out of memory. */
+gs_bnode *gs_bnode_new(gs_nodeset *ns, const gs_instance *in, gs_micros price,
+                       gs_strategy st, int k);
+/* Would g put two replicas of a spread: node workload on b? */
+int gs_bnode_clash(const gs_planner *pl, const gs_bnode *b, const gs_pgpu *g);
+/* Puts g on b (which has a free slot). */
+int gs_bnode_take(const gs_planner *pl, gs_bnode *b, const gs_pgpu *g);
+/* The shop's best buy of n GPUs as empty nodes, big instances first. */
+int gs_nodeset_buy_best(gs_shop *sh, int n, gs_strategy st, int k, gs_nodeset *out);
+/* Drops the nodes from `first` on that hold no GPU. */
+void gs_nodeset_drop_empty(gs_nodeset *out, int first);
 
 #endif

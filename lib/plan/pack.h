@@ -42,6 +42,7 @@ typedef enum gs_rule {
 	GS_RULE_SPREAD,      /* one of its own replicas, under spread */
 	GS_RULE_MEMORY,      /* summed memory over the GPU's */
 	GS_RULE_TARGET,      /* summed compute over targetUtilization */
+	GS_RULE_HOST,        /* the node of its GPU has not the host CPU or RAM */
 	GS_RULE_MPS_OFF,     /* this plan has MIG, so no MPS (plan_build.c) */
 	GS_RULE_NO_MPS,      /* the model has no MPS */
 	GS_RULE_MPS_CLIENTS, /* more clients than the model's MPS limit */
@@ -142,6 +143,16 @@ typedef struct gs_planner {
 	gs_strategy left_out;      /* MIG or MPS when the plan may not have both
 	                            * (plan_build.c), else DEDICATED */
 	gs_micros left_out_cost;   /* the cheapest plan that kept it */
+	/* A model sold on hosts of both architectures is two models here,
+	 * one per arch, so that a GPU's replicas and its node agree. */
+	gs_arch model_arch[GS_MAX_MODELS];
+	/* The most CPU (millicores) and RAM (bytes) one node of each model
+	 * leaves its pods (host.h). */
+	int64_t cap_cpu[GS_MAX_MODELS], cap_mem[GS_MAX_MODELS];
+	const char *cloud;         /* the one cloud this plan buys in */
+	int host_needs;            /* some replica requests host CPU or RAM */
+	int quick;                 /* no local search over models (a first
+	                              estimate, to rank clouds) */
 } gs_planner;
 
 /* ---- packing a model (pack.c) ------------------------------------------- */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "plan/host.h"
 #include "plan/pack.h"
 
 int gs_mig_candidate(const gs_gpu *g, const gs_mig_profile *p)
@@ -105,7 +106,7 @@ static int mig_may_join(const gs_planner *pl, const gs_pgpu *pg, const gs_group 
 		for (int k = 0; k < gr->n; k++)
 			if (gs_spread_conflict(pl, pg->g[i].reps, pg->g[i].n, gr->reps[k]))
 				return 0;
-	return 1;
+	return gs_host_may_add(pl, pg, gr);
 }
 
 /* Places the instance on this GPU if it fits: 1 if placed, 0 if not, -1

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "plan/host.h"
 #include "plan/pack.h"
 #include "plan/share_rule.h"
 #include "scenario/scenario.h"
@@ -115,6 +116,9 @@ static gs_rule join_rule(const gs_planner *pl, const gs_gpu *g, const gs_group *
 		                   gr->n + 1, -1);
 	if (!gs_share_within(comp, pl->target))
 		return gs_rule_fig(f, GS_RULE_TARGET, comp, pl->target, gr->n + 1, -1);
+	/* A GPU's replicas share its node's CPU and RAM. */
+	if (!gs_host_may_join(pl, g, gr->reps, gr->n, r))
+		return GS_RULE_HOST;
 	if (gr->no_ts || p->no_ts)
 		return mps_rule(pl, g, gr, r, gr->n + 1, f);
 	return GS_RULE_OK;

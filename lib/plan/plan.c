@@ -1,7 +1,8 @@
 /*
- * plan.c - the gs_plan object: gs_plan_make (choose a GPU model per
+ * plan.c - the gs_plan object: a plan in one cloud (choose a GPU model per
  * workload, pack, buy instances, and keep the cheaper of the shared plan
- * and the plan without sharing), its summary and its accessors. Every
+ * and the plan without sharing), its summary and its accessors; which
+ * cloud is plan_cloud.c's (gs_plan_make). Every
  * step iterates in a fixed order, so the same input always gives the same
  * plan. The memory the plan owns is plan_mem.c's.
  */
@@ -9,6 +10,7 @@
 #include <string.h>
 
 #include "plan/decision.h"
+#include "plan/host.h"
 #include "plan/plan_internal.h"
 #include "plan/planner.h"
 #include "scenario/scenario.h"
@@ -230,7 +232,8 @@ static int fill(gs_plan *p, gs_planner *pl, gs_choice *c, const gs_built *after,
 	summarize(p, pl);
 	if (gs_plan_decide(p, pl, c, shared ? after : base, shared, after->cost,
 	                   base->cost, ded) < 0 ||
-	    gs_plan_advice(p, ded) < 0 || gs_plan_notes(p) < 0)
+	    gs_plan_advice(p, ded) < 0 || gs_plan_notes(p) < 0 ||
+	    gs_plan_host(p, shared ? &after->ns : &base->ns) < 0)
 		return -1;
 	raw_idle(p);
 	if (plan_teams(p) < 0)
@@ -245,14 +248,19 @@ static int fill(gs_plan *p, gs_planner *pl, gs_choice *c, const gs_built *after,
 
 static int make(gs_plan *p, gs_planner *pl, gs_error *err)
 {
-	gs_choice c = { NULL, NULL, NULL, NULL };
-	gs_built after = { NULL, 0, { NULL, 0, 0 }, 0, 0 }, before = after;
+	gs_choice c;
+	gs_built after, before;
 	gs_micros *ded = calloc(pl->s->n ? pl->s->n : 1, sizeof *ded);
 	size_t nr = (size_t)(pl->nreps ? pl->nreps : 1);
-	int rc = ded ? gs_choice_init(pl, &c) : -1;
+	int rc;
+
+	memset(&c, 0, sizeof c);
+	memset(&after, 0, sizeof after);
+	memset(&before, 0, sizeof before);
+	rc = ded ? gs_choice_init(pl, &c) : -1;
 
 	if (rc == -2) {
-		rc = gs_fail(err, GS_ENOFIT, "a workload fits no purchasable GPU");
+		rc = gs_host_no_model(pl, &pl->s->w[c.failed]->pub, err);
 		goto done;
 	}
 	if (rc == 0)
@@ -260,9 +268,11 @@ static int make(gs_plan *p, gs_planner *pl, gs_error *err)
 	if (rc == 0 && (!(p->rep_cost = calloc(nr, sizeof *p->rep_cost)) ||
 	                !(p->rep_idle = calloc(nr, sizeof *p->rep_idle))))
 		rc = -1;
-	if (rc == 0 && (gs_build_after(pl, pl->shops, &c, &after) < 0 ||
-	                gs_build_before(pl, pl->shops, &c, &before) < 0))
-		rc = -1;
+	if (rc == 0 && (rc = gs_build_after(pl, pl->shops, &c, &after)) == 0)
+		rc = gs_build_before(pl, pl->shops, &c, &before);
+	if (rc == -2)
+		rc = gs_fail(err, GS_ENOFIT, "no instance in %s holds the host CPU and RAM that "
+		             "the replicas of one GPU request", pl->cloud);
 	if (rc == 0)
 		rc = fill(p, pl, &c, &after, &before, ded);
 	if (rc == -1)
@@ -275,27 +285,42 @@ done:
 	return rc;
 }
 
-int gs_plan_make(const gs_scenario *s, const gs_plan_opts *opts, gs_plan **out,
-                 gs_error *err)
+int gs_plan_estimate(const gs_scenario *s, const char *cloud, gs_micros *share)
+{
+	gs_shop shops[GS_MAX_MODELS];
+	gs_planner pl;
+	gs_choice c;
+	int rc;
+
+	memset(shops, 0, sizeof shops);
+	memset(&c, 0, sizeof c);
+	rc = gs_planner_init(&pl, s, cloud, shops);
+	if (rc == 0)
+		rc = gs_choice_init(&pl, &c);
+	*share = c.share;
+	gs_choice_release(&pl, &c);
+	gs_planner_release(&pl);
+	return rc;
+}
+
+int gs_plan_in(const gs_scenario *s, const char *cloud, int quick, gs_plan **out,
+               gs_error *err)
 {
 	gs_shop shops[GS_MAX_MODELS];
 	gs_planner pl;
 	gs_plan *p;
 	int rc;
 
-	if (opts && (rc = gs_check_version(opts->version, GS_PLAN_OPTS_VERSION,
-	                                   "gs_plan_opts", err)) < 0)
-		return rc;
-	if ((rc = gs_scenario_validate(s, err)) < 0)
-		return rc;
 	if (!(p = calloc(1, sizeof *p)))
 		return gs_fail_nomem(err);
 	p->s = s;
 	memset(shops, 0, sizeof shops);
-	if (gs_planner_init(&pl, s, shops) < 0)
+	if (gs_planner_init(&pl, s, cloud, shops) < 0 || !(p->sum.cloud = gs_plan_strdup(p, cloud)))
 		rc = gs_fail_nomem(err);
-	else
+	else {
+		pl.quick = quick;
 		rc = make(p, &pl, err);
+	}
 	gs_planner_release(&pl);
 	if (rc < 0) {
 		gs_plan_free(p);
@@ -323,6 +348,11 @@ size_t gs_plan_team_count(const gs_plan *p) { return p->n_teams; }
 const gs_plan_team *gs_plan_team_at(const gs_plan *p, size_t i)
 {
 	return i < p->n_teams ? &p->teams[i] : NULL;
+}
+size_t gs_plan_cloud_count(const gs_plan *p) { return p->n_clouds; }
+const gs_plan_cloud *gs_plan_cloud_at(const gs_plan *p, size_t i)
+{
+	return i < p->n_clouds ? &p->clouds[i] : NULL;
 }
 size_t gs_plan_warning_count(const gs_plan *p) { return p->n_warnings; }
 const char *gs_plan_warning_at(const gs_plan *p, size_t i)

@@ -27,9 +27,11 @@ int gs_built_init(const gs_planner *pl, gs_built *b)
 
 int gs_built_buy(const gs_planner *pl, gs_shop *shops, gs_built *b)
 {
-	for (int m = 0; m < pl->nmodels; m++)
-		if (b->packs[m].n && gs_buy_pack(pl, &shops[m], &b->packs[m], &b->ns) < 0)
-			return -1;
+	for (int m = 0; m < pl->nmodels; m++) {
+		int rc = b->packs[m].n ? gs_buy_pack(pl, &shops[m], &b->packs[m], &b->ns) : 0;
+		if (rc < 0)
+			return rc;
+	}
 	for (int i = 0; i < b->ns.n; i++)
 		b->cost += b->ns.v[i].price;
 	return 0;
@@ -74,12 +76,13 @@ static int one_of_mig_mps(gs_planner *pl, gs_shop *shops, const gs_choice *c,
 		return 0;
 	memset(b, 0, sizeof b);
 	for (int i = 0; i < 2; i++) {
+		int rc;
 		pl->no_mps = i == 0;
 		pl->no_mig = i == 1;
-		if (build_shared(pl, shops, c, &b[i]) < 0) {
+		if ((rc = build_shared(pl, shops, c, &b[i])) < 0) {
 			gs_built_release(&b[0]);
 			gs_built_release(&b[1]);
-			return -1;
+			return rc;
 		}
 	}
 	pl->no_mps = pl->no_mig = 0;
@@ -95,7 +98,6 @@ static int one_of_mig_mps(gs_planner *pl, gs_shop *shops, const gs_choice *c,
 
 int gs_build_after(gs_planner *pl, gs_shop *shops, const gs_choice *c, gs_built *b)
 {
-	if (build_shared(pl, shops, c, b) < 0)
-		return -1;
-	return one_of_mig_mps(pl, shops, c, b);
+	int rc = build_shared(pl, shops, c, b);
+	return rc < 0 ? rc : one_of_mig_mps(pl, shops, c, b);
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "plan/host.h"
 #include "plan/planner.h"
 #include "scenario/scenario.h"
 
@@ -66,25 +67,43 @@ static wide share_cost(const gs_planner *pl, const gs_workload *w, int m)
 	return (wide)pl->gpu_price[m] * need_ppm(pl, w, m);
 }
 
+/* What a replica of workload i costs at least, as the cheapest share of
+ * an instance among its candidates: of the GPUs, and where it requests
+ * host CPU or RAM, of those too (micro-dollars times ppm). */
+static int64_t estimate(const gs_planner *pl, const gs_choice *c, size_t i)
+{
+	const gs_workload *w = &pl->s->w[i]->pub;
+	int64_t best = -1;
+	for (int k = 0; k < c->ncand[i]; k++) {
+		int m = c->cands[i][k];
+		int64_t v = w->cpu_millis || w->host_memory_bytes
+		                    ? gs_host_share(pl, w, m, need_ppm(pl, w, m))
+		                    : (int64_t)share_cost(pl, w, m);
+		if (v >= 0 && (best < 0 || v < best))
+			best = v;
+	}
+	return best < 0 ? 0 : best;
+}
+
 /* Workload i's candidate models (allowed, and a whole GPU holds it), and
  * the one whose needed share costs least; -2 when there is none. */
 static int first_choice(const gs_planner *pl, gs_choice *c, size_t i)
 {
 	const gs_workload *w = &pl->s->w[i]->pub;
-	const gs_gpu *allowed[GS_MAX_MODELS];
-	size_t na = gs_workload_models(pl->s, w, allowed, GS_MAX_MODELS);
 	int best = -1;
 	wide bestv = 0;
 	if (!(c->cands[i] = calloc(GS_MAX_MODELS, sizeof **c->cands)))
 		return -1;
+	/* The planner's models are those the scenario may buy: only the
+	 * workload's own allow-list is left to apply. */
 	for (int m = 0; m < pl->nmodels; m++) {
 		const gs_gpu *g = pl->models[m];
 		wide v;
-		int ok = 0;
-		for (size_t a = 0; a < na; a++)
-			ok |= allowed[a] == g;
+		int ok = w->n_gpus == 0;
+		for (size_t a = 0; a < w->n_gpus; a++)
+			ok |= w->gpus[a] == g;
 		if (!ok || w->memory_bytes > gs_usable_bytes(g) ||
-		    gs_workload_compute_on(w, g) > GS_PPM)
+		    gs_workload_compute_on(w, g) > GS_PPM || !gs_host_model_ok(pl, w, m))
 			continue;
 		c->cands[i][c->ncand[i]++] = m;
 		v = share_cost(pl, w, m);
@@ -96,6 +115,7 @@ static int first_choice(const gs_planner *pl, gs_choice *c, size_t i)
 	if (best < 0)
 		return -2;
 	c->model[i] = best;
+	c->share += estimate(pl, c, i) * w->replicas / GS_PPM;
 	return 0;
 }
 
@@ -110,7 +130,8 @@ int gs_choice_init(const gs_planner *pl, gs_choice *c)
 	    !(c->per_model = calloc(GS_MAX_MODELS, sizeof *c->per_model)))
 		return -1;
 	for (size_t i = 0; i < s->n && rc == 0; i++)
-		rc = first_choice(pl, c, i);
+		if ((rc = first_choice(pl, c, i)) == -2)
+			c->failed = (int)i;
 	return rc;
 }
 
@@ -235,7 +256,8 @@ static int improve(const gs_planner *pl, gs_shop *shops, gs_choice *c)
 	/* Each evaluation re-packs one or two models: O(replicas). Small
 	 * fleets get a larger share (measured: 2% cheaper at 1,000 replicas);
 	 * large ones stay fast enough to re-plan at every REPL edit. */
-	long budget = pl->nreps ? (pl->nreps <= 2000 ? 1000000L : 300000L) / pl->nreps : 0;
+	long budget = pl->nreps && !pl->quick
+	                  ? (pl->nreps <= 2000 ? 1000000L : 300000L) / pl->nreps : 0;
 	if (budget > 1000)
 		budget = 1000;
 	for (int pass = 0; pass < 4 && budget > 0; pass++) {

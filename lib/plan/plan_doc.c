@@ -14,6 +14,7 @@ static gs_node *money(gs_micros m) { return gs_node_money(m, 2); }
 static gs_node *pct_ppm(int64_t ppm) { return gs_node_fixed(ppm, 10000, 2); }
 static gs_node *gib_bytes(int64_t b) { return gs_node_fixed(b, 1 << 30, 2); }
 static gs_node *permille(int v) { return gs_node_fixed(v, 10, 1); }
+static gs_node *cores(int64_t millis) { return gs_node_fixed(millis, 1000, 3); }
 
 static gs_node *assignment(const gs_assignment *a, int mps)
 {
@@ -112,6 +113,11 @@ static gs_node *node_entry(const gs_plan_node *n)
 	rc |= gs_node_put(e, "config", gs_node_str(n->config));
 	rc |= gs_node_put(e, "mig_config", gs_node_str(n->mig_config));
 	rc |= gs_node_put(e, "gpus", gpus);
+	rc |= gs_node_put(e, "arch", gs_node_str(gs_arch_name(n->instance->arch)));
+	rc |= gs_node_put(e, "allocatable_cpu", cores(n->cpu_allocatable_millis));
+	rc |= gs_node_put(e, "allocatable_memory_gib", gib_bytes(n->memory_allocatable_bytes));
+	rc |= gs_node_put(e, "requested_cpu", cores(n->cpu_requested_millis));
+	rc |= gs_node_put(e, "requested_memory_gib", gib_bytes(n->memory_requested_bytes));
 	if (rc) {
 		gs_node_free(e);
 		return NULL;
@@ -213,6 +219,11 @@ static gs_node *workload_entry(const gs_plan *p, const gs_plan_workload *pw)
 	                  pct_ppm(gs_workload_memory_headroom(p->s, w)));
 	rc |= gs_node_put(m, "notes", notes(pw));
 	rc |= gs_node_put(m, "idle_per_hour", money(pw->idle_per_hour));
+	rc |= gs_node_put(m, "cpu", w->cpu_millis ? cores(w->cpu_millis) : gs_node_str(NULL));
+	rc |= gs_node_put(m, "host_memory_gib", w->host_memory_bytes
+	                                            ? gib_bytes(w->host_memory_bytes)
+	                                            : gs_node_str(NULL));
+	rc |= gs_node_put(m, "arch", gs_node_str(gs_arch_name(w->arch)));
 	if (rc) {
 		gs_node_free(m);
 		return NULL;
@@ -229,6 +240,38 @@ static int dedicated_counts(gs_node *root, const gs_plan_summary *s)
 		return -1;
 	return gs_node_put(g, "dedicated", gs_node_int(s->gpus_dedicated)) |
 	       gs_node_put(i, "dedicated", gs_node_int(s->instances_dedicated));
+}
+
+/* With cloud: all, every cloud planned: what it costs, or why it cannot. */
+static gs_node *cloud_list(const gs_plan *p)
+{
+	gs_node *seq = gs_node_new(GS_NODE_SEQ, NULL);
+	int rc = 0;
+	for (size_t i = 0; seq && i < p->n_clouds; i++) {
+		const gs_plan_cloud *c = &p->clouds[i];
+		gs_node *m = gs_node_new(GS_NODE_MAP, NULL);
+		int ok = c->planned > 0;
+		rc |= gs_node_put(m, "cloud", gs_node_str(c->cloud));
+		rc |= gs_node_put(m, "after_per_hour",
+		                  ok ? money(c->after_per_hour) : gs_node_str(NULL));
+		rc |= gs_node_put(m, "gpus", ok ? gs_node_int(c->gpus) : gs_node_str(NULL));
+		rc |= gs_node_put(m, "instances",
+		                  ok ? gs_node_int(c->instances) : gs_node_str(NULL));
+		rc |= gs_node_put(m, "estimate_per_hour", c->estimate_per_hour >= 0
+		                                              ? money(c->estimate_per_hour)
+		                                              : gs_node_str(NULL));
+		rc |= gs_node_put(m, "status", gs_node_str(c->planned > 0    ? "planned"
+		                                           : c->planned == 0 ? "cannot"
+		                                                             : "skipped"));
+		rc |= gs_node_put(m, "chosen", gs_node_bool(strcmp(c->cloud, p->sum.cloud) == 0));
+		rc |= gs_node_put(m, "why_not", gs_node_str(c->why));
+		rc |= gs_node_push(seq, m);
+	}
+	if (rc) {
+		gs_node_free(seq);
+		return NULL;
+	}
+	return seq;
 }
 
 int gs_doc_plan(const gs_plan *p, gs_doc **out, gs_error *err)
@@ -266,6 +309,11 @@ int gs_doc_plan(const gs_plan *p, gs_doc **out, gs_error *err)
 		rc |= gs_node_put(root, "utilization", u);
 	}
 	rc |= gs_node_put(root, "replicas", gs_node_int(s->replicas));
+	rc |= gs_node_put(root, "cloud", gs_node_str(s->cloud));
+	rc |= gs_node_put(root, "cloud_alternatives", cloud_list(p));
+	rc |= gs_node_put(root, "workloads_without_cpu", gs_node_int(s->workloads_without_cpu));
+	rc |= gs_node_put(root, "workloads_without_memory",
+	                  gs_node_int(s->workloads_without_memory));
 	rc |= gs_node_put(root, "nodes", nodes);
 	rc |= gs_node_put(root, "workloads", wls);
 	rc |= gs_node_put(root, "teams", teams);

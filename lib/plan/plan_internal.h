@@ -30,7 +30,20 @@ struct gs_plan {
 	gs_micros *rep_idle;   /* per replica, its part of its node's idle */
 	struct gs_decision *decisions; /* per workload: what decided (decide.c) */
 	size_t n_decisions;
+	gs_plan_cloud *clouds; /* with cloud: all, every cloud compared */
+	size_t n_clouds;
 };
+
+/* ---- a plan in one cloud (plan.c) ---------------------------------------- */
+
+/* Plans s in `cloud`, a cloud of the catalog (the scenario is valid);
+ * quick skips the local search over GPU models. */
+int gs_plan_in(const gs_scenario *s, const char *cloud, int quick, gs_plan **out,
+               gs_error *err);
+/* What the workloads' cheapest shares of an instance cost in `cloud`: a first
+ * estimate, no plan. -2 when some workload fits nothing there, -1 when
+ * out of memory. */
+int gs_plan_estimate(const gs_scenario *s, const char *cloud, gs_micros *share);
 
 /* ---- memory the plan owns (plan_mem.c) ----------------------------------- */
 
@@ -69,5 +82,8 @@ int gs_plan_advice(gs_plan *p, const gs_micros *ded_cost);
 /* Each workload's notes: the compute conversions between GPU models, with
  * the ratio used (plan_notes.c). After gs_plan_advice. */
 int gs_plan_notes(gs_plan *p);
+/* The summary's count of workloads without host needs, and warnings for
+ * them and for instances the host requests made larger (plan_host.c). */
+int gs_plan_host(gs_plan *p, const struct gs_nodeset *ns);
 
 #endif

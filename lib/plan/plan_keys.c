@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "plan/host.h"
 #include "plan/planner.h"
 
 /* The key of a GPU: its strategy (MPS with its client count), and MIG
@@ -71,10 +72,47 @@ int gs_total_less(gs_total a, gs_total b)
 	return a.instances < b.instances;
 }
 
+/* Where replicas request host CPU or RAM, GPU counts do not price a
+ * packing: it is bought as it would be, and what that costs counts. */
+static int host_needs(const gs_planner *pl, const gs_pack *pk)
+{
+	for (int i = 0; pl->host_needs && i < pk->n; i++)
+		if (!gs_host_none(gs_host_of_pgpu(pl, &pk->gpus[i])))
+			return 1;
+	return 0;
+}
+
+/* No node holds some GPU's host requests: a price no plan will choose. */
+#define UNBUYABLE (INT64_MAX / 64)
+
+static int price_bought(const gs_planner *pl, gs_shop *sh, const gs_pack *pk, gs_total *t)
+{
+	gs_nodeset ns;
+	int rc;
+	memset(&ns, 0, sizeof ns);
+	memset(t, 0, sizeof *t);
+	rc = gs_buy_pack(pl, sh, pk, &ns);
+	for (int i = 0; rc == 0 && i < ns.n; i++) {
+		t->cost += ns.v[i].price;
+		t->gpus += ns.v[i].inst->gpu_count;
+		t->instances++;
+	}
+	gs_nodeset_release(&ns);
+	if (rc == -2) {
+		t->cost = UNBUYABLE;
+		rc = 0;
+	}
+	return rc;
+}
+
 int gs_price_pack(const gs_planner *pl, gs_shop *sh, const gs_pack *pk, gs_total *t)
 {
-	long *keys = sorted_keys(pl, pk);
-	int rc = keys ? 0 : -1;
+	long *keys;
+	int rc;
+	if (host_needs(pl, pk))
+		return price_bought(pl, sh, pk, t);
+	keys = sorted_keys(pl, pk);
+	rc = keys ? 0 : -1;
 	memset(t, 0, sizeof *t);
 	for (int i = 0, j; rc == 0 && i < pk->n; i = j) {
 		gs_buy b;
@@ -92,21 +130,37 @@ int gs_price_pack(const gs_planner *pl, gs_shop *sh, const gs_pack *pk, gs_total
 	return rc;
 }
 
+/* The planner's model that a packing of replicas belongs to: its GPU,
+ * and the arch its replicas ask for; -1 for an empty packing. */
+static int model_of(const gs_planner *pl, const gs_pack *pk)
+{
+	gs_arch want = GS_ARCH_ANY;
+	/* The arch its replicas ask for, when one does: a pack holds the
+	 * replicas of one model, all compatible with its arch. */
+	for (int i = 0; i < pk->n && want == GS_ARCH_ANY; i++)
+		for (int j = 0; j < pk->gpus[i].ng && want == GS_ARCH_ANY; j++)
+			for (int k = 0; k < pk->gpus[i].g[j].n && want == GS_ARCH_ANY; k++)
+				want = pl->reps[pk->gpus[i].g[j].reps[k]].w->arch;
+	for (int m = 0; pk->n && m < pl->nmodels; m++)
+		if (pl->models[m] == pk->gpus[0].model &&
+		    (want == GS_ARCH_ANY || want == pl->model_arch[m]))
+			return m;
+	return -1;
+}
+
 int gs_pack_cost(const gs_planner *pl, const gs_pack *pk, gs_micros *cost)
 {
 	gs_total t;
+	int m;
 	if (!pk->n) {
 		*cost = 0;
 		return 0;
 	}
-	for (int m = 0; m < pl->nmodels; m++)
-		if (pl->models[m] == pk->gpus[0].model) {
-			if (gs_price_pack(pl, &pl->shops[m], pk, &t) < 0)
-				return -1;
-			*cost = t.cost;
-			return 0;
-		}
-	return -1;
+	m = model_of(pl, pk);
+	if (m < 0 || gs_price_pack(pl, &pl->shops[m], pk, &t) < 0)
+		return -1;
+	*cost = t.cost;
+	return 0;
 }
 
 /* A lone replica that may be time-sliced can sit on a time-slicing node

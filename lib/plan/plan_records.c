@@ -4,6 +4,7 @@
  * share of what its node costs (showback.c).
  */
 #include "catalog/offer.h"
+#include "plan/host.h"
 #include "plan/nodes.h"
 #include "plan/plan_internal.h"
 #include "scenario/scenario.h"
@@ -138,6 +139,7 @@ static int fill_node(gs_plan *p, const gs_planner *pl, const gs_bnode *b,
 {
 	int slots = node_slots(b);
 	gs_plan_gpu *gpus = gs_plan_alloc(p, (size_t)b->inst->gpu_count, sizeof *gpus);
+	gs_host room;
 	if (!gpus)
 		return -1;
 	out->instance = b->inst;
@@ -145,6 +147,11 @@ static int fill_node(gs_plan *p, const gs_planner *pl, const gs_bnode *b,
 	out->config = gs_plan_config_name(p, b->inst, b->strategy, slots);
 	out->gpus = gpus;
 	out->n_gpus = (size_t)b->inst->gpu_count;
+	room = gs_host_allocatable(b->inst);
+	out->cpu_allocatable_millis = room.cpu;
+	out->memory_allocatable_bytes = room.mem;
+	out->cpu_requested_millis = b->cpu;
+	out->memory_requested_bytes = b->mem;
 	for (int i = 0; i < b->inst->gpu_count; i++)
 		if (fill_gpu(p, pl, b, i, slots, &gpus[i]) < 0)
 			return -1;

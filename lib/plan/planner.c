@@ -66,42 +66,64 @@ static int add_replicas(gs_planner *pl, const gs_scenario *s)
 			p->tenant = tids[i];
 			p->no_ts = no_ts;
 			p->headroom = gs_workload_memory_headroom(s, p->w);
+			pl->host_needs |= p->w->cpu_millis || p->w->host_memory_bytes;
 		}
 	}
 	free(tids);
 	return 0;
 }
 
-/* The models some instance sells, in catalog order. */
-static void add_models(gs_planner *pl, const gs_scenario *s, gs_shop *shops)
+/* Model m's cheapest price per GPU, and what its largest node leaves its
+ * pods (most RAM, then most CPU): one node that holds both, so that a GPU
+ * within this bound always has a node to go to. */
+static void model_figures(gs_planner *pl, int m)
 {
-	for (size_t g = 0; g < gs_catalog_gpu_count(s->cat) && pl->nmodels < GS_MAX_MODELS;
-	     g++) {
-		gs_shop *sh = &shops[pl->nmodels];
-		gs_micros *best = &pl->gpu_price[pl->nmodels];
-		gs_shop_init(sh, s, gs_catalog_gpu_at(s->cat, g));
-		if (sh->n == 0)
-			continue;
-		pl->models[pl->nmodels] = gs_catalog_gpu_at(s->cat, g);
-		*best = -1;
-		for (int i = 0; i < sh->n; i++) {
-			gs_micros per = gs_div_ceil(sh->price[i], sh->insts[i]->gpu_count);
-			if (*best < 0 || per < *best)
-				*best = per;
+	const gs_shop *sh = &pl->shops[m];
+	pl->gpu_price[m] = -1;
+	pl->cap_cpu[m] = pl->cap_mem[m] = -1;
+	for (int i = 0; i < sh->n; i++) {
+		gs_micros per = gs_div_ceil(sh->price[i], sh->insts[i]->gpu_count);
+		if (pl->gpu_price[m] < 0 || per < pl->gpu_price[m])
+			pl->gpu_price[m] = per;
+		if (sh->mem[i] > pl->cap_mem[m] ||
+		    (sh->mem[i] == pl->cap_mem[m] && sh->cpu[i] > pl->cap_cpu[m])) {
+			pl->cap_mem[m] = sh->mem[i];
+			pl->cap_cpu[m] = sh->cpu[i];
 		}
-		pl->nmodels++;
 	}
 }
 
-int gs_planner_init(gs_planner *pl, const gs_scenario *s, gs_shop *shops)
+/* The models some instance sells, in catalog order; a model sold on both
+ * amd64 and arm64 hosts once per arch. */
+static void add_models(gs_planner *pl, const gs_scenario *s, gs_shop *shops)
+{
+	static const gs_arch archs[] = { GS_ARCH_AMD64, GS_ARCH_ARM64 };
+	for (size_t g = 0; g < gs_catalog_gpu_count(s->cat); g++)
+		for (int a = 0; a < 2 && pl->nmodels < GS_MAX_MODELS; a++) {
+			gs_shop *sh = &shops[pl->nmodels];
+			gs_shop_init(sh, s, pl->cloud, gs_catalog_gpu_at(s->cat, g), archs[a]);
+			if (sh->n == 0)
+				continue;
+			pl->models[pl->nmodels] = gs_catalog_gpu_at(s->cat, g);
+			pl->model_arch[pl->nmodels] = archs[a];
+			model_figures(pl, pl->nmodels);
+			pl->nmodels++;
+		}
+}
+
+int gs_planner_init(gs_planner *pl, const gs_scenario *s, const char *cloud,
+                    gs_shop *shops)
 {
 	memset(pl, 0, sizeof *pl);
+	pl->cloud = cloud;
 	pl->s = s;
 	pl->cat = s->cat;
 	pl->target = s->target_ppm;
 	pl->via_dra = s->via == GS_VIA_DRA;
 	pl->cost = gs_pack_cost;
 	pl->shops = shops;
+	if (!pl->cloud)
+		pl->cloud = s->cloud;
 	if (add_replicas(pl, s) < 0)
 		return -1;
 	add_models(pl, s, shops);

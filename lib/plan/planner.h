@@ -15,9 +15,11 @@
 
 /* ---- what to plan (planner.c) -------------------------------------------- */
 
-/* Every replica of s, and the models s can buy with a shop for each in
- * shops[0..GS_MAX_MODELS), which the planner then owns. */
-int gs_planner_init(gs_planner *pl, const gs_scenario *s, gs_shop *shops);
+/* Every replica of s, and the models s can buy in `cloud` (NULL: the
+ * scenario's) with a shop for each in shops[0..GS_MAX_MODELS), which the
+ * planner then owns. */
+int gs_planner_init(gs_planner *pl, const gs_scenario *s, const char *cloud,
+                    gs_shop *shops);
 void gs_planner_release(gs_planner *pl);
 
 /* ---- what a packing costs (plan_keys.c) ---------------------------------- */
@@ -45,6 +47,8 @@ typedef struct gs_choice {
 	int **cands;     /* per workload: candidate model indices */
 	int *ncand;
 	gs_total *per_model;
+	int failed;      /* after -2 from gs_choice_init: the workload */
+	gs_micros share; /* the replicas' cheapest instance shares, summed */
 } gs_choice;
 
 /* Candidates and a first model per workload: the cheapest share of a

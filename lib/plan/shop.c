@@ -6,17 +6,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "plan/host.h"
 #include "plan/shop.h"
 #include "scenario/scenario.h"
 
-int gs_shop_init(gs_shop *sh, const gs_scenario *s, const gs_gpu *g)
+int gs_shop_init(gs_shop *sh, const gs_scenario *s, const char *cloud, const gs_gpu *g,
+                 gs_arch arch)
 {
 	memset(sh, 0, sizeof *sh);
 	for (size_t i = 0; i < gs_catalog_instance_count(s->cat) && sh->n < GS_SHOP_MAX; i++) {
 		const gs_instance *in = gs_catalog_instance_at(s->cat, i);
-		if (in->gpu != g || !gs_scenario_instance_ok(s, in))
+		gs_host room;
+		if (in->gpu != g || in->arch != arch || !gs_scenario_instance_ok_in(s, cloud, in))
 			continue;
+		room = gs_host_allocatable(in);
 		sh->insts[sh->n] = in;
+		sh->cpu[sh->n] = room.cpu;
+		sh->mem[sh->n] = room.mem;
 		sh->price[sh->n++] = gs_instance_price(s, in);
 	}
 	sh->known = -1;

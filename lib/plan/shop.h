@@ -23,14 +23,17 @@ typedef struct gs_buy {
 typedef struct gs_shop {
 	const gs_instance *insts[GS_SHOP_MAX];
 	gs_micros price[GS_SHOP_MAX];
+	int64_t cpu[GS_SHOP_MAX], mem[GS_SHOP_MAX]; /* allocatable (host.h) */
 	int n;
 	gs_buy *memo;    /* memo[x]: best way to get >= x GPUs */
 	int *choice;     /* memo's last instance bought */
 	int known;       /* memo is filled for 0..known */
 } gs_shop;
 
-/* The instances of model g that scenario s may buy, at its prices. */
-int gs_shop_init(gs_shop *sh, const gs_scenario *s, const gs_gpu *g);
+/* The instances of model g with CPUs of `arch` that scenario s may buy
+ * in `cloud`, at its prices. */
+int gs_shop_init(gs_shop *sh, const gs_scenario *s, const char *cloud, const gs_gpu *g,
+                 gs_arch arch);
 void gs_shop_release(gs_shop *sh);
 /* Fills memo up to n; returns the best buy or cost -1 when no instance
  * sells this model. */

@@ -228,6 +228,10 @@ static void put_with(gs_buf *t, const gs_decision *d)
 		gs_buf_puts(t, ", the GPU would run at ");
 		put_pct2(t, v->figs.need, "> targetUtilization", v->figs.have);
 		break;
+	case GS_RULE_HOST:
+		gs_buf_printf(t, ", no %s node would have the host CPU and RAM for both (after "
+		                 "its reserve)", d->model->name);
+		break;
 	case GS_RULE_MPS_MEMORY:
 	case GS_RULE_MPS_THREADS:
 		if (d->ts_by && d->ts_by == v->with) {

@@ -5,6 +5,7 @@
  * value typed at the prompt is checked exactly as the same value in a
  * file.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,10 +17,10 @@ static const char *const kind_names[] = { "inference", "batch", "training",
 static const char *const spread_names[] = { "none", "gpu", "node" };
 static const char *const latencies[] = { "tolerant", "critical" };
 static const char *const isolations[] = { "none", "fault" };
-static const char *const clouds[] = { "aws", "azure", "gcp", "all" };
 static const char *const pricings[] = { "on-demand", "spot" };
 static const char *const vias[] = { "device-plugin", "dra" };
 static const char *const bounds[] = { "compute", "memory-bandwidth" };
+static const char *const archs[] = { "amd64", "arm64", "any" }; /* as gs_arch */
 
 const char *gs_kind_name(gs_kind k) { return kind_names[k]; }
 const char *gs_bound_name(gs_bound b)
@@ -292,6 +293,89 @@ static int write_current(const gs_key_src *s, gs_node *map, const char *key)
 	return rc;
 }
 
+/* An arch as the kubernetes.io/arch label names it; the kernel's names
+ * (x86_64, aarch64) are refused with the label's. */
+static int read_arch_value(gs_ctx *c, const gs_node *v, gs_arch *out)
+{
+	static const char *const x86[] = { "x86_64", "x86-64", "x64", "intel", "amd" };
+	static const char *const arm[] = { "aarch64", "arm", "armv8", "graviton" };
+	int i, rc;
+
+	for (size_t k = 0; v->kind == GS_NODE_STRING && k < GS_ARRAY_LEN(x86); k++)
+		if (gs_strcaseeq(v->text, x86[k]))
+			return gs_fail_node(c->err, GS_ESCHEMA, c->file, v, "invalid arch '%s' "
+			                    "(Kubernetes calls it amd64)", v->text);
+	for (size_t k = 0; v->kind == GS_NODE_STRING && k < GS_ARRAY_LEN(arm); k++)
+		if (gs_strcaseeq(v->text, arm[k]))
+			return gs_fail_node(c->err, GS_ESCHEMA, c->file, v, "invalid arch '%s' "
+			                    "(Kubernetes calls it arm64)", v->text);
+	if ((rc = gs_read_choice(c, v, "arch", archs, GS_ARRAY_LEN(archs), &i)) < 0)
+		return rc;
+	*out = (gs_arch)i;
+	return 0;
+}
+
+/* Host needs: what one replica's pod requests of its node. */
+static int read_cpu(const gs_key_dst *d, const gs_node *v)
+{
+	int64_t x;
+	int rc = gs_scalar_cpu(d->c, v, &x);
+
+	if (rc == 0 && x == 0)
+		rc = gs_fail_node(d->c->err, GS_ESCHEMA, d->c->file, v,
+		                  "cpu must be more than 0 (leave it out when unknown)");
+	if (rc == 0)
+		d->w->pub.cpu_millis = x;
+	return rc;
+}
+
+/* Whole cores as a number, others in millicores as Kubernetes writes them. */
+static int write_cpu(const gs_key_src *s, gs_node *map, const char *key)
+{
+	int64_t m = s->w->pub.cpu_millis;
+	char text[32];
+
+	if (!m)
+		return 0;
+	if (m % 1000 == 0)
+		return gs_node_put(map, key, gs_node_int(m / 1000));
+	snprintf(text, sizeof text, "%lldm", (long long)m);
+	return put_str(map, key, text);
+}
+
+static int read_host_memory(const gs_key_dst *d, const gs_node *v)
+{
+	int64_t x;
+	int rc = gs_scalar_bytes(d->c, v, &x);
+
+	if (rc == 0 && x == 0)
+		rc = gs_fail_node(d->c->err, GS_ESCHEMA, d->c->file, v,
+		                  "memory must be more than 0 (leave it out when unknown)");
+	if (rc == 0)
+		d->w->pub.host_memory_bytes = x;
+	return rc;
+}
+
+static int write_host_memory(const gs_key_src *s, gs_node *map, const char *key)
+{
+	int64_t b = s->w->pub.host_memory_bytes;
+	return b ? gs_node_put(map, key, gs_bytes_node(b)) : 0;
+}
+
+static int read_wl_arch(const gs_key_dst *d, const gs_node *v)
+{
+	int rc = read_arch_value(d->c, v, &d->w->pub.arch);
+	if (rc == 0)
+		d->w->has_arch = 1;
+	return rc;
+}
+
+/* Only a workload's own arch: the file's default is written at the top. */
+static int write_wl_arch(const gs_key_src *s, gs_node *map, const char *key)
+{
+	return s->w->has_arch ? put_str(map, key, archs[s->w->pub.arch]) : 0;
+}
+
 /* ---- file keys ---------------------------------------------------------- */
 
 static int read_version(const gs_key_dst *d, const gs_node *v)
@@ -314,12 +398,31 @@ static int write_version(const gs_key_src *s, gs_node *map, const char *key)
 	return gs_node_put(map, key, gs_node_int(1));
 }
 
+/* A cloud the profiles have instances of, or "all": the cheapest one
+ * (gs_plan_make plans each and keeps it). */
 static int read_cloud(const gs_key_dst *d, const gs_node *v)
 {
-	int i, rc = gs_read_choice(d->c, v, "cloud", clouds, GS_ARRAY_LEN(clouds), &i);
-	if (rc < 0)
-		return rc;
-	return gs_str_assign(&d->s->cloud, clouds[i]) ? gs_fail_nomem(d->c->err) : 0;
+	const gs_catalog *cat = d->s->cat;
+	const char *names[GS_CLOUDS_MAX + 1], *near;
+	size_t n = 0;
+	char list[512];
+
+	for (size_t i = 0; i < gs_catalog_cloud_count(cat) && n < GS_CLOUDS_MAX; i++)
+		names[n++] = gs_catalog_cloud_at(cat, i);
+	names[n++] = "all";
+	if (v->kind != GS_NODE_STRING)
+		return gs_fail_node(d->c->err, GS_ESCHEMA, d->c->file, v,
+		                    "'cloud' must be a string");
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(v->text, names[i]) == 0)
+			return gs_str_assign(&d->s->cloud, names[i]) ? gs_fail_nomem(d->c->err)
+			                                             : 0;
+	near = gs_suggest(v->text, names, n);
+	gs_names_list(names, n, list, sizeof list);
+	return gs_fail_node(d->c->err, GS_ESCHEMA, d->c->file, v,
+	                    "unknown cloud '%s' (%s%s%sthe profiles have %s)", v->text,
+	                    near ? "did you mean '" : "", near ? near : "", near ? "'? " : "",
+	                    list);
 }
 
 static int write_cloud(const gs_key_src *s, gs_node *map, const char *key)
@@ -451,6 +554,26 @@ static int write_gpus(const gs_key_src *s, gs_node *map, const char *key)
 	return sc->n_gpus ? gs_node_put(map, key, gs_gpus_node(sc->gpus, sc->n_gpus)) : 0;
 }
 
+/* The default arch of the workloads that do not name their own (a file
+ * reads it before its workloads; `set arch` changes them too). */
+static int read_arch(const gs_key_dst *d, const gs_node *v)
+{
+	gs_arch a;
+	int rc = read_arch_value(d->c, v, &a);
+	if (rc < 0)
+		return rc;
+	d->s->arch = a;
+	for (size_t k = 0; k < d->s->n; k++)
+		if (!d->s->w[k]->has_arch)
+			d->s->w[k]->pub.arch = a;
+	return 0;
+}
+
+static int write_arch(const gs_key_src *s, gs_node *map, const char *key)
+{
+	return s->s->arch != GS_ARCH_AMD64 ? put_str(map, key, archs[s->s->arch]) : 0;
+}
+
 /* ---- the table ---------------------------------------------------------- */
 
 #define F GS_KEY_FILE
@@ -467,6 +590,7 @@ static const gs_key keys[] = {
 	{ "memoryHeadroom", F, GS_KEY_TEXT, 0, read_headroom, write_headroom },
 	{ "instances", F, GS_KEY_LIST, 0, read_instances, write_instances },
 	{ "gpus", F, GS_KEY_LIST, 0, read_gpus, write_gpus },
+	{ "arch", F, GS_KEY_TEXT, 0, read_arch, write_arch },
 	{ "workloads", F, GS_KEY_TEXT, 1, NULL, NULL }, /* load.c, write.c */
 
 	{ "name", W, GS_KEY_TEXT, 0, read_name, write_name },
@@ -484,6 +608,9 @@ static const gs_key keys[] = {
 	{ "gpus", W, GS_KEY_LIST, 0, read_wl_gpus, write_wl_gpus },
 	{ "spread", W, GS_KEY_TEXT, 0, read_spread, write_spread },
 	{ "current", W, GS_KEY_PAIR, 0, read_current, write_current },
+	{ "cpu", W, GS_KEY_TEXT, 0, read_cpu, write_cpu },
+	{ "memory", W, GS_KEY_TEXT, 0, read_host_memory, write_host_memory },
+	{ "arch", W, GS_KEY_TEXT, 0, read_wl_arch, write_wl_arch },
 };
 
 #undef F

@@ -34,6 +34,7 @@ static int load_workload(gs_ctx *c, gs_scenario *s, const gs_node *map)
 		return gs_fail_nomem(c->err);
 	w->pub.line = map->line;
 	w->pub.col = map->col;
+	w->pub.arch = s->arch;  /* the file's keys were read first */
 	for (size_t i = 0; i < map->n && rc == 0; i++)
 		if (map->items[i]->kind != GS_NODE_NULL)
 			rc = gs_scenario_read_key(c, s, w, map->keys[i]->text, map->items[i]);

@@ -96,6 +96,7 @@ static wl *wl_clone(const wl *src)
 	w->has_memory = src->has_memory;
 	w->has_compute = src->has_compute;
 	w->has_bound = src->has_bound;
+	w->has_arch = src->has_arch;
 	if (gs_str_assign(&w->tenant, src->tenant) || gs_str_assign(&w->team, src->team) ||
 	    (src->pub.n_gpus &&
 	     !(w->gpus = malloc(src->pub.n_gpus * sizeof *w->gpus)))) {
@@ -119,6 +120,7 @@ int gs_scenario_clone(const gs_scenario *src, gs_scenario **out, gs_error *err)
 	s->target_ppm = src->target_ppm;
 	s->headroom_ppm = src->headroom_ppm;
 	s->has_headroom = src->has_headroom;
+	s->arch = src->arch;
 	s->cluster_cost = src->cluster_cost;
 	s->cluster_gpus = src->cluster_gpus;
 	s->cluster_nodes = src->cluster_nodes;
@@ -259,6 +261,7 @@ int gs_scenario_add(gs_scenario *s, const char *name, gs_error *err)
 		return gs_fail_nomem(err);
 	}
 	rc = gs_read_label(&c, v, "name", &w->name);
+	w->pub.arch = s->arch;
 	gs_wl_sync(w);
 	gs_node_free(v);
 	if (rc == 0 && gs_scenario_push(s, w) < 0)
@@ -308,8 +311,14 @@ gs_micros gs_instance_price(const gs_scenario *s, const gs_instance *in)
 
 int gs_scenario_instance_ok(const gs_scenario *s, const gs_instance *in)
 {
+	return gs_scenario_instance_ok_in(s, s->cloud, in);
+}
+
+int gs_scenario_instance_ok_in(const gs_scenario *s, const char *cloud,
+                               const gs_instance *in)
+{
 	int ok = s->n_globs == 0;
-	if (strcmp(s->cloud, "all") != 0 && strcmp(s->cloud, in->cloud) != 0)
+	if (strcmp(cloud, "all") != 0 && strcmp(cloud, in->cloud) != 0)
 		return 0;
 	if (gs_instance_price(s, in) < 0)
 		return 0;
@@ -324,6 +333,12 @@ int gs_scenario_instance_ok(const gs_scenario *s, const gs_instance *in)
 size_t gs_workload_models(const gs_scenario *s, const gs_workload *w,
                           const gs_gpu **out, size_t cap)
 {
+	return gs_workload_models_in(s, s->cloud, w, out, cap);
+}
+
+size_t gs_workload_models_in(const gs_scenario *s, const char *cloud, const gs_workload *w,
+                             const gs_gpu **out, size_t cap)
+{
 	size_t n = 0, ng = gs_catalog_gpu_count(s->cat);
 	for (size_t g = 0; g < ng && n < cap; g++) {
 		const gs_gpu *gpu = gs_catalog_gpu_at(s->cat, g);
@@ -332,7 +347,7 @@ size_t gs_workload_models(const gs_scenario *s, const gs_workload *w,
 			allowed |= w->gpus[i] == gpu;
 		for (size_t i = 0; allowed && !sold && i < gs_catalog_instance_count(s->cat); i++) {
 			const gs_instance *in = gs_catalog_instance_at(s->cat, i);
-			sold = in->gpu == gpu && gs_scenario_instance_ok(s, in);
+			sold = in->gpu == gpu && gs_scenario_instance_ok_in(s, cloud, in);
 		}
 		if (allowed && sold)
 			out[n++] = gpu;

@@ -21,6 +21,7 @@ typedef struct wl {
 	const gs_gpu **gpus;
 	int has_memory, has_compute;
 	int has_bound;             /* `bound` written; else the kind's default */
+	int has_arch;              /* its own arch, not the file's default */
 } wl;
 
 /* memoryHeadroom when a file says none: time-slicing isolates no memory,
@@ -51,6 +52,7 @@ struct gs_scenario {
 	size_t index_cap;          /* 0: no index yet */
 	int64_t headroom_ppm;      /* the file's memoryHeadroom */
 	int has_headroom;          /* written in the file (or set) */
+	gs_arch arch;              /* the workloads' default arch */
 };
 
 /* scenario.c: a workload with the defaults (NULL when out of memory), and
@@ -69,10 +71,15 @@ void gs_scenario_unindex(gs_scenario *s);
 
 /* Instances the scenario may buy: cloud, allow-lists and a known price. */
 int gs_scenario_instance_ok(const gs_scenario *s, const gs_instance *in);
+/* The same in one cloud of a scenario whose cloud is "all" (or any). */
+int gs_scenario_instance_ok_in(const gs_scenario *s, const char *cloud,
+                               const gs_instance *in);
 /* GPU models a workload may run on (allowed and purchasable), in catalog
  * order; returns how many were written to out (at most cap). */
 size_t gs_workload_models(const gs_scenario *s, const gs_workload *w,
                           const gs_gpu **out, size_t cap);
+size_t gs_workload_models_in(const gs_scenario *s, const char *cloud, const gs_workload *w,
+                             const gs_gpu **out, size_t cap);
 /* The workload's peak compute on model g, in ppm of g (rounded up): its
  * share of measured_on scaled by the figure its bound names (dense FP16
  * throughput, or memory bandwidth). */

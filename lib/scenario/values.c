@@ -23,7 +23,7 @@ int gs_str_assign(char **dst, const char *v)
 /* ---- reading ------------------------------------------------------------ */
 
 /* "a, b or c", for a message. */
-static void list_names(const char *const *names, size_t n, char *list, size_t size)
+void gs_names_list(const char *const *names, size_t n, char *list, size_t size)
 {
 	size_t o = 0;
 	list[0] = '\0';
@@ -49,7 +49,7 @@ int gs_read_choice(gs_ctx *c, const gs_node *v, const char *key,
 		return gs_fail_node(c->err, GS_ESCHEMA, c->file, v,
 		                    "invalid %s '%s' (did you mean '%s'?)", key,
 		                    v->text, near);
-	list_names(names, n, list, sizeof list);
+	gs_names_list(names, n, list, sizeof list);
 	return gs_fail_node(c->err, GS_ESCHEMA, c->file, v,
 	                    "invalid %s '%s' (expected %s)", key, v->text, list);
 }

@@ -16,6 +16,10 @@ int gs_str_assign(char **dst, const char *v);
  * nearest name, or lists them all. */
 int gs_read_choice(gs_ctx *c, const gs_node *v, const char *key,
                    const char *const *names, size_t n, int *out);
+/* "a, b or c" into list (always NUL-terminated). */
+void gs_names_list(const char *const *names, size_t n, char *list, size_t size);
+/* At most this many clouds are named in a message. */
+#define GS_CLOUDS_MAX 32
 /* A GPU model of the catalog, by name. */
 int gs_read_gpu(gs_ctx *c, const gs_catalog *cat, const gs_node *v,
                 const gs_gpu **out);

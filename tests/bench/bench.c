@@ -262,8 +262,10 @@ typedef struct market {
 	int n;
 } market;
 
-/* Models with at least one instance of known on-demand price (cloud: all). */
-static void market_init(const gs_catalog *cat, market *mk)
+/* Models with at least one instance of known on-demand price in one cloud
+ * (a plan lives in one cloud), on amd64 hosts (the fleet's workloads are
+ * amd64, the default). */
+static void market_init(const gs_catalog *cat, const char *cloud, market *mk)
 {
 	memset(mk, 0, sizeof *mk);
 	for (size_t g = 0; g < gs_catalog_gpu_count(cat) && mk->n < MAX_MODELS; g++) {
@@ -273,7 +275,8 @@ static void market_init(const gs_catalog *cat, market *mk)
 		for (size_t i = 0; i < gs_catalog_instance_count(cat); i++) {
 			const gs_instance *in = gs_catalog_instance_at(cat, i);
 			double per;
-			if (in->gpu != m->gpu || in->on_demand < 0 || in->gpu_count < 1)
+			if (in->gpu != m->gpu || in->on_demand < 0 || in->gpu_count < 1 ||
+			    strcmp(in->cloud, cloud) != 0 || in->arch != GS_ARCH_AMD64)
 				continue;
 			per = (double)in->on_demand / 1e6 / in->gpu_count;
 			if (!m->buy || per < m->per_gpu ||
@@ -628,6 +631,15 @@ static void check_plan(const gs_scenario *s, const fleet *fl, const gs_plan *p, 
 			check_spread(&c, pg, where);
 		}
 	}
+	/* One cloud, and amd64 hosts for the fleet's amd64 workloads. */
+	for (size_t n = 0; n < gs_plan_node_count(p); n++) {
+		const gs_instance *in = gs_plan_node_at(p, n)->instance;
+		if (strcmp(in->cloud, gs_plan_node_at(p, 0)->instance->cloud) != 0)
+			violation(&c, "node %zu: cloud %s, node 0's is %s", n, in->cloud,
+			          gs_plan_node_at(p, 0)->instance->cloud);
+		if (in->arch != GS_ARCH_AMD64)
+			violation(&c, "node %zu: %s is %s", n, in->type, gs_arch_name(in->arch));
+	}
 	for (long r = 0; r < total; r++)
 		if (!c.seen[r]) {
 			violation(&c, "replica %ld (of %ld) not placed", r, total);
@@ -689,9 +701,26 @@ static void run_size(long size, result *res)
 	res->gpus_after = gs_plan_summary_get(p)->gpus_after;
 
 	check_plan(s, &fl, p, res);
-	market_init(cat, &mk);
-	lower_bounds(&mk, &fl, &res->lb, &res->lb_strict);
-	if ((res->ffd = ffd_cost(&mk, &fl, &res->ffd_gpus, ffd_gpus)) < 0) {
+	/* The bounds and the baseline of the cheapest single cloud: each is
+	 * the least over the clouds that can hold the fleet. */
+	res->ffd = -1;
+	for (size_t c = 0; c < gs_catalog_cloud_count(cat); c++) {
+		double lb, lbs, ffd;
+		long fg;
+		market_init(cat, gs_catalog_cloud_at(cat, c), &mk);
+		if ((ffd = ffd_cost(&mk, &fl, &fg, ffd_gpus)) < 0)
+			continue;
+		lower_bounds(&mk, &fl, &lb, &lbs);
+		if (res->ffd < 0 || ffd < res->ffd) {
+			res->ffd = ffd;
+			res->ffd_gpus = fg;
+		}
+		if (res->lb <= 0 || lb < res->lb)
+			res->lb = lb;
+		if (res->lb_strict <= 0 || lbs < res->lb_strict)
+			res->lb_strict = lbs;
+	}
+	if (res->ffd < 0) {
 		fail(res, "FFD baseline", NULL);
 		goto out;
 	}

@@ -47,6 +47,12 @@ their statement, not from the planner's code:
     or instance over 1 scaled down to 1), within a small tolerance for the
     rounded figures of the JSON; a team's idle is its replicas' share, by
     what they hold, of what nobody holds on their nodes
+14  host resources: the cpu and memory the replicas of a node request fit
+    what the instance leaves its pods after the node reserve
+    (gpushare-workloads(5) HOST RESOURCES: the EKS AMI's kube-reserved,
+    evictionHard 100Mi and the GPU Operator's 5m / 64Mi)
+15  arch: an amd64 workload never on an arm64 node, nor arm64 on amd64
+16  one cloud: every node in the plan's cloud (cloud: all picks one)
 
 Numbers in the plan are read as decimals.  memory_gib and compute_percent
 are rounded to 2 decimals, so every comparison allows 0.005 per rounded
@@ -60,6 +66,32 @@ import sys
 from decimal import Decimal, ROUND_HALF_UP, InvalidOperation
 
 TOL = Decimal("0.005")
+CPU_TOL = Decimal("0.0005")
+
+
+def kube_reserved_cpu(vcpus):
+    """kube-reserved CPU in millicores: 6% of the first core, 1% of the
+    second, 0.5% of the next two, 0.25% of each further core, each range
+    rounded down (integer arithmetic, as the EKS AMI's bootstrap does)."""
+    total = vcpus * 1000
+    reserved = 0
+    for start, end, share in ((0, 1000, 600), (1000, 2000, 100), (2000, 4000, 50),
+                              (4000, None, 25)):
+        stop = total if end is None else min(total, end)
+        if total > start:
+            reserved += (stop - start) * share // 10000
+    return reserved
+
+
+def allocatable(inst):
+    """(cores, GiB) an instance leaves its pods: kube-reserved (CPU above;
+    memory 255Mi + 11Mi per pod, 110 pods, 250 above 30 vCPUs), the
+    eviction threshold 100Mi and the NFD worker's 5m / 64Mi."""
+    vcpus = int(inst["vcpus"])
+    pods = 250 if vcpus > 30 else 110
+    cpu = Decimal(vcpus * 1000 - kube_reserved_cpu(vcpus) - 5) / 1000
+    mib = Decimal(str(inst["ram_gib"])) * 1024 - (255 + 11 * pods + 100 + 64)
+    return cpu, mib / 1024
 MIG_SHARE_TOL = Decimal("0.01")
 HUNDRED = Decimal(100)
 
@@ -152,6 +184,7 @@ class Checker:
             self.wl[w["name"]] = w
         for ni, node in enumerate(p["nodes"]):
             self.check_node(ni, node)
+        self.check_cloud()
         self.check_config_names()
         self.check_replicas()
         self.check_isolation()
@@ -216,6 +249,8 @@ class Checker:
         if idx != list(range(len(gpus))):
             self.v(2, "node %d (%s): GPU indexes %s, expected 0..%d in order"
                    % (ni, node["instance"], idx, len(gpus) - 1))
+        if inst is not None:
+            self.check_host(ni, node, inst)
         for gi, g in enumerate(gpus):
             if model is not None and g["model"] != model:
                 self.v(2, "%s: model %r, the instance has %r"
@@ -227,6 +262,54 @@ class Checker:
                 continue
             self.check_gpu(ni, gi, g, gm)
         self.check_node_config(ni, node)
+
+    def node_replicas(self, node):
+        """The workloads of every replica on the node, once per replica."""
+        out = []
+        for g in node["gpus"]:
+            for a in g.get("assignments") or []:
+                out.append(self.wl.get(a["workload"]))
+            for m in g.get("mig") or []:
+                for a in m.get("assignments") or []:
+                    out.append(self.wl.get(a["workload"]))
+        return [w for w in out if w is not None]
+
+    def check_host(self, ni, node, inst):
+        name = "node %d (%s)" % (ni, node["instance"])
+        arch = inst.get("arch", "amd64")
+        if node.get("arch", arch) != arch:
+            self.v(15, "%s: arch %s, the catalog says %s" % (name, node.get("arch"), arch))
+        reps = self.node_replicas(node)
+        for w in reps:
+            want = w.get("arch", "amd64")
+            if want not in ("any", arch):
+                self.v(15, "%s: %s (arch %s) on an %s node" % (name, w["name"], want, arch))
+        cpu_room, mem_room = allocatable(inst)
+        cpus = [self.dec(w["cpu"]) for w in reps if w.get("cpu") is not None]
+        mems = [self.dec(w["host_memory_gib"]) for w in reps
+                if w.get("host_memory_gib") is not None]
+        cpu, mem = sum(cpus, Decimal(0)), sum(mems, Decimal(0))
+        if cpu > cpu_room + CPU_TOL:
+            self.v(14, "%s: its replicas request %s cpu, it leaves its pods %s"
+                   % (name, cpu, cpu_room))
+        if mem > mem_room + (len(mems) + 1) * TOL:
+            self.v(14, "%s: its replicas request %s GiB, it leaves its pods %.3f GiB"
+                   % (name, mem, mem_room))
+        if ("allocatable_cpu" in node
+                and abs(self.dec(node["allocatable_cpu"]) - cpu_room) > CPU_TOL):
+            self.v(14, "%s: allocatable_cpu %s, the reserve leaves %s"
+                   % (name, node["allocatable_cpu"], cpu_room))
+        if ("allocatable_memory_gib" in node
+                and abs(self.dec(node["allocatable_memory_gib"]) - mem_room) > TOL):
+            self.v(14, "%s: allocatable_memory_gib %s, the reserve leaves %.3f"
+                   % (name, node["allocatable_memory_gib"], mem_room))
+        if "requested_cpu" in node and abs(self.dec(node["requested_cpu"]) - cpu) > CPU_TOL:
+            self.v(14, "%s: requested_cpu %s, its replicas request %s"
+                   % (name, node["requested_cpu"], cpu))
+        if ("requested_memory_gib" in node and abs(self.dec(node["requested_memory_gib"]) - mem)
+                > (len(mems) + 1) * TOL):
+            self.v(14, "%s: requested_memory_gib %s, its replicas request %s"
+                   % (name, node["requested_memory_gib"], mem))
 
     def check_gpu(self, ni, gi, g, gm):
         st = g["strategy"]
@@ -444,6 +527,26 @@ class Checker:
             if len(reps) > 1:
                 self.v(10, "%s: MIG profile %s with different replicas %s"
                        % (name, p, sorted(reps, key=str)))
+
+    def check_cloud(self):
+        clouds = sorted({n.get("cloud") for n in self.plan["nodes"]}, key=str)
+        if len(clouds) > 1:
+            self.v(16, "nodes in several clouds: %s" % ", ".join(map(str, clouds)))
+        want = self.plan.get("cloud")
+        if want is not None and clouds and clouds != [want]:
+            self.v(16, "the plan's cloud is %s, its nodes are in %s"
+                   % (want, ", ".join(map(str, clouds))))
+        alts = self.plan.get("cloud_alternatives") or []
+        chosen = [a for a in alts if a.get("chosen")]
+        if alts and (len(chosen) != 1 or chosen[0].get("cloud") != want):
+            self.v(16, "cloud_alternatives marks %s chosen, the plan's cloud is %s"
+                   % ([a.get("cloud") for a in chosen], want))
+        for a in alts:
+            if a.get("status") == "planned" and not a.get("chosen"):
+                cost = self.dec(a["after_per_hour"])
+                if cost < self.dec(self.plan["cost"]["after_per_hour"]):
+                    self.v(16, "cloud %s costs %s, less than the chosen %s"
+                           % (a["cloud"], cost, self.plan["cost"]["after_per_hour"]))
 
     def check_config_names(self):
         seen = {}

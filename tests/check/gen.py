@@ -8,9 +8,9 @@ The same seed always gives the same file.  The YAML is written by hand,
 keeping to the workload-file schema (version 1): cloud, pricing, via,
 targetUtilization, instances, gpus and workloads with name, kind, replicas,
 gpuMemory, compute, measuredOn, latency, isolation, tenant, team, gpus and
-spread; and memoryHeadroom (file and workload) and bound, drawn from a
-second generator so that the other keys stay what they were for a seed.
-Python 3 standard library only.
+spread; memoryHeadroom (file and workload) and bound, drawn from a second
+generator, and the host keys cpu, memory and arch from a third, so that the
+other keys stay what they were for a seed. Python 3 standard library only.
 """
 
 import os
@@ -67,9 +67,31 @@ def q(s):
     return '"%s"' % s
 
 
+CPUS = ["250m", "500m", "1", "2", "4", "8", "1.5"]
+HOST_MEMS = ["1GiB", "2GiB", "6GiB", "12GiB", "18GiB", "30GiB", "60GiB", "512Mi"]
+
+
+def host_keys(hrnd):
+    """cpu, memory and arch of one workload, each often left out."""
+    w = []
+    if hrnd.random() < 0.35:
+        w.append("    cpu: %s" % q(hrnd.choice(CPUS)))
+    if hrnd.random() < 0.35:
+        w.append("    memory: %s" % hrnd.choice(HOST_MEMS))
+    r = hrnd.random()
+    if r < 0.1:
+        w.append("    arch: any")
+    elif r < 0.11:
+        w.append("    arch: arm64")
+    elif r < 0.16:
+        w.append("    arch: amd64")
+    return w
+
+
 def gen(seed):
     rnd = random.Random(seed)
     extra = random.Random(seed * 7919 + 1)
+    hrnd = random.Random(seed * 7919 + 17)
     cloud = rnd.choice(CLOUDS)
     pricing = rnd.choice(["on-demand", "on-demand", "spot"])
     target = rnd.choice([None, 70, 80, 85, 90, 95, 100])
@@ -101,6 +123,8 @@ def gen(seed):
         lines.append("instances: [%s]" % ", ".join(q(p) for p in globs))
     if lines_gpus:
         lines.append(lines_gpus)
+    if hrnd.random() < 0.1:
+        lines.append("arch: any")
     n_tenants = rnd.randint(1, 3)
     tenants = rnd.sample(TENANTS, n_tenants)
     lines.append("workloads:")
@@ -150,6 +174,7 @@ def gen(seed):
             w.append("    memoryHeadroom: %d%%" % extra.choice([0, 5, 15, 30]))
         if extra.random() < 0.2:
             w.append("    bound: %s" % extra.choice(["compute", "memory-bandwidth"]))
+        w.extend(host_keys(hrnd))
         lines.extend(w)
     return "\n".join(lines) + "\n"
 

@@ -254,6 +254,28 @@ static void test_instance_find(void **state)
 	assert_null(gs_instance_find(shipped, NULL));
 }
 
+/* Graviton (g5g) hosts are arm64; every other shipped instance is amd64. */
+static void test_instance_arch(void **state)
+{
+	size_t arm = 0;
+	(void)state;
+	assert_int_equal(gs_instance_find(shipped, "p3.2xlarge")->arch, GS_ARCH_AMD64);
+	assert_int_equal(gs_instance_find(shipped, "g5g.xlarge")->arch, GS_ARCH_ARM64);
+	assert_int_equal(gs_instance_find(shipped, "g5g.metal")->arch, GS_ARCH_ARM64);
+	assert_int_equal(gs_instance_find(shipped, "g4dn.xlarge")->arch, GS_ARCH_AMD64);
+	for (size_t i = 0; i < gs_catalog_instance_count(shipped); i++) {
+		const gs_instance *in = gs_catalog_instance_at(shipped, i);
+		if (in->arch == GS_ARCH_ARM64) {
+			assert_string_equal(in->gpu->name, "T4G");
+			arm++;
+		}
+	}
+	assert_int_equal(arm, 6);
+	assert_string_equal(gs_arch_name(GS_ARCH_AMD64), "amd64");
+	assert_string_equal(gs_arch_name(GS_ARCH_ARM64), "arm64");
+	assert_string_equal(gs_arch_name(GS_ARCH_ANY), "any");
+}
+
 static void test_mps_clients(void **state)
 {
 	(void)state;
@@ -676,6 +698,23 @@ static void test_err_unknown_gpu(void **state)
 	       { "instances/i.yaml", INST_HEAD INSTANCE("t1", "H100", "1") });
 }
 
+static void test_err_arch(void **state)
+{
+	(void)state;
+	/* The row's keys: type at line 7, arch after price_date at line 16. */
+	EXPECT(GS_ESCHEMA,
+	       "DIR/instances/i.yaml:16:11: error: invalid arch 'x86_64' "
+	       "(expected amd64 or arm64)",
+	       { "gpus/x.yaml", GPU_OK },
+	       { "instances/i.yaml", INST_HEAD INSTANCE("t1", "TG", "1") "    arch: x86_64\n" });
+	/* "any" is a workload's word, not a host's. */
+	EXPECT(GS_ESCHEMA,
+	       "DIR/instances/i.yaml:16:11: error: invalid arch 'any' "
+	       "(expected amd64 or arm64)",
+	       { "gpus/x.yaml", GPU_OK },
+	       { "instances/i.yaml", INST_HEAD INSTANCE("t1", "TG", "1") "    arch: any\n" });
+}
+
 static void test_err_duplicate_instance(void **state)
 {
 	(void)state;
@@ -828,6 +867,7 @@ int main(void)
 		cmocka_unit_test(test_added_models),
 		cmocka_unit_test(test_usable_memory),
 		cmocka_unit_test(test_instance_find),
+		cmocka_unit_test(test_instance_arch),
 		cmocka_unit_test(test_mps_clients),
 		cmocka_unit_test(test_suggest),
 		cmocka_unit_test_teardown(test_scratch_ok, cleanup),
@@ -844,6 +884,7 @@ int main(void)
 		cmocka_unit_test(test_err_anchor_alias),
 		cmocka_unit_test(test_err_empty_file),
 		cmocka_unit_test(test_err_unknown_gpu),
+		cmocka_unit_test(test_err_arch),
 		cmocka_unit_test(test_err_duplicate_instance),
 		cmocka_unit_test(test_err_shared_alias),
 		cmocka_unit_test(test_err_placement_range),

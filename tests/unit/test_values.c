@@ -332,6 +332,47 @@ static void test_parse_share(void **state)
 	}
 }
 
+/* CPU as Kubernetes writes it, in millicores. */
+static void test_parse_cpu(void **state)
+{
+	static const struct {
+		const char *text;
+		int64_t want;
+	} ok[] = {
+		{ "4", 4000 }, { "0.5", 500 }, { "500m", 500 }, { "1.25", 1250 },
+		{ "1m", 1 },   { "0.001", 1 }, { "96", 96000 }, { "2500m", 2500 },
+	};
+	static const struct {
+		const char *text;
+		const char *want;
+	} bad[] = {
+		{ "1.0001", "error: '1.0001' is finer than a millicore (at most 3 decimals, or "
+		            "whole millicores like '500m')" },
+		{ "0.5m", "error: '0.5m' is finer than a millicore (at most 3 decimals, or "
+		          "whole millicores like '500m')" },
+		{ "-1", "error: '-1' is not a CPU amount (try '4', '0.5' or '500m')" },
+		{ "4 cores", "error: '4 cores' is not a CPU amount (try '4', '0.5' or '500m')" },
+		{ "m", "error: 'm' is not a CPU amount (try '4', '0.5' or '500m')" },
+		{ "", "error: '' is not a CPU amount (try '4' or '500m')" },
+		{ "1000001", "error: '1000001' is too large" },
+	};
+	(void)state;
+
+	for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+		gs_error err = clean_err();
+		int64_t v = -7;
+		assert_gs_ok(gs_parse_cpu(ok[i].text, &v, &err), &err);
+		assert_int_equal(v, ok[i].want);
+	}
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		gs_error err = clean_err();
+		int64_t v = -7;
+		assert_int_equal(gs_parse_cpu(bad[i].text, &v, &err), GS_ESCHEMA);
+		assert_int_equal(v, -7);
+		assert_gs_error(&err, bad[i].want);
+	}
+}
+
 /* ---- suggestions ----------------------------------------------------------------- */
 
 static void test_edit_distance(void **state)
@@ -836,6 +877,7 @@ int main(void)
 		cmocka_unit_test(test_parse_bytes_errors),
 		cmocka_unit_test(test_parse_bytes_too_large),
 		cmocka_unit_test(test_parse_share),
+		cmocka_unit_test(test_parse_cpu),
 		cmocka_unit_test(test_edit_distance),
 		cmocka_unit_test(test_suggest),
 		cmocka_unit_test(test_yaml_read_tree),

@@ -1,0 +1,109 @@
+/*
+ * nodeset.c - the nodes being bought: adding a node of an instance type,
+ * putting a packed GPU on it (with the host CPU and RAM its replicas
+ * request, and the workloads whose spread: node it then carries), the
+ * shop's best buy as empty nodes, and dropping nodes left empty. Both ways
+ * of buying (plan_nodes.c, nodes_host.c) build on these.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan/host.h"
+#include "plan/nodes.h"
+
+void gs_nodeset_release(gs_nodeset *ns)
+{
+	for (int i = 0; i < ns->n; i++) {
+		free(ns->v[i].gpus);
+		free(ns->v[i].spread_wl);
+	}
+	free(ns->v);
+	free(ns->notes);
+	memset(ns, 0, sizeof *ns);
+}
+
+gs_bnode *gs_bnode_new(gs_nodeset *ns, const gs_instance *in, gs_micros price,
+                       gs_strategy st, int k)
+{
+	gs_bnode *b;
+	if (ns->n == ns->cap) {
+		int ncap = ns->cap ? ns->cap * 2 : 8;
+		gs_bnode *v = realloc(ns->v, (size_t)ncap * sizeof *v);
+		if (!v)
+			return NULL;
+		ns->v = v;
+		ns->cap = ncap;
+	}
+	b = &ns->v[ns->n];
+	memset(b, 0, sizeof *b);
+	if (!(b->gpus = calloc((size_t)in->gpu_count, sizeof *b->gpus)))
+		return NULL;
+	b->inst = in;
+	b->price = price;
+	b->strategy = st;
+	b->k = k;
+	ns->n++;
+	return b;
+}
+
+int gs_bnode_clash(const gs_planner *pl, const gs_bnode *b, const gs_pgpu *g)
+{
+	for (int i = 0; i < g->ng; i++)
+		for (int r = 0; r < g->g[i].n; r++) {
+			const gs_replica *p = &pl->reps[g->g[i].reps[r]];
+			if (p->w->spread != GS_SPREAD_NODE)
+				continue;
+			for (int j = 0; j < b->nsw; j++)
+				if (b->spread_wl[j] == p->wi)
+					return 1;
+		}
+	return 0;
+}
+
+int gs_bnode_take(const gs_planner *pl, gs_bnode *b, const gs_pgpu *g)
+{
+	gs_host h = gs_host_of_pgpu(pl, g);
+	for (int i = 0; i < g->ng; i++)
+		for (int r = 0; r < g->g[i].n; r++) {
+			const gs_replica *p = &pl->reps[g->g[i].reps[r]];
+			int *v;
+			if (p->w->spread != GS_SPREAD_NODE)
+				continue;
+			if (!(v = realloc(b->spread_wl, (size_t)(b->nsw + 1) * sizeof *v)))
+				return -1;
+			b->spread_wl = v;
+			b->spread_wl[b->nsw++] = p->wi;
+		}
+	b->gpus[b->n++] = g;
+	b->cpu += h.cpu;
+	b->mem += h.mem;
+	return 0;
+}
+
+int gs_nodeset_buy_best(gs_shop *sh, int n, gs_strategy st, int k, gs_nodeset *out)
+{
+	int counts[GS_SHOP_MAX];
+	if (gs_shop_counts(sh, n, counts) < 0)
+		return -1;
+	/* Big instances first: fewer, fuller nodes. */
+	for (int pass = 64; pass >= 1; pass--)
+		for (int i = 0; i < sh->n; i++)
+			for (int c = 0; sh->insts[i]->gpu_count == pass && c < counts[i]; c++)
+				if (!gs_bnode_new(out, sh->insts[i], sh->price[i], st, k))
+					return -1;
+	return 0;
+}
+
+void gs_nodeset_drop_empty(gs_nodeset *out, int first)
+{
+	for (int j = first; j < out->n;) {
+		if (out->v[j].n) {
+			j++;
+			continue;
+		}
+		free(out->v[j].gpus);
+		free(out->v[j].spread_wl);
+		memmove(&out->v[j], &out->v[j + 1], (size_t)(out->n - j - 1) * sizeof *out->v);
+		out->n--;
+	}
+}

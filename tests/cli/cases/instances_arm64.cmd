@@ -1,0 +1,1 @@
+instances --gpu T4G

@@ -1,0 +1,1 @@
+plan $REPO/tests/fixtures/cloud/all-onprem.yaml --profiles $REPO/profiles:$REPO/examples/profiles-onprem

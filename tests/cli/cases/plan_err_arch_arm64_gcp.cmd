@@ -1,0 +1,1 @@
+plan $FIXTURES/workloads/arch_arm64_gcp.yaml

@@ -1,0 +1,1 @@
+plan $FIXTURES/workloads/arch_kernel_name.yaml

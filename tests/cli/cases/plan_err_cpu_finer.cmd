@@ -1,0 +1,1 @@
+plan $FIXTURES/workloads/cpu_finer.yaml

@@ -1,0 +1,1 @@
+plan $FIXTURES/workloads/host_memory_zero.yaml

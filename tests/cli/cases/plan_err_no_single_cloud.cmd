@@ -1,0 +1,1 @@
+plan $REPO/tests/fixtures/cloud/no-single-cloud.yaml

@@ -1,0 +1,1 @@
+plan $REPO/tests/fixtures/host/eks-team-unfiltered.yaml
