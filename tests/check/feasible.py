@@ -758,7 +758,7 @@ class Checker:
 
     def check_showback(self):
         d = self.dec
-        held, idle = {}, {}
+        held, idle, slack = {}, {}, {}
         for node in self.plan["nodes"]:
             price = d(node["price_per_hour"])
             ngpus = len(node["gpus"])
@@ -776,13 +776,23 @@ class Checker:
                 held[name] = held.get(name, Decimal(0)) + price * x / ngpus
                 team = self.wl.get(name, {}).get("team")
                 idle[team] = idle.get(team, Decimal(0)) + price * free / ngpus * x / h
+                # The JSON rounds a share's compute to 0.01 percentage points
+                # and its memory to 0.01 GiB: 1e-4 of a GPU covers both.
+                eps = Decimal("0.0001")
+                slack[name] = slack.get(name, Decimal(0)) + price / ngpus * eps
+                # A team's idle is free x (x / h): the rounding of every share
+                # on the node moves free and h, relatively more for small x.
+                rel = min(Decimal(1), eps / x + eps * len(claims) / h) if x > 0 else Decimal(1)
+                slack[team] = slack.get(team, Decimal(0)) + price / ngpus * (
+                    free * x / h * rel + eps * len(claims) * x / h)
         reps = {w["name"]: w["replicas"] for w in self.plan["workloads"]}
         for w in self.plan["workloads"]:
             want = held.get(w["name"], Decimal(0))
             got = d(w["cost_per_hour"])
             # Shares of rounded memory (2 decimals of GiB) and compute, and
             # one micro-dollar per replica of rounding.
-            if abs(got - want) > want * Decimal("0.002") + Decimal("0.000002") * reps[w["name"]]:
+            if abs(got - want) > (want * Decimal("0.002") + slack.get(w["name"], Decimal(0)) +
+                                  Decimal("0.000002") * reps[w["name"]]):
                 self.v(13, "%s costs %s, the capacity its replicas hold is worth %s"
                        % (w["name"], got, want.quantize(Decimal("0.000001"))))
         for t in self.plan.get("teams") or []:
@@ -790,8 +800,9 @@ class Checker:
             got = d(t["idle_per_hour"])
             # Idle is what is left of the nodes once the held shares are
             # taken: it carries their rounding, relative to the team's cost.
-            slack = (d(t["cost_per_hour"]) + want) * Decimal("0.002")
-            if abs(got - want) > slack + Decimal("0.00001") * len(reps):
+            rel = (d(t["cost_per_hour"]) + want) * Decimal("0.002")
+            if abs(got - want) > rel + slack.get(t["team"], Decimal(0)) + \
+                    Decimal("0.00001") * len(reps):
                 self.v(13, "team %r idle %s, what nobody holds on its nodes comes to %s"
                        % (t["team"], got, want.quantize(Decimal("0.000001"))))
 
