@@ -178,7 +178,10 @@ static size_t count_type(const gs_plan *p, const char *type)
 }
 
 /* The EKS repro without its instance filter: before, 12 of 17 nodes were
- * arm64 g5g.xlarge for x86 workloads; now none is. */
+ * arm64 g5g.xlarge for x86 workloads; now none is. The exact figures are
+ * those of the merged rules: usable memory less the memory headroom,
+ * measuredOn converted by bandwidth (most of these A10G-measured workloads
+ * land on T4) and the dedicated baseline. */
 static void test_eks_team_unfiltered(void **state)
 {
 	gs_scenario *s = NULL;
@@ -189,20 +192,47 @@ static void test_eks_team_unfiltered(void **state)
 	             &err);
 	p = plan_of(s);
 	assert_nodes_hold(p);
-	assert_int_equal(gs_plan_node_count(p), 17);
+	assert_int_equal(gs_plan_node_count(p), 16);
 	assert_int_equal(count_type(p, "g5g.xlarge"), 0);
-	assert_int_equal(count_type(p, "g4dn.xlarge"), 12);
-	assert_int_equal(count_type(p, "g6.xlarge"), 4);
-	assert_int_equal(count_type(p, "g6e.xlarge"), 1);
-	assert_int_equal(gs_plan_summary_get(p)->after_per_hour, 11392200);
+	assert_int_equal(count_type(p, "g4dn.xlarge"), 10);
+	assert_int_equal(count_type(p, "g5.xlarge"), 1);
+	assert_int_equal(count_type(p, "g6.xlarge"), 2);
+	assert_int_equal(count_type(p, "g6e.xlarge"), 3);
+	assert_int_equal(gs_plan_summary_get(p)->after_per_hour, 13458600);
 	assert_int_equal(gs_plan_summary_get(p)->workloads_without_cpu, 22);
 	assert_int_equal(gs_plan_summary_get(p)->workloads_without_memory, 22);
 	gs_plan_free(p);
 	gs_scenario_free(s);
 }
 
+/* The instance of the node that holds replica 0 of workload name. */
+static const gs_instance *node_of(const gs_plan *p, const char *name)
+{
+	for (size_t i = 0; i < gs_plan_node_count(p); i++) {
+		const gs_plan_node *n = gs_plan_node_at(p, i);
+		for (size_t g = 0; g < n->n_gpus; g++) {
+			const gs_plan_gpu *pg = &n->gpus[g];
+			for (size_t a = 0; a < pg->n_assignments; a++)
+				if (strcmp(pg->assignments[a].workload->name, name) == 0)
+					return n->instance;
+			for (size_t m = 0; m < pg->n_mig; m++)
+				for (size_t a = 0; a < pg->mig[m].n_assignments; a++)
+					if (strcmp(pg->mig[m].assignments[a].workload->name,
+					           name) == 0)
+						return n->instance;
+		}
+	}
+	fail_msg("no node holds %s", name);
+	return NULL;
+}
+
 /* The same with host needs: chat-llm's 18 GiB never on a 16 GiB instance
- * (g6.xlarge leaves 14.41 GiB), nb-alice's 24 GiB on a 32 GiB one. */
+ * (g5.xlarge and g6.xlarge leave 14.41 GiB), nb-alice's 24 GiB on a 32 GiB
+ * one. The figures are those of the merged rules (usable memory and
+ * headroom, bandwidth conversion, the dedicated baseline): chat-llm now
+ * goes dedicated on A10G, so the larger instances it needs are g5.2xlarge
+ * rather than g6.2xlarge, and vision-llm's two MPS clients (32 GiB
+ * together) take a g6e.2xlarge. */
 static void test_eks_team_host(void **state)
 {
 	gs_scenario *s = NULL;
@@ -217,15 +247,31 @@ static void test_eks_team_host(void **state)
 		if (n->memory_requested_bytes >= INT64_C(18) << 30)
 			assert_true(n->instance->ram_mib >= 32 * 1024);
 	}
-	assert_int_equal(count_type(p, "g6.2xlarge"), 2);
-	assert_int_equal(count_type(p, "g4dn.2xlarge"), 3);
-	assert_int_equal(gs_plan_summary_get(p)->after_per_hour, 12415800);
+	assert_true(node_of(p, "chat-llm")->ram_mib >= 32 * 1024);
+	assert_true(node_of(p, "nb-alice")->ram_mib >= 32 * 1024);
+	assert_int_equal(gs_plan_node_count(p), 17);
+	assert_int_equal(count_type(p, "g5.2xlarge"), 2);
+	assert_int_equal(count_type(p, "g6e.2xlarge"), 1);
+	assert_int_equal(count_type(p, "g4dn.2xlarge"), 1);
+	assert_int_equal(count_type(p, "g6.2xlarge"), 0);
+	assert_int_equal(gs_plan_summary_get(p)->after_per_hour, 14628680);
 	assert_int_equal(gs_plan_summary_get(p)->workloads_without_cpu, 17);
-	assert_string_equal(gs_plan_warning_at(p, 1),
-	                    "host CPU/RAM: 2 of 4 L4 GPUs carry replicas that request more "
-	                    "than g6.xlarge leaves its pods (3.915 cpu, 14.41 GiB), so the "
-	                    "plan buys larger or more instances: $3.56/h where the GPU count "
-	                    "alone would buy $3.22/h (+$0.35/h)");
+	assert_int_equal(gs_plan_warning_count(p), 6);
+	assert_string_equal(gs_plan_warning_at(p, 2),
+	                    "host CPU/RAM: 2 of 2 A10G GPUs carry replicas that request more "
+	                    "than g5.xlarge leaves its pods (3.915 cpu, 14.41 GiB), so the "
+	                    "plan buys larger or more instances: $2.42/h where the GPU count "
+	                    "alone would buy $2.01/h (+$0.41/h)");
+	assert_string_equal(gs_plan_warning_at(p, 3),
+	                    "host CPU/RAM: 1 of 1 L40S GPU carries replicas that request more "
+	                    "than g6e.xlarge leaves its pods (3.915 cpu, 30.41 GiB), so the "
+	                    "plan buys larger or more instances: $2.24/h where the GPU count "
+	                    "alone would buy $1.86/h (+$0.38/h)");
+	assert_string_equal(gs_plan_warning_at(p, 4),
+	                    "host CPU/RAM: 1 of 9 T4 GPUs carries replicas that request more "
+	                    "than g4dn.xlarge leaves its pods (3.915 cpu, 14.41 GiB), so the "
+	                    "plan buys larger or more instances: $4.96/h where the GPU count "
+	                    "alone would buy $4.73/h (+$0.23/h)");
 	gs_plan_free(p);
 	gs_scenario_free(s);
 }

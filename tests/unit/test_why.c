@@ -117,6 +117,19 @@ static int idle_gpus(const gs_plan_node *n)
 static int64_t gib(int64_t n) { return n << 30; }
 static gs_micros usd(int64_t cents) { return cents * (GS_MICROS_PER_USD / 100); }
 
+/* The figures of "dedicated ($X/h instead of $Y/h)": X is a whole GPU
+ * per replica (in these tests at the price per GPU of the one node its
+ * replicas are on now), Y is its cost_per_hour in the plan: the capacity
+ * it holds, without its part of the idle (showback). */
+static void expect_dedicated_figures(const gs_plan *p, const char *name)
+{
+	const gs_decision *d = dec(p, name);
+	const gs_plan_node *n = gs_plan_node_at(p, (size_t)d->node);
+	gs_micros per_gpu = n->price_per_hour / (gs_micros)n->n_gpus;
+	assert_int_equal(d->ded_cost, d->w->replicas * per_gpu);
+	assert_int_equal(d->cost, gs_plan_workload_at(p, index_of(p, name))->cost_per_hour);
+}
+
 /* Every why of p: the words "light" and "heavy" come from no template, and
  * "tenant" only where tenants differ. */
 static void expect_no_template_words(const gs_plan *p, int tenants)
@@ -171,61 +184,93 @@ static const char eks_team[] =
 	"  - {name: batch-embed-backfill, kind: batch, replicas: 2, gpuMemory: 16GiB, "
 	"compute: 75%, measuredOn: A10G, team: search}\n";
 
-/* The file, with a pricing line or "". */
-static planned eks(const char *pricing)
+/* The file, with a pricing line or "", and keys (", bound: compute")
+ * added to workload name's mapping, or none when name is NULL. */
+static planned eks_with(const char *pricing, const char *name, const char *keys)
 {
-	char buf[sizeof eks_team + 64] = "version: 1\ncloud: aws\n";
+	char buf[sizeof eks_team + 256] = "version: 1\ncloud: aws\n", at[64];
+	const char *w, *end;
 	strcat(buf, pricing);
-	strcat(buf, eks_team);
+	if (!name) {
+		strcat(buf, eks_team);
+		return make(buf);
+	}
+	snprintf(at, sizeof at, "{name: %s,", name);
+	assert_non_null(w = strstr(eks_team, at));
+	assert_non_null(end = strstr(w, "}\n"));
+	strncat(buf, eks_team, (size_t)(end - eks_team));
+	strcat(buf, keys);
+	strcat(buf, end);
 	return make(buf);
 }
 
-/* chat-llm is dedicated because the device plugin's MPS split for two
+/* The file, with a pricing line or "". */
+static planned eks(const char *pricing)
+{
+	return eks_with(pricing, NULL, NULL);
+}
+
+/* vision-llm is dedicated because the device plugin's MPS split for two
  * clients is below its memory: the text says so, with the split the
- * records would give each of two clients. */
+ * records would give each of two clients. (This test used chat-llm until
+ * bandwidth conversion made its 60% of an A10G 120% of an L4, which puts
+ * it in a MIG slice: test_mig_one_tenant. vision-llm, measured on the A10G
+ * it runs on, keeps this rule without changing the file.) */
 static void test_mps_split(void **state)
 {
 	planned x = eks("");
-	const gs_decision *d = dec(x.p, "chat-llm");
-	size_t n, g;
+	const gs_decision *d = dec(x.p, "vision-llm");
+	size_t n, g, cn, cg;
+	gs_micros ded_nodes = 0;
 	(void)state;
-	expect_why(x.p, "chat-llm",
-	           "dedicated L4 (35% compute, 18.00 GiB): time-slicing is ruled out "
-	           "(latency-critical inference at 60% of A10G >= 50%) and MPS's split for 2 "
-	           "clients gives 11.24 GiB per client < its 18.00 GiB; rejected: MIG (L4 has "
-	           "no MIG), A10G (+$0.40/h if moved alone)");
+	expect_why(x.p, "vision-llm",
+	           "dedicated A10G (55% compute, 14.00 GiB): time-slicing is ruled out "
+	           "(latency-critical inference at 55% of A10G >= 50%) and MPS's split for 2 "
+	           "clients gives 11.24 GiB per client < its 14.00 GiB; rejected: MIG (A10G "
+	           "has no MIG), H100-SXM5-80GB (+$4.87/h if moved alone)");
 	assert_int_equal(d->why, GS_WHY_RULE);
 	assert_int_equal(d->bind.rule, GS_RULE_MPS_MEMORY);
 	assert_null(d->bind.with);
 	assert_int_equal(d->bind.figs.k, 2);
 	/* The split a client gets in the records (plan_records.c). */
 	assert_int_equal(d->bind.figs.have >> 20, (d->model->memory_mib << 20) / 2 >> 20);
-	assert_int_equal(d->bind.figs.have >> 20, 11517);
-	assert_int_equal(d->bind.figs.need, gib(18));
+	assert_int_equal(d->bind.figs.have >> 20, 11514);
+	assert_int_equal(d->bind.figs.need, gib(14));
 	assert_string_equal(d->ts.rule, "latency-critical heavy inference");
 	assert_int_equal(d->ts.threshold_ppm, GS_TS_LATENCY_HEAVY_PPM);
-	/* Dedicated: alone on its GPU. */
-	find(x.p, "chat-llm", 0, &n, &g);
-	assert_int_equal(gs_plan_node_at(x.p, n)->gpus[g].n_assignments, 1);
-	assert_int_equal(gs_plan_node_at(x.p, n)->gpus[g].strategy, GS_STRATEGY_DEDICATED);
-	/* A10G +$0.40/h: what the local search's measure gave, rounded. */
-	assert_int_equal((d->alt_delta + usd(1) / 2) / usd(1), 40);
-	assert_ptr_equal(d->alt_model, gs_scenario_find(x.s, "chat-llm")->measured_on);
+	/* Dedicated: alone on its GPU, both replicas. */
+	for (int r = 0; r < 2; r++) {
+		find(x.p, "vision-llm", r, &n, &g);
+		assert_int_equal(gs_plan_node_at(x.p, n)->gpus[g].n_assignments, 1);
+		assert_int_equal(gs_plan_node_at(x.p, n)->gpus[g].strategy,
+		                 GS_STRATEGY_DEDICATED);
+		ded_nodes += gs_plan_node_at(x.p, n)->price_per_hour;
+	}
+	/* H100 +$4.87/h: the local search's measure, which is one more
+	 * p5.4xlarge (chat-llm's MIG GPU has no memory slice left) for the two
+	 * g5.xlarge it frees. */
+	find(x.p, "chat-llm", 0, &cn, &cg);
+	assert_ptr_equal(d->alt_model, gs_plan_node_at(x.p, cn)->gpus[cg].model);
+	assert_int_equal(d->alt_delta, gs_plan_node_at(x.p, cn)->price_per_hour - ded_nodes);
+	assert_int_equal((d->alt_delta + usd(1) / 2) / usd(1), 487);
 	drop(&x);
 }
 
 /* summarize-offline uses 65% of an A10G: tolerant inference, which no rule
- * of the study keeps off time-slicing; it is not "light". */
+ * of the study keeps off time-slicing; it is not "light". It now
+ * time-slices on the A10G it was measured on (on an L4, bandwidth
+ * conversion makes its 65% 130%). */
 static void test_ts_rule_words(void **state)
 {
 	planned x = eks("");
 	const gs_decision *d = dec(x.p, "summarize-offline");
 	(void)state;
 	expect_why(x.p, "summarize-offline",
-	           "time-slicing on L4 (38% compute, 12.00 GiB): with 1 other replica, "
-	           "together 61% compute (targetUtilization 90%) and 20.00 of 22.49 GiB; "
-	           "allowed for latency-tolerant inference; rejected: MIG (L4 has no MIG), "
-	           "dedicated ($0.80/h instead of $0.48/h), A10G (+$1.01/h if moved alone)");
+	           "time-slicing on A10G (65% compute, 12.00 GiB): with 1 other replica, "
+	           "together 85% compute (targetUtilization 90%) and 17.00 of 19.97 GiB; "
+	           "allowed for latency-tolerant inference; rejected: MIG (A10G has no MIG), "
+	           "dedicated ($1.01/h instead of $0.65/h), H100-SXM5-80GB (+$6.88/h if moved "
+	           "alone)");
 	assert_null(d->ts.rule);
 	assert_int_equal(d->ts.threshold_ppm, 0);
 	assert_int_equal(d->ts.share_ppm, 650000);
@@ -248,24 +293,30 @@ static void test_ts_rule_words(void **state)
 	drop(&x);
 }
 
-/* embed-api in MIG beside nightly-finetune, every workload of tenant
+/* chat-llm in MIG beside nightly-finetune, every workload of tenant
  * `default`: no "isolates it from other tenants"; the whole-GPU cost is
- * two of the node it is on. */
+ * two of the node it is on; the next smaller profile lacks memory. (This
+ * test used embed-api until bandwidth conversion: chat-llm's 60% of an
+ * A10G is 120% of an L4, so it, not embed-api, now joins nightly-finetune
+ * on the H100, with no change to the file.) */
 static void test_mig_one_tenant(void **state)
 {
 	planned x = eks("");
-	const gs_decision *d = dec(x.p, "embed-api");
+	const gs_decision *d = dec(x.p, "chat-llm");
 	const gs_plan_gpu *pg;
 	const gs_plan_node *n;
+	size_t vn, vg;
 	int beside = 0;
 	(void)state;
-	expect_why(x.p, "embed-api",
-	           "MIG 1g.10gb on H100-SXM5-80GB (1% compute, 3.00 GiB): on whole GPUs the "
+	expect_why(x.p, "chat-llm",
+	           "MIG 1g.20gb on H100-SXM5-80GB (11% compute, 18.00 GiB): on whole GPUs the "
 	           "H100-SXM5-80GB replicas would cost $13.76/h, not $6.88/h; beside "
-	           "nightly-finetune; its smallest profile; rejected: L4 (+$0.80/h if moved "
-	           "alone)");
+	           "nightly-finetune; 1g.10gb has 9.75 GiB < 18.00 GiB; rejected: "
+	           "time-slicing (latency-critical inference at 60% of A10G >= 50%), A10G "
+	           "(+$2.01/h if moved alone)");
 	assert_int_equal(d->why, GS_WHY_MIG);
 	assert_null(d->other_tenant);
+	assert_null(strstr(gs_plan_workload_at(x.p, index_of(x.p, "chat-llm"))->why, "tenant"));
 	pg = gpu_of(x.p, d);
 	n = gs_plan_node_at(x.p, (size_t)d->node);
 	for (size_t m = 0; m < pg->n_mig; m++)
@@ -273,17 +324,31 @@ static void test_mig_one_tenant(void **state)
 			beside |= strcmp(pg->mig[m].assignments[a].workload->name,
 			                 "nightly-finetune") == 0;
 	assert_true(beside);
+	assert_string_equal(d->profile->name, "1g.20gb");
+	assert_string_equal(d->smaller.figs.prof->name, "1g.10gb");
+	assert_int_equal(d->smaller.figs.have, d->smaller.figs.prof->memory_mib << 20);
 	assert_int_equal(d->probe.mig_cost, n->price_per_hour);
 	assert_int_equal(d->probe.whole_cost, 2 * n->price_per_hour);
+	/* A10G +$2.01/h: two more g5.xlarge, the node vision-llm has. */
+	find(x.p, "vision-llm", 0, &vn, &vg);
+	assert_int_equal(d->alt_delta, 2 * gs_plan_node_at(x.p, vn)->price_per_hour);
 	drop(&x);
 }
 
 /* The issue's spot case: a 3%, 6 GiB service dedicated on a p4d.24xlarge
  * with 6 idle GPUs. The text names the companion's rule, the idle GPUs and
- * what MIG and L4 would cost. */
+ * what MIG and the other allowed model would cost. Under usable memory
+ * and bandwidth conversion the plan time-slices tts-api on an L4 (15% of
+ * an A10G by bandwidth is 30% there) and gives the p4d's spare GPU to
+ * summarize-offline, whose memory rather than its companion's rule keeps
+ * it apart (plan_why_eks_spot shows that). So tts-api is measured
+ * compute-bound (3% of an A100, as before) and allowed only datacenter
+ * GPUs, A100 or H100: the p4d is then its place, and H100 its rejected
+ * alternative. */
 static void test_spot_p4d(void **state)
 {
-	planned x = eks("pricing: spot\n");
+	planned x = eks_with("pricing: spot\n", "tts-api",
+	                     ", bound: compute, gpus: [A100-SXM4-40GB, H100-SXM5-80GB]");
 	const gs_decision *d = dec(x.p, "tts-api");
 	const gs_plan_node *n;
 	size_t nn, ng, tn, tg;
@@ -294,8 +359,8 @@ static void test_spot_p4d(void **state)
 	           "70%), MPS's split for 2 clients gives 20.00 GiB per client < "
 	           "nightly-finetune's 30.00 GiB; 6 of its p4d.24xlarge's 8 GPUs idle (no "
 	           "smaller A100-SXM4-40GB instance); rejected: MIG (the A100-SXM4-40GB "
-	           "replicas would cost $16.00/h with it, not $8.00/h), L4 (+$0.38/h if moved "
-	           "alone)");
+	           "replicas would cost $16.00/h with it, not $8.00/h), H100-SXM5-80GB "
+	           "(+$23.45/h if moved alone)");
 	n = gs_plan_node_at(x.p, (size_t)d->node);
 	assert_string_equal(n->instance->type, "p4d.24xlarge");
 	assert_int_equal(idle_gpus(n), 6);
@@ -308,11 +373,12 @@ static void test_spot_p4d(void **state)
 	assert_int_equal(nn, tn);
 	assert_int_equal(d->bind.figs.have >> 20, (d->model->memory_mib << 20) / 2 >> 20);
 	assert_int_equal(d->bind.figs.need, d->bind.fails->memory_bytes);
-	/* MIG: two nodes instead of this one. L4: one more g6.xlarge. */
+	/* MIG: two nodes instead of this one. H100: one p5.48xlarge at spot,
+	 * the only H100 instance with a spot price, bought for it alone. */
 	assert_int_equal(d->probe.whole_cost, n->price_per_hour);
 	assert_int_equal(d->probe.mig_cost, 2 * n->price_per_hour);
-	find(x.p, "chat-llm", 0, &nn, &ng);
-	assert_int_equal(d->alt_delta, gs_plan_node_at(x.p, nn)->price_per_hour);
+	assert_string_equal(d->alt_model->name, "H100-SXM5-80GB");
+	assert_int_equal(d->alt_delta, gs_instance_find(cat, "p5.48xlarge")->spot);
 	drop(&x);
 }
 
@@ -383,7 +449,8 @@ static void test_tenants(void **state)
 	           "MIG 1g.10gb on A100-SXM4-40GB (12% compute, 8.00 GiB): on whole GPUs the "
 	           "A100-SXM4-40GB replicas would cost $43.92/h, not $21.96/h; isolated "
 	           "from tenant globex on the same GPU; 1g.5gb has 4.75 GiB < 8.00 GiB; 7 of "
-	           "its p4d.24xlarge's 8 GPUs idle (no smaller A100-SXM4-40GB instance)");
+	           "its p4d.24xlarge's 8 GPUs idle (no smaller A100-SXM4-40GB instance); "
+	           "rejected: dedicated ($5.49/h instead of $1.37/h)");
 	for (size_t m = 0; m < pg->n_mig; m++)
 		for (size_t a = 0; a < pg->mig[m].n_assignments; a++)
 			globex |= strcmp(pg->mig[m].assignments[a].workload->tenant, "globex") == 0;
@@ -391,6 +458,7 @@ static void test_tenants(void **state)
 	assert_string_equal(d->smaller.figs.prof->name, "1g.5gb");
 	assert_int_equal(d->smaller.figs.have, d->smaller.figs.prof->memory_mib << 20);
 	assert_int_equal(d->probe.mig_cost, gs_plan_node_at(x.p, 0)->price_per_hour);
+	expect_dedicated_figures(x.p, "acme-chat");
 	drop(&x);
 
 	/* The same file with one tenant: time-sliced, and no tenant named. */
@@ -399,11 +467,12 @@ static void test_tenants(void **state)
 	         "  - {name: globex-chat, replicas: 2, gpuMemory: 8GiB, compute: 12%}\n");
 	expect_why(x.p, "acme-chat",
 	           "time-slicing on A100-SXM4-40GB (12% compute, 8.00 GiB): with 3 other "
-	           "replicas, together 48% compute (targetUtilization 90%) and 32.00 of 40.00 "
+	           "replicas, together 48% compute (targetUtilization 90%) and 32.00 of 35.46 "
 	           "GiB; allowed for latency-tolerant inference; 7 of its p4d.24xlarge's 8 "
 	           "GPUs idle (no smaller A100-SXM4-40GB instance); rejected: MIG (the "
 	           "A100-SXM4-40GB replicas would cost the same with it, with more to "
-	           "reconfigure)");
+	           "reconfigure), dedicated ($5.49/h instead of $1.10/h)");
+	expect_dedicated_figures(x.p, "acme-chat");
 	expect_no_template_words(x.p, 0);
 	drop(&x);
 }
@@ -469,7 +538,9 @@ static void test_spread(void **state)
 
 /* MIG and MPS in one device-plugin plan: the plan drops one, and the texts
  * say which and what the other plan costs. The MPS split stated is the
- * records'. */
+ * records'. llm is compute-bound (as in tests/cli/fixtures/why/
+ * mig-or-mps.yaml): by bandwidth its 55% of an A10G would be 110% of the
+ * L4 it is pinned to, more than a whole GPU. */
 static void test_mig_or_mps(void **state)
 {
 	planned x = make("version: 1\ncloud: aws\ninstances: [g6.xlarge, \"p4d.*\"]\n"
@@ -477,7 +548,7 @@ static void test_mig_or_mps(void **state)
 	                 "  - {name: pay, replicas: 7, gpuMemory: 4GiB, compute: 5%, "
 	                 "isolation: fault, gpus: [A100-SXM4-40GB]}\n"
 	                 "  - {name: llm, replicas: 2, latency: critical, gpuMemory: 8GiB, "
-	                 "compute: 55%, measuredOn: A10G, gpus: [L4]}\n");
+	                 "compute: 55%, measuredOn: A10G, bound: compute, gpus: [L4]}\n");
 	const gs_decision *d = dec(x.p, "llm");
 	const gs_assignment *a;
 	size_t n, g;
@@ -491,9 +562,9 @@ static void test_mig_or_mps(void **state)
 	expect_why(x.p, "llm",
 	           "MPS on L4, 2 clients (32% compute, 8.00 GiB): time-slicing is ruled out "
 	           "(latency-critical inference at 55% of A10G >= 50%); the device plugin's "
-	           "split, 50% of threads and 11.24 GiB per client, holds it; rejected: MIG "
+	           "split, 50% of threads and 11.25 GiB per client, holds it; rejected: MIG "
 	           "(this plan has no MIG: the device plugin cannot mix MIG and MPS nodes, and "
-	           "the plan with MIG costs $23.57/h), dedicated ($1.61/h instead of $0.80/h)");
+	           "the plan with MIG costs $23.57/h), dedicated ($1.61/h instead of $0.57/h)");
 	assert_int_equal(d->left_out, GS_STRATEGY_MIG);
 	assert_true(d->left_out_cost > gs_plan_summary_get(x.p)->after_per_hour);
 	a = find(x.p, "llm", 0, &n, &g);
@@ -520,7 +591,8 @@ static void test_dra(void **state)
 	           "MPS on L4, 2 clients (30% compute, 4.00 GiB): llm rules out time-slicing "
 	           "(latency-critical inference at 55% of L4 >= 50%); limits per claim: 30% of "
 	           "threads and 4.00 GiB; rejected: MIG (L4 has no MIG), dedicated ($0.80/h "
-	           "instead of $0.26/h)");
+	           "instead of $0.24/h)");
+	expect_dedicated_figures(x.p, "rank");
 	assert_ptr_equal(dec(x.p, "rank")->ts_by, dec(x.p, "llm")->w);
 	a = find(x.p, "rank", 0, &n, &g);
 	assert_int_equal(a->thread_percent, 30);
@@ -541,8 +613,15 @@ static void test_spare(void **state)
 	           "time-slicing on A10G (20% compute, 16.00 GiB): alone, on a time-slicing "
 	           "node rather than a dedicated one, which priced no higher; allowed for "
 	           "notebooks; 2 of its g5.12xlarge's 4 GPUs idle (no smaller A10G instance); "
-	           "rejected: MIG (A10G has no MIG)");
+	           "rejected: MIG (A10G has no MIG), dedicated ($1.42/h instead of $1.01/h)");
 	assert_int_equal(d->why, GS_WHY_SPARE);
+	/* The dedicated clause: a whole GPU of the g5.12xlarge against lone's
+	 * cost_per_hour, which counts the 16 GiB it holds and not its part of
+	 * the GPU's rest and the idle GPUs (showback). It appeared when
+	 * showback joined and sits badly with "priced no higher": with its
+	 * idle part lone pays $2.84/h, and a dedicated GPU would cost the plan
+	 * nothing more (raised with the lead). */
+	expect_dedicated_figures(x.p, "lone");
 	assert_int_equal(pg->n_assignments, 1);
 	assert_int_equal(pg->strategy, GS_STRATEGY_TIME_SLICING);
 	assert_int_equal(idle_gpus(gs_plan_node_at(x.p, (size_t)d->node)), 2);
