@@ -55,16 +55,30 @@ int gs_plan_advice(gs_plan *p, const gs_micros *ded_cost)
 	for (size_t i = 0; i < nw && rc == 0; i++) {
 		const gs_decision *d = &p->decisions[i];
 		gs_plan_workload *pw = &p->wls[i];
-		gs_buf t = GS_BUF_INIT;
 		pw->workload = d->w;
 		pw->strategy = d->strategy;
 		pw->cost_per_hour = d->cost;
-		if (gs_decision_text(d, p, &t) < 0 ||
-		    !(pw->why = gs_plan_strdup(p, gs_buf_str(&t))))
-			rc = -1;
-		gs_buf_release(&t);
 		if (d->w->current || p->s->cluster_cost >= 0)
 			p->current_after += pw->cost_per_hour;
 	}
 	return rc < 0 ? rc : warnings(p);
+}
+
+int gs_plan_why(gs_plan *p)
+{
+	for (size_t i = 0; i < p->n_wls; i++) {
+		gs_decision *d = &p->decisions[i];
+		gs_plan_workload *pw = &p->wls[i];
+		gs_buf t = GS_BUF_INIT;
+		int rc;
+		/* What it pays here, against which a dedicated GPU is priced. */
+		d->idle = pw->idle_per_hour;
+		rc = gs_decision_text(d, p, &t);
+		if (rc == 0 && !(pw->why = gs_plan_strdup(p, gs_buf_str(&t))))
+			rc = -1;
+		gs_buf_release(&t);
+		if (rc < 0)
+			return -1;
+	}
+	return 0;
 }

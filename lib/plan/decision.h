@@ -79,7 +79,9 @@ typedef struct gs_decision {
 	int min_gpus;             /* the smallest instance of its model here */
 
 	/* rejected alternatives with their costs */
-	gs_micros cost;           /* w's share of the plan, per hour */
+	gs_micros cost;           /* w's share of the plan, per hour: the capacity
+	                           * its replicas hold (its COST/H) */
+	gs_micros idle;           /* and its part of its nodes' idle capacity */
 	gs_micros ded_cost;       /* w on whole GPUs, per hour */
 	const gs_gpu *alt_model;  /* the cheapest other model, or NULL */
 	gs_micros alt_delta;      /* the plan's change with w moved there */

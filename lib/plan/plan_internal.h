@@ -79,6 +79,9 @@ int gs_plan_name_mig_configs(gs_plan *p);
 /* Each workload's record, cost and why-text, and the plan's warnings;
  * ded_cost[i] is what workload i costs on whole GPUs (advice.c). */
 int gs_plan_advice(gs_plan *p, const gs_micros *ded_cost);
+/* Each workload's reason, rendered from its decision once the showback
+ * has set what it pays (advice.c). */
+int gs_plan_why(gs_plan *p);
 /* Each workload's notes: the compute conversions between GPU models, with
  * the ratio used (plan_notes.c). After gs_plan_advice. */
 int gs_plan_notes(gs_plan *p);

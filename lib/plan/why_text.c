@@ -48,7 +48,7 @@ static void put_pct2(gs_buf *t, int64_t a, const char *op, int64_t b)
 /* GiB with two decimals, rounded as the plan's node lines round them. */
 static int64_t hundredths(int64_t bytes)
 {
-	return gs_div_round(gs_div_ceil(bytes, 1 << 20) * 100, 1024);
+	return gs_div_round(bytes * 100, INT64_C(1) << 30);
 }
 
 static void put_gib(gs_buf *t, int64_t bytes)
@@ -491,14 +491,20 @@ static void reject_mig(rej *r, const gs_decision *d)
 	gs_buf_puts(r->t, ")");
 }
 
+/* Whole GPUs against what the workload pays here: the capacity it holds
+ * and its part of its nodes' idle capacity, which a dedicated GPU would
+ * no longer leave to others. */
 static void reject_costs(rej *r, const gs_decision *d)
 {
-	if (d->strategy != GS_STRATEGY_DEDICATED && d->ded_cost > d->cost &&
-	    !same_money(d->ded_cost, d->cost)) {
+	gs_micros pays = d->cost + d->idle;
+	if (d->strategy != GS_STRATEGY_DEDICATED && d->ded_cost > pays &&
+	    !same_money(d->ded_cost, pays)) {
 		rej_next(r, "dedicated");
 		put_money(r->t, d->ded_cost);
 		gs_buf_puts(r->t, " instead of ");
-		put_money(r->t, d->cost);
+		put_money(r->t, pays);
+		if (d->idle > 0 && !same_money(d->idle, 0))
+			gs_buf_puts(r->t, " with its share of idle");
 		gs_buf_puts(r->t, ")");
 	}
 	if (d->alt_model) {
