@@ -290,16 +290,21 @@ static void market_init(const gs_catalog *cat, const char *cloud, market *mk)
 	}
 }
 
-static int64_t gpu_bytes(const gs_gpu *g) { return g->memory_mib << 20; }
+static int64_t gpu_bytes(const gs_gpu *g) { return g->usable_memory_mib << 20; }
 
-/* The share converted to model g by relative FP16 throughput, rounded up. */
+/* The share converted to model g as the plan converts it (gs_workload_ratio
+ * in lib/scenario): inference, which the bench never marks otherwise, by
+ * memory bandwidth; other kinds by dense FP16 throughput. Rounded up. */
 static int64_t comp_on(const spec *w, const gs_gpu *g)
 {
-	int64_t num;
+	int bw = w->kind == GS_KIND_INFERENCE && w->on && w->on->memory_bandwidth_gbs &&
+	         g->memory_bandwidth_gbs;
+	int64_t from, to;
 	if (!w->on || w->on == g)
 		return w->comp;
-	num = w->comp * w->on->fp16_mtflops;
-	return (num + g->fp16_mtflops - 1) / g->fp16_mtflops;
+	from = bw ? w->on->memory_bandwidth_gbs : w->on->fp16_mtflops;
+	to = bw ? g->memory_bandwidth_gbs : g->fp16_mtflops;
+	return (w->comp * from + to - 1) / to;
 }
 
 static int fits(const spec *w, const gs_gpu *g)
