@@ -29,20 +29,10 @@ static int teardown(void **state)
 
 static gs_scenario *load(const gs_catalog *c, const char *yaml)
 {
-	gs_scenario *s = NULL;
-	gs_error err;
-	assert_gs_ok(gs_scenario_load_buffer(c, "t.yaml", yaml, strlen(yaml), &s, &err), &err);
-	return s;
+	return tu_scenario(c, "t.yaml", yaml);
 }
 
-static gs_plan *plan_of(const gs_scenario *s)
-{
-	gs_plan_opts po = GS_PLAN_OPTS_INIT;
-	gs_plan *p = NULL;
-	gs_error err;
-	assert_gs_ok(gs_plan_make(s, &po, &p, &err), &err);
-	return p;
-}
+static gs_plan *plan_of(const gs_scenario *s) { return tu_plan(s); }
 
 static void assert_one_cloud(const gs_plan *p, const char *cloud)
 {

@@ -14,9 +14,8 @@ static gs_catalog *cat;
 
 static int setup(void **state)
 {
-	gs_error err;
 	(void)state;
-	return gs_catalog_load(TEST_PROFILES, &cat, &err) < 0 ? -1 : 0;
+	return tu_catalog(TEST_PROFILES, &cat);
 }
 
 static int teardown(void **state)
@@ -26,22 +25,9 @@ static int teardown(void **state)
 	return 0;
 }
 
-static gs_scenario *load(const char *yaml)
-{
-	gs_scenario *s = NULL;
-	gs_error err;
-	assert_gs_ok(gs_scenario_load_buffer(cat, "t.yaml", yaml, strlen(yaml), &s, &err), &err);
-	return s;
-}
+static gs_scenario *load(const char *yaml) { return tu_scenario(cat, "t.yaml", yaml); }
 
-static gs_plan *plan_of(const gs_scenario *s)
-{
-	gs_plan_opts po = GS_PLAN_OPTS_INIT;
-	gs_plan *p = NULL;
-	gs_error err;
-	assert_gs_ok(gs_plan_make(s, &po, &p, &err), &err);
-	return p;
-}
+static gs_plan *plan_of(const gs_scenario *s) { return tu_plan(s); }
 
 /* ---- the reserve ---------------------------------------------------------- */
 

@@ -31,14 +31,7 @@ static int group_teardown(void **state)
 	return 0;
 }
 
-static gs_scenario *load(const char *text)
-{
-	gs_scenario *s = NULL;
-	gs_error err;
-	memset(&err, 0, sizeof err);
-	assert_gs_ok(gs_scenario_load_buffer(cat, "t.yaml", text, strlen(text), &s, &err), &err);
-	return s;
-}
+static gs_scenario *load(const char *text) { return tu_scenario(cat, "t.yaml", text); }
 
 static void expect_error(const char *text, const char *want)
 {

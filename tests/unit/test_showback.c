@@ -15,9 +15,8 @@ static gs_catalog *cat;
 
 static int setup(void **state)
 {
-	gs_error err;
 	(void)state;
-	return gs_catalog_load(TEST_PROFILES, &cat, &err) < 0 ? -1 : 0;
+	return tu_catalog(TEST_PROFILES, &cat);
 }
 
 static int teardown(void **state)
@@ -29,22 +28,14 @@ static int teardown(void **state)
 
 static gs_plan *plan_text(const char *name, const char *yaml, gs_scenario **scn)
 {
-	gs_plan_opts po = GS_PLAN_OPTS_INIT;
-	gs_plan *p = NULL;
-	gs_error err;
-	assert_gs_ok(gs_scenario_load_buffer(cat, name, yaml, strlen(yaml), scn, &err), &err);
-	assert_gs_ok(gs_plan_make(*scn, &po, &p, &err), &err);
-	return p;
+	*scn = tu_scenario(cat, name, yaml);
+	return tu_plan(*scn);
 }
 
 static gs_plan *plan_file(const char *path, gs_scenario **scn)
 {
-	gs_plan_opts po = GS_PLAN_OPTS_INIT;
-	gs_plan *p = NULL;
-	gs_error err;
-	assert_gs_ok(gs_scenario_load(cat, path, scn, &err), &err);
-	assert_gs_ok(gs_plan_make(*scn, &po, &p, &err), &err);
-	return p;
+	*scn = tu_scenario_file(cat, path);
+	return tu_plan(*scn);
 }
 
 static const gs_plan_workload *workload(const gs_plan *p, const char *name)

@@ -23,12 +23,9 @@ typedef struct planned {
 
 static planned make(const char *yaml)
 {
-	gs_plan_opts po = GS_PLAN_OPTS_INIT;
 	planned x = { NULL, NULL };
-	gs_error err;
-	assert_gs_ok(gs_scenario_load_buffer(cat, "test.yaml", yaml, strlen(yaml), &x.s, &err),
-	             &err);
-	assert_gs_ok(gs_plan_make(x.s, &po, &x.p, &err), &err);
+	x.s = tu_scenario(cat, "test.yaml", yaml);
+	x.p = tu_plan(x.s);
 	return x;
 }
 
@@ -667,9 +664,8 @@ static void test_advise_matches_plan(void **state)
 
 static int setup(void **state)
 {
-	gs_error err;
 	(void)state;
-	return gs_catalog_load(TEST_PROFILES, &cat, &err) < 0 ? -1 : 0;
+	return tu_catalog(TEST_PROFILES, &cat);
 }
 
 static int teardown(void **state)

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include "gpushare.h"
@@ -34,5 +35,40 @@
 		char buf_[1024];                                                      \
 		assert_string_equal(gs_error_format((err), buf_, sizeof buf_), (want)); \
 	} while (0)
+
+/* For the planning tests: a catalog, a scenario from a buffer (named
+ * `name` in messages) or a file, and its plan. Each fails the test with the
+ * library's message; the caller frees what it gets. */
+static inline int tu_catalog(const char *dirs, gs_catalog **out)
+{
+	gs_error err;
+	return gs_catalog_load(dirs, out, &err) < 0 ? -1 : 0;
+}
+
+static inline gs_scenario *tu_scenario(const gs_catalog *cat, const char *name,
+                                       const char *yaml)
+{
+	gs_scenario *s = NULL;
+	gs_error err;
+	assert_gs_ok(gs_scenario_load_buffer(cat, name, yaml, strlen(yaml), &s, &err), &err);
+	return s;
+}
+
+static inline gs_scenario *tu_scenario_file(const gs_catalog *cat, const char *path)
+{
+	gs_scenario *s = NULL;
+	gs_error err;
+	assert_gs_ok(gs_scenario_load(cat, path, &s, &err), &err);
+	return s;
+}
+
+static inline gs_plan *tu_plan(const gs_scenario *s)
+{
+	gs_plan_opts po = GS_PLAN_OPTS_INIT;
+	gs_plan *p = NULL;
+	gs_error err;
+	assert_gs_ok(gs_plan_make(s, &po, &p, &err), &err);
+	return p;
+}
 
 #endif
