@@ -22,11 +22,7 @@ static gs_node *placements(const gs_mig_profile *p)
 		rc |= gs_node_put(m, "size", gs_node_int(p->memory_slices));
 		rc |= gs_node_push(seq, m);
 	}
-	if (rc) {
-		gs_node_free(seq);
-		return NULL;
-	}
-	return seq;
+	return gs_node_done(seq, rc);
 }
 
 static gs_node *profile_node(const gs_mig_profile *p)
@@ -40,11 +36,7 @@ static gs_node *profile_node(const gs_mig_profile *p)
 	rc |= gs_node_put(m, "sm_count", gs_node_int(p->sm_count));
 	rc |= gs_node_put(m, "max_count", gs_node_int(p->max_count));
 	rc |= gs_node_put(m, "placements", placements(p));
-	if (rc) {
-		gs_node_free(m);
-		return NULL;
-	}
-	return m;
+	return gs_node_done(m, rc);
 }
 
 static gs_node *gpu_node(const gs_gpu *g)
@@ -72,11 +64,7 @@ static gs_node *gpu_node(const gs_gpu *g)
 	rc |= gs_node_put(m, "relative_throughput", gs_node_fixed(g->fp16_mtflops, 1000, 1));
 	rc |= gs_node_put(m, "mps_max_clients", gs_node_int(g->mps_max_clients));
 	rc |= gs_node_put(m, "mig_profiles", mig);
-	if (rc) {
-		gs_node_free(m);
-		return NULL;
-	}
-	return m;
+	return gs_node_done(m, rc);
 }
 
 int gs_doc_gpus(const gs_catalog *cat, const gs_gpu *only, gs_doc **out,
@@ -89,11 +77,7 @@ int gs_doc_gpus(const gs_catalog *cat, const gs_gpu *only, gs_doc **out,
 		if (!only || g == only)
 			rc |= gs_node_push(seq, gpu_node(g));
 	}
-	if (rc) {
-		gs_node_free(seq);
-		return gs_fail_nomem(err);
-	}
-	return gs_doc_wrap(seq, out, err);
+	return gs_doc_wrap(gs_node_done(seq, rc), out, err);
 }
 
 static gs_node *instance_node(const gs_instance *in)
@@ -113,11 +97,7 @@ static gs_node *instance_node(const gs_instance *in)
 	rc |= gs_node_put(m, "source", gs_node_str(in->source));
 	rc |= gs_node_put(m, "price_date", gs_node_str(in->price_date));
 	rc |= gs_node_put(m, "arch", gs_node_str(gs_arch_name(in->arch)));
-	if (rc) {
-		gs_node_free(m);
-		return NULL;
-	}
-	return m;
+	return gs_node_done(m, rc);
 }
 
 int gs_doc_instances(const gs_catalog *cat, const char *cloud,
@@ -131,11 +111,7 @@ int gs_doc_instances(const gs_catalog *cat, const char *cloud,
 			continue;
 		rc |= gs_node_push(seq, instance_node(in));
 	}
-	if (rc) {
-		gs_node_free(seq);
-		return gs_fail_nomem(err);
-	}
-	return gs_doc_wrap(seq, out, err);
+	return gs_doc_wrap(gs_node_done(seq, rc), out, err);
 }
 
 typedef struct geo_list {
@@ -216,11 +192,7 @@ static gs_node *side(int instances, int gpus, gs_micros hour, gs_micros month)
 	rc |= gs_node_put(m, "gpus", gs_node_int(gpus));
 	rc |= gs_node_put(m, "per_hour", gs_node_money(hour, 2));
 	rc |= gs_node_put(m, "per_month", gs_node_money(month, 2));
-	if (rc) {
-		gs_node_free(m);
-		return NULL;
-	}
-	return m;
+	return gs_node_done(m, rc);
 }
 
 int gs_doc_savings(const gs_savings *s, gs_doc **out, gs_error *err)
@@ -260,9 +232,5 @@ int gs_doc_savings(const gs_savings *s, gs_doc **out, gs_error *err)
 	rc |= gs_node_put(m, "compute_percent", gs_node_fixed(s->compute_ppm, 10000, 2));
 	rc |= gs_node_put(m, "compute_assumed", gs_node_bool(!s->compute_given));
 	rc |= gs_node_put(m, "rule", gs_node_str(s->rule));
-	if (rc) {
-		gs_node_free(m);
-		return gs_fail_nomem(err);
-	}
-	return gs_doc_wrap(m, out, err);
+	return gs_doc_wrap(gs_node_done(m, rc), out, err);
 }

@@ -56,6 +56,10 @@ int gs_node_push(gs_node *seq, gs_node *val);
 /* For readers: append with a key node that carries its position. */
 int gs_node_put_node(gs_node *map, gs_node *key, gs_node *val);
 
+/* The end of a builder whose puts and pushes were or-ed into rc: n, or
+ * NULL (n freed) when any of them failed. */
+gs_node *gs_node_done(gs_node *n, int rc);
+
 /* Lookup in a map by key; NULL when absent or not a map. */
 gs_node *gs_node_get(const gs_node *map, const char *key);
 

@@ -152,6 +152,14 @@ gs_node *gs_node_get(const gs_node *map, const char *key)
 	return NULL;
 }
 
+gs_node *gs_node_done(gs_node *n, int rc)
+{
+	if (!rc)
+		return n;
+	gs_node_free(n);
+	return NULL;
+}
+
 int gs_doc_wrap(gs_node *root, gs_doc **out, gs_error *err)
 {
 	gs_doc *d;

@@ -147,15 +147,6 @@ static gs_node *price(gs_micros m)
 	return m < 0 ? gs_node_str(NULL) : gs_node_money(m, 2);
 }
 
-static gs_node *done_or_null(gs_node *m, int rc)
-{
-	if (rc) {
-		gs_node_free(m);
-		return NULL;
-	}
-	return m;
-}
-
 static gs_node *gpu_node(const gs_import_gpu *g)
 {
 	gs_node *m = gs_node_new(GS_NODE_MAP, NULL);
@@ -167,7 +158,7 @@ static gs_node *gpu_node(const gs_import_gpu *g)
 	                                                      : gs_node_str(NULL));
 	rc |= gs_node_put(m, "metric", gs_node_str(g->metric));
 	rc |= gs_node_put(m, "pod_metrics", gs_node_bool(g->attributed));
-	return done_or_null(m, rc);
+	return gs_node_done(m, rc);
 }
 
 static gs_node *node_node(const gs_import_node *n)
@@ -191,7 +182,7 @@ static gs_node *node_node(const gs_import_node *n)
 	rc |= gs_node_put(m, "idle_unrequested", gs_node_int(n->idle_unrequested));
 	rc |= gs_node_put(m, "idle_low_activity", gs_node_int(n->idle_low));
 	rc |= gs_node_put(m, "idle_per_month", gs_node_money(n->idle_per_month, 2));
-	return done_or_null(m, rc);
+	return gs_node_done(m, rc);
 }
 
 static gs_node *flags_node(unsigned f)
@@ -203,7 +194,7 @@ static gs_node *flags_node(unsigned f)
 	for (unsigned i = 0; i < GS_ARRAY_LEN(names); i++)
 		if (f & (1u << i))
 			rc |= gs_node_push(seq, gs_node_str(names[i]));
-	return done_or_null(seq, rc);
+	return gs_node_done(seq, rc);
 }
 
 static gs_node *workload_node(const gs_import_workload *w)
@@ -229,7 +220,7 @@ static gs_node *workload_node(const gs_import_workload *w)
 	rc |= gs_node_put(m, "gpu_memory_mib", gs_node_int(w->gpu_memory_mib));
 	rc |= gs_node_put(m, "compute", gs_node_int(w->compute_percent));
 	rc |= gs_node_put(m, "flags", flags_node(w->flags));
-	return done_or_null(m, rc);
+	return gs_node_done(m, rc);
 }
 
 static gs_node *summary_node(const gs_import_summary *s)
@@ -250,7 +241,7 @@ static gs_node *summary_node(const gs_import_summary *s)
 	rc |= gs_node_put(m, "idle_per_month", gs_node_money(s->idle_per_month, 2));
 	rc |= gs_node_put(m, "samples", gs_node_int((int64_t)s->samples));
 	rc |= gs_node_put(m, "unmatched_samples", gs_node_int((int64_t)s->unmatched));
-	return done_or_null(m, rc);
+	return gs_node_done(m, rc);
 }
 
 int gs_doc_import_report(const gs_inventory *inv, gs_doc **out, gs_error *err)
@@ -269,9 +260,5 @@ int gs_doc_import_report(const gs_inventory *inv, gs_doc **out, gs_error *err)
 		rc |= gs_node_push(wls, workload_node(&inv->wls[i].pub));
 	for (size_t i = 0; !rc && i < inv->n_warnings; i++)
 		rc |= gs_node_push(warns, gs_node_str(inv->warnings[i]));
-	if (rc) {
-		gs_node_free(root);
-		return gs_fail_nomem(err);
-	}
-	return gs_doc_wrap(root, out, err);
+	return gs_doc_wrap(gs_node_done(root, rc), out, err);
 }

@@ -28,11 +28,7 @@ static gs_node *assignment(const gs_assignment *a, int mps)
 		rc |= gs_node_put(m, "thread_percent", gs_node_int(a->thread_percent));
 		rc |= gs_node_put(m, "memory_limit_mib", gs_node_int(a->memory_limit_mib));
 	}
-	if (rc) {
-		gs_node_free(m);
-		return NULL;
-	}
-	return m;
+	return gs_node_done(m, rc);
 }
 
 static gs_node *assignments(const gs_assignment *a, size_t n, int mps)
@@ -41,11 +37,7 @@ static gs_node *assignments(const gs_assignment *a, size_t n, int mps)
 	int rc = 0;
 	for (size_t i = 0; seq && i < n; i++)
 		rc |= gs_node_push(seq, assignment(&a[i], mps));
-	if (rc) {
-		gs_node_free(seq);
-		return NULL;
-	}
-	return seq;
+	return gs_node_done(seq, rc);
 }
 
 /* Planned device memory against what the GPU or instance offers. */
@@ -71,11 +63,7 @@ static gs_node *mig_entry(const gs_plan_mig *m)
 	rc |= gs_node_put(e, "replicas", gs_node_int(m->replicas));
 	rc |= gs_node_put(e, "assignments", assignments(m->assignments, m->n_assignments, 0));
 	rc |= memory_keys(e, m->memory_bytes, m->memory_offer_bytes, m->memory_headroom_ppm);
-	if (rc) {
-		gs_node_free(e);
-		return NULL;
-	}
-	return e;
+	return gs_node_done(e, rc);
 }
 
 static gs_node *gpu_entry(const gs_plan_gpu *g)
@@ -93,11 +81,7 @@ static gs_node *gpu_entry(const gs_plan_gpu *g)
 	rc |= gs_node_put(e, "assignments", assignments(g->assignments, g->n_assignments,
 	                                                g->strategy == GS_STRATEGY_MPS));
 	rc |= memory_keys(e, g->memory_bytes, g->memory_offer_bytes, g->memory_headroom_ppm);
-	if (rc) {
-		gs_node_free(e);
-		return NULL;
-	}
-	return e;
+	return gs_node_done(e, rc);
 }
 
 static gs_node *node_entry(const gs_plan_node *n)
@@ -118,11 +102,7 @@ static gs_node *node_entry(const gs_plan_node *n)
 	rc |= gs_node_put(e, "allocatable_memory_gib", gib_bytes(n->memory_allocatable_bytes));
 	rc |= gs_node_put(e, "requested_cpu", cores(n->cpu_requested_millis));
 	rc |= gs_node_put(e, "requested_memory_gib", gib_bytes(n->memory_requested_bytes));
-	if (rc) {
-		gs_node_free(e);
-		return NULL;
-	}
-	return e;
+	return gs_node_done(e, rc);
 }
 
 /* What before is, the cheapest plan with a whole GPU per replica, today's
@@ -164,11 +144,7 @@ static gs_node *cost_entry(const gs_plan *p)
 	                  s->current_per_hour < 0 ? gs_node_str(NULL)
 	                                          : money(s->current_per_hour - p->current_after));
 	rc |= baselines(m, s);
-	if (rc) {
-		gs_node_free(m);
-		return NULL;
-	}
-	return m;
+	return gs_node_done(m, rc);
 }
 
 static gs_node *pair(const char *a, int64_t x, const char *b, int64_t y)
@@ -187,11 +163,7 @@ static gs_node *notes(const gs_plan_workload *pw)
 	int rc = 0;
 	for (size_t i = 0; seq && i < pw->n_notes; i++)
 		rc |= gs_node_push(seq, gs_node_str(pw->notes[i]));
-	if (rc) {
-		gs_node_free(seq);
-		return NULL;
-	}
-	return seq;
+	return gs_node_done(seq, rc);
 }
 
 static gs_node *workload_entry(const gs_plan *p, const gs_plan_workload *pw)
@@ -224,11 +196,7 @@ static gs_node *workload_entry(const gs_plan *p, const gs_plan_workload *pw)
 	                                            ? gib_bytes(w->host_memory_bytes)
 	                                            : gs_node_str(NULL));
 	rc |= gs_node_put(m, "arch", gs_node_str(gs_arch_name(w->arch)));
-	if (rc) {
-		gs_node_free(m);
-		return NULL;
-	}
-	return m;
+	return gs_node_done(m, rc);
 }
 
 /* gpus.dedicated and instances.dedicated: the cheapest plan with a whole
@@ -267,11 +235,7 @@ static gs_node *cloud_list(const gs_plan *p)
 		rc |= gs_node_put(m, "why_not", gs_node_str(c->why));
 		rc |= gs_node_push(seq, m);
 	}
-	if (rc) {
-		gs_node_free(seq);
-		return NULL;
-	}
-	return seq;
+	return gs_node_done(seq, rc);
 }
 
 int gs_doc_plan(const gs_plan *p, gs_doc **out, gs_error *err)
@@ -319,9 +283,5 @@ int gs_doc_plan(const gs_plan *p, gs_doc **out, gs_error *err)
 	rc |= gs_node_put(root, "teams", teams);
 	rc |= gs_node_put(root, "warnings", warns);
 	rc |= gs_node_put(root, "sharing_limit", gs_node_str(s->sharing_limit));
-	if (rc) {
-		gs_node_free(root);
-		return gs_fail_nomem(err);
-	}
-	return gs_doc_wrap(root, out, err);
+	return gs_doc_wrap(gs_node_done(root, rc), out, err);
 }

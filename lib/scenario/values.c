@@ -139,9 +139,5 @@ gs_node *gs_gpus_node(const gs_gpu *const *g, size_t n)
 	int rc = 0;
 	for (size_t i = 0; i < n; i++)
 		rc |= gs_node_push(seq, gs_node_str(g[i]->name));
-	if (rc) {
-		gs_node_free(seq);
-		return NULL;
-	}
-	return seq;
+	return gs_node_done(seq, rc);
 }

@@ -23,11 +23,7 @@ static gs_node *write_level(const gs_key_src *from, gs_key_level level)
 		else /* the list of workloads */
 			rc = gs_node_put(map, keys[i].name, workload_list(from->s));
 	}
-	if (rc) {
-		gs_node_free(map);
-		return NULL;
-	}
-	return map;
+	return gs_node_done(map, rc);
 }
 
 static gs_node *workload_list(const gs_scenario *s)
@@ -39,11 +35,7 @@ static gs_node *workload_list(const gs_scenario *s)
 		gs_key_src one = { s, s->w[i] };
 		rc |= gs_node_push(seq, write_level(&one, GS_KEY_WORKLOAD));
 	}
-	if (rc) {
-		gs_node_free(seq);
-		return NULL;
-	}
-	return seq;
+	return gs_node_done(seq, rc);
 }
 
 int gs_doc_scenario(const gs_scenario *s, gs_doc **out, gs_error *err)
