@@ -335,6 +335,28 @@ typedef enum gs_kind {
 } gs_kind;
 typedef enum gs_spread { GS_SPREAD_NONE, GS_SPREAD_GPU, GS_SPREAD_NODE } gs_spread;
 typedef enum gs_via { GS_VIA_DEVICE_PLUGIN, GS_VIA_DRA } gs_via;
+/* How precisely the emitted configuration places pods (the file's
+ * `placement`): ROBUST plans so that any placement the emitted selectors
+ * allow keeps the plan's rules; PINNED gives each distinct placement its
+ * own object, which needs the workloads' manifests. */
+typedef enum gs_placement { GS_PLACEMENT_ROBUST, GS_PLACEMENT_PINNED } gs_placement;
+
+/* The kind of Kubernetes object whose pods a workload is. */
+typedef enum gs_object_kind {
+	GS_OBJECT_DEPLOYMENT, GS_OBJECT_STATEFULSET, GS_OBJECT_JOB, GS_OBJECT_CRONJOB,
+	GS_OBJECT_POD
+} gs_object_kind;
+
+/* The object that emitted patches change (a workload's `object`). */
+typedef struct gs_object_ref {
+	gs_object_kind kind;    /* default GS_OBJECT_DEPLOYMENT */
+	const char *name;       /* NULL: the workload's name */
+	const char *namespace_; /* NULL: the file's (gs_scenario_namespace) */
+	const char *container;  /* NULL: the object's only container */
+} gs_object_ref;
+
+GS_EXPORT
+const char *gs_object_kind_name(gs_object_kind k); /* "Deployment" */
 /* What limits a workload's speed, and so which figure converts its compute
  * share between GPU models: dense FP16 throughput, or memory bandwidth. */
 typedef enum gs_bound { GS_BOUND_COMPUTE, GS_BOUND_MEMORY_BANDWIDTH } gs_bound;
@@ -372,6 +394,7 @@ typedef struct gs_workload {
 	int64_t cpu_millis;         /* cores x 1000 (`cpu`) */
 	int64_t host_memory_bytes;  /* host RAM (`memory`) */
 	gs_arch arch;               /* its images' CPUs; GS_ARCH_ANY: either */
+	gs_object_ref object;       /* the object its pods belong to */
 } gs_workload;
 
 /* Loads a workload file (gpushare-workloads(5)); path "-" is stdin. The
@@ -431,6 +454,12 @@ const char *gs_scenario_file(const gs_scenario *s); /* NULL if none */
 /* How the workloads get their GPUs: the file's `via` (device-plugin, dra). */
 GS_EXPORT
 gs_via gs_scenario_via(const gs_scenario *s);
+/* The file's `namespace`: the workloads' objects' default ("default"). */
+GS_EXPORT
+const char *gs_scenario_namespace(const gs_scenario *s);
+/* The file's `placement` (robust by default). */
+GS_EXPORT
+gs_placement gs_scenario_placement(const gs_scenario *s);
 /* The file's memoryHeadroom in ppm: the share of a GPU's usable memory kept
  * free where replicas share it without memory isolation (time-slicing). */
 GS_EXPORT
@@ -495,6 +524,10 @@ typedef struct gs_plan_node {
 	gs_micros price_per_hour;
 	const char *config;        /* device-plugin config name (a label value) */
 	const char *mig_config;    /* mig-parted config name; NULL if no MIG */
+	/* Its pool: the value of its gpushare.io/pool label. Nodes of one
+	 * pool have the same instance type, configuration and workloads; a
+	 * workload's pods select exactly the pools it is planned on. */
+	const char *pool;
 	const gs_plan_gpu *gpus;
 	size_t n_gpus;
 	/* Host CPU (millicores) and RAM (bytes): what the node leaves its
@@ -655,10 +688,31 @@ typedef struct gs_emit_opts {
 	gs_dra_api dra_api;
 	const char *namespace_;   /* of the ConfigMaps (gpu-operator) */
 	const char *source;       /* named in each file's header, or NULL */
+	/* The cluster's Kubernetes minor version (1.32 ... 1.37 as 32 ... 37):
+	 * it decides the DRA API and its features. */
+	int kube_minor;
+	/* The workloads' real objects (gs_manifests_load), or NULL: with
+	 * them, patches name their containers and pinned placements become
+	 * complete copies. Borrowed. */
+	const struct gs_manifests *manifests;
 } gs_emit_opts;
 
-#define GS_EMIT_OPTS_VERSION 1
-#define GS_EMIT_OPTS_INIT { GS_EMIT_OPTS_VERSION, 0, 0, 0, GS_DRA_V1, "gpu-operator", NULL }
+#define GS_EMIT_OPTS_VERSION 2
+/* The oldest Kubernetes release upstream still supports (1.35, Nov 2026). */
+#define GS_KUBE_MINOR_DEFAULT 35
+#define GS_KUBE_MINOR_MIN 32
+#define GS_KUBE_MINOR_MAX 37
+#define GS_EMIT_OPTS_INIT { GS_EMIT_OPTS_VERSION, 0, 0, 0, GS_DRA_V1, "gpu-operator", NULL, \
+	                        GS_KUBE_MINOR_DEFAULT, NULL }
+
+/* Kubernetes objects read from a YAML or JSON stream (documents, or a
+ * List): the workloads' real manifests, given with --manifests. */
+typedef struct gs_manifests gs_manifests;
+/* Loads path ("-": stdin is not accepted; the CLI reads it). */
+GS_EXPORT
+int gs_manifests_load(const char *path, gs_manifests **out, gs_error *err);
+GS_EXPORT
+void gs_manifests_free(gs_manifests *m);
 
 /* Writes data to path through a temporary file in the same directory,
  * flushed and renamed into place: a reader sees the old file or the new

@@ -13,48 +13,7 @@
 
 #include "base/strmap.h"
 #include "emit/emit.h"
-
-/* Where a replica lands, as a Deployment sees it. */
-typedef struct place {
-	char resource[80];   /* extended resource, or "" under DRA */
-	const char *config;  /* node label value */
-	char claim[80];      /* DRA claim (or template) name, "" if none */
-	char request[32];    /* DRA request within the claim */
-	int template_;       /* claim is a ResourceClaimTemplate */
-} place;
-
-static void place_of(const gs_plan *p, const gs_emit_opts *o, size_t node, size_t gpu,
-                     long mig, place *pl)
-{
-	const gs_plan_node *n = gs_plan_node_at(p, node);
-	const gs_plan_gpu *g = &n->gpus[gpu];
-	int dra = gs_emit_wants_dra(p, o);
-	memset(pl, 0, sizeof *pl);
-	pl->config = n->config;
-	if (mig >= 0) {
-		const gs_plan_mig *mi = &g->mig[mig];
-		if (!dra)
-			gs_emit_mig_resource(mi->profile, o->rename_shared && mi->replicas > 1,
-			                     pl->resource, sizeof pl->resource);
-		else {
-			gs_emit_mig_claim_name(pl->claim, sizeof pl->claim, node, gpu, g,
-			                       gs_emit_mig_tenant(mi));
-			snprintf(pl->request, sizeof pl->request, "mig-%ld", mig);
-		}
-		return;
-	}
-	if (dra && g->strategy == GS_STRATEGY_DEDICATED) {
-		snprintf(pl->claim, sizeof pl->claim, "%s", GS_EMIT_DRA_TEMPLATE);
-		snprintf(pl->request, sizeof pl->request, "gpu");
-		pl->template_ = 1;
-	} else if (dra) {
-		gs_emit_claim_name(pl->claim, sizeof pl->claim, node, gpu);
-		snprintf(pl->request, sizeof pl->request, "gpu");
-	} else {
-		snprintf(pl->resource, sizeof pl->resource, "nvidia.com/gpu%s",
-		         o->rename_shared && g->strategy != GS_STRATEGY_DEDICATED ? ".shared" : "");
-	}
-}
+#include "emit/place.h"
 
 static int same_place(const place *a, const place *b)
 {
@@ -201,7 +160,7 @@ static int places_of(places *ps, const spots *sp, size_t wi)
 	ps->n = 0;
 	for (size_t k = sp->first[wi]; k < sp->first[wi + 1]; k++) {
 		place pl;
-		place_of(ps->p, ps->o, sp->v[k].node, sp->v[k].gpu, sp->v[k].mig, &pl);
+		gs_emit_place_of(ps->p, ps->o, sp->v[k].node, sp->v[k].gpu, sp->v[k].mig, &pl);
 		if (add_place(ps, &pl) < 0)
 			return -1;
 	}

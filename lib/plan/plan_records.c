@@ -145,6 +145,7 @@ static int fill_node(gs_plan *p, const gs_planner *pl, const gs_bnode *b,
 	out->instance = b->inst;
 	out->price_per_hour = b->price;
 	out->config = gs_plan_config_name(p, b->inst, b->strategy, slots);
+	out->pool = out->config;
 	out->gpus = gpus;
 	out->n_gpus = (size_t)b->inst->gpu_count;
 	room = gs_host_allocatable(b->inst);

@@ -23,6 +23,13 @@ static const char *const bounds[] = { "compute", "memory-bandwidth" };
 static const char *const archs[] = { "amd64", "arm64", "any" }; /* as gs_arch */
 
 const char *gs_kind_name(gs_kind k) { return kind_names[k]; }
+
+static const char *const object_kinds[] = { "Deployment", "StatefulSet", "Job", "CronJob",
+	                                        "Pod" }; /* as gs_object_kind */
+const char *gs_object_kind_name(gs_object_kind k)
+{
+	return (unsigned)k < GS_ARRAY_LEN(object_kinds) ? object_kinds[k] : "unknown";
+}
 const char *gs_bound_name(gs_bound b)
 {
 	return (unsigned)b < GS_ARRAY_LEN(bounds) ? bounds[b] : "unknown";

@@ -19,6 +19,9 @@ void gs_wl_free(wl *w)
 	free(w->name);
 	free(w->tenant);
 	free(w->team);
+	free(w->obj_name);
+	free(w->obj_namespace);
+	free(w->obj_container);
 	free(w->gpus);
 	free(w);
 }
@@ -37,6 +40,7 @@ void gs_scenario_free(gs_scenario *s)
 	free(s->index);
 	free(s->cloud);
 	free(s->file);
+	free(s->namespace_);
 	free(s);
 }
 
@@ -83,6 +87,9 @@ void gs_wl_sync(wl *w)
 	w->pub.tenant = w->tenant;
 	w->pub.team = w->team;
 	w->pub.gpus = w->gpus;
+	w->pub.object.name = w->obj_name;
+	w->pub.object.namespace_ = w->obj_namespace;
+	w->pub.object.container = w->obj_container;
 	if (!w->has_bound)
 		w->pub.bound = gs_kind_bound(w->pub.kind);
 }
@@ -98,6 +105,9 @@ static wl *wl_clone(const wl *src)
 	w->has_bound = src->has_bound;
 	w->has_arch = src->has_arch;
 	if (gs_str_assign(&w->tenant, src->tenant) || gs_str_assign(&w->team, src->team) ||
+	    gs_str_assign(&w->obj_name, src->obj_name) ||
+	    gs_str_assign(&w->obj_namespace, src->obj_namespace) ||
+	    gs_str_assign(&w->obj_container, src->obj_container) ||
 	    (src->pub.n_gpus &&
 	     !(w->gpus = malloc(src->pub.n_gpus * sizeof *w->gpus)))) {
 		gs_wl_free(w);
@@ -121,10 +131,12 @@ int gs_scenario_clone(const gs_scenario *src, gs_scenario **out, gs_error *err)
 	s->headroom_ppm = src->headroom_ppm;
 	s->has_headroom = src->has_headroom;
 	s->arch = src->arch;
+	s->placement = src->placement;
 	s->cluster_cost = src->cluster_cost;
 	s->cluster_gpus = src->cluster_gpus;
 	s->cluster_nodes = src->cluster_nodes;
 	if (gs_str_assign(&s->cloud, src->cloud) ||
+	    gs_str_assign(&s->namespace_, src->namespace_) ||
 	    (src->file && gs_str_assign(&s->file, src->file)))
 		goto nomem;
 	if (src->n_gpus) {
@@ -161,6 +173,11 @@ const gs_workload *gs_scenario_workload_at(const gs_scenario *s, size_t i)
 const gs_catalog *gs_scenario_catalog(const gs_scenario *s) { return s->cat; }
 const char *gs_scenario_file(const gs_scenario *s) { return s->file; }
 gs_via gs_scenario_via(const gs_scenario *s) { return s->via; }
+const char *gs_scenario_namespace(const gs_scenario *s)
+{
+	return s->namespace_ ? s->namespace_ : "default";
+}
+gs_placement gs_scenario_placement(const gs_scenario *s) { return s->placement; }
 int64_t gs_scenario_memory_headroom(const gs_scenario *s) { return s->headroom_ppm; }
 int64_t gs_workload_memory_headroom(const gs_scenario *s, const gs_workload *w)
 {

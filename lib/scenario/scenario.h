@@ -18,6 +18,7 @@
 typedef struct wl {
 	gs_workload pub;
 	char *name, *tenant, *team;
+	char *obj_name, *obj_namespace, *obj_container; /* `object`; NULL: default */
 	const gs_gpu **gpus;
 	int has_memory, has_compute;
 	int has_bound;             /* `bound` written; else the kind's default */
@@ -53,6 +54,8 @@ struct gs_scenario {
 	int64_t headroom_ppm;      /* the file's memoryHeadroom */
 	int has_headroom;          /* written in the file (or set) */
 	gs_arch arch;              /* the workloads' default arch */
+	char *namespace_;          /* `namespace`; NULL: "default" */
+	gs_placement placement;    /* `placement` */
 };
 
 /* scenario.c: a workload with the defaults (NULL when out of memory), and

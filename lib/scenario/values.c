@@ -12,8 +12,8 @@
 
 int gs_str_assign(char **dst, const char *v)
 {
-	char *p = gs_strdup(v);
-	if (!p)
+	char *p = NULL;
+	if (v && !(p = gs_strdup(v)))
 		return -1;
 	free(*dst);
 	*dst = p;

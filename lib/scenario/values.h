@@ -8,8 +8,8 @@
 
 #include "doc/fields.h"
 
-/* Makes *dst a copy of v and frees the old text; -1 when out of memory
- * (then *dst is kept). */
+/* Makes *dst a copy of v (NULL when v is) and frees the old text; -1 when
+ * out of memory (then *dst is kept). */
 int gs_str_assign(char **dst, const char *v);
 
 /* A string that is one of names[0..n); *out is its index. Suggests the
