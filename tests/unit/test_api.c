@@ -76,7 +76,7 @@ static void test_emit_opts_version(void **state)
 	(void)state;
 	eo.version = 7;
 	assert_int_equal(gs_emit(plan, GS_EMIT_DEVICE_PLUGIN, &eo, &out, &err), GS_EINVAL);
-	WANT_VERSION_ERROR(&err, "gs_emit_opts");
+	WANT_VERSION_ERROR_OF(&err, "gs_emit_opts", "2");
 	assert_null(out);
 }
 
