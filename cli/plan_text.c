@@ -25,6 +25,20 @@ static void print_against(const char *label, gs_micros was, gs_micros now, int p
 	       cli_money(now, b, sizeof b), cli_money(was - now, c, sizeof c), d);
 }
 
+/* What robust placement costs, when it costs anything. */
+static void print_placement(const gs_plan_summary *s)
+{
+	char a[32], b[32], line[320];
+	if (s->placement != GS_PLACEMENT_ROBUST || s->pinned_per_hour >= s->after_per_hour)
+		return;
+	snprintf(line, sizeof line, "any placement the emitted selectors allow keeps the "
+	         "plan's rules, for %s/h more than pinned (%s/h: each placement an object "
+	         "of its own, with --manifests; placement: pinned)",
+	         cli_money(s->after_per_hour - s->pinned_per_hour, a, sizeof a),
+	         cli_money(s->pinned_per_hour, b, sizeof b));
+	cli_print_hanging("robust: ", line, 8);
+}
+
 /* What "before" is, and the other figures a saving is stated against:
  * today's bill where it is known, and the cheapest plan with a whole GPU
  * per replica where before is the cluster instead. */
@@ -50,6 +64,7 @@ static void print_baselines(const gs_plan_summary *s)
 	cli_print_wrapped(line, 0);
 	if (s->sharing_limit)
 		cli_print_hanging("limit: ", s->sharing_limit, 7);
+	print_placement(s);
 }
 
 static void print_summary(const gs_plan_summary *s, const char *file, size_t nw)

@@ -588,6 +588,11 @@ typedef struct gs_plan_summary {
 	 * they need none of their node's CPU or RAM. */
 	int workloads_without_cpu, workloads_without_memory;
 	const char *cloud;           /* the one cloud the plan buys in */
+	/* The scenario's placement; with robust, what the plan would cost
+	 * pinned (each placement an object of its own, the exact packing):
+	 * the plan's own cost when robustness cost nothing. -1: pinned. */
+	gs_placement placement;
+	gs_micros pinned_per_hour;
 } gs_plan_summary;
 
 /* With `cloud: all`, each cloud whose instances the scenario may buy, the

@@ -10,6 +10,7 @@
 
 #include "plan/host.h"
 #include "plan/nodes.h"
+#include "plan/robust.h"
 
 void gs_nodeset_release(gs_nodeset *ns)
 {
@@ -46,18 +47,33 @@ gs_bnode *gs_bnode_new(gs_nodeset *ns, const gs_instance *in, gs_micros price,
 	return b;
 }
 
+/* Must the workload's replicas on GPUs g keep to distinct nodes? spread:
+ * gpu too on time-sliced and MPS GPUs under robust placement: the device
+ * plugin, not the plan, picks which GPU's slot serves a pod, so only one
+ * replica per node keeps them on distinct GPUs. (Whole GPUs are distinct
+ * by themselves; a MIG node's instances are not yet held to it.) */
+static int spreads_nodes(const gs_planner *pl, const gs_workload *w, const gs_pgpu *g)
+{
+	return w->spread == GS_SPREAD_NODE ||
+	       (w->spread == GS_SPREAD_GPU && pl->placement == GS_PLACEMENT_ROBUST &&
+	        (g->strategy == GS_STRATEGY_TIME_SLICING || g->strategy == GS_STRATEGY_MPS));
+}
+
 int gs_bnode_clash(const gs_planner *pl, const gs_bnode *b, const gs_pgpu *g)
 {
 	for (int i = 0; i < g->ng; i++)
 		for (int r = 0; r < g->g[i].n; r++) {
 			const gs_replica *p = &pl->reps[g->g[i].reps[r]];
-			if (p->w->spread != GS_SPREAD_NODE)
+			if (!spreads_nodes(pl, p->w, g))
 				continue;
 			for (int j = 0; j < b->nsw; j++)
-				if (b->spread_wl[j] == p->wi)
+				if (b->spread_wl[j] == p->wi) {
+					if (p->w->spread == GS_SPREAD_GPU && pl->robust_bound)
+						++*pl->robust_bound;
 					return 1;
+				}
 		}
-	return 0;
+	return !gs_robust_node_ok(pl, (const gs_pgpu *const *)b->gpus, b->n, g);
 }
 
 int gs_bnode_take(const gs_planner *pl, gs_bnode *b, const gs_pgpu *g)
@@ -67,7 +83,7 @@ int gs_bnode_take(const gs_planner *pl, gs_bnode *b, const gs_pgpu *g)
 		for (int r = 0; r < g->g[i].n; r++) {
 			const gs_replica *p = &pl->reps[g->g[i].reps[r]];
 			int *v;
-			if (p->w->spread != GS_SPREAD_NODE)
+			if (!spreads_nodes(pl, p->w, g))
 				continue;
 			if (!(v = realloc(b->spread_wl, (size_t)(b->nsw + 1) * sizeof *v)))
 				return -1;

@@ -153,6 +153,10 @@ typedef struct gs_planner {
 	int host_needs;            /* some replica requests host CPU or RAM */
 	int quick;                 /* no local search over models (a first
 	                              estimate, to rank clouds) */
+	gs_placement placement;    /* robust: shared GPUs hold their worst case
+	                            * (robust.h) */
+	long *robust_bound;        /* counts where that worst case, not the
+	                            * planned replicas, refused a place; or NULL */
 } gs_planner;
 
 /* ---- packing a model (pack.c) ------------------------------------------- */

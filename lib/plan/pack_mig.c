@@ -8,6 +8,7 @@
 
 #include "plan/host.h"
 #include "plan/pack.h"
+#include "plan/robust.h"
 
 int gs_mig_candidate(const gs_gpu *g, const gs_mig_profile *p)
 {
@@ -24,10 +25,15 @@ gs_rule gs_mig_holds(const gs_planner *pl, const gs_gpu *g, const gs_group *gr,
 	int64_t offer = gs_memory_offer(g, p, gr->n > 1 ? GS_STRATEGY_TIME_SLICING
 	                                              : GS_STRATEGY_DEDICATED,
 	                                gr->headroom);
-	if (gr->mem > offer)
-		return gs_rule_fig(f, GS_RULE_MIG_MEMORY, gr->mem, offer, gr->n, -1);
-	if (gr->comp > cap)
-		return gs_rule_fig(f, GS_RULE_MIG_COMPUTE, gr->comp, cap, gr->n, -1);
+	gs_worst w = { gr->mem, gr->comp };
+	/* A time-sliced instance's slots go to any pod that asks its profile. */
+	if (gr->n > 1 && pl->placement == GS_PLACEMENT_ROBUST)
+		w = gs_robust_bind(pl, w, gs_robust_worst(pl, g, gr->reps, gr->n, -1, gr->n),
+		                   offer);
+	if (w.mem > offer)
+		return gs_rule_fig(f, GS_RULE_MIG_MEMORY, w.mem, offer, gr->n, -1);
+	if (w.comp > cap)
+		return gs_rule_fig(f, GS_RULE_MIG_COMPUTE, w.comp, cap, gr->n, -1);
 	return GS_RULE_OK;
 }
 

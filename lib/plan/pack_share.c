@@ -16,6 +16,7 @@
 
 #include "plan/host.h"
 #include "plan/pack.h"
+#include "plan/robust.h"
 #include "plan/share_rule.h"
 #include "scenario/scenario.h"
 
@@ -101,19 +102,23 @@ static gs_rule join_rule(const gs_planner *pl, const gs_gpu *g, const gs_group *
                          gs_rule_figs *f)
 {
 	const gs_replica *p = &pl->reps[r];
-	int64_t comp = gr->comp + gs_rep_comp(pl, r, g);
 	int64_t room = gr->headroom > p->headroom ? gr->headroom : p->headroom;
 	gs_strategy st = gr->no_ts || p->no_ts ? GS_STRATEGY_MPS : GS_STRATEGY_TIME_SLICING;
 	int64_t offer = gs_memory_offer(g, NULL, st, room);
+	gs_worst w = { gr->mem + p->w->memory_bytes, gr->comp + gs_rep_comp(pl, r, g) };
+	int64_t comp;
 	if (gr->tenant != p->tenant)
 		return GS_RULE_TENANT;
 	if (p->w->isolation_fault)
 		return GS_RULE_FAULT;
 	if (gs_spread_conflict(pl, gr->reps, gr->n, r))
 		return GS_RULE_SPREAD;
-	if (gr->mem + p->w->memory_bytes > offer)
-		return gs_rule_fig(f, GS_RULE_MEMORY, gr->mem + p->w->memory_bytes, offer,
-		                   gr->n + 1, -1);
+	if (pl->placement == GS_PLACEMENT_ROBUST)
+		w = gs_robust_bind(pl, w, gs_robust_worst(pl, g, gr->reps, gr->n, r, gr->n + 1),
+		                   offer);
+	comp = w.comp;
+	if (w.mem > offer)
+		return gs_rule_fig(f, GS_RULE_MEMORY, w.mem, offer, gr->n + 1, -1);
 	if (!gs_share_within(comp, pl->target))
 		return gs_rule_fig(f, GS_RULE_TARGET, comp, pl->target, gr->n + 1, -1);
 	/* A GPU's replicas share its node's CPU and RAM. */

@@ -246,7 +246,9 @@ static int fill(gs_plan *p, gs_planner *pl, gs_choice *c, const gs_built *after,
 	                               "here; this plan keeps every replica on its own "
 	                               "GPU") < 0)
 		return -1;
-	return gs_plan_sharing_limit(p, pl, shared ? after : base, base->cost);
+	if (gs_plan_sharing_limit(p, pl, shared ? after : base, base->cost) < 0)
+		return -1;
+	return gs_plan_placement_cost(p, pl, base->cost);
 }
 
 static int make(gs_plan *p, gs_planner *pl, gs_error *err)
@@ -312,6 +314,7 @@ int gs_plan_in(const gs_scenario *s, const char *cloud, int quick, gs_plan **out
 	gs_shop shops[GS_MAX_MODELS];
 	gs_planner pl;
 	gs_plan *p;
+	long bound = 0;
 	int rc;
 
 	if (!(p = calloc(1, sizeof *p)))
@@ -322,6 +325,7 @@ int gs_plan_in(const gs_scenario *s, const char *cloud, int quick, gs_plan **out
 		rc = gs_fail_nomem(err);
 	else {
 		pl.quick = quick;
+		pl.robust_bound = &bound;
 		rc = make(p, &pl, err);
 	}
 	gs_planner_release(&pl);

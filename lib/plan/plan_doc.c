@@ -95,6 +95,7 @@ static gs_node *node_entry(const gs_plan_node *n)
 	rc |= gs_node_put(e, "cloud", gs_node_str(n->instance->cloud));
 	rc |= gs_node_put(e, "price_per_hour", money(n->price_per_hour));
 	rc |= gs_node_put(e, "config", gs_node_str(n->config));
+	rc |= gs_node_put(e, "pool", gs_node_str(n->pool));
 	rc |= gs_node_put(e, "mig_config", gs_node_str(n->mig_config));
 	rc |= gs_node_put(e, "gpus", gpus);
 	rc |= gs_node_put(e, "arch", gs_node_str(gs_arch_name(n->instance->arch)));
@@ -283,5 +284,10 @@ int gs_doc_plan(const gs_plan *p, gs_doc **out, gs_error *err)
 	rc |= gs_node_put(root, "teams", teams);
 	rc |= gs_node_put(root, "warnings", warns);
 	rc |= gs_node_put(root, "sharing_limit", gs_node_str(s->sharing_limit));
+	rc |= gs_node_put(root, "placement", gs_node_str(s->placement == GS_PLACEMENT_PINNED
+	                                                     ? "pinned" : "robust"));
+	rc |= gs_node_put(root, "pinned_per_hour",
+	                  s->pinned_per_hour < 0 ? gs_node_new(GS_NODE_NULL, NULL)
+	                                         : money(s->pinned_per_hour));
 	return gs_doc_wrap(gs_node_done(root, rc), out, err);
 }

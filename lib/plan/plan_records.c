@@ -145,7 +145,6 @@ static int fill_node(gs_plan *p, const gs_planner *pl, const gs_bnode *b,
 	out->instance = b->inst;
 	out->price_per_hour = b->price;
 	out->config = gs_plan_config_name(p, b->inst, b->strategy, slots);
-	out->pool = out->config;
 	out->gpus = gpus;
 	out->n_gpus = (size_t)b->inst->gpu_count;
 	room = gs_host_allocatable(b->inst);
@@ -170,5 +169,7 @@ int gs_plan_records(gs_plan *p, const gs_planner *pl, const gs_nodeset *ns)
 		if (gs_showback_node(p, pl, &ns->v[i]) < 0)
 			return -1;
 	}
-	return gs_plan_name_mig_configs(p);
+	if (gs_plan_name_mig_configs(p) < 0)
+		return -1;
+	return gs_plan_name_pools(p);
 }

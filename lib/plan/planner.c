@@ -120,6 +120,7 @@ int gs_planner_init(gs_planner *pl, const gs_scenario *s, const char *cloud,
 	pl->cat = s->cat;
 	pl->target = s->target_ppm;
 	pl->via_dra = s->via == GS_VIA_DRA;
+	pl->placement = s->placement;
 	pl->cost = gs_pack_cost;
 	pl->shops = shops;
 	if (!pl->cloud)

@@ -105,4 +105,11 @@ void gs_whole_gpu_costs(const gs_planner *pl, const gs_built *b, gs_micros *ded_
 int gs_plan_sharing_limit(gs_plan *p, const gs_planner *pl, const gs_built *chosen,
                           gs_micros before);
 
+/* ---- what robust placement costs (plan_placement.c) ---------------------- */
+
+/* Sets p's pinned_per_hour: under robust placement, when its worst case
+ * kept some replicas apart, what the plan costs pinned (never above
+ * before); else the plan's own cost. */
+int gs_plan_placement_cost(gs_plan *p, const gs_planner *pl, gs_micros before);
+
 #endif

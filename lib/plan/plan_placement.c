@@ -1,0 +1,43 @@
+/*
+ * plan_placement.c - what robust placement costs: the same scenario
+ * planned pinned, where every placement is an object of its own and a GPU
+ * holds only its planned replicas. Planned again only when the worst case
+ * refused some place, so a plan it did not bind costs nothing more.
+ */
+#include <string.h>
+
+#include "plan/plan_internal.h"
+#include "plan/planner.h"
+
+static gs_micros pinned_cost(const gs_planner *pl, gs_micros before)
+{
+	gs_planner alt = *pl;
+	gs_choice c;
+	gs_built b;
+	gs_micros cost = -1;
+	alt.placement = GS_PLACEMENT_PINNED;
+	alt.robust_bound = NULL;
+	memset(&b, 0, sizeof b);
+	if (gs_choice_init(&alt, &c) == 0 && gs_choose_models(&alt, alt.shops, &c) == 0 &&
+	    gs_build_after(&alt, alt.shops, &c, &b) == 0)
+		cost = b.cost < before ? b.cost : before;
+	gs_built_release(&b);
+	gs_choice_release(&alt, &c);
+	return cost;
+}
+
+int gs_plan_placement_cost(gs_plan *p, const gs_planner *pl, gs_micros before)
+{
+	gs_plan_summary *sum = &p->sum;
+	sum->placement = pl->placement;
+	sum->pinned_per_hour = pl->placement == GS_PLACEMENT_PINNED ? -1 : sum->after_per_hour;
+	if (pl->placement != GS_PLACEMENT_ROBUST || !pl->robust_bound || !*pl->robust_bound)
+		return 0;
+	sum->pinned_per_hour = pinned_cost(pl, before);
+	if (sum->pinned_per_hour < 0)
+		return -1;
+	/* A heuristic may land a pinned plan above the robust one. */
+	if (sum->pinned_per_hour > sum->after_per_hour)
+		sum->pinned_per_hour = sum->after_per_hour;
+	return 0;
+}

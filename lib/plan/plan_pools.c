@@ -1,0 +1,110 @@
+/*
+ * plan_pools.c - the nodes' pools: nodes of one instance type and
+ * configuration that hold the same set of workloads. A workload's pods
+ * select exactly its pools, so a node admits only the workloads planned
+ * on it, and robust placement (robust.h) needs to hold only their worst
+ * case. The first pool of a configuration is named after it; the next
+ * ones "<config>-p2", "-p3", ...: label values, unique by construction.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/buf.h"
+#include "base/strmap.h"
+#include "plan/plan_internal.h"
+#include "plan/planner.h"
+
+static int by_ptr(const void *a, const void *b)
+{
+	uintptr_t x = *(const uintptr_t *)a, y = *(const uintptr_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* The node's workloads, each once, in address order. */
+static size_t node_workloads(const gs_plan_node *nd, uintptr_t **out)
+{
+	size_t n = 0, cap = 0, u = 0;
+	uintptr_t *v = NULL;
+	for (size_t g = 0; g < nd->n_gpus; g++) {
+		const gs_plan_gpu *pg = &nd->gpus[g];
+		size_t want = n + pg->n_assignments;
+		for (size_t m = 0; m < pg->n_mig; m++)
+			want += pg->mig[m].n_assignments;
+		if (gs_grow(&v, &cap, want ? want : 1, sizeof *v) < 0)
+			return SIZE_MAX;
+		for (size_t k = 0; k < pg->n_assignments; k++)
+			v[n++] = (uintptr_t)pg->assignments[k].workload;
+		for (size_t m = 0; m < pg->n_mig; m++)
+			for (size_t k = 0; k < pg->mig[m].n_assignments; k++)
+				v[n++] = (uintptr_t)pg->mig[m].assignments[k].workload;
+	}
+	if (n)
+		qsort(v, n, sizeof *v, by_ptr);
+	for (size_t i = 0; i < n; i++)
+		if (u == 0 || v[u - 1] != v[i])
+			v[u++] = v[i];
+	*out = v;
+	return u;
+}
+
+/* What makes two nodes one pool, as text. */
+static int pool_key(const gs_plan_node *nd, gs_buf *b)
+{
+	uintptr_t *w = NULL;
+	size_t n = node_workloads(nd, &w);
+	if (n == SIZE_MAX)
+		return -1;
+	gs_buf_release(b);
+	gs_buf_printf(b, "%s|%s|%s|", nd->instance->type, nd->config,
+	              nd->mig_config ? nd->mig_config : "");
+	for (size_t i = 0; i < n; i++)
+		gs_buf_printf(b, "%jx,", (uintmax_t)w[i]);
+	free(w);
+	return b->failed ? -1 : 0;
+}
+
+/* "<config>", else "<config>-p2", "-p3", ...: the first free of every
+ * name given so far. */
+static int pool_name(gs_plan *p, const char *config, gs_strmap *names, const char **out)
+{
+	char buf[64], suffix[16];
+	for (int nth = 1;; nth++) {
+		if (nth == 1)
+			snprintf(buf, sizeof buf, "%s", config);
+		else {
+			snprintf(suffix, sizeof suffix, "-p%d", nth);
+			snprintf(buf, sizeof buf, "%.*s%s", (int)(63 - strlen(suffix)), config,
+			         suffix);
+		}
+		if (gs_strmap_find(names, buf) == GS_STRMAP_NONE)
+			break;
+	}
+	if (gs_strmap_put(names, buf, 0) < 0 || !(*out = gs_plan_strdup(p, buf)))
+		return -1;
+	return 0;
+}
+
+int gs_plan_name_pools(gs_plan *p)
+{
+	gs_strmap pools = GS_STRMAP_INIT, names = GS_STRMAP_INIT;
+	gs_buf key = GS_BUF_INIT;
+	int rc = 0;
+	for (size_t i = 0; i < p->n_nodes && rc == 0; i++) {
+		gs_plan_node *nd = &p->nodes[i];
+		size_t had;
+		if ((rc = pool_key(nd, &key)) < 0)
+			break;
+		if ((had = gs_strmap_find(&pools, key.data)) != GS_STRMAP_NONE) {
+			nd->pool = p->nodes[had].pool;
+			continue;
+		}
+		rc = gs_strmap_put(&pools, key.data, i) < 0 ||
+		     pool_name(p, nd->config, &names, &nd->pool) < 0 ? -1 : 0;
+	}
+	gs_buf_release(&key);
+	gs_strmap_release(&pools);
+	gs_strmap_release(&names);
+	return rc;
+}

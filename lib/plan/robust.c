@@ -1,0 +1,171 @@
+/*
+ * robust.c - the worst case a shared GPU may be handed (robust.h): the k
+ * largest replicas, by memory and apart by compute, of the workloads that
+ * may reach it.
+ */
+#include <stdlib.h>
+
+#include "catalog/offer.h"
+#include "plan/robust.h"
+#include "scenario/scenario.h"
+
+/* One workload that may reach the GPU: its replica's needs, and how many
+ * of its replicas may share the GPU at once. */
+typedef struct reach {
+	int wi;
+	int64_t mem, comp;
+	int times;
+} reach;
+
+/* How many of w's replicas k slots may hold: under robust every one the
+ * selectors let through (one, where spread keeps them apart); under
+ * pinned those planned here, counted by the caller. */
+static int cap_times(const gs_planner *pl, const gs_workload *w, int k)
+{
+	int most = w->spread != GS_SPREAD_NONE ? 1 : w->replicas;
+	(void)pl;
+	return most < k ? most : k;
+}
+
+static int collect(const gs_planner *pl, const gs_gpu *g, int r, reach *v, int n, int k)
+{
+	const gs_replica *p = &pl->reps[r];
+	int pinned = pl->placement == GS_PLACEMENT_PINNED;
+	for (int i = 0; i < n; i++)
+		if (v[i].wi == p->wi) {
+			if (pinned && v[i].times < k)
+				v[i].times++;
+			return n;
+		}
+	v[n].wi = p->wi;
+	v[n].mem = p->w->memory_bytes;
+	v[n].comp = gs_workload_compute_on(p->w, g);
+	v[n].times = pinned ? 1 : cap_times(pl, p->w, k);
+	return n + 1;
+}
+
+static int by_mem_desc(const void *a, const void *b)
+{
+	int64_t x = ((const reach *)a)->mem, y = ((const reach *)b)->mem;
+	return (x < y) - (x > y);
+}
+
+static int by_comp_desc(const void *a, const void *b)
+{
+	int64_t x = ((const reach *)a)->comp, y = ((const reach *)b)->comp;
+	return (x < y) - (x > y);
+}
+
+/* The sum of the k largest units, each workload counted `times`. */
+static int64_t top_k(const reach *v, int n, int k, int mem)
+{
+	int64_t sum = 0;
+	for (int i = 0; i < n && k > 0; i++) {
+		int t = v[i].times < k ? v[i].times : k;
+		sum += (mem ? v[i].mem : v[i].comp) * t;
+		k -= t;
+	}
+	return sum;
+}
+
+static gs_worst worst_of(reach *v, int n, int k)
+{
+	gs_worst w;
+	qsort(v, (size_t)n, sizeof *v, by_mem_desc);
+	w.mem = top_k(v, n, k, 1);
+	qsort(v, (size_t)n, sizeof *v, by_comp_desc);
+	w.comp = top_k(v, n, k, 0);
+	return w;
+}
+
+gs_worst gs_robust_worst(const gs_planner *pl, const gs_gpu *g, const int *reps, int n,
+                         int extra, int k)
+{
+	reach small[64], *v = n + 1 <= 64 ? small : malloc((size_t)(n + 1) * sizeof *v);
+	gs_worst w = { 0, 0 };
+	int m = 0;
+	if (!v) {
+		/* Out of memory: no worst case known, so nothing may share. */
+		w.mem = w.comp = INT64_MAX / 4;
+		return w;
+	}
+	for (int i = 0; i < n; i++)
+		m = collect(pl, g, reps[i], v, m, k);
+	if (extra >= 0)
+		m = collect(pl, g, extra, v, m, k);
+	w = worst_of(v, m, k);
+	if (v != small)
+		free(v);
+	return w;
+}
+
+gs_worst gs_robust_bind(const gs_planner *pl, gs_worst planned, gs_worst worst,
+                        int64_t offer)
+{
+	int was = planned.mem <= offer && planned.comp <= pl->target;
+	int now = worst.mem <= offer && worst.comp <= pl->target;
+	if (was && !now && pl->robust_bound)
+		++*pl->robust_bound;
+	return worst;
+}
+
+/* Every replica of the GPUs on[0..n) and pg, in one list. */
+static int *node_reps(const gs_pgpu *const *on, int n, const gs_pgpu *pg, int *count)
+{
+	int total = 0, *reps;
+	for (int i = 0; i <= n; i++) {
+		const gs_pgpu *x = i < n ? on[i] : pg;
+		total += x->g[0].n;
+	}
+	if (!(reps = calloc((size_t)(total ? total : 1), sizeof *reps)))
+		return NULL;
+	total = 0;
+	for (int i = 0; i <= n; i++) {
+		const gs_pgpu *x = i < n ? on[i] : pg;
+		for (int j = 0; j < x->g[0].n; j++)
+			reps[total++] = x->g[0].reps[j];
+	}
+	*count = total;
+	return reps;
+}
+
+/* Time-slicing shares memory: the largest headroom of the node's replicas
+ * holds for all, as the device plugin may seat any of them together. */
+static int64_t node_headroom(const gs_planner *pl, const int *reps, int n)
+{
+	int64_t room = 0;
+	for (int i = 0; i < n; i++)
+		if (pl->reps[reps[i]].headroom > room)
+			room = pl->reps[reps[i]].headroom;
+	return room;
+}
+
+int gs_robust_node_ok(const gs_planner *pl, const gs_pgpu *const *on, int n,
+                      const gs_pgpu *pg)
+{
+	int count = 0, ok, *reps = NULL;
+	gs_worst w;
+	int64_t offer;
+	/* Only whole shared GPUs hand any slot to any pod of the node; MIG
+	 * instances are checked where they are packed (gs_mig_holds). */
+	if (n == 0 || pg->ng != 1 || pg->g[0].prof ||
+	    (pg->strategy != GS_STRATEGY_TIME_SLICING && pg->strategy != GS_STRATEGY_MPS))
+		return 1;
+	if (on[0]->g[0].tenant != pg->g[0].tenant) {
+		if (pl->robust_bound && pl->placement == GS_PLACEMENT_ROBUST)
+			++*pl->robust_bound;
+		return 0;
+	}
+	if (!(reps = node_reps(on, n, pg, &count)))
+		return 0;
+	w = gs_robust_worst(pl, pg->model, reps, count, -1, pg->k);
+	offer = pg->strategy == GS_STRATEGY_MPS
+		? INT64_MAX
+		: gs_memory_offer(pg->model, NULL, GS_STRATEGY_TIME_SLICING,
+		                  node_headroom(pl, reps, count));
+	ok = w.mem <= offer && w.comp <= pl->target;
+	if (!ok && pl->robust_bound && pl->placement == GS_PLACEMENT_ROBUST)
+		++*pl->robust_bound;
+	free(reps);
+	return ok;
+}

@@ -1,0 +1,43 @@
+/*
+ * robust.h - the worst case of a shared GPU under placement: robust. Pods
+ * of one object share one template, so the scheduler may put any of a
+ * workload's replicas on any node its selectors allow, and the device
+ * plugin may hand a time-slice or MPS slot of any GPU of the node to any
+ * of them. A shared GPU with k slots among workloads W must therefore hold
+ * the k replicas of W that need the most memory, and, apart, the k that
+ * need the most compute, each workload counted at most min(replicas, k)
+ * times (once when spread keeps its replicas on distinct nodes).
+ *
+ * Under placement: pinned each placement has an object of its own, so a
+ * node holds exactly its planned replicas: the worst case of a GPU is then
+ * the node's replicas that may reach it (robust.c).
+ *
+ * Only lib/plan/ includes it.
+ */
+#ifndef GS_PLAN_ROBUST_H
+#define GS_PLAN_ROBUST_H
+
+#include "plan/pack.h"
+
+/* The worst summed memory (bytes) and compute (ppm of g) that k slots of
+ * one GPU of model g may hold when the replicas reps[0..n) and extra (-1:
+ * none) say which workloads may land there. */
+typedef struct gs_worst {
+	int64_t mem, comp;
+} gs_worst;
+
+gs_worst gs_robust_worst(const gs_planner *pl, const gs_gpu *g, const int *reps, int n,
+                         int extra, int k);
+
+/* The worst case `worst` in place of the planned sums `planned`, counted
+ * in pl->robust_bound when it refuses what they would not (memory over
+ * offer, or compute over the target). */
+gs_worst gs_robust_bind(const gs_planner *pl, gs_worst planned, gs_worst worst,
+                        int64_t offer);
+
+/* May the shared GPU pg join the GPUs on[0..n) of one node, its slots
+ * then open to the replicas of all of them? */
+int gs_robust_node_ok(const gs_planner *pl, const gs_pgpu *const *on, int n,
+                      const gs_pgpu *pg);
+
+#endif
