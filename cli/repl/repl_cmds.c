@@ -274,9 +274,10 @@ const repl_cmd repl_commands[] = {
 	  NULL, 1, -1 },
 	{ "set", cmd_set, "NAME|* KEY=VALUE...", "change a workload's keys, or the scenario's",
 	  "Set keys of the workload NAME, with the syntax of a workload file\n"
-	  "(gpushare-workloads(5)); lists are written a,b and current as TYPE:COUNT.\n"
-	  "With *, set the scenario's keys: cloud, pricing, via, targetUtilization,\n"
-	  "instances and gpus.",
+	  "(gpushare-workloads(5)); lists are written a,b and current as TYPE:COUNT,\n"
+	  "object one key at a time (object.kind=StatefulSet; object= for the\n"
+	  "defaults). With *, set the scenario's keys: cloud, pricing, via,\n"
+	  "targetUtilization, instances, gpus, namespace and placement.",
 	  NULL, 2, -1 },
 	{ "rm", cmd_rm, "NAME...", "remove workloads", "Remove the workloads named.", NULL, 1, -1 },
 	{ "undo", cmd_undo, "", "take back the last change",

@@ -93,6 +93,8 @@ static void offer_value(ctx *c, const char *key)
 		{ "pricing", "on-demand spot" },
 		{ "via", "device-plugin dra" },
 		{ "arch", "amd64 arm64 any" },
+		{ "object.kind", "Deployment StatefulSet Job CronJob Pod" },
+		{ "placement", "robust pinned" },
 	};
 	if (strcmp(key, "cloud") == 0) {
 		/* The clouds of the loaded profiles, your own included. */

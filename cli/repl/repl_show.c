@@ -12,11 +12,12 @@
 const char *const repl_workload_keys[] = {
 	"name", "kind", "replicas", "gpuMemory", "compute", "measuredOn", "latency",
 	"isolation", "tenant", "team", "gpus", "spread", "current", "bound",
-	"memoryHeadroom", "cpu", "memory", "arch", NULL,
+	"memoryHeadroom", "cpu", "memory", "arch", "object.kind", "object.name",
+	"object.namespace", "object.container", NULL,
 };
 const char *const repl_scenario_keys[] = {
 	"cloud", "pricing", "via", "targetUtilization", "instances", "gpus",
-	"memoryHeadroom", "arch", NULL,
+	"memoryHeadroom", "arch", "namespace", "placement", NULL,
 };
 
 /* ---- values as a workload file writes them ---------------------------------- */
@@ -69,6 +70,19 @@ static void fmt_gpus(const gs_workload *w, char *buf, size_t n)
 	}
 }
 
+/* A sub-key of a workload's object; a default says whose it is. */
+static void object_value(const gs_object_ref *o, const char *sub, char *buf, size_t n)
+{
+	const char *v = strcmp(sub, "kind") == 0 ? gs_object_kind_name(o->kind)
+	                : strcmp(sub, "name") == 0      ? o->name
+	                : strcmp(sub, "namespace") == 0 ? o->namespace_
+	                                                : o->container;
+	const char *dflt = strcmp(sub, "name") == 0        ? "the workload's"
+	                   : strcmp(sub, "namespace") == 0 ? "the file's"
+	                                                   : "the only one";
+	snprintf(buf, n, "%s", v ? v : dflt);
+}
+
 /* One key of a workload, as `set` would take it. */
 static void wl_value(const gs_workload *w, const char *key, char *buf, size_t n)
 {
@@ -118,6 +132,8 @@ static void wl_value(const gs_workload *w, const char *key, char *buf, size_t n)
 		fmt_bytes(w->host_memory_bytes, buf, n);
 	else if (strcmp(key, "arch") == 0)
 		snprintf(buf, n, "%s", gs_arch_name(w->arch));
+	else if (strncmp(key, "object.", 7) == 0)
+		object_value(&w->object, key + 7, buf, n);
 	else
 		snprintf(buf, n, "%s", w->name);
 }
@@ -219,6 +235,10 @@ static const char *pair_value(const keyval *kv, size_t n, const char *key)
 		if (strcmp(kv[i].key, key) == 0)
 			return kv[i].val;
 	/* A file leaves out the defaults: no allow-list, amd64 images. */
+	if (strcmp(key, "namespace") == 0)
+		return "default";
+	if (strcmp(key, "placement") == 0)
+		return "robust";
 	return strcmp(key, "arch") == 0 ? "amd64" : "any";
 }
 

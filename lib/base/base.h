@@ -50,6 +50,13 @@ int gs_is_dns_label(const char *s);
 	"1 to 63 lower-case letters, digits and '-', starting and ending with a " \
 	"letter or digit"
 
+/* Whether s is a DNS-1123 subdomain (the name of most Kubernetes objects):
+ * at most 253 characters, DNS-1123 labels joined by '.'. */
+int gs_is_dns_subdomain(const char *s);
+#define GS_DNS_SUBDOMAIN_RULE                                                     \
+	"at most 253 lower-case letters, digits, '-' and '.', each part between " \
+	"dots starting and ending with a letter or digit"
+
 /* Makes s a valid Kubernetes label value in out (at most 63 characters
  * of [A-Za-z0-9-_.], alphanumeric at both ends); other characters become
  * '-'. out must hold 64 bytes. Returns out. */

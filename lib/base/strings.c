@@ -182,3 +182,23 @@ int gs_is_dns_label(const char *s)
 			return 0;
 	return 1;
 }
+
+int gs_is_dns_subdomain(const char *s)
+{
+	size_t n = strlen(s), i = 0;
+	char part[64];
+
+	if (n == 0 || n > 253)
+		return 0;
+	while (i <= n) {
+		size_t k = strcspn(s + i, ".");
+		if (k == 0 || k > 63)
+			return 0;
+		memcpy(part, s + i, k);
+		part[k] = '\0';
+		if (!gs_is_dns_label(part))
+			return 0;
+		i += k + 1;
+	}
+	return 1;
+}

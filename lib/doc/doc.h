@@ -60,6 +60,9 @@ int gs_node_put_node(gs_node *map, gs_node *key, gs_node *val);
  * NULL (n freed) when any of them failed. */
 gs_node *gs_node_done(gs_node *n, int rc);
 
+/* A deep copy of n (positions and all); NULL when out of memory. */
+gs_node *gs_node_clone(const gs_node *n);
+
 /* Lookup in a map by key; NULL when absent or not a map. */
 gs_node *gs_node_get(const gs_node *map, const char *key);
 
@@ -79,6 +82,13 @@ int gs_doc_wrap(gs_node *root, gs_doc **out, gs_error *err);
 int gs_yaml_read_file(const char *path, gs_node **out, gs_error *err);
 int gs_yaml_read_buffer(const char *name, const char *buf, size_t len,
                         gs_node **out, gs_error *err);
+
+/* yaml_read.c: parses a stream of YAML documents ("---" between them) from
+ * a buffer, with the refusals above but for more than one document. *docs
+ * (the caller frees each and the array) gets the n documents that are not
+ * empty, in order; positions are the stream's. */
+int gs_yaml_read_stream(const char *name, const char *buf, size_t len, gs_node ***docs,
+                        size_t *n, gs_error *err);
 
 /* yaml_emit.c: renders a tree as a YAML document, or several as a stream
  * of documents each starting with "---". */

@@ -152,6 +152,25 @@ gs_node *gs_node_get(const gs_node *map, const char *key)
 	return NULL;
 }
 
+gs_node *gs_node_clone(const gs_node *n)
+{
+	gs_node *c = gs_node_new(n->kind, n->text);
+	int rc = c ? 0 : -1;
+
+	/* put and push free what they are given when they fail. */
+	for (size_t i = 0; i < n->n && rc == 0; i++)
+		rc = n->kind == GS_NODE_MAP
+		         ? gs_node_put_node(c, gs_node_clone(n->keys[i]),
+		                            gs_node_clone(n->items[i]))
+		         : gs_node_push(c, gs_node_clone(n->items[i]));
+	if (c) {
+		c->quoted = n->quoted;
+		c->line = n->line;
+		c->col = n->col;
+	}
+	return gs_node_done(c, rc);
+}
+
 gs_node *gs_node_done(gs_node *n, int rc)
 {
 	if (!rc)

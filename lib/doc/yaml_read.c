@@ -278,12 +278,10 @@ fail:
 	return rc;
 }
 
-int gs_yaml_read_buffer(const char *name, const char *buf, size_t len,
-                        gs_node **out, gs_error *err)
+/* The checks libyaml does not make, and a parser on buf. */
+static int reader_open(reader *r, const char *name, const char *buf, size_t len,
+                       gs_error *err)
 {
-	reader r;
-	int rc;
-
 	if (len > GS_READ_MAX_BYTES)
 		return gs_fail_at(err, GS_ELIMIT, name, 0, 0,
 		                  "file is larger than the %u MiB limit",
@@ -299,16 +297,96 @@ int gs_yaml_read_buffer(const char *name, const char *buf, size_t len,
 		return gs_fail_at(err, GS_ESYNTAX, name, line, col,
 		                  "NUL byte in the file");
 	}
-	memset(&r, 0, sizeof r);
-	r.name = name;
-	r.err = err;
-	r.buf = buf;
-	r.len = len;
-	if (!yaml_parser_initialize(&r.parser))
+	memset(r, 0, sizeof *r);
+	r->name = name;
+	r->err = err;
+	r->buf = buf;
+	r->len = len;
+	if (!yaml_parser_initialize(&r->parser))
 		return gs_fail_nomem(err);
-	yaml_parser_set_input_string(&r.parser, (const unsigned char *)buf, len);
+	yaml_parser_set_input_string(&r->parser, (const unsigned char *)buf, len);
+	return 0;
+}
+
+int gs_yaml_read_buffer(const char *name, const char *buf, size_t len,
+                        gs_node **out, gs_error *err)
+{
+	reader r;
+	int rc;
+
+	if ((rc = reader_open(&r, name, buf, len, err)) < 0)
+		return rc;
 	rc = parse_stream(&r, out);
 	yaml_parser_delete(&r.parser);
+	return rc;
+}
+
+static void free_docs(gs_node **docs, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		gs_node_free(docs[i]);
+	free(docs);
+}
+
+/* Every document up to the end of the stream; empty ones are left out. */
+static int parse_documents(reader *r, gs_node ***docs, size_t *n)
+{
+	yaml_event_t ev;
+	size_t cap = 0;
+	int rc;
+
+	if ((rc = expect(r, YAML_STREAM_START_EVENT, &ev)) < 0)
+		return rc;
+	yaml_event_delete(&ev);
+	for (;;) {
+		gs_node *root = NULL;
+		if ((rc = next(r, &ev)) < 0)
+			return rc;
+		if (ev.type == YAML_STREAM_END_EVENT) {
+			yaml_event_delete(&ev);
+			return 0;
+		}
+		yaml_event_delete(&ev); /* document start */
+		if ((rc = next(r, &ev)) < 0)
+			return rc;
+		rc = parse_node(r, &ev, &root);
+		yaml_event_delete(&ev);
+		if (rc < 0)
+			return rc;
+		if ((rc = expect(r, YAML_DOCUMENT_END_EVENT, &ev)) < 0) {
+			gs_node_free(root);
+			return rc;
+		}
+		yaml_event_delete(&ev);
+		if (root->kind == GS_NODE_NULL) {
+			gs_node_free(root);
+			continue;
+		}
+		if (gs_grow(docs, &cap, *n + 1, sizeof **docs) < 0) {
+			gs_node_free(root);
+			return gs_fail_nomem(r->err);
+		}
+		(*docs)[(*n)++] = root;
+	}
+}
+
+int gs_yaml_read_stream(const char *name, const char *buf, size_t len, gs_node ***docs,
+                        size_t *n, gs_error *err)
+{
+	reader r;
+	int rc;
+
+	*docs = NULL;
+	*n = 0;
+	if ((rc = reader_open(&r, name, buf, len, err)) < 0)
+		return rc;
+	rc = parse_documents(&r, docs, n);
+	yaml_parser_delete(&r.parser);
+	if (rc < 0) {
+		free_docs(*docs, *n);
+		*docs = NULL;
+		*n = 0;
+	}
 	return rc;
 }
 

@@ -598,6 +598,8 @@ static const gs_key keys[] = {
 	{ "instances", F, GS_KEY_LIST, 0, read_instances, write_instances },
 	{ "gpus", F, GS_KEY_LIST, 0, read_gpus, write_gpus },
 	{ "arch", F, GS_KEY_TEXT, 0, read_arch, write_arch },
+	{ "namespace", F, GS_KEY_TEXT, 0, gs_key_read_namespace, gs_key_write_namespace },
+	{ "placement", F, GS_KEY_TEXT, 0, gs_key_read_placement, gs_key_write_placement },
 	{ "workloads", F, GS_KEY_TEXT, 1, NULL, NULL }, /* load.c, write.c */
 
 	{ "name", W, GS_KEY_TEXT, 0, read_name, write_name },
@@ -618,6 +620,7 @@ static const gs_key keys[] = {
 	{ "cpu", W, GS_KEY_TEXT, 0, read_cpu, write_cpu },
 	{ "memory", W, GS_KEY_TEXT, 0, read_host_memory, write_host_memory },
 	{ "arch", W, GS_KEY_TEXT, 0, read_wl_arch, write_wl_arch },
+	{ "object", W, GS_KEY_SUB, 0, gs_key_read_object, gs_key_write_object },
 };
 
 #undef F

@@ -21,7 +21,8 @@ typedef enum gs_key_level {
 typedef enum gs_key_typed {
 	GS_KEY_TEXT,    /* a string */
 	GS_KEY_LIST,    /* "a,b": a list of strings */
-	GS_KEY_PAIR     /* "TYPE[:COUNT]": {instance: TYPE, count: COUNT} */
+	GS_KEY_PAIR,    /* "TYPE[:COUNT]": {instance: TYPE, count: COUNT} */
+	GS_KEY_SUB      /* KEY.SUB=VALUE: {SUB: VALUE}, "" a null VALUE */
 } gs_key_typed;
 
 /* What a key is read into: the scenario, and the workload for workload
@@ -67,5 +68,14 @@ size_t gs_scenario_key_names(gs_key_level level, const char **out, size_t cap);
  * The list of workloads is read by the loader: here it does nothing. */
 int gs_scenario_read_key(gs_ctx *c, gs_scenario *s, wl *w, const char *name,
                          const gs_node *v);
+
+/* keys_object.c: the rows `object` (a workload's), `namespace` and
+ * `placement` (the file's). */
+int gs_key_read_object(const gs_key_dst *d, const gs_node *v);
+int gs_key_write_object(const gs_key_src *s, gs_node *map, const char *key);
+int gs_key_read_namespace(const gs_key_dst *d, const gs_node *v);
+int gs_key_write_namespace(const gs_key_src *s, gs_node *map, const char *key);
+int gs_key_read_placement(const gs_key_dst *d, const gs_node *v);
+int gs_key_write_placement(const gs_key_src *s, gs_node *map, const char *key);
 
 #endif

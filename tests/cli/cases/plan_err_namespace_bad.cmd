@@ -1,0 +1,1 @@
+plan $FIXTURES/workloads/namespace_bad.yaml

@@ -1,0 +1,1 @@
+plan $FIXTURES/workloads/object_kind_typo.yaml

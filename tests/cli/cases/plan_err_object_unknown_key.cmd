@@ -1,0 +1,1 @@
+plan $FIXTURES/workloads/object_unknown_key.yaml

@@ -1,0 +1,1 @@
+plan $FIXTURES/workloads/placement_typo.yaml

@@ -1,0 +1,2 @@
+repl $FIXTURES/workloads/objects.yaml
+# stdin: $FIXTURES/repl/objects.gsh
