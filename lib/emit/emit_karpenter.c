@@ -73,7 +73,9 @@ static void group_name(groups *gs, const char *pool)
 			taken = strcmp(gs->name[j], buf) == 0;
 		if (!taken)
 			return;
-		snprintf(buf, 64, "%s-%d", base, k);
+		char sfx[16];
+		snprintf(sfx, sizeof sfx, "-%d", k % 1000000);
+		snprintf(buf, 64, "%.*s%s", (int)(63 - strlen(sfx)), base, sfx);
 	}
 }
 
