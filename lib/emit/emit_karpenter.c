@@ -1,16 +1,20 @@
 /*
  * emit_karpenter.c - Karpenter NodePools for the plan's AWS nodes, one per
- * kind of node (its device-plugin and mig-parted configs), an
- * EC2NodeClass to fill in, and with renamed resources NodeOverlays that
- * tell Karpenter how many shared GPUs each node advertises.
+ * group of planned nodes (a pool, its instance type and its configs), an
+ * EC2NodeClass to fill in, and NodeOverlays that tell Karpenter what each
+ * group's nodes really advertise (karpenter_capacity.c): without them a
+ * pod that asks for nvidia.com/mig-1g.10gb, nvidia.com/gpu.shared or one
+ * of 4 time-slice replicas never triggers, or over-triggers, a NodePool.
  */
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "emit/emit.h"
+#include "emit/karpenter.h"
 
 #define NODECLASS "gpushare-gpu"
+#define POOL_LABEL "gpushare.io/pool"
 
 /* Karpenter provisions AWS nodes only. */
 static int is_aws(const gs_plan_node *n)
@@ -27,89 +31,128 @@ int gs_emit_wants_karpenter(const gs_plan *p, const gs_emit_opts *o)
 	return 0;
 }
 
-/* Whether a node's GPUs advertise replicas (time-slicing or MPS). */
-static int time_shared(const gs_plan_node *n)
+static int same_str(const char *a, const char *b)
 {
-	return n->gpus[0].strategy == GS_STRATEGY_TIME_SLICING ||
-	       n->gpus[0].strategy == GS_STRATEGY_MPS;
+	return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+/* One NodePool launches the nodes of one group: same pool label, instance
+ * type and configs, so every node it launches is the planned node. */
+static int same_group(const gs_plan_node *a, const gs_plan_node *b)
+{
+	return a->instance == b->instance && same_str(a->pool, b->pool) &&
+	       same_str(a->config, b->config) && same_str(a->mig_config, b->mig_config);
+}
+
+/* The groups of the plan's AWS nodes: first node of each and its name. */
+typedef struct groups {
+	size_t *first;
+	char (*name)[64];
+	size_t n;
+} groups;
+
+/* "gpushare-<pool>": a DNS subdomain that is also a label value (the
+ * karpenter.sh/nodepool label), so at most 63 characters; "-2", "-3"
+ * keep it unique when two groups share a pool value. */
+static void group_name(groups *gs, const char *pool)
+{
+	char *buf = gs->name[gs->n], base[64];
+	size_t len;
+	snprintf(base, sizeof base, "gpushare-%.54s", pool ? pool : "gpu");
+	for (size_t i = 0; base[i]; i++) {
+		unsigned char c = (unsigned char)base[i];
+		base[i] = isalnum(c) || c == '.' ? (char)tolower(c) : '-';
+	}
+	len = strlen(base);
+	while (len && !isalnum((unsigned char)base[len - 1]))
+		base[--len] = '\0';
+	snprintf(buf, 64, "%s", base);
+	for (int k = 2;; k++) {
+		int taken = 0;
+		for (size_t j = 0; j < gs->n && !taken; j++)
+			taken = strcmp(gs->name[j], buf) == 0;
+		if (!taken)
+			return;
+		char sfx[16];
+		snprintf(sfx, sizeof sfx, "-%d", k % 1000000);
+		snprintf(buf, 64, "%.*s%s", (int)(63 - strlen(sfx)), base, sfx);
+	}
+}
+
+static int groups_of(const gs_plan *p, groups *gs)
+{
+	size_t nn = gs_plan_node_count(p);
+	gs->n = 0;
+	gs->first = calloc(nn ? nn : 1, sizeof *gs->first);
+	gs->name = calloc(nn ? nn : 1, sizeof *gs->name);
+	if (!gs->first || !gs->name)
+		return -1;
+	for (size_t i = 0; i < nn; i++) {
+		const gs_plan_node *n = gs_plan_node_at(p, i);
+		int seen = !is_aws(n);
+		for (size_t j = 0; j < gs->n && !seen; j++)
+			seen = same_group(gs_plan_node_at(p, gs->first[j]), n);
+		if (seen)
+			continue;
+		group_name(gs, n->pool ? n->pool : n->config);
+		gs->first[gs->n++] = i;
+	}
+	return 0;
+}
+
+static size_t group_nodes(const gs_plan *p, size_t first)
+{
+	size_t k = 0;
+	for (size_t i = first; i < gs_plan_node_count(p); i++)
+		k += same_group(gs_plan_node_at(p, i), gs_plan_node_at(p, first));
+	return k;
 }
 
 /* ---- NodePools ----------------------------------------------------------- */
 
-/* Pools are per (config, mig_config): the second geometry of a MIG node
- * type ("gpushare-p4d.24xlarge-2") must not share the first's name. */
-static void pool_name(char *buf, size_t n, const gs_plan_node *nd)
+static gs_node *requirement(int *bad, const char *key, const char *value)
 {
-	const char *dash = nd->mig_config ? strrchr(nd->mig_config, '-') : NULL;
-	int numbered = dash && dash[1] >= '0' && dash[1] <= '9' &&
-	               strspn(dash + 1, "0123456789") == strlen(dash + 1);
-	snprintf(buf, n, "gpushare-%s%s", nd->config, numbered ? dash : "");
-	/* NodePool names are DNS subdomains: lower case, no '_'. */
-	for (size_t i = 0; buf[i]; i++)
-		buf[i] = buf[i] == '_' ? '-' : (char)tolower((unsigned char)buf[i]);
-}
-
-static int same_pool(const gs_plan_node *a, const gs_plan_node *b)
-{
-	return strcmp(a->config, b->config) == 0 &&
-	       (a->mig_config == b->mig_config ||
-	        (a->mig_config && b->mig_config && strcmp(a->mig_config, b->mig_config) == 0));
-}
-
-static gs_node *requirement(int *bad, const char *key, gs_node *values)
-{
-	gs_node *r = gs_emit_map();
+	gs_node *r = gs_emit_map(), *values = gs_emit_seq();
 	gs_emit_put(bad, r, "key", gs_node_str(key));
 	gs_emit_put(bad, r, "operator", gs_node_str("In"));
+	gs_emit_push(bad, values, gs_node_str(value));
 	gs_emit_put(bad, r, "values", values);
 	return r;
 }
 
-/* The instance types of the pool that starts at node `first`, and the
- * GPUs its nodes hold. */
-static gs_node *pool_types(int *bad, const gs_plan *p, size_t first, long *gpus)
+/* The labels that make a launched node the planned one: its pool (which
+ * its pods select), its device-plugin and mig-parted configs, as
+ * labels.sh sets them on existing nodes. */
+static gs_node *template_labels(int *bad, const gs_plan_node *f)
 {
-	const gs_plan_node *f = gs_plan_node_at(p, first);
-	gs_node *types = gs_emit_seq();
-
-	*gpus = 0;
-	for (size_t i = first; i < gs_plan_node_count(p); i++) {
-		const gs_plan_node *n = gs_plan_node_at(p, i);
-		int seen = 0;
-		if (!same_pool(n, f) || !is_aws(n))
-			continue;
-		*gpus += (long)n->n_gpus;
-		for (size_t j = first; j < i && !seen; j++)
-			seen = same_pool(gs_plan_node_at(p, j), f) &&
-			       gs_plan_node_at(p, j)->instance == n->instance;
-		if (!seen)
-			gs_emit_push(bad, types, gs_node_str(n->instance->type));
-	}
-	return types;
-}
-
-/* What every node of the pool is: its config labels, its instance types
- * and capacity type, and the GPU taint. */
-static gs_node *node_template(int *bad, const gs_plan *p, const gs_plan_node *f,
-                              gs_node *types)
-{
-	gs_node *tmpl = gs_emit_map(), *tmeta = gs_emit_map(), *labels = gs_emit_map(),
-	        *tspec = gs_emit_map(), *ref = gs_emit_map(), *reqs = gs_emit_seq(),
-	        *cap = gs_emit_seq(), *taints = gs_emit_seq(), *taint = gs_emit_map();
-	gs_pricing pricing = gs_plan_summary_get(p)->pricing;
-
+	gs_node *labels = gs_emit_map();
 	gs_emit_put(bad, labels, "nvidia.com/device-plugin.config", gs_node_str(f->config));
 	if (f->mig_config)
 		gs_emit_put(bad, labels, "nvidia.com/mig.config", gs_node_str(f->mig_config));
-	gs_emit_put(bad, tmeta, "labels", labels);
+	if (f->pool)
+		gs_emit_put(bad, labels, POOL_LABEL, gs_node_str(f->pool));
+	return labels;
+}
+
+/* Every node of the group: its labels, its one instance type and capacity
+ * type, and the GPU taint. */
+static gs_node *node_template(int *bad, const gs_plan *p, const gs_plan_node *f)
+{
+	gs_node *tmpl = gs_emit_map(), *tmeta = gs_emit_map(), *tspec = gs_emit_map(),
+	        *ref = gs_emit_map(), *reqs = gs_emit_seq(), *taints = gs_emit_seq(),
+	        *taint = gs_emit_map();
+	gs_pricing pricing = gs_plan_summary_get(p)->pricing;
+
+	gs_emit_put(bad, tmeta, "labels", template_labels(bad, f));
 	gs_emit_put(bad, tmpl, "metadata", tmeta);
 	gs_emit_put(bad, ref, "group", gs_node_str("karpenter.k8s.aws"));
 	gs_emit_put(bad, ref, "kind", gs_node_str("EC2NodeClass"));
 	gs_emit_put(bad, ref, "name", gs_node_str(NODECLASS));
 	gs_emit_put(bad, tspec, "nodeClassRef", ref);
-	gs_emit_push(bad, reqs, requirement(bad, "node.kubernetes.io/instance-type", types));
-	gs_emit_push(bad, cap, gs_node_str(pricing == GS_PRICING_SPOT ? "spot" : "on-demand"));
-	gs_emit_push(bad, reqs, requirement(bad, "karpenter.sh/capacity-type", cap));
+	gs_emit_push(bad, reqs, requirement(bad, "node.kubernetes.io/instance-type",
+	                                    f->instance->type));
+	gs_emit_push(bad, reqs, requirement(bad, "karpenter.sh/capacity-type",
+	                                    pricing == GS_PRICING_SPOT ? "spot" : "on-demand"));
 	gs_emit_put(bad, tspec, "requirements", reqs);
 	gs_emit_put(bad, taint, "key", gs_node_str("nvidia.com/gpu"));
 	gs_emit_put(bad, taint, "value", gs_node_str("true"));
@@ -120,24 +163,46 @@ static gs_node *node_template(int *bad, const gs_plan *p, const gs_plan_node *f,
 	return tmpl;
 }
 
-static gs_node *nodepool(int *bad, const gs_plan *p, size_t first)
+static gs_node *quantity(long v)
 {
-	const gs_plan_node *f = gs_plan_node_at(p, first);
-	gs_node *np = gs_emit_map(), *meta = gs_emit_map(), *spec = gs_emit_map(),
-	        *limits = gs_emit_map(), *dis = gs_emit_map(), *types;
-	char name[96], gpus[32];
-	long total;
+	char s[32];
+	snprintf(s, sizeof s, "%ld", v);
+	return gs_node_str(s);
+}
 
-	types = pool_types(bad, p, first, &total);
-	pool_name(name, sizeof name, f);
+/* The planned nodes and no more, in the units their nodes advertise:
+ * Karpenter checks a limit against the capacity NodeOverlays give, so a
+ * limit of 1 nvidia.com/gpu would forbid a node overlaid with 4 replicas. */
+static gs_node *limits(int *bad, const gs_plan_node *f, const gs_emit_opts *o, size_t k,
+                       int dra)
+{
+	gs_node *lim = gs_emit_map();
+	gs_kp_res r[GS_KP_MAX_RES];
+	int nr = dra ? 0 : gs_kp_capacity(f, o, r);
+	if (nr < 0)
+		*bad = 1;
+	if (dra)
+		gs_emit_put(bad, lim, "nvidia.com/gpu", quantity((long)(f->n_gpus * k)));
+	for (int i = 0; i < nr; i++)
+		if (r[i].count > 0)
+			gs_emit_put(bad, lim, r[i].name, quantity(r[i].count * (long)k));
+	return lim;
+}
+
+static gs_node *nodepool(int *bad, const gs_plan *p, const gs_emit_opts *o,
+                         const groups *gs, size_t g, int dra)
+{
+	const gs_plan_node *f = gs_plan_node_at(p, gs->first[g]);
+	gs_node *np = gs_emit_map(), *meta = gs_emit_map(), *spec = gs_emit_map(),
+	        *dis = gs_emit_map();
+
 	gs_emit_put(bad, np, "apiVersion", gs_node_str("karpenter.sh/v1"));
 	gs_emit_put(bad, np, "kind", gs_node_str("NodePool"));
-	gs_emit_put(bad, meta, "name", gs_node_str(name));
+	gs_emit_put(bad, meta, "name", gs_node_str(gs->name[g]));
 	gs_emit_put(bad, np, "metadata", meta);
-	gs_emit_put(bad, spec, "template", node_template(bad, p, f, types));
-	snprintf(gpus, sizeof gpus, "%ld", total);
-	gs_emit_put(bad, limits, "nvidia.com/gpu", gs_node_str(gpus));
-	gs_emit_put(bad, spec, "limits", limits);
+	gs_emit_put(bad, spec, "template", node_template(bad, p, f));
+	gs_emit_put(bad, spec, "limits",
+	            limits(bad, f, o, group_nodes(p, gs->first[g]), dra));
 	/* MIG geometry changes need a drained node; let empty nodes go. */
 	gs_emit_put(bad, dis, "consolidationPolicy", gs_node_str("WhenEmpty"));
 	gs_emit_put(bad, dis, "consolidateAfter", gs_node_str("10m"));
@@ -177,74 +242,93 @@ static gs_node *nodeclass(int *bad)
 
 /* ---- NodeOverlays -------------------------------------------------------- */
 
-/* Karpenter counts physical GPUs, not time-sliced replicas: an overlay
- * tells it what each planned instance type advertises once renamed. One
- * overlay per pool and instance type, selecting both: two pools of one
- * instance type advertise different slot counts. */
-static gs_node *overlay(int *bad, const gs_plan_node *n)
+/* What the group's nodes advertise, for the one NodePool and instance
+ * type of the group: no other overlay selects that pair, so none
+ * conflicts, and two groups of one instance type (two MIG geometries)
+ * each get their own capacity. nvidia.com/gpu is always stated, 0 where
+ * the GPUs are MIG-enabled or renamed, so pods asking for whole GPUs do
+ * not land there. */
+static gs_node *overlay(int *bad, const gs_plan_node *f, const char *pool,
+                        const gs_kp_res *r, int nr)
 {
 	gs_node *ov = gs_emit_map(), *meta = gs_emit_map(), *spec = gs_emit_map(),
-	        *reqs = gs_emit_seq(), *types = gs_emit_seq(), *pools = gs_emit_seq(),
-	        *cap = gs_emit_map();
-	char name[160], pool[128], count[32];
-	int slots = n->gpus[0].replicas;
-	pool_name(pool, sizeof pool, n);
-	snprintf(name, sizeof name, "%s-shared", pool);
-	snprintf(count, sizeof count, "%d", slots * (int)n->n_gpus);
+	        *reqs = gs_emit_seq(), *cap = gs_emit_map();
+	char name[96];
+	snprintf(name, sizeof name, "%s-capacity", pool);
 	gs_emit_put(bad, ov, "apiVersion", gs_node_str("karpenter.sh/v1alpha1"));
 	gs_emit_put(bad, ov, "kind", gs_node_str("NodeOverlay"));
 	gs_emit_put(bad, meta, "name", gs_node_str(name));
 	gs_emit_put(bad, ov, "metadata", meta);
-	gs_emit_push(bad, pools, gs_node_str(pool));
-	gs_emit_push(bad, reqs, requirement(bad, "karpenter.sh/nodepool", pools));
-	gs_emit_push(bad, types, gs_node_str(n->instance->type));
-	gs_emit_push(bad, reqs, requirement(bad, "node.kubernetes.io/instance-type", types));
+	gs_emit_push(bad, reqs, requirement(bad, "karpenter.sh/nodepool", pool));
+	gs_emit_push(bad, reqs, requirement(bad, "node.kubernetes.io/instance-type",
+	                                    f->instance->type));
 	gs_emit_put(bad, spec, "requirements", reqs);
-	gs_emit_put(bad, cap, "nvidia.com/gpu.shared", gs_node_str(count));
+	for (int i = 0; i < nr; i++)
+		gs_emit_put(bad, cap, r[i].name, quantity(r[i].count));
 	gs_emit_put(bad, spec, "capacity", cap);
 	gs_emit_put(bad, ov, "spec", spec);
 	return ov;
 }
 
-/* Whether node i is the first of its pool among the AWS nodes. */
-static int first_of_pool(const gs_plan *p, size_t i)
+/* Whether group g needs an overlay; r, *nr: its capacity. */
+static int wants_overlay(const gs_plan *p, const gs_emit_opts *o, const groups *gs,
+                         size_t g, gs_kp_res *r, int *nr)
 {
-	const gs_plan_node *n = gs_plan_node_at(p, i);
-	for (size_t j = 0; j < i; j++)
-		if (is_aws(gs_plan_node_at(p, j)) && same_pool(gs_plan_node_at(p, j), n))
-			return 0;
-	return 1;
+	const gs_plan_node *f = gs_plan_node_at(p, gs->first[g]);
+	*nr = gs_kp_capacity(f, o, r);
+	return *nr < 0 || gs_kp_needs_overlay(f, r, *nr);
 }
 
-/* Whether node i is the first of its pool with its instance type. */
-static int first_of_type(const gs_plan *p, size_t i)
+static void overlay_note(gs_buf *b)
 {
-	const gs_plan_node *n = gs_plan_node_at(p, i);
-	for (size_t j = 0; j < i; j++)
-		if (gs_plan_node_at(p, j)->instance == n->instance &&
-		    same_pool(gs_plan_node_at(p, j), n))
-			return 0;
-	return 1;
+	gs_buf_puts(b, "# NodeOverlays (karpenter.sh/v1alpha1) are alpha, in Karpenter >= v1.7, "
+	               "behind the\n# NodeOverlay feature gate: helm upgrade karpenter ... --set "
+	               "settings.featureGates.nodeOverlay=true\n# (or --feature-gates "
+	               "NodeOverlay=true). Without it they are ignored without an error,\n"
+	               "# and pods that request MIG instances or shared GPUs launch no node "
+	               "or too many.\n");
+}
+
+static void dra_note(gs_buf *b)
+{
+	gs_buf_puts(b, "# DRA: Karpenter does not simulate ResourceClaims; it provisions pods "
+	               "that use them\n# only when started with --ignore-dra-requests "
+	               "(IGNORE_DRA_REQUESTS=true), by these labels.\n");
+}
+
+static int render(const gs_plan *p, const gs_emit_opts *o, const groups *gs, gs_buf *b)
+{
+	int bad = 0, dra = gs_emit_wants_dra(p, o), any = 0;
+	gs_kp_res r[GS_KP_MAX_RES];
+	int nr;
+
+	for (size_t g = 0; g < gs->n && !dra; g++)
+		any |= wants_overlay(p, o, gs, g, r, &nr);
+	gs_emit_header(b, p, o, gs_emit_help(GS_EMIT_KARPENTER),
+	               "kubectl apply -f karpenter.yaml (set the EC2NodeClass role and discovery "
+	               "tags first)");
+	if (any)
+		overlay_note(b);
+	if (dra)
+		dra_note(b);
+	for (size_t g = 0; g < gs->n; g++)
+		gs_emit_doc(b, nodepool(&bad, p, o, gs, g, dra));
+	gs_emit_doc(b, nodeclass(&bad));
+	for (size_t g = 0; g < gs->n && !dra; g++) {
+		if (!wants_overlay(p, o, gs, g, r, &nr))
+			continue;
+		if (nr < 0)
+			return -1;
+		gs_emit_doc(b, overlay(&bad, gs_plan_node_at(p, gs->first[g]), gs->name[g], r, nr));
+	}
+	return bad ? -1 : 0;
 }
 
 int gs_emit_karpenter(const gs_plan *p, const gs_emit_opts *o, gs_buf *b)
 {
-	int bad = 0;
-	gs_emit_header(b, p, o, gs_emit_help(GS_EMIT_KARPENTER),
-	               "kubectl apply -f karpenter.yaml (set the EC2NodeClass role and discovery "
-	               "tags first)");
-	for (size_t i = 0; i < gs_plan_node_count(p); i++)
-		if (is_aws(gs_plan_node_at(p, i)) && first_of_pool(p, i))
-			gs_emit_doc(b, nodepool(&bad, p, i));
-	gs_emit_doc(b, nodeclass(&bad));
-	if (!o->rename_shared)
-		return bad ? -1 : 0;
-	gs_buf_puts(b, "# NodeOverlay is alpha: Karpenter >= v1.7 with --feature-gates "
-	               "NodeOverlay=true.\n");
-	for (size_t i = 0; i < gs_plan_node_count(p); i++) {
-		const gs_plan_node *n = gs_plan_node_at(p, i);
-		if (is_aws(n) && time_shared(n) && first_of_type(p, i))
-			gs_emit_doc(b, overlay(&bad, n));
-	}
-	return bad ? -1 : 0;
+	groups gs = { NULL, NULL, 0 };
+	int rc = groups_of(p, &gs) < 0 ? -1 : render(p, o, &gs, b);
+	free(gs.first);
+	free(gs.name);
+	return rc;
 }

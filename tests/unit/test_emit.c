@@ -1743,7 +1743,17 @@ static void check_karpenter(ctx *c, const gs_emit_opts *o, const docs *d)
 			any = 1;
 			covered[n]++;
 			pool_of[n] = (char *)name;
-			gpus += (long)nd->n_gpus;
+			/* What it advertises as nvidia.com/gpu: whole GPUs,
+			 * MIG-disabled ones, time-slice/MPS replicas unless renamed. */
+			for (size_t g = 0; g < nd->n_gpus; g++) {
+				const gs_plan_gpu *pg = &nd->gpus[g];
+				int sh = pg->strategy == GS_STRATEGY_TIME_SLICING ||
+				         pg->strategy == GS_STRATEGY_MPS;
+				if (gs_emit_wants_dra(p, o))
+					gpus++; /* no extended resources: the GPUs */
+				else if (!pg->n_mig && !(sh && o->rename_shared))
+					gpus += sh ? pg->replicas : 1;
+			}
 			sset_add(&want_types, nd->instance->type);
 		}
 		CHECK(c, any, "%s: labels %s/%s match no AWS node of the plan", pn, cfg ? cfg : "?",
@@ -1754,8 +1764,9 @@ static void check_karpenter(ctx *c, const gs_emit_opts *o, const docs *d)
 		for (size_t k = 0; k < want_types.n; k++)
 			CHECK(c, values_have(types, want_types.v[k]),
 			      "%s: instance type %s is missing", pn, want_types.v[k]);
-		CHECK(c, quantity_of(at(np, "spec", "limits", "nvidia.com/gpu", NULL), &limit) &&
-		         limit == gpus,
+		if (!quantity_of(at(np, "spec", "limits", "nvidia.com/gpu", NULL), &limit))
+			limit = 0;
+		CHECK(c, limit == gpus,
 		      "%s: limits nvidia.com/gpu %ld, the pool's nodes have %ld GPUs", pn, limit,
 		      gpus);
 	}
@@ -1793,10 +1804,12 @@ static void check_karpenter(ctx *c, const gs_emit_opts *o, const docs *d)
 			CHECK(c, str_eq(get(doc, "apiVersion"), "karpenter.sh/v1alpha1"),
 			      "NodeOverlay %s is not karpenter.sh/v1alpha1", name ? name : "?");
 			CHECK(c, object_name_ok(name), "NodeOverlay name is not a DNS subdomain");
-			CHECK(c, quantity_of(at(doc, "spec", "capacity", "nvidia.com/gpu.shared",
-			                        NULL), &cap),
-			      "NodeOverlay %s: no capacity nvidia.com/gpu.shared",
-			      name ? name : "?");
+			CHECK(c, quantity_of(at(doc, "spec", "capacity",
+			                        o->rename_shared ? "nvidia.com/gpu.shared"
+			                                         : "nvidia.com/gpu", NULL), &cap) ||
+			             at(doc, "spec", "capacity", "nvidia.com/gpu", NULL),
+			      "NodeOverlay %s: no capacity nvidia.com/gpu%s",
+			      name ? name : "?", o->rename_shared ? ".shared" : "");
 			for (size_t n = 0; n < nn; n++) {
 				const gs_plan_node *nd = gs_plan_node_at(p, n);
 				gs_strategy s = node_strategy(nd);
@@ -1804,6 +1817,8 @@ static void check_karpenter(ctx *c, const gs_emit_opts *o, const docs *d)
 				if (!node_is_aws(nd) || !overlay_matches(c, reqs, nd, pool_of[n]))
 					continue;
 				ov[n]++;
+				if (nd->gpus[0].n_mig || s == GS_STRATEGY_MIG)
+					continue; /* MIG capacity: tests/emit/karpenter_replay.py */
 				CHECK(c, s == GS_STRATEGY_TIME_SLICING || s == GS_STRATEGY_MPS,
 				      "NodeOverlay %s selects node %zu (%s), which shares nothing",
 				      name ? name : "?", n + 1, nd->config);
@@ -1817,9 +1832,9 @@ static void check_karpenter(ctx *c, const gs_emit_opts *o, const docs *d)
 					      want);
 			}
 		}
-		if (!o->rename_shared)
-			CHECK(c, overlays == 0, "NodeOverlays without rename_shared");
-		for (size_t n = 0; ov && o->rename_shared && n < nn; n++) {
+		if (gs_emit_wants_dra(p, o))
+			CHECK(c, overlays == 0, "NodeOverlays under DRA");
+		for (size_t n = 0; ov && !gs_emit_wants_dra(p, o) && n < nn; n++) {
 			const gs_plan_node *nd = gs_plan_node_at(p, n);
 			gs_strategy s = node_strategy(nd);
 			if (node_is_aws(nd) &&

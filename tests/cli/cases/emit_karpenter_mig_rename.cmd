@@ -1,0 +1,1 @@
+emit karpenter --rename-shared $FIXTURES/karpenter/multi-tenant-mig-aws.yaml

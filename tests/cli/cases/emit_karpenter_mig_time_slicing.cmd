@@ -1,0 +1,1 @@
+emit karpenter $FIXTURES/karpenter/eks-team.yaml

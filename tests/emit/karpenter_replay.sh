@@ -1,0 +1,24 @@
+#!/bin/sh
+# karpenter_replay.sh BIN - replays every planned pod against the emitted
+# Karpenter NodePools and NodeOverlays (karpenter_replay.py): the examples
+# (those on cloud: all also planned on AWS alone), the repro EKS team, and
+# random fleets of tests/check/gen.py.
+set -u
+bin=$1
+here=$(dirname "$0")
+top=$(cd "$here/../.." && pwd)
+py=python3
+[ -x /usr/bin/python3 ] && py=/usr/bin/python3
+if ! $py -c 'import yaml' 2>/dev/null; then
+	echo "karpenter replay: python3-yaml is missing (apt-get install -y python3-yaml)" >&2
+	exit 1
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+for f in "$top"/examples/*.yaml; do
+	sed 's/^cloud: all/cloud: aws/' "$f" >"$tmp/aws-$(basename "$f")"
+done
+set -- "$top"/examples/*.yaml "$tmp"/aws-*.yaml
+[ -f "$top/../shared/repro/eks-team.yaml" ] && set -- "$@" "$top/../shared/repro/eks-team.yaml"
+$py "$here/../check/gen.py" --dir "$tmp/cases" 1 "${KARPENTER_CASES:-30}" || exit 1
+exec $py "$here/karpenter_replay.py" "$bin" "$@" "$tmp"/cases/*.yaml
