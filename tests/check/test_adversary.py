@@ -268,7 +268,7 @@ class AdversaryTest(unittest.TestCase):
                 kubectl label node "$1" "$2" "$3" --overwrite
             }
             for n in "$NODE_1" "$NODE_2"; do
-                kubectl get node "$n" -o jsonpath='{.metadata.labels.node\\.kubernetes\\.io/instance-type}'
+                kubectl get node "$n" -o jsonpath='{.metadata.labels.instance-type}'
             done
             kubectl get nodes -l 'node.kubernetes.io/instance-type=g6.xlarge' >/dev/null
             lbl "$NODE_1" 'nvidia.com/device-plugin.config=a' 'gpushare.io/pool=p1'
