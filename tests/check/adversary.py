@@ -56,6 +56,8 @@ planner's lib/catalog/offer.c):
              gpu: never on one GPU (MIG slices of one GPU are one GPU)
   placement  every workload has a node its pods may land on; every object
              belongs to a workload
+  dra        pods that take DRA claims are not modelled: each such object
+             is reported, never passed silently
 One line per violation: `node N (TYPE) UNIT: RULE: pods: figures`.  Exit 1
 if any, else `adversary: N nodes, M workloads, 0 violations` and exit 0.
 Exit 2: unreadable or malformed input.
@@ -705,6 +707,12 @@ class Adversary:
                     per_gpu.setdefault(u.gpu, []).append((u, cands))
                     self.check_unit(node, u, cands)
             self.check_spread(node, caps, per_gpu)
+        for o in self.objs:
+            if o.claims and o.wl is not None:
+                # Never a silent pass: DRA is not modelled (yet).
+                placed[o.wl.name] = True
+                self.v("object %s %s" % (o.kind, o.name), "dra",
+                       "its pods take DRA claims, which the adversary does not model")
         for w, ok in sorted(placed.items()):
             if not ok and self.wls[w].replicas > 0:
                 self.v("workload %s" % w, "placement",
