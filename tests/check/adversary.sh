@@ -1,0 +1,128 @@
+#!/bin/sh
+# adversary.sh - play the adversary (adversary.py) against what `plan --emit` writes.
+#
+# usage: sh tests/check/adversary.sh GPUSHARE
+#
+# First the checker's own tests (test_adversary.py).  Then, for every
+# examples/*.yaml, the issue's reproduction (ADV_REPRO, default
+# ../shared/repro/eks-team.yaml beside the tree; skipped with a note when it
+# is missing) and ADV_CASES (default 20) random workload files from gen.py
+# (seeds 1..N): `gpushare plan FILE --emit DIR --format json`, then
+# adversary.py DIR FILE PLAN.json.  A random case that has no plan (exit 1
+# naming a workload) passes; any other failure to plan fails.  ADV_SURGE=0
+# leaves out the pods of a rolling update's surge (adversary.py --no-surge).
+# With ADV_KEEP=DIR each failing input is copied there with its violations.
+# GPUSHARE_PROFILES defaults to this tree's profiles.  Builds nothing.
+#
+# Ends with one line "N passed, M failed"; exits 1 on any failure.
+
+if [ $# -ne 1 ]; then
+	echo "usage: $0 GPUSHARE" >&2
+	exit 2
+fi
+case $1 in
+/*) bin=$1 ;;
+*) bin=$(pwd)/$1 ;;
+esac
+if [ ! -x "$bin" ] || [ -d "$bin" ]; then
+	echo "$0: $1 is not an executable" >&2
+	exit 2
+fi
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+py=${PYTHON:-python3}
+cases=${ADV_CASES:-20}
+repro=${ADV_REPRO:-$top/../shared/repro/eks-team.yaml}
+case $cases in
+'' | *[!0-9]*)
+	echo "$0: ADV_CASES must be a number, not '$cases'" >&2
+	exit 2
+	;;
+esac
+surge=
+[ "${ADV_SURGE:-1}" = 0 ] && surge=--no-surge
+if [ -z "${GPUSHARE_PROFILES:-}" ] && [ -d "$top/profiles" ]; then
+	GPUSHARE_PROFILES=$top/profiles
+	export GPUSHARE_PROFILES
+fi
+tmo=
+if command -v timeout >/dev/null 2>&1; then
+	tmo="timeout 60"
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpushare-adversary.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 130' INT TERM HUP
+
+passed=0
+failed=0
+
+fail() { # FILE LABEL REASON-FILE
+	failed=$((failed + 1))
+	echo "FAIL $2"
+	sed 's/^/    /' "$3"
+	if [ -n "${ADV_KEEP:-}" ]; then
+		mkdir -p "$ADV_KEEP"
+		b=$(basename "$1" .yaml)
+		cp "$1" "$ADV_KEEP/$b.yaml"
+		{ echo "# $2"; cat "$3"; } >"$ADV_KEEP/$b.txt"
+	fi
+}
+
+if "$py" "$here/test_adversary.py" >"$tmp/self" 2>&1; then
+	passed=$((passed + 1))
+else
+	fail "$here/test_adversary.py" "test_adversary.py (the checker's own tests)" "$tmp/self"
+fi
+
+# one ID FILE LABEL MUST_PLAN
+one() {
+	out=$tmp/$1
+	why=$tmp/$1.why
+	$tmo "$bin" plan "$2" --emit "$out" --format json >"$out.json" 2>"$out.err"
+	rc=$?
+	if [ "$rc" -eq 1 ] && [ "$4" = no ]; then
+		for n in $(sed -n 's/^[ ]*-[ ]*name:[ ]*"\{0,1\}\([a-z0-9-]*\).*$/\1/p' "$2"); do
+			if grep -q -F "'$n'" "$out.err"; then
+				passed=$((passed + 1))
+				return
+			fi
+		done
+	fi
+	if [ "$rc" -ne 0 ]; then
+		{ echo "gpushare plan --emit exited $rc:"; cat "$out.err"; } >"$why"
+		fail "$2" "$3" "$why"
+		return
+	fi
+	"$py" "$here/adversary.py" $surge "$out" "$2" "$out.json" >"$why" 2>&1
+	if [ $? -eq 0 ]; then
+		passed=$((passed + 1))
+	else
+		fail "$2" "$3" "$why"
+	fi
+}
+
+for f in "$top"/examples/*.yaml; do
+	[ -e "$f" ] || continue
+	b=$(basename "$f" .yaml)
+	one "example-$b" "$f" "examples/$b.yaml" yes
+done
+if [ -f "$repro" ]; then
+	one repro "$repro" "$(basename "$repro") (the issue's reproduction)" yes
+else
+	echo "($repro is missing: the reproduction was not checked)"
+fi
+if [ "$cases" -gt 0 ]; then
+	if ! "$py" "$here/gen.py" --dir "$tmp/cases" 1 "$cases"; then
+		echo "$0: gen.py failed" >&2
+		exit 2
+	fi
+	i=1
+	while [ "$i" -le "$cases" ]; do
+		one "case-$i" "$tmp/cases/case-$i.yaml" "seed $i (python3 tests/check/gen.py $i)" no
+		i=$((i + 1))
+	done
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
