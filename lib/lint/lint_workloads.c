@@ -125,9 +125,10 @@ static void note_pod(lint_ctx *c, const gs_node *obj, const char *kind)
 	name = gs_lint_find(gs_lint_find(obj, "metadata", NULL), "name", NULL);
 	if (kind && gs_lint_is_str(name))
 		snprintf(what, sizeof what, "%s '%s'", kind, name->text);
+	else if (kind)
+		snprintf(what, sizeof what, "a %s", kind);
 	else
-		snprintf(what, sizeof what, "%s",
-		         kind ? kind : "the patched pod template");
+		snprintf(what, sizeof what, "the patched pod template");
 	if (gs_facts_pod(c->facts, what) < 0) {
 		c->nomem = 1;
 		return;
