@@ -72,6 +72,10 @@ static int run(const gs_lint_opts *o, int fmt, int argc, char **argv)
 	if (gs_lint_new(o, &l, &err) < 0)
 		return cli_fail(&err);
 	rc = lint_files(l, argc, argv, &linted);
+	if (gs_lint_finish(l, &err) < 0) {
+		gs_lint_free(l);
+		return cli_fail(&err);
+	}
 	if (fmt == FMT_TEXT) {
 		if (linted)
 			print_text(l);

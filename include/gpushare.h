@@ -819,6 +819,17 @@ GS_EXPORT
 int gs_lint_buffer(gs_lint *l, const char *name, const char *buf, size_t len,
                    gs_error *err);
 
+/* The rules across files: runs them over everything linted into l so far
+ * (device-plugin configs; Deployment, StatefulSet, DaemonSet, ReplicaSet,
+ * Job, CronJob and Pod objects and patches of their pod templates; Nodes,
+ * NodePools, labels.sh scripts, GPU Operator values) and adds their
+ * findings, sorted by file (in the order linted) and position. Call it
+ * after the last file; a second call replaces the findings of the first.
+ * Fails only with GS_ENOMEM. A file holding none of these (empty, prose,
+ * an object lint does not know) fails gs_lint_file with GS_ESCHEMA. */
+GS_EXPORT
+int gs_lint_finish(gs_lint *l, gs_error *err);
+
 GS_EXPORT
 size_t gs_lint_count(const gs_lint *l);
 GS_EXPORT

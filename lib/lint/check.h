@@ -20,5 +20,18 @@ void gs_lint_karpenter(lint_ctx *c, const gs_node *obj);
  * values; the configs they hold go back to the dispatcher. */
 void gs_lint_configmap(lint_ctx *c, const gs_node *obj);
 void gs_lint_helm_values(lint_ctx *c, const gs_node *root);
+/* lint_workloads.c: objects with pod templates (and the patches of their
+ * templates), Nodes, NodePool labels and labels.sh scripts; they only note
+ * facts for the cross-file rules. */
+int gs_lint_is_workload(const char *kind);
+int gs_lint_is_patch(const gs_node *root);
+void gs_lint_workload(lint_ctx *c, const gs_node *obj, const char *kind);
+void gs_lint_node(lint_ctx *c, const gs_node *obj);
+void gs_lint_nodepool_labels(lint_ctx *c, const gs_node *obj);
+void gs_lint_script(lint_ctx *c, const char *buf, size_t len);
+/* lint_cross.c: notes what a device-plugin config shares (with the
+ * context's cfg_key, cfg_holder), and the rules across files. */
+void gs_lint_note_dp(lint_ctx *c, const gs_node *root);
+void gs_lint_cross(lint_ctx *c, const lint_facts *f);
 
 #endif

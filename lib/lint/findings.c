@@ -12,6 +12,8 @@
 typedef struct lint_item {
 	gs_finding f;
 	size_t seq;
+	size_t file_ix;  /* for gs_lint_sort_files */
+	int cross;       /* from a cross-file rule */
 } lint_item;
 
 struct gs_lint {
@@ -20,6 +22,7 @@ struct gs_lint {
 	size_t n, cap;
 	char **files;
 	size_t n_files, cap_files;
+	lint_facts facts;
 };
 
 int gs_lint_new(const gs_lint_opts *opts, gs_lint **out, gs_error *err)
@@ -48,6 +51,7 @@ void gs_lint_free(gs_lint *l)
 		free(l->files[i]);
 	free(l->items);
 	free(l->files);
+	gs_facts_free(&l->facts);
 	free(l);
 }
 
@@ -121,6 +125,50 @@ void gs_lint_sort(gs_lint *l, size_t first)
 {
 	if (l->n > first)
 		qsort(l->items + first, l->n - first, sizeof *l->items, by_position);
+}
+
+lint_facts *gs_lint_facts(gs_lint *l)
+{
+	return &l->facts;
+}
+
+void gs_lint_mark_cross(gs_lint *l, size_t first)
+{
+	for (size_t i = first; i < l->n; i++)
+		l->items[i].cross = 1;
+}
+
+void gs_lint_drop_cross(gs_lint *l)
+{
+	size_t o = 0;
+
+	for (size_t i = 0; i < l->n; i++) {
+		if (l->items[i].cross)
+			free((char *)l->items[i].f.message);
+		else
+			l->items[o++] = l->items[i];
+	}
+	l->n = o;
+}
+
+static int by_file(const void *a, const void *b)
+{
+	const lint_item *x = a, *y = b;
+	if (x->file_ix != y->file_ix)
+		return x->file_ix < y->file_ix ? -1 : 1;
+	return by_position(a, b);
+}
+
+void gs_lint_sort_files(gs_lint *l, size_t first)
+{
+	for (size_t i = first; i < l->n; i++) {
+		size_t ix = 0;
+		while (ix < l->n_files && l->files[ix] != l->items[i].f.file)
+			ix++;
+		l->items[i].file_ix = ix;
+	}
+	if (l->n > first)
+		qsort(l->items + first, l->n - first, sizeof *l->items, by_file);
 }
 
 int gs_doc_lint(const gs_lint *l, gs_doc **out, gs_error *err)

@@ -7,6 +7,7 @@
 #define GS_LINT_FINDINGS_H
 
 #include "base/base.h"
+#include "lint/facts.h"
 
 /* The options the gs_lint was made with. */
 const gs_lint_opts *gs_lint_options(const gs_lint *l);
@@ -20,5 +21,15 @@ void gs_lint_truncate(gs_lint *l, size_t first);
 /* Sorts the findings from index first on by position, in the order they
  * were added when at the same place. */
 void gs_lint_sort(gs_lint *l, size_t first);
+
+/* The facts of every file linted into l, for the cross-file rules. */
+lint_facts *gs_lint_facts(gs_lint *l);
+/* The findings of the cross-file rules: those from index first on are
+ * marked as such; gs_lint_drop_cross removes every marked one (a second
+ * gs_lint_finish replaces them); gs_lint_sort_files sorts those from first
+ * on by file, in the order the files were linted, then by position. */
+void gs_lint_mark_cross(gs_lint *l, size_t first);
+void gs_lint_drop_cross(gs_lint *l);
+void gs_lint_sort_files(gs_lint *l, size_t first);
 
 #endif

@@ -13,31 +13,61 @@
 
 /* ---- findings ------------------------------------------------------------- */
 
-void gs_lint_add(lint_ctx *c, int rule, const gs_node *at, const char *fmt, ...)
+lint_where gs_lint_where(const lint_ctx *c, const gs_node *at)
+{
+	lint_where w = { c->file, 0, 0 };
+
+	if (c->pinned) {
+		w.line = c->pin_line;
+		w.col = c->pin_col;
+	} else if (at && at->line) {
+		w.line = at->line + c->line_base;
+		w.col = at->col + c->col_base;
+	} else {
+		w.line = c->line_base + 1;
+		w.col = c->col_base + 1;
+	}
+	return w;
+}
+
+static void add(lint_ctx *c, int rule, lint_where at, const char *fmt, va_list ap)
 {
 	const gs_lint_rule *r = gs_lint_rule_at((size_t)rule);
 	gs_finding f = { 0 };
-	va_list ap;
 	char buf[1024];
 
-	va_start(ap, fmt);
 	vsnprintf(buf, sizeof buf, fmt, ap);
-	va_end(ap);
-	f.file = c->file;
+	f.file = at.file;
+	f.line = at.line;
+	f.col = at.col;
 	f.id = r->id;
 	f.severity = r->severity;
 	f.message = buf;
-	if (c->pinned) {
-		f.line = c->pin_line;
-		f.col = c->pin_col;
-	} else if (at && at->line) {
-		f.line = at->line + c->line_base;
-		f.col = at->col + c->col_base;
-	} else {
-		f.line = c->line_base + 1;
-		f.col = c->col_base + 1;
-	}
 	if (gs_lint_record(c->lint, &f) < 0)
+		c->nomem = 1;
+}
+
+void gs_lint_add(lint_ctx *c, int rule, const gs_node *at, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	add(c, rule, gs_lint_where(c, at), fmt, ap);
+	va_end(ap);
+}
+
+void gs_lint_add_at(lint_ctx *c, int rule, lint_where at, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	add(c, rule, at, fmt, ap);
+	va_end(ap);
+}
+
+void gs_lint_noted(lint_ctx *c, int rc)
+{
+	if (rc < 0)
 		c->nomem = 1;
 }
 

@@ -22,6 +22,7 @@
 #define GS_LINT_KIT_H
 
 #include "doc/doc.h"
+#include "lint/facts.h"
 
 /* The rules, in the order of the table in rules.c (and of the manual). */
 enum lint_rule {
@@ -85,7 +86,14 @@ enum lint_rule {
 	R_CONFIG_PARSE,
 	R_CONFIGMAP_NOT_STRING,
 	R_VALUES_DEFAULT,
-	R_NO_CONFIG,
+	/* across files: configs, workloads and node labels */
+	R_RENAMED_NOT_REQUESTED,
+	R_SHARED_NOT_RENAMED,
+	R_REQUEST_ABOVE_ONE,
+	R_SHARED_REQUEST,
+	R_CONFIG_MISSING,
+	R_CONFIG_UNUSED,
+	R_CONFIGMAP_NAME,
 	R_COUNT
 };
 
@@ -106,6 +114,14 @@ struct lint_ctx {
 	unsigned long pin_line, pin_col;
 	int configs;  /* configs and objects recognised so far */
 	int nomem;
+	/* The facts of this file for the cross-file rules (facts.h), and
+	 * where the config being checked sits: its data key and the name of
+	 * the ConfigMap holding it (NULL for a bare file), and whether it is
+	 * in the standalone chart's config.map. */
+	lint_facts *facts;
+	const char *cfg_key, *cfg_holder;
+	int cfg_chart;
+	lint_where cfg_at; /* the data key, or the start of the file */
 	/* Checks a string value that holds a config (a ConfigMap data value,
 	 * a Helm values entry): key is its key, val the value. `what` names it
 	 * in messages ("data key 'any'"). Values that are not configs are
@@ -117,6 +133,14 @@ struct lint_ctx {
 /* Adds a finding of rule at node at (NULL: the start of the tree). */
 void gs_lint_add(lint_ctx *c, int rule, const gs_node *at, const char *fmt, ...)
 	GS_PRINTF(4, 5);
+
+/* Adds a finding of rule at a noted position (cross-file rules). */
+void gs_lint_add_at(lint_ctx *c, int rule, lint_where at, const char *fmt, ...)
+	GS_PRINTF(4, 5);
+/* Where node at (NULL: the start of the tree) is in the file. */
+lint_where gs_lint_where(const lint_ctx *c, const gs_node *at);
+/* Records an out-of-memory from a gs_facts_* call (rc < 0). */
+void gs_lint_noted(lint_ctx *c, int rc);
 
 /* Map lookups. gs_lint_find returns the value and, through key (may be
  * NULL), the key node; gs_lint_find_ci ignores case, as Go's encoding/json

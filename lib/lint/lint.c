@@ -35,7 +35,8 @@ typedef enum lint_kind {
 	LINT_DEVICE_PLUGIN,
 	LINT_MIG_PARTED,
 	LINT_K8S_OBJECT,
-	LINT_HELM_VALUES
+	LINT_HELM_VALUES,
+	LINT_PATCH       /* a strategic-merge patch of a pod template */
 } lint_kind;
 
 /* ---- what a tree is ------------------------------------------------------- */
@@ -78,11 +79,14 @@ static lint_kind detect(const gs_node *root)
 	if (gs_lint_find(root, "version", NULL) && root->n > 1 &&
 	    has_key_near(root, dp, GS_ARRAY_LEN(dp)))
 		return LINT_DEVICE_PLUGIN;
+	if (gs_lint_is_patch(root))
+		return LINT_PATCH;
 	return LINT_NONE;
 }
 
 /* A Kubernetes object: the configs a ConfigMap holds, a DRA object, a
- * Karpenter object. Others are not ours. */
+ * Karpenter object, a workload, a Node, a kustomization. Others are not
+ * ours. */
 static void k8s_object(lint_ctx *c, const gs_node *obj)
 {
 	const gs_node *av = gs_lint_find(obj, "apiVersion", NULL);
@@ -90,13 +94,23 @@ static void k8s_object(lint_ctx *c, const gs_node *obj)
 	const char *a = gs_lint_is_str(av) ? av->text : "", *slash = strchr(a, '/');
 	const char *k = gs_lint_is_str(kind) ? kind->text : NULL;
 
-	if (k && strcmp(k, "ConfigMap") == 0)
+	if (k && strcmp(k, "ConfigMap") == 0) {
 		gs_lint_configmap(c, obj);
+	} else if (gs_lint_is_workload(k)) {
+		gs_lint_workload(c, obj, k);
+	} else if (k && strcmp(k, "Node") == 0) {
+		gs_lint_node(c, obj);
+	} else if (k && strcmp(k, "Kustomization") == 0) {
+		c->configs++; /* what `plan --emit` writes beside the rest */
+	}
 	else if (slash && strncmp(a, "resource.k8s.io/", 16) == 0 && k)
 		gs_lint_dra(c, obj);
 	else if (strncmp(a, "karpenter.", 10) == 0 ||
-	         (k && (strcmp(k, "Provisioner") == 0 || strcmp(k, "AWSNodeTemplate") == 0)))
+	         (k && (strcmp(k, "Provisioner") == 0 || strcmp(k, "AWSNodeTemplate") == 0))) {
 		gs_lint_karpenter(c, obj);
+		if (k && strcmp(k, "NodePool") == 0)
+			gs_lint_nodepool_labels(c, obj);
+	}
 }
 
 /* Checks a tree of the given kind (for a tree that is known). */
@@ -106,6 +120,7 @@ static void lint_tree(lint_ctx *c, const gs_node *root, lint_kind kind)
 	case LINT_DEVICE_PLUGIN:
 		c->configs++;
 		gs_lint_device_plugin(c, root);
+		gs_lint_note_dp(c, root);
 		break;
 	case LINT_MIG_PARTED:
 		c->configs++;
@@ -115,7 +130,11 @@ static void lint_tree(lint_ctx *c, const gs_node *root, lint_kind kind)
 		k8s_object(c, root);
 		break;
 	case LINT_HELM_VALUES:
+		c->configs++;
 		gs_lint_helm_values(c, root);
+		break;
+	case LINT_PATCH:
+		gs_lint_workload(c, root, NULL);
 		break;
 	case LINT_NONE:
 		break;
@@ -203,10 +222,16 @@ static void embedded_mapping(lint_ctx *c, const gs_node *key, const gs_node *val
 
 	if (kind != LINT_DEVICE_PLUGIN && kind != LINT_MIG_PARTED)
 		return;
+	lint_ctx sub = *c;
+
 	gs_lint_add(c, R_CONFIGMAP_NOT_STRING, key,
 	            "%s holds %s, but the config must be a string: write '%s: |' and indent "
 	            "the config under it", what, gs_lint_kind_name(val), key->text);
-	lint_tree(c, val, kind);
+	sub.cfg_key = key->text;
+	sub.cfg_at = gs_lint_where(c, key);
+	lint_tree(&sub, val, kind);
+	c->configs = sub.configs;
+	c->nomem |= sub.nomem;
 }
 
 /* How the positions of a tree parsed from the string val map to the file:
@@ -221,6 +246,8 @@ static void value_mapping(lint_ctx *sub, const lint_ctx *c, const gs_node *key,
 		                        key->col + c->col_base);
 	*sub = *c;
 	sub->configs = 0;
+	sub->cfg_key = key->text;
+	sub->cfg_at = gs_lint_where(c, key);
 	if (indent) {
 		sub->line_base = line;
 		sub->col_base = indent;
@@ -358,11 +385,37 @@ static int lint_stream(lint_ctx *c, gs_error *err)
 	return lint_part(c, first, s->n_lines + 1, err);
 }
 
+/* A shell script (labels.sh) rather than YAML. */
+static int is_script(const char *buf, size_t len)
+{
+	return len >= 2 && buf[0] == '#' && buf[1] == '!';
+}
+
+/* Lints the text; rc < 0 when it is not YAML or holds nothing we know. */
+static int lint_text(lint_ctx *c, const char *buf, size_t len, gs_error *err)
+{
+	int rc = 0;
+
+	if (is_script(buf, len))
+		gs_lint_script(c, buf, len);
+	else
+		rc = lint_stream(c, err);
+	if (rc == 0 && c->configs == 0)
+		return gs_fail_at(err, GS_ESCHEMA, c->file, 0, 0, "%s",
+		                  strspn(buf, " \t\r\n") == len
+		                      ? "the file is empty: nothing to lint"
+		                      : "nothing to lint: no device-plugin, mig-parted, DRA, "
+		                        "Karpenter or GPU Operator configuration, workload, Node "
+		                        "or labels.sh script");
+	return rc;
+}
+
 int gs_lint_buffer(gs_lint *l, const char *name, const char *buf, size_t len,
                    gs_error *err)
 {
 	lint_ctx c = { 0 };
 	lint_src src = { 0 };
+	lint_facts facts = { 0 };
 	size_t first = gs_lint_count(l);
 	int rc;
 
@@ -376,22 +429,40 @@ int gs_lint_buffer(gs_lint *l, const char *name, const char *buf, size_t len,
 	c.opts = gs_lint_options(l);
 	c.embedded = lint_embedded;
 	c.src = &src;
-	rc = lint_stream(&c, err);
-	if (rc == 0 && c.configs == 0) {
-		c.line_base = c.col_base = 0;
-		c.pinned = 0;
-		gs_lint_add(&c, R_NO_CONFIG, NULL,
-		            "found no device-plugin, mig-parted, DRA or Karpenter configuration "
-		            "to check");
-	}
+	c.facts = &facts;
+	c.cfg_at.file = c.file;
+	c.cfg_at.line = c.cfg_at.col = 1;
+	rc = lint_text(&c, buf, len, err);
 	free(src.starts);
 	if (rc == 0 && c.nomem)
 		rc = gs_fail_nomem(err);
+	if (rc == 0 && gs_facts_merge(gs_lint_facts(l), &facts) < 0)
+		rc = gs_fail_nomem(err);
 	if (rc < 0) {
+		gs_facts_free(&facts);
 		gs_lint_truncate(l, first);
 		return rc;
 	}
 	gs_lint_sort(l, first);
+	return 0;
+}
+
+int gs_lint_finish(gs_lint *l, gs_error *err)
+{
+	lint_ctx c = { 0 };
+	size_t first;
+
+	gs_lint_drop_cross(l);
+	first = gs_lint_count(l);
+	c.lint = l;
+	c.opts = gs_lint_options(l);
+	gs_lint_cross(&c, gs_lint_facts(l));
+	gs_lint_mark_cross(l, first);
+	if (c.nomem) {
+		gs_lint_drop_cross(l);
+		return gs_fail_nomem(err);
+	}
+	gs_lint_sort_files(l, first);
 	return 0;
 }
 

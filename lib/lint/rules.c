@@ -120,7 +120,25 @@ static const gs_lint_rule rules[R_COUNT] = {
 	[R_CONFIGMAP_NOT_STRING] = { "configmap-not-string", E,
 		"a config written as a mapping where a string (a | block) is required" },
 	[R_VALUES_DEFAULT] = { "values-default", E, "a Helm default that names no config" },
-	[R_NO_CONFIG] = { "no-config", W, "nothing in the file that lint checks" },
+
+	[R_RENAMED_NOT_REQUESTED] = { "pod-renamed-resource", E,
+		"pods request nvidia.com/gpu (or a MIG resource) that every config they may run on "
+		"renames to <name>.shared: they stay Pending" },
+	[R_SHARED_NOT_RENAMED] = { "pod-unrenamed-shared", E,
+		"pods request <name>.shared, but no config they may run on has renameByDefault: "
+		"true" },
+	[R_REQUEST_ABOVE_ONE] = { "pod-request-above-one", E,
+		"a container asks for more than 1 of a resource shared with MPS or with "
+		"failRequestsGreaterThanOne: the device plugin refuses it" },
+	[R_SHARED_REQUEST] = { "pod-shared-request", W,
+		"a container asks for more than 1 time-sliced replica, which may all be one GPU" },
+	[R_CONFIG_MISSING] = { "dp-config-missing", E,
+		"a node label, labels.sh, pod selector, NodePool label or Helm default names no "
+		"device-plugin config given" },
+	[R_CONFIG_UNUSED] = { "dp-config-unused", W,
+		"a sharing config that no node label, pod selector or Helm default selects" },
+	[R_CONFIGMAP_NAME] = { "dp-configmap-name", E,
+		"devicePlugin.config.name names none of the device-plugin ConfigMaps given" },
 };
 
 #undef E

