@@ -49,9 +49,11 @@ static size_t node_workloads(const gs_plan_node *nd, uintptr_t **out)
 	return u;
 }
 
-/* What makes two nodes one pool, as text. */
-static int pool_key(const gs_plan_node *nd, gs_buf *b)
+/* What makes two nodes one pool, as text: under pinned placement each
+ * node is a pool of its own, as its objects hold exactly its replicas. */
+static int pool_key(const gs_plan *p, size_t i, gs_buf *b)
 {
+	const gs_plan_node *nd = &p->nodes[i];
 	uintptr_t *w = NULL;
 	size_t n = node_workloads(nd, &w);
 	if (n == SIZE_MAX)
@@ -59,8 +61,10 @@ static int pool_key(const gs_plan_node *nd, gs_buf *b)
 	gs_buf_release(b);
 	gs_buf_printf(b, "%s|%s|%s|", nd->instance->type, nd->config,
 	              nd->mig_config ? nd->mig_config : "");
-	for (size_t i = 0; i < n; i++)
-		gs_buf_printf(b, "%jx,", (uintmax_t)w[i]);
+	for (size_t k = 0; k < n; k++)
+		gs_buf_printf(b, "%jx,", (uintmax_t)w[k]);
+	if (gs_scenario_placement(p->s) == GS_PLACEMENT_PINNED)
+		gs_buf_printf(b, "|%zu", i);
 	free(w);
 	return b->failed ? -1 : 0;
 }
@@ -94,7 +98,7 @@ int gs_plan_name_pools(gs_plan *p)
 	for (size_t i = 0; i < p->n_nodes && rc == 0; i++) {
 		gs_plan_node *nd = &p->nodes[i];
 		size_t had;
-		if ((rc = pool_key(nd, &key)) < 0)
+		if ((rc = pool_key(p, i, &key)) < 0)
 			break;
 		if ((had = gs_strmap_find(&pools, key.data)) != GS_STRMAP_NONE) {
 			nd->pool = p->nodes[had].pool;
