@@ -326,11 +326,15 @@ int gs_emit_labels(const gs_plan *p, const gs_emit_opts *o, gs_buf *b)
 			                 "a node of type %s}\" 'nvidia.com/device-plugin.config=%s' "
 			                 "--overwrite\n",
 			              i + 1, i + 1, type, n->config);
-		if (n->mig_config)
-			gs_buf_printf(b, "kubectl label node \"%s%zu%s\" "
+		if (n->mig_config && dra)
+			gs_buf_printf(b, "kubectl label node \"${NODE_%zu:?set NODE_%zu to the name of "
+			                 "a node of type %s}\" 'nvidia.com/mig.config=%s' "
+			                 "--overwrite\n",
+			              i + 1, i + 1, type, n->mig_config);
+		else if (n->mig_config)
+			gs_buf_printf(b, "kubectl label node \"$NODE_%zu\" "
 			                 "'nvidia.com/mig.config=%s' --overwrite\n",
-			              dra ? "${NODE_" : "$NODE_", i + 1, dra ? ":?set it}" : "",
-			              n->mig_config);
+			              i + 1, n->mig_config);
 	}
 	return 0;
 }

@@ -23,8 +23,8 @@ static const kind_row rows[GS_EMIT_KIND_COUNT] = {
 	[GS_EMIT_DEVICE_PLUGIN] = {
 		"device-plugin", "device-plugin-config.yaml",
 		gs_emit_device_plugin, gs_emit_wants_device_plugin,
-		"the plan's stack is DRA (via: dra or --dra): its claims configure sharing, and "
-		"the device plugin must not run beside the DRA driver",
+		"its stack is DRA, by via: dra or --dra: claims configure sharing, and the "
+		"device plugin must not run beside the DRA driver",
 		"NVIDIA device-plugin configs: one key per kind of node in the plan." },
 	[GS_EMIT_OPERATOR_VALUES] = {
 		"gpu-operator-values", "gpu-operator-values.yaml",
