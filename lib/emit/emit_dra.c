@@ -18,37 +18,10 @@
 
 #include "emit/emit.h"
 
-/* Claims with via: dra, or with --dra: then DRA is the cluster's stack. */
-int gs_emit_wants_dra(const gs_plan *p, const gs_emit_opts *o)
-{
-	return o->dra || gs_scenario_via(gs_plan_scenario(p)) == GS_VIA_DRA;
-}
-
-gs_dra_api gs_emit_dra_api(const gs_emit_opts *o)
-{
-	if (o->dra_api != GS_DRA_AUTO)
-		return o->dra_api;
-	return o->kube_minor >= 34 ? GS_DRA_V1 : o->kube_minor == 33 ? GS_DRA_V1BETA2
-	                                                              : GS_DRA_V1BETA1;
-}
-
 static const char *api_version(gs_dra_api v)
 {
 	return v == GS_DRA_V1BETA1 ? "resource.k8s.io/v1beta1"
 	       : v == GS_DRA_V1BETA2 ? "resource.k8s.io/v1beta2" : "resource.k8s.io/v1";
-}
-
-/* The first Kubernetes minor that serves v (v1beta1: 1.32, off by
- * default; v1beta2: 1.33; v1: 1.34, the first on by default). */
-static int first_minor(gs_dra_api v)
-{
-	return v == GS_DRA_V1 ? 34 : v == GS_DRA_V1BETA2 ? 33 : 32;
-}
-
-const char *gs_emit_namespace_of(const gs_plan *p, const gs_workload *w)
-{
-	return w->object.namespace_ ? w->object.namespace_
-	                            : gs_scenario_namespace(gs_plan_scenario(p));
 }
 
 /* ---- names --------------------------------------------------------------- */
@@ -78,66 +51,6 @@ void gs_emit_mig_template_name(char *buf, size_t n, const gs_workload *w,
 	dns_part(w->name, name);
 	dns_part(prof->name, pr);
 	snprintf(buf, n, "gpushare-%s-mig-%s", name, pr);
-}
-
-int gs_emit_mig_shared(const gs_plan_mig *mi)
-{
-	return mi->n_assignments > 1 || mi->strategy == GS_STRATEGY_TIME_SLICING;
-}
-
-/* ---- what a DRA stack cannot run ----------------------------------------- */
-
-/* The one namespace of a shared device's pods, or NULL when they are in
- * several. */
-static const char *one_namespace(const gs_plan *p, const gs_assignment *a, size_t n)
-{
-	const char *ns = n ? gs_emit_namespace_of(p, a[0].workload) : "";
-	for (size_t k = 1; k < n; k++)
-		if (strcmp(gs_emit_namespace_of(p, a[k].workload), ns) != 0)
-			return NULL;
-	return ns;
-}
-
-static int mixed(const gs_plan *p, const gs_assignment *a, size_t n, size_t node, size_t gpu,
-                 gs_error *err)
-{
-	if (one_namespace(p, a, n))
-		return 0;
-	return gs_fail(err, GS_EINVAL,
-	               "node %zu GPU %zu is shared by pods of the namespaces of %s and %s, but a "
-	               "DRA claim serves only its own namespace: plan with `via: dra`, which "
-	               "keeps namespaces apart", node + 1, gpu, a[0].workload->name,
-	               a[n - 1].workload->name);
-}
-
-int gs_emit_dra_check(const gs_plan *p, const gs_emit_opts *o, gs_error *err)
-{
-	gs_dra_api api = gs_emit_dra_api(o);
-	if (o->kube_minor < GS_KUBE_MINOR_MIN || o->kube_minor > GS_KUBE_MINOR_MAX)
-		return gs_fail(err, GS_EINVAL, "Kubernetes 1.%d is not supported (1.%d to 1.%d)",
-		               o->kube_minor, GS_KUBE_MINOR_MIN, GS_KUBE_MINOR_MAX);
-	if ((unsigned)api > GS_DRA_V1BETA1)
-		return gs_fail(err, GS_EINVAL, "unknown resource.k8s.io version");
-	if (!gs_emit_wants_dra(p, o))
-		return 0;
-	if (o->kube_minor < first_minor(api))
-		return gs_fail(err, GS_EINVAL, "Kubernetes 1.%d does not serve %s (it is served "
-		               "from 1.%d)", o->kube_minor, api_version(api), first_minor(api));
-	for (size_t i = 0; i < gs_plan_node_count(p); i++) {
-		const gs_plan_node *n = gs_plan_node_at(p, i);
-		for (size_t g = 0; g < n->n_gpus; g++) {
-			const gs_plan_gpu *pg = &n->gpus[g];
-			if (pg->strategy != GS_STRATEGY_DEDICATED &&
-			    mixed(p, pg->assignments, pg->n_assignments, i, g, err) < 0)
-				return GS_EINVAL;
-			for (size_t m = 0; m < pg->n_mig; m++)
-				if (gs_emit_mig_shared(&pg->mig[m]) &&
-				    mixed(p, pg->mig[m].assignments, pg->mig[m].n_assignments, i, g,
-				          err) < 0)
-					return GS_EINVAL;
-		}
-	}
-	return 0;
 }
 
 /* ---- documents ----------------------------------------------------------- */
@@ -293,6 +206,8 @@ static int first_time(seen *s, const char *ns, const char *name)
 	return 1;
 }
 
+#define MIG_CLASS "mig.nvidia.com"
+
 typedef struct ctx {
 	const gs_plan *p;
 	gs_dra_api api;
@@ -313,12 +228,11 @@ static void mig_claims(ctx *c, const gs_plan_gpu *pg, size_t node, size_t gpu)
 		ns = gs_emit_namespace_of(c->p, mi->assignments[0].workload);
 		cel_profile(mi->profile->name, 0, cel, sizeof cel);
 		if (gs_emit_mig_shared(mi)) {
+			int *bad = &c->bad;
+			gs_node *cfg = opaque(bad, "MigDeviceConfig", ts_sharing(bad, 0), "mig");
 			gs_emit_mig_claim_name(name, sizeof name, node, gpu, m);
-			gs_emit_doc(c->b, claim_doc(&c->bad, c->api, 0, name, ns,
-			                            devices(&c->bad, c->api, "mig", "mig.nvidia.com",
-			                                    cel, opaque(&c->bad, "MigDeviceConfig",
-			                                                ts_sharing(&c->bad, 0),
-			                                                "mig"))));
+			cfg = devices(bad, c->api, "mig", MIG_CLASS, cel, cfg);
+			gs_emit_doc(c->b, claim_doc(bad, c->api, 0, name, ns, cfg));
 			continue;
 		}
 		gs_emit_mig_template_name(name, sizeof name, mi->assignments[0].workload,
@@ -327,8 +241,8 @@ static void mig_claims(ctx *c, const gs_plan_gpu *pg, size_t node, size_t gpu)
 			c->bad = 1;
 		if (fresh == 1)
 			gs_emit_doc(c->b, claim_doc(&c->bad, c->api, 1, name, ns,
-			                            devices(&c->bad, c->api, "mig", "mig.nvidia.com",
-			                                    cel, NULL)));
+			                            devices(&c->bad, c->api, "mig", MIG_CLASS, cel,
+			                                    NULL)));
 	}
 }
 
@@ -364,36 +278,39 @@ static void gpu_claims(ctx *c, const gs_plan_gpu *pg, size_t node, size_t gpu)
 		                                    NULL)));
 }
 
-/* A DeviceClass per MIG profile of the plan that maps the device plugin's
- * resource name to a MIG slice of that profile (KEP-5004). */
+/* A DeviceClass that maps the device plugin's resource name of a MIG
+ * profile to a MIG slice of that profile (KEP-5004), once per profile. */
+static void device_class(ctx *c, const gs_mig_profile *prof)
+{
+	int *bad = &c->bad, fresh;
+	gs_node *d, *spec;
+	char name[96], pr[64], res[80], cel[256];
+	dns_part(prof->name, pr);
+	snprintf(name, sizeof name, "mig-%s.gpushare.io", pr);
+	if ((fresh = first_time(&c->done, "", name)) != 1) {
+		c->bad |= fresh < 0;
+		return;
+	}
+	gs_emit_mig_resource(prof, 0, res, sizeof res);
+	cel_profile(prof->name, 1, cel, sizeof cel);
+	d = gs_emit_map();
+	spec = gs_emit_map();
+	gs_emit_put(bad, d, "apiVersion", gs_node_str(api_version(c->api)));
+	gs_emit_put(bad, d, "kind", gs_node_str("DeviceClass"));
+	gs_emit_put(bad, d, "metadata", meta(bad, name, NULL));
+	gs_emit_put(bad, spec, "selectors", cel_selectors(bad, cel));
+	gs_emit_put(bad, spec, "extendedResourceName", gs_node_str(res));
+	gs_emit_put(bad, d, "spec", spec);
+	gs_emit_doc(c->b, d);
+}
+
 static void device_classes(ctx *c)
 {
 	for (size_t i = 0; i < gs_plan_node_count(c->p); i++) {
 		const gs_plan_node *n = gs_plan_node_at(c->p, i);
 		for (size_t g = 0; g < n->n_gpus; g++)
-			for (size_t m = 0; m < n->gpus[g].n_mig; m++) {
-				const gs_mig_profile *prof = n->gpus[g].mig[m].profile;
-				gs_node *d, *spec;
-				char name[96], pr[64], res[80], cel[256];
-				int fresh;
-				dns_part(prof->name, pr);
-				snprintf(name, sizeof name, "mig-%s.gpushare.io", pr);
-				if ((fresh = first_time(&c->done, "", name)) != 1) {
-					c->bad |= fresh < 0;
-					continue;
-				}
-				gs_emit_mig_resource(prof, 0, res, sizeof res);
-				cel_profile(prof->name, 1, cel, sizeof cel);
-				d = gs_emit_map();
-				spec = gs_emit_map();
-				gs_emit_put(&c->bad, d, "apiVersion", gs_node_str(api_version(c->api)));
-				gs_emit_put(&c->bad, d, "kind", gs_node_str("DeviceClass"));
-				gs_emit_put(&c->bad, d, "metadata", meta(&c->bad, name, NULL));
-				gs_emit_put(&c->bad, spec, "selectors", cel_selectors(&c->bad, cel));
-				gs_emit_put(&c->bad, spec, "extendedResourceName", gs_node_str(res));
-				gs_emit_put(&c->bad, d, "spec", spec);
-				gs_emit_doc(c->b, d);
-			}
+			for (size_t m = 0; m < n->gpus[g].n_mig; m++)
+				device_class(c, n->gpus[g].mig[m].profile);
 	}
 }
 
@@ -405,29 +322,33 @@ static int has_mig(const gs_plan *p)
 	return 0;
 }
 
+static const char *const ext_gate[2] = {
+	"turn on the alpha feature gate DRAExtendedResource=true\n"
+	"# on kube-apiserver, kube-scheduler and the kubelets",
+	"feature gate DRAExtendedResource, beta and on by default",
+};
+
 static void needs(const ctx *c, const gs_emit_opts *o, gs_dra_api api)
 {
 	gs_buf *b = c->b;
-	gs_buf_printf(b, "# For Kubernetes 1.%d: %s", o->kube_minor, api_version(api));
+	const char *v = api_version(api);
+	gs_buf_printf(b, "# For Kubernetes 1.%d: %s", o->kube_minor, v);
 	if (o->kube_minor < 34)
-		gs_buf_printf(b, " (not served by default: kube-apiserver --runtime-config=%s=true\n"
-		                 "# and the feature gate DynamicResourceAllocation=true on the "
-		                 "apiserver, scheduler,\n# controller-manager and kubelets)",
-		              api_version(api));
+		gs_buf_printf(b, " (not served by default: kube-apiserver "
+		                 "--runtime-config=%s=true\n# and the feature gate "
+		                 "DynamicResourceAllocation=true on the apiserver, scheduler,\n"
+		                 "# controller-manager and kubelets)", v);
 	else if (api != GS_DRA_V1)
-		gs_buf_printf(b, " (kube-apiserver --runtime-config=%s=true)", api_version(api));
+		gs_buf_printf(b, " (kube-apiserver --runtime-config=%s=true)", v);
 	gs_buf_puts(b, ".\n# Claims are used by pods of their own namespace only. The NVIDIA "
 	               "DRA driver\n# (dra-driver-values.yaml) serves gpu.nvidia.com and "
 	               "mig.nvidia.com.\n");
 	if (o->kube_minor >= 34 && has_mig(c->p))
-		gs_buf_printf(b, "# The DeviceClasses give pods that ask for nvidia.com/mig-<profile> "
-		                 "a MIG slice\n# through DRA (extendedResourceName, KEP-5004; the "
-		                 "driver's gpu.nvidia.com does\n# so for nvidia.com/gpu): %s.\n",
-		              o->kube_minor >= 36 ? "feature gate DRAExtendedResource, beta and on "
-		                                    "by default"
-		                                  : "turn on the alpha feature gate "
-		                                    "DRAExtendedResource=true\n# on kube-apiserver, "
-		                                    "kube-scheduler and the kubelets");
+		gs_buf_printf(b, "# The DeviceClasses give pods that ask for "
+		                 "nvidia.com/mig-<profile> a MIG slice\n# through DRA "
+		                 "(extendedResourceName, KEP-5004; the driver's gpu.nvidia.com "
+		                 "does\n# so for nvidia.com/gpu): %s.\n",
+		              ext_gate[o->kube_minor >= 36]);
 }
 
 int gs_emit_dra(const gs_plan *p, const gs_emit_opts *o, gs_buf *b)

@@ -50,7 +50,8 @@ int gs_emit_dra_driver(const gs_plan *p, const gs_emit_opts *o, gs_buf *b)
 	               "driver container puts the\n# driver; use / for a driver installed on the "
 	               "host.\n");
 	if (mps)
-		gs_buf_puts(b, "# Not with the DynamicMIG feature gate, which excludes MPSSupport.\n");
+		gs_buf_puts(b, "# Not with the DynamicMIG feature gate: it excludes "
+		               "MPSSupport.\n");
 	gs_emit_put(&bad, v, "nvidiaDriverRoot", gs_node_str("/run/nvidia/driver"));
 	/* The chart asks for this to confirm the classic plugin is gone. */
 	gs_emit_put(&bad, v, "gpuResourcesEnabledOverride", gs_node_bool(1));

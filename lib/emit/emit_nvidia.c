@@ -14,6 +14,9 @@
 /* The ConfigMaps the Helm values point at. */
 #define DP_CONFIGMAP "gpushare-device-plugin-config"
 #define MIG_CONFIGMAP "gpushare-mig-config"
+/* The node labels that select them. */
+#define DP_LABEL "nvidia.com/device-plugin.config"
+#define MIG_LABEL "nvidia.com/mig.config"
 
 /* A mig-parted config, and MIG in the Helm values, only for MIG GPUs. */
 int gs_emit_wants_mig(const gs_plan *p, const gs_emit_opts *o)
@@ -321,17 +324,13 @@ int gs_emit_labels(const gs_plan *p, const gs_emit_opts *o, gs_buf *b)
 		gs_buf_printf(b, "\n# node %zu: %s; kubectl get nodes -l "
 		                 "'node.kubernetes.io/instance-type=%s'\n",
 		              i + 1, type, type);
-		if (!dra)
-			gs_buf_printf(b, "kubectl label node \"${NODE_%zu:?set NODE_%zu to the name of "
-			                 "a node of type %s}\" 'nvidia.com/device-plugin.config=%s' "
-			                 "--overwrite\n",
-			              i + 1, i + 1, type, n->config);
-		if (n->mig_config && dra)
-			gs_buf_printf(b, "kubectl label node \"${NODE_%zu:?set NODE_%zu to the name of "
-			                 "a node of type %s}\" 'nvidia.com/mig.config=%s' "
-			                 "--overwrite\n",
-			              i + 1, i + 1, type, n->mig_config);
-		else if (n->mig_config)
+		/* The first label a node gets checks that NODE_n is set. */
+		if (!dra || n->mig_config)
+			gs_buf_printf(b, "kubectl label node \"${NODE_%zu:?set NODE_%zu to the "
+			                 "name of a node of type %s}\" '%s=%s' --overwrite\n",
+			              i + 1, i + 1, type,
+			              dra ? MIG_LABEL : DP_LABEL, dra ? n->mig_config : n->config);
+		if (n->mig_config && !dra)
 			gs_buf_printf(b, "kubectl label node \"$NODE_%zu\" "
 			                 "'nvidia.com/mig.config=%s' --overwrite\n",
 			              i + 1, n->mig_config);
