@@ -30,6 +30,7 @@ static const char *values_of(const char *opt)
 		{ "latency", "tolerant critical" },
 		{ "isolation", "none fault" },
 		{ "dra-api", "v1 v1beta2 v1beta1" },
+		{ "kube-version", "1.32 1.33 1.34 1.35 1.36 1.37" },
 		{ "color", "auto always never" },
 		{ "cloud", "aws azure gcp" },
 	};

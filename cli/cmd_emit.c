@@ -5,7 +5,7 @@
 
 #include "cli.h"
 
-enum { O_RENAME, O_EXAMPLES, O_DRA, O_DRA_API, O_NAMESPACE, O_PROFILES, O_HELP };
+enum { O_RENAME, O_EXAMPLES, O_DRA, O_DRA_API, O_NAMESPACE, O_KUBE, O_PROFILES, O_HELP };
 
 const cli_opt emit_opts[] = {
 	[O_RENAME] = CLI_OPT_RENAME,
@@ -13,6 +13,7 @@ const cli_opt emit_opts[] = {
 	[O_DRA] = CLI_OPT_DRA,
 	[O_DRA_API] = CLI_OPT_DRA_API,
 	[O_NAMESPACE] = CLI_OPT_NAMESPACE,
+	[O_KUBE] = CLI_OPT_KUBE,
 	[O_PROFILES] = CLI_OPT_PROFILES,
 	[O_HELP] = CLI_OPT_HELP,
 	CLI_OPT_END,

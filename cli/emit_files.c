@@ -89,6 +89,7 @@ int cli_emit_option(const cli_cmd *self, int opt_rename, int idx, const char *ar
 			                       arg);
 		return 0;
 	case 4: o->namespace_ = arg; return 0;
+	case 5: return cli_parse_kube(self, arg, &o->kube_minor);
 	}
 	return 0;
 }

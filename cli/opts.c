@@ -109,6 +109,20 @@ static int parse_choice(const cli_cmd *cmd, const char *opt, const char *const *
 	return cli_usage_error(cmd, "--%s must be %s, not '%s'", opt, list, text);
 }
 
+int cli_parse_kube(const cli_cmd *cmd, const char *text, int *minor)
+{
+	const char *t = text[0] == 'v' ? text + 1 : text;
+	char *end = NULL;
+	long v = -1;
+	if (t[0] == '1' && t[1] == '.' && t[2] >= '0' && t[2] <= '9')
+		v = strtol(t + 2, &end, 10);
+	if (v < GS_KUBE_MINOR_MIN || v > GS_KUBE_MINOR_MAX || !end || *end)
+		return cli_usage_error(cmd, "--kube-version must be 1.%d to 1.%d, not '%s'",
+		                       GS_KUBE_MINOR_MIN, GS_KUBE_MINOR_MAX, text);
+	*minor = (int)v;
+	return 0;
+}
+
 /* Stores the value of a bound option; returns 0 or an exit status. */
 static int store(const cli_parser *p, const cli_opt *o)
 {
@@ -132,6 +146,8 @@ static int store(const cli_parser *p, const cli_opt *o)
 		return rc;
 	case CLI_K_CALL:
 		return o->call(p->cmd, p->args, p->arg);
+	case CLI_K_KUBE:
+		return cli_parse_kube(p->cmd, p->arg, (int *)at);
 	default:
 		return 0;
 	}

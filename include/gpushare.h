@@ -679,11 +679,14 @@ typedef enum gs_emit_kind {
 	GS_EMIT_LABELS,          /* labels.sh: kubectl label lines */
 	GS_EMIT_WORKLOADS,       /* workloads.yaml: patches or Deployments */
 	GS_EMIT_DRA,             /* resourceclaims.yaml: DRA claims */
-	GS_EMIT_KARPENTER        /* karpenter.yaml: NodePools, EC2NodeClass */
+	GS_EMIT_KARPENTER,       /* karpenter.yaml: NodePools, EC2NodeClass */
+	GS_EMIT_DRA_DRIVER       /* dra-driver-values.yaml: DRA driver Helm values */
 } gs_emit_kind;
-#define GS_EMIT_KIND_COUNT 7
+#define GS_EMIT_KIND_COUNT 8
 
-typedef enum gs_dra_api { GS_DRA_V1, GS_DRA_V1BETA2, GS_DRA_V1BETA1 } gs_dra_api;
+/* AUTO: the newest the cluster's Kubernetes (kube_minor) serves: v1 from
+ * 1.34, v1beta2 on 1.33, v1beta1 on 1.32. */
+typedef enum gs_dra_api { GS_DRA_V1, GS_DRA_V1BETA2, GS_DRA_V1BETA1, GS_DRA_AUTO } gs_dra_api;
 
 typedef struct gs_emit_opts {
 	unsigned version;         /* GS_EMIT_OPTS_VERSION, set by _INIT */
@@ -707,7 +710,7 @@ typedef struct gs_emit_opts {
 #define GS_KUBE_MINOR_DEFAULT 35
 #define GS_KUBE_MINOR_MIN 32
 #define GS_KUBE_MINOR_MAX 37
-#define GS_EMIT_OPTS_INIT { GS_EMIT_OPTS_VERSION, 0, 0, 0, GS_DRA_V1, "gpu-operator", NULL, \
+#define GS_EMIT_OPTS_INIT { GS_EMIT_OPTS_VERSION, 0, 0, 0, GS_DRA_AUTO, "gpu-operator", NULL, \
 	                        GS_KUBE_MINOR_DEFAULT, NULL }
 
 /* Kubernetes objects read from a YAML or JSON stream (documents, or a

@@ -49,17 +49,34 @@ size_t gs_emit_distinct_configs(const gs_plan *p, size_t *first, int mig);
  * for Karpenter (emit_karpenter.c). */
 int gs_emit_wants_mig(const gs_plan *p, const gs_emit_opts *o);
 int gs_emit_wants_dra(const gs_plan *p, const gs_emit_opts *o);
+/* The device plugin's ConfigMap: only when the stack is not DRA. */
+int gs_emit_wants_device_plugin(const gs_plan *p, const gs_emit_opts *o);
 int gs_emit_wants_karpenter(const gs_plan *p, const gs_emit_opts *o);
 
-/* DRA claim names (emit_dra.c), which workloads refer to: one claim per
- * shared GPU ("gpushare-n1-gpu0"), and per tenant of a MIG GPU shared by
- * tenants ("gpushare-n3-gpu1-t2"). The tenant of a MIG instance is its
- * first replica's. */
+/* ---- DRA (emit_dra.c) ---------------------------------------------------- */
+
+/* The resource.k8s.io version emitted: o->dra_api, or with GS_DRA_AUTO
+ * the newest that Kubernetes 1.<kube_minor> serves. */
+gs_dra_api gs_emit_dra_api(const gs_emit_opts *o);
+/* Refuses what a DRA stack cannot run: a Kubernetes version out of range,
+ * an API the version does not serve, a shared GPU or MIG instance whose
+ * pods are in several namespaces (a claim serves its own namespace). */
+int gs_emit_dra_check(const gs_plan *p, const gs_emit_opts *o, gs_error *err);
+/* The namespace of a workload's object. */
+const char *gs_emit_namespace_of(const gs_plan *p, const gs_workload *w);
+
+/* DRA claim names, which pods refer to: one ResourceClaim per shared GPU
+ * ("gpushare-n1-gpu0") and per shared MIG instance ("gpushare-n3-gpu1-mig2"),
+ * in the namespace of its pods; a ResourceClaimTemplate per workload and
+ * MIG profile for MIG instances of its own ("gpushare-chat-mig-1g.10gb"),
+ * and one per namespace for whole GPUs of their own (GS_EMIT_DRA_TEMPLATE). */
 void gs_emit_claim_name(char *buf, size_t n, size_t node, size_t gpu);
-void gs_emit_mig_claim_name(char *buf, size_t n, size_t node, size_t gpu,
-                            const gs_plan_gpu *g, const char *tenant);
-const char *gs_emit_mig_tenant(const gs_plan_mig *mi);
-/* The ResourceClaimTemplate of the GPUs that are not shared. */
+void gs_emit_mig_claim_name(char *buf, size_t n, size_t node, size_t gpu, size_t mig);
+void gs_emit_mig_template_name(char *buf, size_t n, const gs_workload *w,
+                               const gs_mig_profile *prof);
+/* Whether a MIG instance is shared by several pods (one claim by name)
+ * rather than one pod's (a template). */
+int gs_emit_mig_shared(const gs_plan_mig *mi);
 #define GS_EMIT_DRA_TEMPLATE "gpushare-gpu"
 
 /* ---- the kinds, one render function each --------------------------------- */
@@ -71,5 +88,6 @@ int gs_emit_labels(const gs_plan *p, const gs_emit_opts *o, gs_buf *b);
 int gs_emit_workloads(const gs_plan *p, const gs_emit_opts *o, gs_buf *b);
 int gs_emit_dra(const gs_plan *p, const gs_emit_opts *o, gs_buf *b);
 int gs_emit_karpenter(const gs_plan *p, const gs_emit_opts *o, gs_buf *b);
+int gs_emit_dra_driver(const gs_plan *p, const gs_emit_opts *o, gs_buf *b);
 
 #endif

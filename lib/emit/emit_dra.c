@@ -1,20 +1,27 @@
 /*
- * emit_dra.c - DRA ResourceClaims for a plan: one claim per shared GPU, so
- * its pods share it, one per tenant of a MIG GPU, and a template for the
- * GPUs that are not shared. Shapes follow shared/reference/k8s-formats.md
- * §3-§5: resource.k8s.io v1/v1beta2 wrap requests in `exactly`, v1beta1
- * does not; opaque parameters are resource.nvidia.com/v1beta1.
+ * emit_dra.c - DRA objects for a plan (shared/reference/k8s-formats.md
+ * §3, §4): a ResourceClaim per shared GPU and per shared MIG instance, in
+ * the namespace of its pods, since a claim serves only its own namespace;
+ * a ResourceClaimTemplate per workload and MIG profile, so each pod gets a
+ * slice of its own and a Deployment stays one object; a template per
+ * namespace for whole GPUs; and from Kubernetes 1.34 a DeviceClass per MIG
+ * profile with extendedResourceName (KEP-5004), so pods that still ask for
+ * nvidia.com/mig-1g.10gb run on DRA nodes. The resource.k8s.io version
+ * follows the Kubernetes version: v1 and v1beta2 wrap requests in
+ * `exactly`, v1beta1 does not; opaque parameters are
+ * resource.nvidia.com/v1beta1.
  */
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "emit/emit.h"
 
-/* Claims with via: dra, or with --dra next to the device plugin. */
-int gs_emit_wants_dra(const gs_plan *p, const gs_emit_opts *o)
+static const char *api_version(gs_dra_api v)
 {
-	return o->dra || gs_scenario_via(gs_plan_scenario(p)) == GS_VIA_DRA;
+	return v == GS_DRA_V1BETA1 ? "resource.k8s.io/v1beta1"
+	       : v == GS_DRA_V1BETA2 ? "resource.k8s.io/v1beta2" : "resource.k8s.io/v1";
 }
 
 /* ---- names --------------------------------------------------------------- */
@@ -24,76 +31,62 @@ void gs_emit_claim_name(char *buf, size_t n, size_t node, size_t gpu)
 	snprintf(buf, n, "gpushare-n%zu-gpu%zu", node + 1, gpu);
 }
 
-/* Claims live in a namespace, and tenants in namespaces of their own: a
- * MIG GPU shared by tenants gets one claim per tenant, numbered in the
- * order its instances appear ("gpushare-n3-gpu1-t2"). */
-const char *gs_emit_mig_tenant(const gs_plan_mig *mi)
+void gs_emit_mig_claim_name(char *buf, size_t n, size_t node, size_t gpu, size_t mig)
 {
-	return mi->n_assignments ? mi->assignments[0].workload->tenant : "";
+	snprintf(buf, n, "gpushare-n%zu-gpu%zu-mig%zu", node + 1, gpu, mig);
 }
 
-static int tenant_index(const gs_plan_gpu *g, const char *tenant, int *count)
+/* Lower case, [a-z0-9.-], alphanumeric at both ends: a DNS subdomain part. */
+static void dns_part(const char *s, char *out)
 {
-	int idx = 0, n = 0;
-	for (size_t m = 0; m < g->n_mig; m++) {
-		int seen = 0;
-		for (size_t k = 0; k < m && !seen; k++)
-			seen = strcmp(gs_emit_mig_tenant(&g->mig[k]),
-			              gs_emit_mig_tenant(&g->mig[m])) == 0;
-		if (seen)
-			continue;
-		n++;
-		if (strcmp(gs_emit_mig_tenant(&g->mig[m]), tenant) == 0)
-			idx = n;
-	}
-	*count = n;
-	return idx;
+	gs_label_value(s, out);
+	for (char *c = out; *c; c++)
+		*c = *c == '_' ? '-' : (char)tolower((unsigned char)*c);
 }
 
-void gs_emit_mig_claim_name(char *buf, size_t n, size_t node, size_t gpu,
-                            const gs_plan_gpu *g, const char *tenant)
+void gs_emit_mig_template_name(char *buf, size_t n, const gs_workload *w,
+                               const gs_mig_profile *prof)
 {
-	int count, idx = tenant_index(g, tenant, &count);
-	if (count > 1)
-		snprintf(buf, n, "gpushare-n%zu-gpu%zu-t%d", node + 1, gpu, idx);
-	else
-		gs_emit_claim_name(buf, n, node, gpu);
+	char name[64], pr[64];
+	dns_part(w->name, name);
+	dns_part(prof->name, pr);
+	snprintf(buf, n, "gpushare-%s-mig-%s", name, pr);
 }
 
-/* ---- the claims ---------------------------------------------------------- */
+/* ---- documents ----------------------------------------------------------- */
 
-static const char *api_version(gs_dra_api v)
+static gs_node *cel_selectors(int *bad, const char *cel)
 {
-	return v == GS_DRA_V1BETA1 ? "resource.k8s.io/v1beta1"
-	       : v == GS_DRA_V1BETA2 ? "resource.k8s.io/v1beta2" : "resource.k8s.io/v1";
+	gs_node *sels = gs_emit_seq(), *sel = gs_emit_map(), *c = gs_emit_map();
+	gs_emit_put(bad, c, "expression", gs_node_str(cel));
+	gs_emit_put(bad, sel, "cel", c);
+	gs_emit_push(bad, sels, sel);
+	return sels;
 }
 
-static gs_node *request(int *bad, const gs_emit_opts *o, const char *name,
-                        const char *cls, const char *cel)
+static gs_node *request(int *bad, gs_dra_api api, const char *name, const char *cls,
+                        const char *cel)
 {
-	gs_node *r = gs_emit_map(), *inner = o->dra_api == GS_DRA_V1BETA1 ? r : gs_emit_map();
+	gs_node *r = gs_emit_map(), *inner = api == GS_DRA_V1BETA1 ? r : gs_emit_map();
 	gs_emit_put(bad, r, "name", gs_node_str(name));
 	gs_emit_put(bad, inner, "deviceClassName", gs_node_str(cls));
-	if (cel) {
-		gs_node *sels = gs_emit_seq(), *sel = gs_emit_map(), *c = gs_emit_map();
-		gs_emit_put(bad, c, "expression", gs_node_str(cel));
-		gs_emit_put(bad, sel, "cel", c);
-		gs_emit_push(bad, sels, sel);
-		gs_emit_put(bad, inner, "selectors", sels);
-	}
+	if (cel)
+		gs_emit_put(bad, inner, "selectors", cel_selectors(bad, cel));
 	if (inner != r)
 		gs_emit_put(bad, r, "exactly", inner);
 	return r;
 }
 
-static gs_node *opaque(int *bad, const char *kind, gs_node *sharing, gs_node *reqs)
+static gs_node *opaque(int *bad, const char *kind, gs_node *sharing, const char *req)
 {
-	gs_node *c = gs_emit_map(), *op = gs_emit_map(), *params = gs_emit_map();
+	gs_node *c = gs_emit_map(), *op = gs_emit_map(), *params = gs_emit_map(),
+	        *reqs = gs_emit_seq();
 	gs_emit_put(bad, params, "apiVersion", gs_node_str("resource.nvidia.com/v1beta1"));
 	gs_emit_put(bad, params, "kind", gs_node_str(kind));
 	gs_emit_put(bad, params, "sharing", sharing);
 	gs_emit_put(bad, op, "driver", gs_node_str("gpu.nvidia.com"));
 	gs_emit_put(bad, op, "parameters", params);
+	gs_emit_push(bad, reqs, gs_node_str(req));
 	gs_emit_put(bad, c, "requests", reqs);
 	gs_emit_put(bad, c, "opaque", op);
 	return c;
@@ -111,13 +104,15 @@ static gs_node *ts_sharing(int *bad, int whole_gpu)
 	return s;
 }
 
+/* The claim's MPS daemon defaults are the loosest of its clients' limits;
+ * each client tightens them to its own in its environment (place.c), as
+ * an MPS client's setting may only lower the daemon's. */
 static gs_node *mps_sharing(int *bad, const gs_plan_gpu *g)
 {
 	gs_node *s = gs_emit_map(), *m = gs_emit_map();
 	int threads = 0;
 	int64_t mib = 0;
 	char lim[32];
-	/* One config for all the claim's consumers: the largest of them. */
 	for (size_t a = 0; a < g->n_assignments; a++) {
 		if (g->assignments[a].thread_percent > threads)
 			threads = g->assignments[a].thread_percent;
@@ -132,15 +127,23 @@ static gs_node *mps_sharing(int *bad, const gs_plan_gpu *g)
 	return s;
 }
 
-static gs_node *claim_doc(int *bad, const gs_emit_opts *o, const char *kind,
-                          const char *name, gs_node *devices)
+static gs_node *meta(int *bad, const char *name, const char *ns)
 {
-	gs_node *d = gs_emit_map(), *meta = gs_emit_map(), *spec = gs_emit_map();
-	gs_emit_put(bad, d, "apiVersion", gs_node_str(api_version(o->dra_api)));
-	gs_emit_put(bad, d, "kind", gs_node_str(kind));
-	gs_emit_put(bad, meta, "name", gs_node_str(name));
-	gs_emit_put(bad, d, "metadata", meta);
-	if (strcmp(kind, "ResourceClaimTemplate") == 0) {
+	gs_node *m = gs_emit_map();
+	gs_emit_put(bad, m, "name", gs_node_str(name));
+	if (ns)
+		gs_emit_put(bad, m, "namespace", gs_node_str(ns));
+	return m;
+}
+
+static gs_node *claim_doc(int *bad, gs_dra_api api, int tmpl, const char *name,
+                          const char *ns, gs_node *devices)
+{
+	gs_node *d = gs_emit_map(), *spec = gs_emit_map();
+	gs_emit_put(bad, d, "apiVersion", gs_node_str(api_version(api)));
+	gs_emit_put(bad, d, "kind", gs_node_str(tmpl ? "ResourceClaimTemplate" : "ResourceClaim"));
+	gs_emit_put(bad, d, "metadata", meta(bad, name, ns));
+	if (tmpl) {
 		gs_node *inner = gs_emit_map();
 		gs_emit_put(bad, inner, "devices", devices);
 		gs_emit_put(bad, spec, "spec", inner);
@@ -151,10 +154,13 @@ static gs_node *claim_doc(int *bad, const gs_emit_opts *o, const char *kind,
 	return d;
 }
 
-/* A profile name inside a CEL string literal: only its safe characters. */
-static void cel_profile(const char *profile, char *buf, size_t n)
+/* A CEL string literal of a profile name: only its safe characters. */
+static void cel_profile(const char *profile, int with_type, char *buf, size_t n)
 {
-	size_t o = (size_t)snprintf(buf, n, "device.attributes['gpu.nvidia.com'].profile == '");
+	size_t o = (size_t)snprintf(buf, n, "%sdevice.attributes['gpu.nvidia.com'].profile == '",
+	                            with_type ? "device.driver == 'gpu.nvidia.com' && "
+	                                        "device.attributes['gpu.nvidia.com'].type == "
+	                                        "'mig' && " : "");
 	for (; *profile && o + 3 < n; profile++)
 		if (isalnum((unsigned char)*profile) || strchr(".+-", *profile))
 			buf[o++] = *profile;
@@ -162,112 +168,202 @@ static void cel_profile(const char *profile, char *buf, size_t n)
 	buf[o] = '\0';
 }
 
-/* One tenant's instances of a MIG GPU in one claim, tied to one physical
- * GPU by matchAttribute on parentUUID, as the plan places them. */
-static gs_node *mig_claim(int *bad, const gs_emit_opts *o, const gs_plan_gpu *g,
-                          const char *name, const char *tenant)
+/* Devices of one request (name req), with its sharing config or none. */
+static gs_node *devices(int *bad, gs_dra_api api, const char *req, const char *cls,
+                        const char *cel, gs_node *cfg)
 {
-	gs_node *dev = gs_emit_map(), *reqs = gs_emit_seq(), *cfgs = gs_emit_seq(),
-	        *all = gs_emit_seq();
-	for (size_t m = 0; m < g->n_mig; m++) {
-		char rn[32], cel[160];
-		if (strcmp(gs_emit_mig_tenant(&g->mig[m]), tenant) != 0)
-			continue;
-		snprintf(rn, sizeof rn, "mig-%zu", m);
-		cel_profile(g->mig[m].profile->name, cel, sizeof cel);
-		gs_emit_push(bad, reqs, request(bad, o, rn, "mig.nvidia.com", cel));
-		gs_emit_push(bad, all, gs_node_str(rn));
-		if (g->mig[m].strategy == GS_STRATEGY_TIME_SLICING) {
-			gs_node *one = gs_emit_seq();
-			gs_emit_push(bad, one, gs_node_str(rn));
-			gs_emit_push(bad, cfgs,
-			             opaque(bad, "MigDeviceConfig", ts_sharing(bad, 0), one));
-		}
-	}
+	gs_node *dev = gs_emit_map(), *reqs = gs_emit_seq();
+	gs_emit_push(bad, reqs, request(bad, api, req, cls, cel));
 	gs_emit_put(bad, dev, "requests", reqs);
-	if (all && all->n > 1) {
-		gs_node *cons = gs_emit_seq(), *c = gs_emit_map();
-		gs_emit_put(bad, c, "requests", all);
-		gs_emit_put(bad, c, "matchAttribute", gs_node_str("gpu.nvidia.com/parentUUID"));
-		gs_emit_push(bad, cons, c);
-		gs_emit_put(bad, dev, "constraints", cons);
-	} else {
-		gs_node_free(all);
-	}
-	if (cfgs && cfgs->n)
+	if (cfg) {
+		gs_node *cfgs = gs_emit_seq();
+		gs_emit_push(bad, cfgs, cfg);
 		gs_emit_put(bad, dev, "config", cfgs);
-	else
-		gs_node_free(cfgs);
-	return claim_doc(bad, o, "ResourceClaim", name, dev);
+	}
+	return dev;
 }
 
-static gs_node *shared_claim(int *bad, const gs_emit_opts *o, const gs_plan_gpu *g,
-                             const char *name)
+/* ---- the claims of a plan ------------------------------------------------ */
+
+/* Keys already emitted (template names with their namespace): a template
+ * is written once however many GPUs use it. */
+typedef struct seen {
+	char (*v)[160];
+	size_t n, cap;
+} seen;
+
+/* 1 when key is new (and now recorded), 0 when seen, -1 without memory. */
+static int first_time(seen *s, const char *ns, const char *name)
 {
-	gs_node *dev = gs_emit_map(), *reqs = gs_emit_seq(), *cfgs = gs_emit_seq(),
-	        *rn = gs_emit_seq();
-	gs_emit_push(bad, reqs, request(bad, o, "gpu", "gpu.nvidia.com", NULL));
-	gs_emit_push(bad, rn, gs_node_str("gpu"));
-	gs_emit_push(bad, cfgs, opaque(bad, "GpuConfig",
-	                               g->strategy == GS_STRATEGY_MPS ? mps_sharing(bad, g)
-	                                                              : ts_sharing(bad, 1),
-	                               rn));
-	gs_emit_put(bad, dev, "requests", reqs);
-	gs_emit_put(bad, dev, "config", cfgs);
-	return claim_doc(bad, o, "ResourceClaim", name, dev);
+	char key[160];
+	snprintf(key, sizeof key, "%s/%s", ns, name);
+	for (size_t i = 0; i < s->n; i++)
+		if (strcmp(s->v[i], key) == 0)
+			return 0;
+	if (gs_grow(&s->v, &s->cap, s->n + 1, sizeof *s->v) < 0)
+		return -1;
+	memcpy(s->v[s->n++], key, sizeof key);
+	return 1;
 }
 
-/* The claims of one GPU: one per tenant of a MIG GPU, one for a shared
- * GPU; *dedicated is set when it is a whole GPU of its own. */
-static void gpu_claims(int *bad, const gs_emit_opts *o, const gs_plan_gpu *pg, size_t node,
-                       size_t gpu, gs_buf *b, int *dedicated)
+#define MIG_CLASS "mig.nvidia.com"
+
+typedef struct ctx {
+	const gs_plan *p;
+	gs_dra_api api;
+	gs_buf *b;
+	seen done;
+	int bad;
+} ctx;
+
+static void mig_claims(ctx *c, const gs_plan_gpu *pg, size_t node, size_t gpu)
+{
+	for (size_t m = 0; m < pg->n_mig; m++) {
+		const gs_plan_mig *mi = &pg->mig[m];
+		char name[160], cel[256];
+		const char *ns;
+		int fresh;
+		if (!mi->n_assignments)
+			continue;
+		ns = gs_emit_namespace_of(c->p, mi->assignments[0].workload);
+		cel_profile(mi->profile->name, 0, cel, sizeof cel);
+		if (gs_emit_mig_shared(mi)) {
+			int *bad = &c->bad;
+			gs_node *cfg = opaque(bad, "MigDeviceConfig", ts_sharing(bad, 0), "mig");
+			gs_emit_mig_claim_name(name, sizeof name, node, gpu, m);
+			cfg = devices(bad, c->api, "mig", MIG_CLASS, cel, cfg);
+			gs_emit_doc(c->b, claim_doc(bad, c->api, 0, name, ns, cfg));
+			continue;
+		}
+		gs_emit_mig_template_name(name, sizeof name, mi->assignments[0].workload,
+		                          mi->profile);
+		if ((fresh = first_time(&c->done, ns, name)) < 0)
+			c->bad = 1;
+		if (fresh == 1)
+			gs_emit_doc(c->b, claim_doc(&c->bad, c->api, 1, name, ns,
+			                            devices(&c->bad, c->api, "mig", MIG_CLASS, cel,
+			                                    NULL)));
+	}
+}
+
+static void gpu_claims(ctx *c, const gs_plan_gpu *pg, size_t node, size_t gpu)
 {
 	char name[64];
-
-	gs_emit_claim_name(name, sizeof name, node, gpu);
-	for (size_t m = 0; m < pg->n_mig; m++) {
-		int first = 1;
-		const char *t = gs_emit_mig_tenant(&pg->mig[m]);
-		for (size_t k = 0; k < m; k++)
-			first &= strcmp(gs_emit_mig_tenant(&pg->mig[k]), t) != 0;
-		if (!first)
-			continue;
-		gs_emit_mig_claim_name(name, sizeof name, node, gpu, pg, t);
-		gs_emit_doc(b, mig_claim(bad, o, pg, name, t));
-	}
-	if (pg->n_mig)
+	const char *ns;
+	int fresh;
+	if (pg->n_mig) {
+		mig_claims(c, pg, node, gpu);
 		return;
-	if (pg->n_assignments && pg->strategy != GS_STRATEGY_DEDICATED)
-		gs_emit_doc(b, shared_claim(bad, o, pg, name));
-	else if (pg->n_assignments)
-		*dedicated = 1;
+	}
+	if (!pg->n_assignments)
+		return;
+	ns = gs_emit_namespace_of(c->p, pg->assignments[0].workload);
+	if (pg->strategy != GS_STRATEGY_DEDICATED) {
+		gs_node *cfg = opaque(&c->bad, "GpuConfig",
+		                      pg->strategy == GS_STRATEGY_MPS ? mps_sharing(&c->bad, pg)
+		                                                      : ts_sharing(&c->bad, 1),
+		                      "gpu");
+		gs_emit_claim_name(name, sizeof name, node, gpu);
+		gs_emit_doc(c->b, claim_doc(&c->bad, c->api, 0, name, ns,
+		                            devices(&c->bad, c->api, "gpu", "gpu.nvidia.com", NULL,
+		                                    cfg)));
+		return;
+	}
+	/* A template gives each pod a GPU of its own, in each namespace. */
+	if ((fresh = first_time(&c->done, ns, GS_EMIT_DRA_TEMPLATE)) < 0)
+		c->bad = 1;
+	if (fresh == 1)
+		gs_emit_doc(c->b, claim_doc(&c->bad, c->api, 1, GS_EMIT_DRA_TEMPLATE, ns,
+		                            devices(&c->bad, c->api, "gpu", "gpu.nvidia.com", NULL,
+		                                    NULL)));
+}
+
+/* A DeviceClass that maps the device plugin's resource name of a MIG
+ * profile to a MIG slice of that profile (KEP-5004), once per profile. */
+static void device_class(ctx *c, const gs_mig_profile *prof)
+{
+	int *bad = &c->bad, fresh;
+	gs_node *d, *spec;
+	char name[96], pr[64], res[80], cel[256];
+	dns_part(prof->name, pr);
+	snprintf(name, sizeof name, "mig-%s.gpushare.io", pr);
+	if ((fresh = first_time(&c->done, "", name)) != 1) {
+		c->bad |= fresh < 0;
+		return;
+	}
+	gs_emit_mig_resource(prof, 0, res, sizeof res);
+	cel_profile(prof->name, 1, cel, sizeof cel);
+	d = gs_emit_map();
+	spec = gs_emit_map();
+	gs_emit_put(bad, d, "apiVersion", gs_node_str(api_version(c->api)));
+	gs_emit_put(bad, d, "kind", gs_node_str("DeviceClass"));
+	gs_emit_put(bad, d, "metadata", meta(bad, name, NULL));
+	gs_emit_put(bad, spec, "selectors", cel_selectors(bad, cel));
+	gs_emit_put(bad, spec, "extendedResourceName", gs_node_str(res));
+	gs_emit_put(bad, d, "spec", spec);
+	gs_emit_doc(c->b, d);
+}
+
+static void device_classes(ctx *c)
+{
+	for (size_t i = 0; i < gs_plan_node_count(c->p); i++) {
+		const gs_plan_node *n = gs_plan_node_at(c->p, i);
+		for (size_t g = 0; g < n->n_gpus; g++)
+			for (size_t m = 0; m < n->gpus[g].n_mig; m++)
+				device_class(c, n->gpus[g].mig[m].profile);
+	}
+}
+
+static int has_mig(const gs_plan *p)
+{
+	for (size_t i = 0; i < gs_plan_node_count(p); i++)
+		if (gs_plan_node_at(p, i)->mig_config)
+			return 1;
+	return 0;
+}
+
+static const char *const ext_gate[2] = {
+	"turn on the alpha feature gate DRAExtendedResource=true\n"
+	"# on kube-apiserver, kube-scheduler and the kubelets",
+	"feature gate DRAExtendedResource, beta and on by default",
+};
+
+static void needs(const ctx *c, const gs_emit_opts *o, gs_dra_api api)
+{
+	gs_buf *b = c->b;
+	const char *v = api_version(api);
+	gs_buf_printf(b, "# For Kubernetes 1.%d: %s", o->kube_minor, v);
+	if (o->kube_minor < 34)
+		gs_buf_printf(b, " (not served by default: kube-apiserver "
+		                 "--runtime-config=%s=true\n# and the feature gate "
+		                 "DynamicResourceAllocation=true on the apiserver, scheduler,\n"
+		                 "# controller-manager and kubelets)", v);
+	else if (api != GS_DRA_V1)
+		gs_buf_printf(b, " (kube-apiserver --runtime-config=%s=true)", v);
+	gs_buf_puts(b, ".\n# Claims are used by pods of their own namespace only. The NVIDIA "
+	               "DRA driver\n# (dra-driver-values.yaml) serves gpu.nvidia.com and "
+	               "mig.nvidia.com.\n");
+	if (o->kube_minor >= 34 && has_mig(c->p))
+		gs_buf_printf(b, "# The DeviceClasses give pods that ask for "
+		                 "nvidia.com/mig-<profile> a MIG slice\n# through DRA "
+		                 "(extendedResourceName, KEP-5004; the driver's gpu.nvidia.com "
+		                 "does\n# so for nvidia.com/gpu): %s.\n",
+		              ext_gate[o->kube_minor >= 36]);
 }
 
 int gs_emit_dra(const gs_plan *p, const gs_emit_opts *o, gs_buf *b)
 {
-	int bad = 0, dedicated = 0;
+	ctx c = { p, gs_emit_dra_api(o), b, { NULL, 0, 0 }, 0 };
 	gs_emit_header(b, p, o, gs_emit_help(GS_EMIT_DRA),
-	               "kubectl apply -n NAMESPACE -f resourceclaims.yaml (in the workloads' "
-	               "namespace)");
-	gs_buf_printf(b, "# Needs %s (Kubernetes %s) and the NVIDIA DRA driver (gpu.nvidia.com) "
-	                 "with\n# feature gates TimeSlicingSettings=true and MPSSupport=true "
-	                 "(not with DynamicMIG).\n",
-	              api_version(o->dra_api),
-	              o->dra_api == GS_DRA_V1 ? ">= 1.34"
-	              : o->dra_api == GS_DRA_V1BETA2 ? "1.33 with resource.k8s.io/v1beta2 enabled"
-	                                             : "1.32 with resource.k8s.io/v1beta1 enabled");
+	               "kubectl apply -f resourceclaims.yaml (each claim names its namespace)");
+	needs(&c, o, c.api);
+	if (o->kube_minor >= 34)
+		device_classes(&c);
 	for (size_t i = 0; i < gs_plan_node_count(p); i++) {
 		const gs_plan_node *n = gs_plan_node_at(p, i);
 		for (size_t g = 0; g < n->n_gpus; g++)
-			gpu_claims(&bad, o, &n->gpus[g], i, g, b, &dedicated);
+			gpu_claims(&c, &n->gpus[g], i, g);
 	}
-	if (dedicated) {
-		/* A template gives each pod a GPU of its own: right for these. */
-		gs_node *dev = gs_emit_map(), *reqs = gs_emit_seq();
-		gs_emit_push(&bad, reqs, request(&bad, o, "gpu", "gpu.nvidia.com", NULL));
-		gs_emit_put(&bad, dev, "requests", reqs);
-		gs_emit_doc(b, claim_doc(&bad, o, "ResourceClaimTemplate", GS_EMIT_DRA_TEMPLATE,
-		                         dev));
-	}
-	return bad ? -1 : 0;
+	free(c.done.v);
+	return c.bad ? -1 : 0;
 }

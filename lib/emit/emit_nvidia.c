@@ -14,6 +14,9 @@
 /* The ConfigMaps the Helm values point at. */
 #define DP_CONFIGMAP "gpushare-device-plugin-config"
 #define MIG_CONFIGMAP "gpushare-mig-config"
+/* The node labels that select them. */
+#define DP_LABEL "nvidia.com/device-plugin.config"
+#define MIG_LABEL "nvidia.com/mig.config"
 
 /* A mig-parted config, and MIG in the Helm values, only for MIG GPUs. */
 int gs_emit_wants_mig(const gs_plan *p, const gs_emit_opts *o)
@@ -23,6 +26,12 @@ int gs_emit_wants_mig(const gs_plan *p, const gs_emit_opts *o)
 		if (gs_plan_node_at(p, i)->mig_config)
 			return 1;
 	return 0;
+}
+
+/* One stack per cluster: the device plugin's config only without DRA. */
+int gs_emit_wants_device_plugin(const gs_plan *p, const gs_emit_opts *o)
+{
+	return !gs_emit_wants_dra(p, o);
 }
 
 /* ---- device-plugin config ------------------------------------------------ */
@@ -148,17 +157,34 @@ int gs_emit_device_plugin(const gs_plan *p, const gs_emit_opts *o, gs_buf *b)
 
 /* ---- GPU Operator values ------------------------------------------------- */
 
+/* Under DRA the operator keeps the driver, toolkit, GFD and MIG manager but
+ * not its device plugin: NVIDIA's DRA driver refuses to run beside it. */
+static void device_plugin_values(int *bad, const gs_plan *p, const gs_emit_opts *o,
+                                 gs_buf *b, gs_node *v)
+{
+	gs_node *dp = gs_emit_map(), *cfg;
+	if (gs_emit_wants_dra(p, o)) {
+		gs_buf_puts(b, "# The stack is DRA: the device plugin is off, and the DRA driver "
+		               "(dra-driver-values.yaml)\n# gives pods their GPUs.\n");
+		gs_emit_put(bad, dp, "enabled", gs_node_bool(0));
+		gs_emit_put(bad, v, "devicePlugin", dp);
+		return;
+	}
+	cfg = gs_emit_map();
+	gs_emit_put(bad, cfg, "name", gs_node_str(DP_CONFIGMAP));
+	gs_emit_put(bad, cfg, "default", gs_node_str("none"));
+	gs_emit_put(bad, dp, "config", cfg);
+	gs_emit_put(bad, v, "devicePlugin", dp);
+}
+
 int gs_emit_operator_values(const gs_plan *p, const gs_emit_opts *o, gs_buf *b)
 {
-	gs_node *v = gs_emit_map(), *dp = gs_emit_map(), *cfg = gs_emit_map();
+	gs_node *v = gs_emit_map();
 	int bad = 0;
 	gs_emit_header(b, p, o, gs_emit_help(GS_EMIT_OPERATOR_VALUES),
 	               "helm upgrade --install gpu-operator nvidia/gpu-operator -n gpu-operator "
 	               "-f gpu-operator-values.yaml");
-	gs_emit_put(&bad, cfg, "name", gs_node_str(DP_CONFIGMAP));
-	gs_emit_put(&bad, cfg, "default", gs_node_str("none"));
-	gs_emit_put(&bad, dp, "config", cfg);
-	gs_emit_put(&bad, v, "devicePlugin", dp);
+	device_plugin_values(&bad, p, o, b, v);
 	if (gs_emit_wants_mig(p, o)) {
 		gs_node *mig = gs_emit_map(), *mm = gs_emit_map(), *mc = gs_emit_map();
 		/* The operator's mig.strategy overrides the file's migStrategy. */
@@ -282,6 +308,8 @@ int gs_emit_mig_parted(const gs_plan *p, const gs_emit_opts *o, gs_buf *b)
 
 int gs_emit_labels(const gs_plan *p, const gs_emit_opts *o, gs_buf *b)
 {
+	/* Under DRA no device-plugin config is selected: MIG geometry only. */
+	int dra = gs_emit_wants_dra(p, o);
 	gs_buf_puts(b, "#!/bin/sh\n");
 	gs_emit_header(b, p, o, gs_emit_help(GS_EMIT_LABELS),
 	               "NODE_1=<name> NODE_2=<name> ... sh labels.sh");
@@ -296,11 +324,13 @@ int gs_emit_labels(const gs_plan *p, const gs_emit_opts *o, gs_buf *b)
 		gs_buf_printf(b, "\n# node %zu: %s; kubectl get nodes -l "
 		                 "'node.kubernetes.io/instance-type=%s'\n",
 		              i + 1, type, type);
-		gs_buf_printf(b, "kubectl label node \"${NODE_%zu:?set NODE_%zu to the name of a "
-		                 "node of type %s}\" 'nvidia.com/device-plugin.config=%s' "
-		                 "--overwrite\n",
-		              i + 1, i + 1, type, n->config);
-		if (n->mig_config)
+		/* The first label a node gets checks that NODE_n is set. */
+		if (!dra || n->mig_config)
+			gs_buf_printf(b, "kubectl label node \"${NODE_%zu:?set NODE_%zu to the "
+			                 "name of a node of type %s}\" '%s=%s' --overwrite\n",
+			              i + 1, i + 1, type,
+			              dra ? MIG_LABEL : DP_LABEL, dra ? n->mig_config : n->config);
+		if (n->mig_config && !dra)
 			gs_buf_printf(b, "kubectl label node \"$NODE_%zu\" "
 			                 "'nvidia.com/mig.config=%s' --overwrite\n",
 			              i + 1, n->mig_config);

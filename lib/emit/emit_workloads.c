@@ -221,6 +221,7 @@ static gs_node *pod_spec(int *bad, const gs_workload *w, const char *app, const 
 	if (full)
 		gs_emit_put(bad, c, "image", gs_node_str("registry.example.com/replace-me:latest"));
 	gs_emit_put(bad, c, "resources", res);
+	gs_emit_place_env(bad, pl, w, c); /* MPS client limits under DRA */
 	gs_emit_push(bad, ctrs, c);
 	gs_emit_put(bad, spec, "containers", ctrs);
 	return spec;

@@ -7,36 +7,73 @@
 
 #include "emit/place.h"
 
+static void dra_place(const gs_plan_gpu *g, size_t node, size_t gpu, long mig, place *pl)
+{
+	if (mig >= 0) {
+		const gs_plan_mig *mi = &g->mig[mig];
+		snprintf(pl->request, sizeof pl->request, "mig");
+		if (gs_emit_mig_shared(mi) || !mi->n_assignments) {
+			gs_emit_mig_claim_name(pl->claim, sizeof pl->claim, node, gpu, (size_t)mig);
+		} else {
+			gs_emit_mig_template_name(pl->claim, sizeof pl->claim,
+			                          mi->assignments[0].workload, mi->profile);
+			pl->template_ = 1;
+		}
+		return;
+	}
+	snprintf(pl->request, sizeof pl->request, "gpu");
+	if (g->strategy == GS_STRATEGY_DEDICATED) {
+		snprintf(pl->claim, sizeof pl->claim, "%s", GS_EMIT_DRA_TEMPLATE);
+		pl->template_ = 1;
+		return;
+	}
+	gs_emit_claim_name(pl->claim, sizeof pl->claim, node, gpu);
+	if (g->strategy == GS_STRATEGY_MPS)
+		pl->mps_gpu = g;
+}
+
 void gs_emit_place_of(const gs_plan *p, const gs_emit_opts *o, size_t node, size_t gpu,
                       long mig, place *pl)
 {
 	const gs_plan_node *n = gs_plan_node_at(p, node);
 	const gs_plan_gpu *g = &n->gpus[gpu];
-	int dra = gs_emit_wants_dra(p, o);
 	memset(pl, 0, sizeof *pl);
 	pl->config = n->config;
-	if (mig >= 0) {
-		const gs_plan_mig *mi = &g->mig[mig];
-		if (!dra)
-			gs_emit_mig_resource(mi->profile, o->rename_shared && mi->replicas > 1,
-			                     pl->resource, sizeof pl->resource);
-		else {
-			gs_emit_mig_claim_name(pl->claim, sizeof pl->claim, node, gpu, g,
-			                       gs_emit_mig_tenant(mi));
-			snprintf(pl->request, sizeof pl->request, "mig-%ld", mig);
-		}
-		return;
-	}
-	if (dra && g->strategy == GS_STRATEGY_DEDICATED) {
-		snprintf(pl->claim, sizeof pl->claim, "%s", GS_EMIT_DRA_TEMPLATE);
-		snprintf(pl->request, sizeof pl->request, "gpu");
-		pl->template_ = 1;
-	} else if (dra) {
-		gs_emit_claim_name(pl->claim, sizeof pl->claim, node, gpu);
-		snprintf(pl->request, sizeof pl->request, "gpu");
-	} else {
+	if (gs_emit_wants_dra(p, o))
+		dra_place(g, node, gpu, mig, pl);
+	else if (mig >= 0)
+		gs_emit_mig_resource(g->mig[mig].profile,
+		                     o->rename_shared && g->mig[mig].replicas > 1, pl->resource,
+		                     sizeof pl->resource);
+	else
 		snprintf(pl->resource, sizeof pl->resource, "nvidia.com/gpu%s",
 		         o->rename_shared && g->strategy != GS_STRATEGY_DEDICATED ? ".shared" : "");
-	}
 }
 
+static gs_node *env_var(int *bad, const char *name, const char *value)
+{
+	gs_node *e = gs_emit_map();
+	gs_emit_put(bad, e, "name", gs_node_str(name));
+	gs_emit_put(bad, e, "value", gs_node_str(value));
+	return e;
+}
+
+void gs_emit_place_env(int *bad, const place *pl, const gs_workload *w, gs_node *c)
+{
+	const gs_assignment *a = NULL;
+	gs_node *env;
+	char v[48];
+	if (!pl->mps_gpu)
+		return;
+	for (size_t k = 0; k < pl->mps_gpu->n_assignments && !a; k++)
+		if (pl->mps_gpu->assignments[k].workload == w)
+			a = &pl->mps_gpu->assignments[k];
+	if (!a || a->thread_percent <= 0 || a->memory_limit_mib <= 0)
+		return;
+	env = gs_emit_seq();
+	snprintf(v, sizeof v, "%d", a->thread_percent);
+	gs_emit_push(bad, env, env_var(bad, "CUDA_MPS_ACTIVE_THREAD_PERCENTAGE", v));
+	snprintf(v, sizeof v, "0=%lldM", (long long)a->memory_limit_mib);
+	gs_emit_push(bad, env, env_var(bad, "CUDA_MPS_PINNED_DEVICE_MEM_LIMIT", v));
+	gs_emit_put(bad, c, "env", env);
+}

@@ -12,14 +12,26 @@
 typedef struct place {
 	char resource[80];   /* extended resource, or "" under DRA */
 	const char *config;  /* node label value */
-	char claim[80];      /* DRA claim (or template) name, "" if none */
+	char claim[160];     /* DRA claim (or template) name, "" if none */
 	char request[32];    /* DRA request within the claim */
 	int template_;       /* claim is a ResourceClaimTemplate */
+	/* Under DRA, the MPS GPU whose claim the pod shares, else NULL: its
+	 * clients share one MPS daemon, so each client's own limits go into
+	 * its environment (gs_emit_place_env). Same claim, same GPU. */
+	const gs_plan_gpu *mps_gpu;
 } place;
 
 /* The place of the replica on GPU gpu of the plan's node `node`, in MIG
  * instance mig (-1: the whole GPU). */
 void gs_emit_place_of(const gs_plan *p, const gs_emit_opts *o, size_t node, size_t gpu,
                       long mig, place *pl);
+
+/* The environment workload w's container needs at pl, put into the
+ * container map c as `env` (nothing when none is needed): an MPS client's
+ * planned limits under DRA, CUDA_MPS_ACTIVE_THREAD_PERCENTAGE and
+ * CUDA_MPS_PINNED_DEVICE_MEM_LIMIT ("0=<MiB>M": the claim's one GPU is
+ * device 0 in the container). A client may only lower the claim's MPS
+ * defaults, which are the loosest of its clients' (emit_dra.c). */
+void gs_emit_place_env(int *bad, const place *pl, const gs_workload *w, gs_node *c);
 
 #endif

@@ -22,7 +22,9 @@ typedef struct kind_row {
 static const kind_row rows[GS_EMIT_KIND_COUNT] = {
 	[GS_EMIT_DEVICE_PLUGIN] = {
 		"device-plugin", "device-plugin-config.yaml",
-		gs_emit_device_plugin, NULL, NULL,
+		gs_emit_device_plugin, gs_emit_wants_device_plugin,
+		"its stack is DRA, by via: dra or --dra: claims configure sharing, and the "
+		"device plugin must not run beside the DRA driver",
 		"NVIDIA device-plugin configs: one key per kind of node in the plan." },
 	[GS_EMIT_OPERATOR_VALUES] = {
 		"gpu-operator-values", "gpu-operator-values.yaml",
@@ -44,11 +46,17 @@ static const kind_row rows[GS_EMIT_KIND_COUNT] = {
 	[GS_EMIT_DRA] = {
 		"dra", "resourceclaims.yaml",
 		gs_emit_dra, gs_emit_wants_dra, "use --dra or via: dra",
-		"DRA ResourceClaims: one per shared GPU, so its pods share it." },
+		"DRA claims: one per shared GPU or MIG instance, so its pods share it; templates "
+		"for devices of one pod's own." },
 	[GS_EMIT_KARPENTER] = {
 		"karpenter", "karpenter.yaml",
 		gs_emit_karpenter, gs_emit_wants_karpenter, "Karpenter provisions AWS nodes only",
 		"Karpenter NodePools, one per kind of node in the plan (AWS nodes only)." },
+	[GS_EMIT_DRA_DRIVER] = {
+		"dra-driver", "dra-driver-values.yaml",
+		gs_emit_dra_driver, gs_emit_wants_dra, "use --dra or via: dra",
+		"Helm values of NVIDIA's DRA driver for GPUs, with the feature gates the claims "
+		"need." },
 };
 
 const char *gs_emit_kind_name(gs_emit_kind k) { return rows[k].name; }
@@ -84,6 +92,8 @@ int gs_emit(const gs_plan *p, gs_emit_kind k, const gs_emit_opts *o, char **out,
 	if (!o->namespace_ || !gs_is_dns_label(o->namespace_))
 		return gs_fail(err, GS_EINVAL, "namespace '%s' must be a DNS-1123 label: "
 		               GS_DNS_LABEL_RULE, o->namespace_ ? o->namespace_ : "");
+	if ((rc = gs_emit_dra_check(p, o, err)) < 0)
+		return rc;
 	if (!gs_emit_wanted(p, k, o))
 		return gs_fail(err, GS_EINVAL, "the plan has no %s configuration (%s)",
 		               rows[k].name, rows[k].why_not);

@@ -13,30 +13,43 @@
 
 typedef struct tkey {
 	const char *tenant;
+	const char *ns;   /* under DRA its object's namespace, else "" */
 	size_t wi;
 } tkey;
+
+static int same_tenant(const tkey *x, const tkey *y)
+{
+	return strcmp(x->tenant, y->tenant) == 0 && strcmp(x->ns, y->ns) == 0;
+}
 
 static int by_tenant(const void *a, const void *b)
 {
 	const tkey *x = a, *y = b;
 	int c = strcmp(x->tenant, y->tenant);
+	if (!c)
+		c = strcmp(x->ns, y->ns);
 	return c ? c : (x->wi > y->wi) - (x->wi < y->wi);
 }
 
 /* Tenant ids: the index of the first workload of each tenant, found by
- * sorting rather than by comparing every pair. */
+ * sorting rather than by comparing every pair. Under DRA a tenant is a
+ * tenant in one namespace: a shared GPU's claim serves the pods of its
+ * own namespace only, so namespaces never share a GPU or MIG instance. */
 static int tenant_ids(const gs_scenario *s, int *ids)
 {
 	tkey *k = malloc((s->n ? s->n : 1) * sizeof *k);
 	if (!k)
 		return -1;
 	for (size_t i = 0; i < s->n; i++) {
-		k[i].tenant = s->w[i]->tenant;
+		const gs_workload *w = &s->w[i]->pub;
+		k[i].tenant = w->tenant;
+		k[i].ns = gs_scenario_via(s) != GS_VIA_DRA ? ""
+		          : w->object.namespace_ ? w->object.namespace_ : gs_scenario_namespace(s);
 		k[i].wi = i;
 	}
 	qsort(k, s->n, sizeof *k, by_tenant);
 	for (size_t i = 0, first = 0; i < s->n; i++) {
-		if (i && strcmp(k[i].tenant, k[i - 1].tenant) != 0)
+		if (i && !same_tenant(&k[i], &k[i - 1]))
 			first = i;
 		ids[k[i].wi] = (int)k[first].wi;
 	}

@@ -82,6 +82,10 @@ for ex in examples/*.yaml; do
 		variant "$base-v1beta2" "$ex" --dra --dra-api v1beta2 --example-deployments
 		variant "$base-v1beta1" "$ex" --dra --dra-api v1beta1 --example-deployments ;;
 	esac
+	# DRA as the stack, for each supported Kubernetes version.
+	for kv in 1.32 1.33 1.34 1.35 1.36 1.37; do
+		variant "$base-dra-$kv" "$ex" --dra --kube-version "$kv" --example-deployments
+	done
 done
 echo "validate: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -1,0 +1,1 @@
+emit dra $FIXTURES/emit/eks-team-dra.yaml

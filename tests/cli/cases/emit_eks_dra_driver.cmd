@@ -1,0 +1,1 @@
+emit dra-driver $FIXTURES/emit/eks-team-dra.yaml

@@ -1,0 +1,1 @@
+emit gpu-operator-values $FIXTURES/emit/eks-team-dra.yaml

@@ -1,0 +1,1 @@
+emit device-plugin $FIXTURES/emit/eks-team-dra.yaml

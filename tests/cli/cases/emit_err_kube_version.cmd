@@ -1,0 +1,1 @@
+emit dra --kube-version 1.31 $REPO/examples/multi-tenant-mig.yaml --dra

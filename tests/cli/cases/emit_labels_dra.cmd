@@ -1,0 +1,1 @@
+emit labels $REPO/examples/multi-tenant-mig.yaml --dra
