@@ -71,6 +71,7 @@ typedef enum cli_kind {
 	CLI_K_ENUM,  /* an int-sized enum: the argument's index in choices */
 	CLI_K_CALL,  /* call() stores it */
 	CLI_K_KUBE,  /* int: the minor of a Kubernetes version "1.N" (cli_parse_kube) */
+	CLI_K_MANIFESTS, /* const gs_manifests *: a file loaded (cli_load_manifests) */
 } cli_kind;
 
 /* One option, declared once: it feeds getopt_long, the parser, --help,
@@ -112,6 +113,10 @@ typedef struct cli_opt {
 /* "1.35" (or "v1.35") as 35, within the versions the library supports;
  * returns 0 or EXIT_USAGE after reporting. */
 int cli_parse_kube(const cli_cmd *cmd, const char *text, int *minor);
+#define CLI_MANIFESTS(T, f) .kind = CLI_K_MANIFESTS, .at = CLI_AT(T, f, const gs_manifests *)
+/* Loads the workloads' manifests into *out (0, or an exit status after
+ * the error is printed); they live until the process ends. */
+int cli_load_manifests(const char *path, const gs_manifests **out);
 
 /* The values of --format and --dra-api, in the order of FMT_* and
  * gs_dra_api. */
@@ -125,7 +130,7 @@ extern const char *const cli_dra_apis[];
 #define CLI_OPT_HELP { "help", 'h', NULL, "show this help and exit", .kind = CLI_K_HELP }
 #define CLI_OPT_END { .name = NULL }
 /* The emitting options, shared by `plan --emit` and `emit` (in this
- * order). CLI_OPTS_EMIT makes their six rows, stored into the
+ * order). CLI_OPTS_EMIT makes their seven rows, stored into the
  * gs_emit_opts eo of a T. */
 #define CLI_ROW_RENAME \
 	"rename-shared", 0, NULL, "advertise shared GPUs as nvidia.com/gpu.shared"
@@ -136,6 +141,8 @@ extern const char *const cli_dra_apis[];
 	"dra-api", 0, "V", "resource.k8s.io: v1, v1beta2 or v1beta1 (default: per --kube-version)"
 #define CLI_ROW_KUBE \
 	"kube-version", 0, "1.N", "the cluster's Kubernetes, 1.32 to 1.37 (default 1.35)"
+#define CLI_ROW_MANIFESTS \
+	"manifests", 0, "FILE", "the workloads' real objects: patches name their containers"
 #define CLI_ROW_NAMESPACE \
 	"namespace", 0, "NS", "namespace of the ConfigMaps (default gpu-operator)"
 #define CLI_OPTS_EMIT(T, eo) \
@@ -144,7 +151,8 @@ extern const char *const cli_dra_apis[];
 	{ CLI_ROW_DRA, CLI_FLAG(T, eo.dra) }, \
 	{ CLI_ROW_DRA_API, CLI_ENUM(T, eo.dra_api, cli_dra_apis) }, \
 	{ CLI_ROW_NAMESPACE, CLI_STR(T, eo.namespace_) }, \
-	{ CLI_ROW_KUBE, CLI_KUBE(T, eo.kube_minor) }
+	{ CLI_ROW_KUBE, CLI_KUBE(T, eo.kube_minor) }, \
+	{ CLI_ROW_MANIFESTS, CLI_MANIFESTS(T, eo.manifests) }
 /* The same rows read by index, for a command that stores them itself
  * (emit, through cli_emit_option). */
 #define CLI_OPT_PROFILES { CLI_ROW_PROFILES, .kind = CLI_K_INDEX }
@@ -154,6 +162,7 @@ extern const char *const cli_dra_apis[];
 #define CLI_OPT_DRA_API { CLI_ROW_DRA_API, .kind = CLI_K_INDEX }
 #define CLI_OPT_NAMESPACE { CLI_ROW_NAMESPACE, .kind = CLI_K_INDEX }
 #define CLI_OPT_KUBE { CLI_ROW_KUBE, .kind = CLI_K_INDEX }
+#define CLI_OPT_MANIFESTS { CLI_ROW_MANIFESTS, .kind = CLI_K_INDEX }
 
 struct cli_cmd {
 	const char *name;
@@ -255,7 +264,7 @@ int cli_plan_print(const gs_plan *plan, const gs_scenario *scn, int fmt);
  * atomically, refusing existing files unless force. */
 int cli_emit_dir(const gs_plan *plan, const gs_emit_opts *o, const char *dir,
                  int karpenter, int force);
-/* Applies one of the six emitting options; idx - first picks which. */
+/* Applies one of the seven emitting options; idx - first picks which. */
 int cli_emit_option(const cli_cmd *self, int first, int idx, const char *arg,
                     gs_emit_opts *o);
 

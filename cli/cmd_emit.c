@@ -5,7 +5,8 @@
 
 #include "cli.h"
 
-enum { O_RENAME, O_EXAMPLES, O_DRA, O_DRA_API, O_NAMESPACE, O_KUBE, O_PROFILES, O_HELP };
+enum { O_RENAME, O_EXAMPLES, O_DRA, O_DRA_API, O_NAMESPACE, O_KUBE, O_MANIFESTS, O_PROFILES,
+       O_HELP };
 
 const cli_opt emit_opts[] = {
 	[O_RENAME] = CLI_OPT_RENAME,
@@ -14,6 +15,7 @@ const cli_opt emit_opts[] = {
 	[O_DRA_API] = CLI_OPT_DRA_API,
 	[O_NAMESPACE] = CLI_OPT_NAMESPACE,
 	[O_KUBE] = CLI_OPT_KUBE,
+	[O_MANIFESTS] = CLI_OPT_MANIFESTS,
 	[O_PROFILES] = CLI_OPT_PROFILES,
 	[O_HELP] = CLI_OPT_HELP,
 	CLI_OPT_END,

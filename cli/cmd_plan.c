@@ -23,7 +23,7 @@ static int add_metrics(const cli_cmd *self, void *args, const char *file)
 	return 0;
 }
 
-/* The six emitting options stay together and in this order: the REPL
+/* The seven emitting options stay together and in this order: the REPL
  * tells them apart by their distance from --rename-shared
  * (cli_emit_option). */
 const cli_opt plan_opts[] = {

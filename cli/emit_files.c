@@ -42,28 +42,19 @@ static int make_parents(const char *dir)
 int cli_emit_dir(const gs_plan *plan, const gs_emit_opts *o, const char *dir,
                  int karpenter, int force)
 {
-	char *text[GS_EMIT_KIND_COUNT] = { NULL };
-	const char *names[GS_EMIT_KIND_COUNT];
+	gs_emit_set *set = NULL;
 	gs_error err;
 	int rc = EXIT_OK, wrote = 0;
 
-	for (int k = 0; k < GS_EMIT_KIND_COUNT && rc == EXIT_OK; k++) {
-		names[k] = gs_emit_file_name((gs_emit_kind)k);
-		if (!gs_emit_wanted(plan, (gs_emit_kind)k, o) ||
-		    (k == GS_EMIT_KARPENTER && !karpenter))
-			continue;
-		if (gs_emit(plan, (gs_emit_kind)k, o, &text[k], &err) < 0)
-			rc = cli_fail(&err);
-		else
-			wrote++;
-	}
-	if (rc == EXIT_OK)
-		rc = make_parents(dir);
-	if (rc == EXIT_OK && gs_write_dir(dir, names, (const char *const *)text,
-	                                  GS_EMIT_KIND_COUNT, force, &err) < 0)
+	if (gs_emit_set_make(plan, o, karpenter, &set, &err) < 0)
+		return cli_fail(&err);
+	for (size_t i = 0; i < gs_emit_set_count(set); i++)
+		wrote += gs_emit_set_texts(set)[i] != NULL;
+	rc = make_parents(dir);
+	if (rc == EXIT_OK && gs_write_dir(dir, gs_emit_set_names(set), gs_emit_set_texts(set),
+	                                  gs_emit_set_count(set), force, &err) < 0)
 		rc = cli_fail(&err);
-	for (int k = 0; k < GS_EMIT_KIND_COUNT; k++)
-		free(text[k]);
+	gs_emit_set_free(set);
 	if (rc == EXIT_OK)
 		cli_info("wrote %d files to %s", wrote, dir);
 	return rc;
@@ -90,6 +81,7 @@ int cli_emit_option(const cli_cmd *self, int opt_rename, int idx, const char *ar
 		return 0;
 	case 4: o->namespace_ = arg; return 0;
 	case 5: return cli_parse_kube(self, arg, &o->kube_minor);
+	case 6: return cli_load_manifests(arg, &o->manifests);
 	}
 	return 0;
 }

@@ -148,6 +148,8 @@ static int store(const cli_parser *p, const cli_opt *o)
 		return o->call(p->cmd, p->args, p->arg);
 	case CLI_K_KUBE:
 		return cli_parse_kube(p->cmd, p->arg, (int *)at);
+	case CLI_K_MANIFESTS:
+		return cli_load_manifests(p->arg, (const gs_manifests **)(void *)at);
 	default:
 		return 0;
 	}

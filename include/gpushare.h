@@ -729,7 +729,8 @@ GS_EXPORT
 int gs_write_file(const char *path, const char *data, size_t len, int exclusive,
                   gs_error *err);
 /* Writes a set of files into dir as one: names[i] holding texts[i], where
- * a NULL text is a name of the set's kind that this set leaves out. The
+ * a NULL text is a name of the set's kind that this set leaves out (a
+ * pattern, with '*', for names a set makes as it needs). The
  * set is written to a new directory beside dir and swapped in with one
  * rename, so dir holds the old set or the new one, never a mix. dir is the
  * set's own: an existing dir may hold only files of these names (an older
@@ -737,6 +738,26 @@ int gs_write_file(const char *path, const char *data, size_t len, int exclusive,
 GS_EXPORT
 int gs_write_dir(const char *dir, const char *const *names, const char *const *texts, size_t n,
                  int force, gs_error *err);
+
+/* The files `plan --emit DIR` writes, made whole before any is written:
+ * every wanted kind's file (Karpenter only with karpenter), the workloads'
+ * patches one file per object ("patch-deployment-ml-chat.yaml"), the
+ * copies and manifests they patch, and kustomization.yaml, which applies
+ * the Kubernetes objects and the patches with `kubectl apply -k DIR`.
+ * Names whose text is NULL are of the set's kind but left out this time
+ * (for gs_write_dir). */
+typedef struct gs_emit_set gs_emit_set;
+GS_EXPORT
+int gs_emit_set_make(const gs_plan *p, const gs_emit_opts *o, int karpenter,
+                     gs_emit_set **out, gs_error *err);
+GS_EXPORT
+size_t gs_emit_set_count(const gs_emit_set *s);
+GS_EXPORT
+const char *const *gs_emit_set_names(const gs_emit_set *s);
+GS_EXPORT
+const char *const *gs_emit_set_texts(const gs_emit_set *s);
+GS_EXPORT
+void gs_emit_set_free(gs_emit_set *s);
 
 GS_EXPORT
 const char *gs_emit_kind_name(gs_emit_kind k);  /* "device-plugin" */

@@ -11,6 +11,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,10 +38,13 @@ static int fail_errno(gs_error *err, const char *path, const char *what)
 	return gs_fail_at(err, GS_EWRITE, path, 0, 0, "%s: %s", what, strerror(errno));
 }
 
+/* A name of the set, or of its kind: a left-out name may be a pattern
+ * ("patch-*.yaml") for files a set writes as many as it needs. */
 static int is_member(const dirset *d, const char *name)
 {
 	for (size_t i = 0; i < d->n; i++)
-		if (strcmp(d->names[i], name) == 0)
+		if (strcmp(d->names[i], name) == 0 ||
+		    (strchr(d->names[i], '*') && fnmatch(d->names[i], name, FNM_PERIOD) == 0))
 			return 1;
 	return 0;
 }

@@ -14,6 +14,9 @@
 
 /* The kind's line of help, which also opens the header of its file. */
 const char *gs_emit_help(gs_emit_kind k);
+/* Whether the kind's file holds Kubernetes objects that kubectl applies
+ * (not Helm values or a script). */
+int gs_emit_applies(gs_emit_kind k);
 
 /* ---- text (emit.c) ------------------------------------------------------- */
 
@@ -86,6 +89,9 @@ int gs_emit_operator_values(const gs_plan *p, const gs_emit_opts *o, gs_buf *b);
 int gs_emit_mig_parted(const gs_plan *p, const gs_emit_opts *o, gs_buf *b);
 int gs_emit_labels(const gs_plan *p, const gs_emit_opts *o, gs_buf *b);
 int gs_emit_workloads(const gs_plan *p, const gs_emit_opts *o, gs_buf *b);
+/* What the workloads' objects need that the plan and options lack (a
+ * container's name, a manifest), as an error naming the workload. */
+int gs_emit_workloads_check(const gs_plan *p, const gs_emit_opts *o, gs_error *err);
 int gs_emit_dra(const gs_plan *p, const gs_emit_opts *o, gs_buf *b);
 int gs_emit_karpenter(const gs_plan *p, const gs_emit_opts *o, gs_buf *b);
 int gs_emit_dra_driver(const gs_plan *p, const gs_emit_opts *o, gs_buf *b);

@@ -28,21 +28,24 @@ typedef struct wref {
 /* Every replica's spot, grouped by workload in the plan's order. */
 typedef struct spots {
 	spot *v;
-	size_t *first;   /* workload i's spots: v[first[i]] up to v[first[i + 1]] */
+	size_t
+	    *first; /* workload i's spots: v[first[i]] up to v[first[i + 1]] */
 	wref *refs;
 	size_t n_wls;
 } spots;
 
 static int by_address(const void *a, const void *b)
 {
-	uintptr_t x = (uintptr_t)((const wref *)a)->w, y = (uintptr_t)((const wref *)b)->w;
+	uintptr_t x = (uintptr_t)((const wref *)a)->w,
+	          y = (uintptr_t)((const wref *)b)->w;
 	return (x > y) - (x < y);
 }
 
 static size_t index_of(const spots *sp, const gs_workload *w)
 {
 	wref key = { w, 0 };
-	const wref *hit = bsearch(&key, sp->refs, sp->n_wls, sizeof *sp->refs, by_address);
+	const wref *hit =
+	    bsearch(&key, sp->refs, sp->n_wls, sizeof *sp->refs, by_address);
 	return hit ? hit->i : SIZE_MAX;
 }
 
@@ -65,11 +68,13 @@ static void each_assignment(const gs_plan *p, spots *sp, int fill)
 		for (size_t g = 0; g < nd->n_gpus; g++) {
 			const gs_plan_gpu *pg = &nd->gpus[g];
 			for (size_t k = 0; k < pg->n_assignments; k++)
-				visit(sp, &pg->assignments[k], (spot){ i, g, -1 }, fill);
+				visit(sp, &pg->assignments[k],
+				      (spot){ i, g, -1 }, fill);
 			for (size_t m = 0; m < pg->n_mig; m++)
-				for (size_t k = 0; k < pg->mig[m].n_assignments; k++)
-					visit(sp, &pg->mig[m].assignments[k], (spot){ i, g, (long)m },
-					      fill);
+				for (size_t k = 0; k < pg->mig[m].n_assignments;
+				     k++)
+					visit(sp, &pg->mig[m].assignments[k],
+					      (spot){ i, g, (long)m }, fill);
 		}
 	}
 }
@@ -108,14 +113,17 @@ static void spots_release(spots *sp)
 
 static int same_request(const place *a, const place *b)
 {
-	return strcmp(a->resource, b->resource) == 0 && strcmp(a->claim, b->claim) == 0 &&
-	       strcmp(a->request, b->request) == 0 && a->template_ == b->template_;
+	return strcmp(a->resource, b->resource) == 0 &&
+	       strcmp(a->claim, b->claim) == 0 &&
+	       strcmp(a->request, b->request) == 0 &&
+	       a->template_ == b->template_;
 }
 
 const char *gs_emit_api_version(gs_object_kind k)
 {
-	return k == GS_OBJECT_POD ? "v1"
-	       : k == GS_OBJECT_JOB || k == GS_OBJECT_CRONJOB ? "batch/v1" : "apps/v1";
+	return k == GS_OBJECT_POD                             ? "v1"
+	       : k == GS_OBJECT_JOB || k == GS_OBJECT_CRONJOB ? "batch/v1"
+	                                                      : "apps/v1";
 }
 
 /* What one workload's objects are built from. */
@@ -176,10 +184,12 @@ static int spreads(const wctx *c, const gs_plan_gpu *g)
 {
 	return c->w->spread == GS_SPREAD_NODE ||
 	       (c->w->spread == GS_SPREAD_GPU && !c->pinned &&
-	        (g->strategy == GS_STRATEGY_TIME_SLICING || g->strategy == GS_STRATEGY_MPS));
+	        (g->strategy == GS_STRATEGY_TIME_SLICING ||
+	         g->strategy == GS_STRATEGY_MPS));
 }
 
-static int group(const wctx *c, const spots *sp, size_t wi, gs_eobjects *out, size_t *cap)
+static int group(const wctx *c, const spots *sp, size_t wi, gs_eobjects *out,
+                 size_t *cap)
 {
 	size_t first = out->n;
 	for (size_t k = sp->first[wi]; k < sp->first[wi + 1]; k++) {
@@ -204,7 +214,8 @@ static int group(const wctx *c, const spots *sp, size_t wi, gs_eobjects *out, si
 static int fail_workload(const gs_plan *p, const gs_workload *w, gs_error *err,
                          const char *why)
 {
-	return gs_fail_at(err, GS_ESCHEMA, gs_scenario_file(gs_plan_scenario(p)), w->line,
+	return gs_fail_at(err, GS_ESCHEMA,
+	                  gs_scenario_file(gs_plan_scenario(p)), w->line,
 	                  w->col, "workload '%s': %s", w->name, why);
 }
 
@@ -219,37 +230,50 @@ static int container_of(wctx *c, gs_error *err)
 	if (c->container || c->o->example_deployments)
 		return 0;
 	if (!c->o->manifests)
-		return fail_workload(c->p, c->w, err,
-		                     "a patch must name the container it changes: set its "
-		                     "object.container, or give its manifest with --manifests");
-	rc = gs_manifests_find_ref(c->o->manifests, c->w, gs_scenario_namespace(
-	                           gs_plan_scenario(c->p)), &m, err);
+		return fail_workload(
+		    c->p, c->w, err,
+		    "a patch must name the container it changes: set its "
+		    "object.container, or give its manifest with --manifests");
+	rc = gs_manifests_find_ref(
+	    c->o->manifests, c->w,
+	    gs_scenario_namespace(gs_plan_scenario(c->p)), &m, err);
 	if (rc == 0)
-		rc = gs_manifest_container(c->o->manifests, m, NULL, &node, &c->container, err);
+		rc = gs_manifest_container(c->o->manifests, m, NULL, &node,
+		                           &c->container, err);
 	return rc;
 }
 
 /* Copies are complete objects: they need the manifest, and a name no
  * other object of the plan has ("chat-2", "chat-3", ...). */
-static int name_copies(const wctx *c, gs_eobjects *out, size_t first, gs_strmap *taken,
-                       gs_error *err)
+static int name_copies(const wctx *c, gs_eobjects *out, size_t first,
+                       gs_strmap *taken, gs_error *err)
 {
 	int next = 1;
-	if (out->n - first > 1 && !c->o->manifests && !c->o->example_deployments)
-		return fail_workload(c->p, c->w, err, c->pinned
-		    ? "placement: pinned gives each placement a copy of the object: give its "
-		      "manifest with --manifests"
-		    : "its replicas request different resources, so they need copies of the "
-		      "object: give its manifest with --manifests");
+	const char *why =
+	    c->pinned ? "placement: pinned gives each placement a copy of "
+	                "the object"
+	    : out->v[first].where.claim[0]
+	        ? "its replicas share different GPUs, each through its own "
+	          "DRA claim, so they need copies of the object"
+	        : "its replicas request different resources, so they need "
+	          "copies of the object";
+	char msg[256];
+	if (out->n - first > 1 && !c->o->manifests &&
+	    !c->o->example_deployments) {
+		snprintf(msg, sizeof msg, "%s: give its manifest with --manifests",
+		         why);
+		return fail_workload(c->p, c->w, err, msg);
+	}
 	for (size_t i = first + 1; i < out->n; i++) {
 		char buf[64], suffix[16], **v;
 		do {
 			snprintf(suffix, sizeof suffix, "-%d", ++next);
-			snprintf(buf, sizeof buf, "%.*s%s", (int)(63 - strlen(suffix)), c->name,
-			         suffix);
+			snprintf(buf, sizeof buf, "%.*s%s",
+			         (int)(63 - strlen(suffix)), c->name, suffix);
 		} while (gs_strmap_find(taken, buf) != GS_STRMAP_NONE);
 		if (gs_strmap_put(taken, buf, 0) < 0 ||
-		    !(v = realloc(out->owned, (out->n_owned + 1) * sizeof *v)) ||
+		    !(v = realloc(out->owned,
+		                  (out->n_owned + 1) * sizeof *v)) ||
 		    !(out->owned = v, v[out->n_owned] = gs_strdup(buf)))
 			return gs_fail_nomem(err);
 		out->v[i].name = out->owned[out->n_owned++];
@@ -258,19 +282,25 @@ static int name_copies(const wctx *c, gs_eobjects *out, size_t first, gs_strmap 
 	return 0;
 }
 
-static int one_workload(const gs_plan *p, const gs_emit_opts *o, const spots *sp, size_t wi,
-                        gs_eobjects *out, size_t *cap, gs_strmap *taken, gs_error *err)
+static int one_workload(const gs_plan *p, const gs_emit_opts *o,
+                        const spots *sp, size_t wi, gs_eobjects *out,
+                        size_t *cap, gs_strmap *taken, gs_error *err)
 {
 	const gs_scenario *s = gs_plan_scenario(p);
+	/* The file's placement: under DRA the plan is pinned by its claims,
+	 * but templates still let a workload's pods take any pool of its. */
 	wctx c = { p, o, gs_plan_workload_at(p, wi)->workload, NULL, NULL, NULL,
-	           gs_scenario_placement(s) == GS_PLACEMENT_PINNED };
+		   gs_scenario_placement(s) == GS_PLACEMENT_PINNED };
 	size_t first = out->n;
 	int rc;
 	c.name = c.w->object.name ? c.w->object.name : c.w->name;
-	c.ns = c.w->object.namespace_ ? c.w->object.namespace_ : gs_scenario_namespace(s);
+	c.ns = c.w->object.namespace_ ? c.w->object.namespace_
+	                              : gs_scenario_namespace(s);
 	if (c.w->object.kind == GS_OBJECT_POD && c.w->replicas > 1)
-		return fail_workload(p, c.w, err, "a Pod is one replica: name the Deployment, "
-		                     "StatefulSet or Job that makes them in its object.kind");
+		return fail_workload(
+		    p, c.w, err,
+		    "a Pod is one replica: name the Deployment, "
+		    "StatefulSet or Job that makes them in its object.kind");
 	if ((rc = container_of(&c, err)) < 0)
 		return rc;
 	if (group(&c, sp, wi, out, cap) < 0)

@@ -20,24 +20,24 @@
 typedef struct gs_eobject {
 	const gs_workload *w;
 	gs_object_kind kind;
-	const char *name;        /* the object's (a copy's: its own) */
-	const char *real_name;   /* the workload's object's */
+	const char *name;      /* the object's (a copy's: its own) */
+	const char *real_name; /* the workload's object's */
 	const char *namespace_;
-	const char *file_ns;     /* the workload file's namespace (manifests
+	const char *file_ns;   /* the workload file's namespace (manifests
 	                          * without one are in it) */
-	const char *container;   /* NULL only with example Deployments */
-	int copy;                /* 0: the real object; 1, 2, ...: a copy */
+	const char *container; /* NULL only with example Deployments */
+	int copy;              /* 0: the real object; 1, 2, ...: a copy */
 	int replicas;
-	place where;             /* what its pods request */
-	const char **pools;      /* the pools its pods select, in plan order */
+	place where;        /* what its pods request */
+	const char **pools; /* the pools its pods select, in plan order */
 	size_t n_pools;
-	int spread_nodes;        /* at most one pod per node */
+	int spread_nodes; /* at most one pod per node */
 } gs_eobject;
 
 typedef struct gs_eobjects {
 	gs_eobject *v;
 	size_t n;
-	char **owned;            /* names made for copies, freed with the set */
+	char **owned; /* names made for copies, freed with the set */
 	size_t n_owned;
 } gs_eobjects;
 

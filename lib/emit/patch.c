@@ -17,11 +17,13 @@ static gs_node *pool_selection(int *bad, const gs_eobject *e, gs_node *spec)
 	gs_node *aff = gs_emit_map();
 	if (e->n_pools == 1) {
 		gs_node *sel = gs_emit_map();
-		gs_emit_put(bad, sel, GS_EMIT_POOL_LABEL, gs_node_str(e->pools[0]));
+		gs_emit_put(bad, sel, GS_EMIT_POOL_LABEL,
+		            gs_node_str(e->pools[0]));
 		gs_emit_put(bad, spec, "nodeSelector", sel);
 	} else {
-		gs_node *na = gs_emit_map(), *req = gs_emit_map(), *terms = gs_emit_seq(),
-		        *term = gs_emit_map(), *exprs = gs_emit_seq(), *ex = gs_emit_map(),
+		gs_node *na = gs_emit_map(), *req = gs_emit_map(),
+		        *terms = gs_emit_seq(), *term = gs_emit_map(),
+		        *exprs = gs_emit_seq(), *ex = gs_emit_map(),
 		        *vals = gs_emit_seq();
 		for (size_t i = 0; i < e->n_pools; i++)
 			gs_emit_push(bad, vals, gs_node_str(e->pools[i]));
@@ -32,7 +34,9 @@ static gs_node *pool_selection(int *bad, const gs_eobject *e, gs_node *spec)
 		gs_emit_put(bad, term, "matchExpressions", exprs);
 		gs_emit_push(bad, terms, term);
 		gs_emit_put(bad, req, "nodeSelectorTerms", terms);
-		gs_emit_put(bad, na, "requiredDuringSchedulingIgnoredDuringExecution", req);
+		gs_emit_put(bad, na,
+		            "requiredDuringSchedulingIgnoredDuringExecution",
+		            req);
 		gs_emit_put(bad, aff, "nodeAffinity", na);
 	}
 	return aff;
@@ -42,14 +46,17 @@ static gs_node *pool_selection(int *bad, const gs_eobject *e, gs_node *spec)
  * placement the scheduler may choose puts two together. */
 static gs_node *anti_affinity(int *bad, const gs_eobject *e)
 {
-	gs_node *pa = gs_emit_map(), *req = gs_emit_seq(), *term = gs_emit_map(),
-	        *sel = gs_emit_map(), *ml = gs_emit_map();
+	gs_node *pa = gs_emit_map(), *req = gs_emit_seq(),
+	        *term = gs_emit_map(), *sel = gs_emit_map(),
+	        *ml = gs_emit_map();
 	gs_emit_put(bad, ml, GS_EMIT_WORKLOAD_LABEL, gs_node_str(e->w->name));
 	gs_emit_put(bad, sel, "matchLabels", ml);
 	gs_emit_put(bad, term, "labelSelector", sel);
-	gs_emit_put(bad, term, "topologyKey", gs_node_str("kubernetes.io/hostname"));
+	gs_emit_put(bad, term, "topologyKey",
+	            gs_node_str("kubernetes.io/hostname"));
 	gs_emit_push(bad, req, term);
-	gs_emit_put(bad, pa, "requiredDuringSchedulingIgnoredDuringExecution", req);
+	gs_emit_put(bad, pa, "requiredDuringSchedulingIgnoredDuringExecution",
+	            req);
 	return pa;
 }
 
@@ -71,8 +78,10 @@ static const gs_node *real_container(const gs_eobject *e, const gs_emit_opts *o)
 	const char *name;
 	gs_error err;
 	if (!o->manifests || !e->container ||
-	    gs_manifests_find_ref(o->manifests, e->w, e->file_ns, &m, &err) < 0 ||
-	    gs_manifest_container(o->manifests, m, e->container, &c, &name, &err) < 0)
+	    gs_manifests_find_ref(o->manifests, e->w, e->file_ns, &m, &err) <
+	        0 ||
+	    gs_manifest_container(o->manifests, m, e->container, &c, &name,
+	                          &err) < 0)
 		return NULL;
 	return c;
 }
@@ -81,23 +90,29 @@ static const gs_node *real_container(const gs_eobject *e, const gs_emit_opts *o)
  * resource set to null, which a strategic merge deletes, so the pod asks
  * for the planned resource alone. Without a manifest, nvidia.com/gpu (what
  * an unplanned GPU pod asks) in limits. */
-static void drop_others(int *bad, gs_node *map, const gs_node *real, const char *section,
-                        const char *keep)
+static void drop_others(int *bad, gs_node *map, const gs_node *real,
+                        const char *section, const char *keep)
 {
-	const gs_node *have = real ? gs_node_get(gs_node_get(real, "resources"), section) : NULL;
+	const gs_node *have =
+	    real ? gs_node_get(gs_node_get(real, "resources"), section) : NULL;
 	if (!real) {
-		if (strcmp(section, "limits") == 0 && strcmp(keep, "nvidia.com/gpu") != 0)
-			gs_emit_put(bad, map, "nvidia.com/gpu", gs_node_new(GS_NODE_NULL, NULL));
+		if (strcmp(section, "limits") == 0 &&
+		    strcmp(keep, "nvidia.com/gpu") != 0)
+			gs_emit_put(bad, map, "nvidia.com/gpu",
+			            gs_node_new(GS_NODE_NULL, NULL));
 		return;
 	}
-	for (size_t i = 0; have && have->kind == GS_NODE_MAP && i < have->n; i++) {
+	for (size_t i = 0; have && have->kind == GS_NODE_MAP && i < have->n;
+	     i++) {
 		const char *k = have->keys[i]->text;
 		if (strncmp(k, "nvidia.com/", 11) == 0 && strcmp(k, keep) != 0)
-			gs_emit_put(bad, map, k, gs_node_new(GS_NODE_NULL, NULL));
+			gs_emit_put(bad, map, k,
+			            gs_node_new(GS_NODE_NULL, NULL));
 	}
 }
 
-static gs_node *container_resources(int *bad, const gs_eobject *e, const gs_node *real)
+static gs_node *container_resources(int *bad, const gs_eobject *e,
+                                    const gs_node *real)
 {
 	gs_node *res = gs_emit_map();
 	if (e->where.claim[0]) {
@@ -111,9 +126,11 @@ static gs_node *container_resources(int *bad, const gs_eobject *e, const gs_node
 		gs_emit_put(bad, lim, e->where.resource, gs_node_int(1));
 		drop_others(bad, lim, real, "limits", e->where.resource);
 		gs_emit_put(bad, res, "limits", lim);
-		if (real && gs_node_get(gs_node_get(real, "resources"), "requests")) {
+		if (real &&
+		    gs_node_get(gs_node_get(real, "resources"), "requests")) {
 			gs_node *req = gs_emit_map();
-			drop_others(bad, req, real, "requests", e->where.resource);
+			drop_others(bad, req, real, "requests",
+			            e->where.resource);
 			if (req && req->n)
 				gs_emit_put(bad, res, "requests", req);
 			else
@@ -125,7 +142,8 @@ static gs_node *container_resources(int *bad, const gs_eobject *e, const gs_node
 
 static gs_node *pod_spec(int *bad, const gs_eobject *e, const gs_emit_opts *o)
 {
-	gs_node *spec = gs_emit_map(), *aff, *ctrs = gs_emit_seq(), *c = gs_emit_map();
+	gs_node *spec = gs_emit_map(), *aff, *ctrs = gs_emit_seq(),
+	        *c = gs_emit_map();
 	const gs_node *real = real_container(e, o);
 	aff = pool_selection(bad, e, spec);
 	if (e->spread_nodes)
@@ -138,16 +156,22 @@ static gs_node *pod_spec(int *bad, const gs_eobject *e, const gs_emit_opts *o)
 	if (e->where.claim[0]) {
 		gs_node *rcs = gs_emit_seq(), *rc = gs_emit_map();
 		gs_emit_put(bad, rc, "name", gs_node_str("gpu"));
-		gs_emit_put(bad, rc, e->where.template_ ? "resourceClaimTemplateName"
-		                                         : "resourceClaimName",
+		gs_emit_put(bad, rc,
+		            e->where.template_ ? "resourceClaimTemplateName"
+		                               : "resourceClaimName",
 		            gs_node_str(e->where.claim));
 		gs_emit_push(bad, rcs, rc);
 		gs_emit_put(bad, spec, "resourceClaims", rcs);
 	}
-	gs_emit_put(bad, c, "name", gs_node_str(e->container ? e->container : e->w->name));
+	gs_emit_put(bad, c, "name",
+	            gs_node_str(e->container ? e->container : e->w->name));
 	if (o->example_deployments)
-		gs_emit_put(bad, c, "image", gs_node_str("registry.example.com/replace-me:latest"));
+		gs_emit_put(
+		    bad, c, "image",
+		    gs_node_str("registry.example.com/replace-me:latest"));
 	gs_emit_put(bad, c, "resources", container_resources(bad, e, real));
+	gs_emit_place_env(bad, &e->where, e->w,
+	                  c); /* MPS client limits under DRA */
 	gs_emit_push(bad, ctrs, c);
 	gs_emit_put(bad, spec, "containers", ctrs);
 	return spec;
@@ -165,7 +189,8 @@ static gs_node *pod_labels(int *bad, const gs_eobject *e)
 	return l;
 }
 
-static gs_node *pod_template(int *bad, const gs_eobject *e, const gs_emit_opts *o)
+static gs_node *pod_template(int *bad, const gs_eobject *e,
+                             const gs_emit_opts *o)
 {
 	gs_node *t = gs_emit_map(), *meta = gs_emit_map();
 	gs_emit_put(bad, meta, "labels", pod_labels(bad, e));
@@ -187,7 +212,8 @@ static gs_node *rollout(int *bad)
 static gs_node *head(int *bad, const gs_eobject *e)
 {
 	gs_node *d = gs_emit_map(), *meta = gs_emit_map();
-	gs_emit_put(bad, d, "apiVersion", gs_node_str(gs_emit_api_version(e->kind)));
+	gs_emit_put(bad, d, "apiVersion",
+	            gs_node_str(gs_emit_api_version(e->kind)));
 	gs_emit_put(bad, d, "kind", gs_node_str(gs_object_kind_name(e->kind)));
 	gs_emit_put(bad, meta, "name", gs_node_str(e->name));
 	gs_emit_put(bad, meta, "namespace", gs_node_str(e->namespace_));
@@ -197,7 +223,8 @@ static gs_node *head(int *bad, const gs_eobject *e)
 
 /* The object's spec: replicas where the kind has them, the rollout, and
  * the pod template at the kind's path. */
-static gs_node *object_spec(int *bad, const gs_eobject *e, const gs_emit_opts *o)
+static gs_node *object_spec(int *bad, const gs_eobject *e,
+                            const gs_emit_opts *o)
 {
 	gs_node *spec = gs_emit_map();
 	switch (e->kind) {
@@ -219,8 +246,7 @@ static gs_node *object_spec(int *bad, const gs_eobject *e, const gs_emit_opts *o
 		gs_emit_put(bad, spec, "jobTemplate", jt);
 		return spec;
 	}
-	case GS_OBJECT_POD:
-		break;
+	case GS_OBJECT_POD: break;
 	}
 	gs_emit_put(bad, spec, "template", pod_template(bad, e, o));
 	return spec;
@@ -230,12 +256,15 @@ gs_node *gs_emit_patch(int *bad, const gs_eobject *e, const gs_emit_opts *o)
 {
 	gs_node *d = head(bad, e);
 	if (e->kind == GS_OBJECT_POD) {
-		gs_node *t = pod_template(bad, e, o), *meta = gs_node_get(d, "metadata");
+		gs_node *t = pod_template(bad, e, o),
+		        *meta = gs_node_get(d, "metadata");
 		/* A Pod is its own template: its labels and spec at the top. */
 		if (t && meta) {
-			gs_emit_put(bad, meta, "labels", gs_node_clone(gs_node_get(
-			            gs_node_get(t, "metadata"), "labels")));
-			gs_emit_put(bad, d, "spec", gs_node_clone(gs_node_get(t, "spec")));
+			gs_emit_put(bad, meta, "labels",
+			            gs_node_clone(gs_node_get(
+			                gs_node_get(t, "metadata"), "labels")));
+			gs_emit_put(bad, d, "spec",
+			            gs_node_clone(gs_node_get(t, "spec")));
 		}
 		gs_node_free(t);
 		return d;
@@ -270,31 +299,31 @@ static gs_node *sub_map(int *bad, gs_node *map, const char *key)
 	return gs_node_get(map, key);
 }
 
-/* Drops what the cluster, not the author, wrote: status, uid, ... */
-static void strip_live(gs_node *obj, gs_node *meta)
+/* Removes map[key] if there. */
+static void drop_key(gs_node *map, const char *key)
 {
+	for (size_t i = 0; map && map->kind == GS_NODE_MAP && i < map->n; i++) {
+		size_t rest = map->n - i - 1;
+		if (strcmp(map->keys[i]->text, key) != 0)
+			continue;
+		gs_node_free(map->keys[i]);
+		gs_node_free(map->items[i]);
+		memmove(&map->keys[i], &map->keys[i + 1], rest * sizeof *map->keys);
+		memmove(&map->items[i], &map->items[i + 1], rest * sizeof *map->items);
+		map->n--;
+		return;
+	}
+}
+
+void gs_emit_strip_live(gs_node *obj)
+{
+	gs_node *meta = gs_node_get(obj, "metadata");
 	static const char *const live[] = { "uid", "resourceVersion", "generation",
 		                            "creationTimestamp", "managedFields",
 		                            "ownerReferences", "selfLink" };
 	for (size_t k = 0; k < sizeof live / sizeof *live; k++)
-		for (size_t i = 0; meta && i < meta->n; i++)
-			if (strcmp(meta->keys[i]->text, live[k]) == 0) {
-				gs_node_free(meta->keys[i]);
-				gs_node_free(meta->items[i]);
-				memmove(&meta->keys[i], &meta->keys[i + 1], (meta->n - i - 1) * sizeof *meta->keys);
-				memmove(&meta->items[i], &meta->items[i + 1], (meta->n - i - 1) * sizeof *meta->items);
-				meta->n--;
-				break;
-			}
-	for (size_t i = 0; obj && i < obj->n; i++)
-		if (strcmp(obj->keys[i]->text, "status") == 0) {
-			gs_node_free(obj->keys[i]);
-			gs_node_free(obj->items[i]);
-			memmove(&obj->keys[i], &obj->keys[i + 1], (obj->n - i - 1) * sizeof *obj->keys);
-			memmove(&obj->items[i], &obj->items[i + 1], (obj->n - i - 1) * sizeof *obj->items);
-			obj->n--;
-			break;
-		}
+		drop_key(meta, live[k]);
+	drop_key(obj, "status");
 }
 
 gs_node *gs_emit_copy(int *bad, const gs_eobject *e, const gs_emit_opts *o,
@@ -304,13 +333,15 @@ gs_node *gs_emit_copy(int *bad, const gs_eobject *e, const gs_emit_opts *o,
 	gs_node *obj, *meta, *tmpl, *spec;
 	gs_error err;
 	char n[16];
-	if (!o->manifests || gs_manifests_find_ref(o->manifests, e->w, default_ns, &m, &err) < 0 ||
+	if (!o->manifests ||
+	    gs_manifests_find_ref(o->manifests, e->w, default_ns, &m, &err) <
+	        0 ||
 	    !(obj = gs_manifest_copy(m))) {
 		*bad = 1;
 		return NULL;
 	}
 	meta = sub_map(bad, obj, "metadata");
-	strip_live(obj, meta);
+	gs_emit_strip_live(obj);
 	set_key(bad, meta, "name", gs_node_str(e->name));
 	snprintf(n, sizeof n, "%d", e->copy + 1);
 	spec = sub_map(bad, obj, "spec");
@@ -318,11 +349,13 @@ gs_node *gs_emit_copy(int *bad, const gs_eobject *e, const gs_emit_opts *o,
 		spec = sub_map(bad, sub_map(bad, spec, "jobTemplate"), "spec");
 	/* A copy's pods are its own: its selector names the copy label. */
 	if (e->kind == GS_OBJECT_DEPLOYMENT || e->kind == GS_OBJECT_STATEFULSET)
-		set_key(bad, sub_map(bad, sub_map(bad, spec, "selector"), "matchLabels"),
-		        GS_EMIT_COPY_LABEL, gs_node_str(n));
+		set_key(
+		    bad,
+		    sub_map(bad, sub_map(bad, spec, "selector"), "matchLabels"),
+		    GS_EMIT_COPY_LABEL, gs_node_str(n));
 	tmpl = e->kind == GS_OBJECT_POD ? obj : sub_map(bad, spec, "template");
-	set_key(bad, sub_map(bad, sub_map(bad, tmpl, "metadata"), "labels"), GS_EMIT_COPY_LABEL,
-	        gs_node_str(n));
+	set_key(bad, sub_map(bad, sub_map(bad, tmpl, "metadata"), "labels"),
+	        GS_EMIT_COPY_LABEL, gs_node_str(n));
 	return obj;
 }
 
@@ -333,8 +366,8 @@ gs_node *gs_emit_example(int *bad, const gs_eobject *e, const gs_emit_opts *o)
 	x.kind = GS_OBJECT_DEPLOYMENT;
 	d = gs_emit_patch(bad, &x, o);
 	spec = gs_node_get(d, "spec");
-	ml = gs_node_clone(gs_node_get(gs_node_get(gs_node_get(spec, "template"), "metadata"),
-	                               "labels"));
+	ml = gs_node_clone(gs_node_get(
+	    gs_node_get(gs_node_get(spec, "template"), "metadata"), "labels"));
 	gs_emit_put(bad, sel, "matchLabels", ml);
 	if (spec)
 		gs_emit_put(bad, spec, "selector", sel);

@@ -16,6 +16,10 @@ typedef struct kind_row {
 	int (*wanted)(const gs_plan *p, const gs_emit_opts *o);
 	const char *why_not; /* when not wanted */
 	const char *help;    /* one line; it opens the file's header */
+	int applies;         /* Kubernetes objects: kustomization.yaml lists it */
+	/* What the input lacks for it, said before rendering (renderers
+	 * report only memory); NULL: nothing. */
+	int (*check)(const gs_plan *p, const gs_emit_opts *o, gs_error *err);
 } kind_row;
 
 /* Indexed by gs_emit_kind. */
@@ -25,43 +29,44 @@ static const kind_row rows[GS_EMIT_KIND_COUNT] = {
 		gs_emit_device_plugin, gs_emit_wants_device_plugin,
 		"its stack is DRA, by via: dra or --dra: claims configure sharing, and the "
 		"device plugin must not run beside the DRA driver",
-		"NVIDIA device-plugin configs: one key per kind of node in the plan." },
+		"NVIDIA device-plugin configs: one key per kind of node in the plan.", 1 },
 	[GS_EMIT_OPERATOR_VALUES] = {
 		"gpu-operator-values", "gpu-operator-values.yaml",
 		gs_emit_operator_values, NULL, NULL,
-		"GPU Operator Helm values that point at the generated configs." },
+		"GPU Operator Helm values that point at the generated configs.", 0 },
 	[GS_EMIT_MIG_PARTED] = {
 		"mig-config", "mig-config.yaml",
 		gs_emit_mig_parted, gs_emit_wants_mig, "no MIG GPUs",
-		"mig-parted configs: one per MIG geometry in the plan." },
+		"mig-parted configs: one per MIG geometry in the plan.", 1 },
 	[GS_EMIT_LABELS] = {
 		"labels", "labels.sh",
 		gs_emit_labels, NULL, NULL,
-		"Node labels that select each node's device-plugin config and MIG geometry." },
+		"Node labels that select each node's device-plugin config and MIG geometry.", 0 },
 	[GS_EMIT_WORKLOADS] = {
 		"workloads", "workloads.yaml",
 		gs_emit_workloads, NULL, NULL,
-		"Strategic-merge patches: what each workload's Deployment must request "
-		"and where it must land." },
+		"Strategic-merge patches: what each workload's object must request "
+		"and where it must land.", 0, gs_emit_workloads_check },
 	[GS_EMIT_DRA] = {
 		"dra", "resourceclaims.yaml",
 		gs_emit_dra, gs_emit_wants_dra, "use --dra or via: dra",
 		"DRA claims: one per shared GPU or MIG instance, so its pods share it; templates "
-		"for devices of one pod's own." },
+		"for devices of one pod's own.", 1 },
 	[GS_EMIT_KARPENTER] = {
 		"karpenter", "karpenter.yaml",
 		gs_emit_karpenter, gs_emit_wants_karpenter, "Karpenter provisions AWS nodes only",
-		"Karpenter NodePools, one per kind of node in the plan (AWS nodes only)." },
+		"Karpenter NodePools, one per kind of node in the plan (AWS nodes only).", 1 },
 	[GS_EMIT_DRA_DRIVER] = {
 		"dra-driver", "dra-driver-values.yaml",
 		gs_emit_dra_driver, gs_emit_wants_dra, "use --dra or via: dra",
 		"Helm values of NVIDIA's DRA driver for GPUs, with the feature gates the claims "
-		"need." },
+		"need.", 0 },
 };
 
 const char *gs_emit_kind_name(gs_emit_kind k) { return rows[k].name; }
 const char *gs_emit_file_name(gs_emit_kind k) { return rows[k].file; }
 const char *gs_emit_help(gs_emit_kind k) { return rows[k].help; }
+int gs_emit_applies(gs_emit_kind k) { return rows[k].applies; }
 
 int gs_emit_kind_parse(const char *name, gs_emit_kind *out)
 {
@@ -97,6 +102,8 @@ int gs_emit(const gs_plan *p, gs_emit_kind k, const gs_emit_opts *o, char **out,
 	if (!gs_emit_wanted(p, k, o))
 		return gs_fail(err, GS_EINVAL, "the plan has no %s configuration (%s)",
 		               rows[k].name, rows[k].why_not);
+	if (rows[k].check && (rc = rows[k].check(p, o, err)) < 0)
+		return rc;
 	if (rows[k].render(p, o, &b) < 0)
 		b.failed = 1;
 	return gs_buf_detach(&b, out, err);

@@ -262,6 +262,7 @@ static int make(gs_plan *p, gs_planner *pl, gs_error *err)
 	memset(&c, 0, sizeof c);
 	memset(&after, 0, sizeof after);
 	memset(&before, 0, sizeof before);
+	p->sum.placement = pl->placement; /* pools are named by it */
 	rc = ded ? gs_choice_init(pl, &c) : -1;
 
 	if (rc == -2) {

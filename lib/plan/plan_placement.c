@@ -18,7 +18,8 @@ static gs_micros pinned_cost(const gs_planner *pl, gs_micros before)
 	alt.placement = GS_PLACEMENT_PINNED;
 	alt.robust_bound = NULL;
 	memset(&b, 0, sizeof b);
-	if (gs_choice_init(&alt, &c) == 0 && gs_choose_models(&alt, alt.shops, &c) == 0 &&
+	if (gs_choice_init(&alt, &c) == 0 &&
+	    gs_choose_models(&alt, alt.shops, &c) == 0 &&
 	    gs_build_after(&alt, alt.shops, &c, &b) == 0)
 		cost = b.cost < before ? b.cost : before;
 	gs_built_release(&b);
@@ -30,8 +31,10 @@ int gs_plan_placement_cost(gs_plan *p, const gs_planner *pl, gs_micros before)
 {
 	gs_plan_summary *sum = &p->sum;
 	sum->placement = pl->placement;
-	sum->pinned_per_hour = pl->placement == GS_PLACEMENT_PINNED ? -1 : sum->after_per_hour;
-	if (pl->placement != GS_PLACEMENT_ROBUST || !pl->robust_bound || !*pl->robust_bound)
+	sum->pinned_per_hour =
+	    pl->placement == GS_PLACEMENT_PINNED ? -1 : sum->after_per_hour;
+	if (pl->placement != GS_PLACEMENT_ROBUST || !pl->robust_bound ||
+	    !*pl->robust_bound)
 		return 0;
 	sum->pinned_per_hour = pinned_cost(pl, before);
 	if (sum->pinned_per_hour < 0)

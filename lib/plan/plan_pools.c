@@ -38,7 +38,9 @@ static size_t node_workloads(const gs_plan_node *nd, uintptr_t **out)
 			v[n++] = (uintptr_t)pg->assignments[k].workload;
 		for (size_t m = 0; m < pg->n_mig; m++)
 			for (size_t k = 0; k < pg->mig[m].n_assignments; k++)
-				v[n++] = (uintptr_t)pg->mig[m].assignments[k].workload;
+				v[n++] = (uintptr_t)pg->mig[m]
+				             .assignments[k]
+				             .workload;
 	}
 	if (n)
 		qsort(v, n, sizeof *v, by_ptr);
@@ -63,7 +65,7 @@ static int pool_key(const gs_plan *p, size_t i, gs_buf *b)
 	              nd->mig_config ? nd->mig_config : "");
 	for (size_t k = 0; k < n; k++)
 		gs_buf_printf(b, "%jx,", (uintmax_t)w[k]);
-	if (gs_scenario_placement(p->s) == GS_PLACEMENT_PINNED)
+	if (p->sum.placement == GS_PLACEMENT_PINNED)
 		gs_buf_printf(b, "|%zu", i);
 	free(w);
 	return b->failed ? -1 : 0;
@@ -71,7 +73,8 @@ static int pool_key(const gs_plan *p, size_t i, gs_buf *b)
 
 /* "<config>", else "<config>-p2", "-p3", ...: the first free of every
  * name given so far. */
-static int pool_name(gs_plan *p, const char *config, gs_strmap *names, const char **out)
+static int pool_name(gs_plan *p, const char *config, gs_strmap *names,
+                     const char **out)
 {
 	char buf[64], suffix[16];
 	for (int nth = 1;; nth++) {
@@ -79,13 +82,14 @@ static int pool_name(gs_plan *p, const char *config, gs_strmap *names, const cha
 			snprintf(buf, sizeof buf, "%s", config);
 		else {
 			snprintf(suffix, sizeof suffix, "-p%d", nth);
-			snprintf(buf, sizeof buf, "%.*s%s", (int)(63 - strlen(suffix)), config,
-			         suffix);
+			snprintf(buf, sizeof buf, "%.*s%s",
+			         (int)(63 - strlen(suffix)), config, suffix);
 		}
 		if (gs_strmap_find(names, buf) == GS_STRMAP_NONE)
 			break;
 	}
-	if (gs_strmap_put(names, buf, 0) < 0 || !(*out = gs_plan_strdup(p, buf)))
+	if (gs_strmap_put(names, buf, 0) < 0 ||
+	    !(*out = gs_plan_strdup(p, buf)))
 		return -1;
 	return 0;
 }
@@ -100,12 +104,15 @@ int gs_plan_name_pools(gs_plan *p)
 		size_t had;
 		if ((rc = pool_key(p, i, &key)) < 0)
 			break;
-		if ((had = gs_strmap_find(&pools, key.data)) != GS_STRMAP_NONE) {
+		if ((had = gs_strmap_find(&pools, key.data)) !=
+		    GS_STRMAP_NONE) {
 			nd->pool = p->nodes[had].pool;
 			continue;
 		}
 		rc = gs_strmap_put(&pools, key.data, i) < 0 ||
-		     pool_name(p, nd->config, &names, &nd->pool) < 0 ? -1 : 0;
+		             pool_name(p, nd->config, &names, &nd->pool) < 0
+		         ? -1
+		         : 0;
 	}
 	gs_buf_release(&key);
 	gs_strmap_release(&pools);

@@ -133,7 +133,9 @@ int gs_planner_init(gs_planner *pl, const gs_scenario *s, const char *cloud,
 	pl->cat = s->cat;
 	pl->target = s->target_ppm;
 	pl->via_dra = s->via == GS_VIA_DRA;
-	pl->placement = s->placement;
+	/* Under DRA a pod names the claim of its shared GPU: placement is
+	 * exact, as pinned, whatever the file says. */
+	pl->placement = pl->via_dra ? GS_PLACEMENT_PINNED : s->placement;
 	pl->cost = gs_pack_cost;
 	pl->shops = shops;
 	if (!pl->cloud)

@@ -27,7 +27,8 @@ static int cap_times(const gs_planner *pl, const gs_workload *w, int k)
 	return most < k ? most : k;
 }
 
-static int collect(const gs_planner *pl, const gs_gpu *g, int r, reach *v, int n, int k)
+static int collect(const gs_planner *pl, const gs_gpu *g, int r, reach *v,
+                   int n, int k)
 {
 	const gs_replica *p = &pl->reps[r];
 	int pinned = pl->placement == GS_PLACEMENT_PINNED;
@@ -78,10 +79,11 @@ static gs_worst worst_of(reach *v, int n, int k)
 	return w;
 }
 
-gs_worst gs_robust_worst(const gs_planner *pl, const gs_gpu *g, const int *reps, int n,
-                         int extra, int k)
+gs_worst gs_robust_worst(const gs_planner *pl, const gs_gpu *g, const int *reps,
+                         int n, int extra, int k)
 {
-	reach small[64], *v = n + 1 <= 64 ? small : malloc((size_t)(n + 1) * sizeof *v);
+	reach small[64],
+	    *v = n + 1 <= 64 ? small : malloc((size_t)(n + 1) * sizeof *v);
 	gs_worst w = { 0, 0 };
 	int m = 0;
 	if (!v) {
@@ -110,7 +112,8 @@ gs_worst gs_robust_bind(const gs_planner *pl, gs_worst planned, gs_worst worst,
 }
 
 /* Every replica of the GPUs on[0..n) and pg, in one list. */
-static int *node_reps(const gs_pgpu *const *on, int n, const gs_pgpu *pg, int *count)
+static int *node_reps(const gs_pgpu *const *on, int n, const gs_pgpu *pg,
+                      int *count)
 {
 	int total = 0, *reps;
 	for (int i = 0; i <= n; i++) {
@@ -149,7 +152,8 @@ int gs_robust_node_ok(const gs_planner *pl, const gs_pgpu *const *on, int n,
 	/* Only whole shared GPUs hand any slot to any pod of the node; MIG
 	 * instances are checked where they are packed (gs_mig_holds). */
 	if (n == 0 || pg->ng != 1 || pg->g[0].prof ||
-	    (pg->strategy != GS_STRATEGY_TIME_SLICING && pg->strategy != GS_STRATEGY_MPS))
+	    (pg->strategy != GS_STRATEGY_TIME_SLICING &&
+	     pg->strategy != GS_STRATEGY_MPS))
 		return 1;
 	if (on[0]->g[0].tenant != pg->g[0].tenant) {
 		if (pl->robust_bound && pl->placement == GS_PLACEMENT_ROBUST)
@@ -160,9 +164,9 @@ int gs_robust_node_ok(const gs_planner *pl, const gs_pgpu *const *on, int n,
 		return 0;
 	w = gs_robust_worst(pl, pg->model, reps, count, -1, pg->k);
 	offer = pg->strategy == GS_STRATEGY_MPS
-		? INT64_MAX
-		: gs_memory_offer(pg->model, NULL, GS_STRATEGY_TIME_SLICING,
-		                  node_headroom(pl, reps, count));
+	            ? INT64_MAX
+	            : gs_memory_offer(pg->model, NULL, GS_STRATEGY_TIME_SLICING,
+	                              node_headroom(pl, reps, count));
 	ok = w.mem <= offer && w.comp <= pl->target;
 	if (!ok && pl->robust_bound && pl->placement == GS_PLACEMENT_ROBUST)
 		++*pl->robust_bound;

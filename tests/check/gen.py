@@ -134,7 +134,8 @@ def gen(seed):
         kind = rnd.choice(KINDS)
         name = "%s-%s-%d" % (rnd.choice(WORDS), kind[:3], i)
         used.add(name)
-        w = ["  - name: %s" % name, "    kind: %s" % kind]
+        w = ["  - name: %s" % name, "    kind: %s" % kind,
+             "    object: {container: main}"]
         reps = rnd.randint(1, 6)
         if reps != 1 or rnd.random() < 0.5:
             w.append("    replicas: %d" % reps)
