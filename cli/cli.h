@@ -117,6 +117,8 @@ int cli_parse_kube(const cli_cmd *cmd, const char *text, int *minor);
 /* Loads the workloads' manifests into *out (0, or an exit status after
  * the error is printed); they live until the process ends. */
 int cli_load_manifests(const char *path, const gs_manifests **out);
+/* --placement P over the file's placement (NULL: the file's). */
+int cli_set_placement(gs_scenario *s, const char *placement, gs_error *err);
 
 /* The values of --format and --dra-api, in the order of FMT_* and
  * gs_dra_api. */
@@ -141,6 +143,8 @@ extern const char *const cli_dra_apis[];
 	"dra-api", 0, "V", "resource.k8s.io: v1, v1beta2 or v1beta1 (default: per --kube-version)"
 #define CLI_ROW_KUBE \
 	"kube-version", 0, "1.N", "the cluster's Kubernetes, 1.32 to 1.37 (default 1.35)"
+#define CLI_ROW_PLACEMENT \
+	"placement", 0, "P", "robust (any placement fits) or pinned (copies per placement)"
 #define CLI_ROW_MANIFESTS \
 	"manifests", 0, "FILE", "the workloads' real objects: patches name their containers"
 #define CLI_ROW_NAMESPACE \

@@ -5,8 +5,8 @@
 
 #include "cli.h"
 
-enum { O_RENAME, O_EXAMPLES, O_DRA, O_DRA_API, O_NAMESPACE, O_KUBE, O_MANIFESTS, O_PROFILES,
-       O_HELP };
+enum { O_RENAME, O_EXAMPLES, O_DRA, O_DRA_API, O_NAMESPACE, O_KUBE, O_MANIFESTS, O_PLACEMENT,
+       O_PROFILES, O_HELP };
 
 const cli_opt emit_opts[] = {
 	[O_RENAME] = CLI_OPT_RENAME,
@@ -16,6 +16,7 @@ const cli_opt emit_opts[] = {
 	[O_NAMESPACE] = CLI_OPT_NAMESPACE,
 	[O_KUBE] = CLI_OPT_KUBE,
 	[O_MANIFESTS] = CLI_OPT_MANIFESTS,
+	[O_PLACEMENT] = { CLI_ROW_PLACEMENT, .kind = CLI_K_INDEX },
 	[O_PROFILES] = CLI_OPT_PROFILES,
 	[O_HELP] = CLI_OPT_HELP,
 	CLI_OPT_END,
@@ -39,7 +40,7 @@ int cmd_emit(const cli_cmd *self, int argc, char **argv)
 {
 	gs_emit_opts eo = GS_EMIT_OPTS_INIT;
 	gs_plan_opts po = GS_PLAN_OPTS_INIT;
-	const char *profiles = NULL;
+	const char *profiles = NULL, *placement = NULL;
 	gs_scenario *scn = NULL;
 	gs_catalog *cat = NULL;
 	gs_plan *plan = NULL;
@@ -53,6 +54,8 @@ int cmd_emit(const cli_cmd *self, int argc, char **argv)
 	while ((opt = cli_next(&p)) >= 0) {
 		if (opt == O_PROFILES)
 			profiles = p.arg;
+		else if (opt == O_PLACEMENT)
+			placement = p.arg;
 		else if ((rc = cli_emit_option(self, O_RENAME, opt, p.arg, &eo)))
 			return rc;
 	}
@@ -66,7 +69,7 @@ int cmd_emit(const cli_cmd *self, int argc, char **argv)
 		return rc;
 	eo.source = argv[p.optind + 1];
 	if (gs_scenario_load(cat, argv[p.optind + 1], &scn, &err) < 0 ||
-	    gs_plan_make(scn, &po, &plan, &err) < 0 || gs_emit(plan, kind, &eo, &text, &err) < 0)
+	    cli_set_placement(scn, placement, &err) < 0 || gs_plan_make(scn, &po, &plan, &err) < 0 || gs_emit(plan, kind, &eo, &text, &err) < 0)
 		rc = cli_fail(&err);
 	else
 		fputs(text, stdout);

@@ -12,6 +12,7 @@ typedef struct plan_args {
 	gs_emit_opts eo;     /* with --emit */
 	const char *emit_dir, *report, *profiles;
 	int fmt, force, karpenter;
+	const char *placement;
 } plan_args;
 
 static int add_metrics(const cli_cmd *self, void *args, const char *file)
@@ -48,6 +49,7 @@ const cli_opt plan_opts[] = {
 	{ "team-label", 0, "KEY",
 	  "with --nodes: pod label naming the team (default: namespace)",
 	  CLI_STR(plan_args, io.team_label) },
+	{ CLI_ROW_PLACEMENT, CLI_STR(plan_args, placement) },
 	CLI_OPTS_EMIT(plan_args, eo),
 	{ CLI_ROW_PROFILES, CLI_STR(plan_args, profiles) },
 	CLI_OPT_HELP,
@@ -135,6 +137,7 @@ int cmd_plan(const cli_cmd *self, int argc, char **argv)
 		return rc;
 	if ((a.io.nodes ? import_scenario(cat, &a.io, &scn, &err)
 	                : gs_scenario_load(cat, argv[first], &scn, &err)) < 0 ||
+	    cli_set_placement(scn, a.placement, &err) < 0 ||
 	    gs_plan_make(scn, &po, &plan, &err) < 0) {
 		rc = cli_fail(&err);
 	} else {

@@ -37,3 +37,8 @@ int cli_load_manifests(const char *path, const gs_manifests **out)
 	*out = m;
 	return 0;
 }
+
+int cli_set_placement(gs_scenario *s, const char *placement, gs_error *err)
+{
+	return placement ? gs_scenario_set(s, NULL, "placement", placement, err) : 0;
+}

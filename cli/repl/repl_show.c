@@ -492,6 +492,9 @@ static int take_option(const cli_cmd *cmd, int idx, const char *arg, session_opt
 		so->karpenter = 1;
 	else if (strcmp(name, "profiles") == 0)
 		so->profiles = arg;
+	else if (strcmp(name, "placement") == 0)
+		return cli_usage_error(cmd, "in a session the placement is a key: set "
+		                       "placement %s", arg);
 	else if (first_emit >= 0)
 		return cli_emit_option(cmd, first_emit, idx, arg, &so->eo);
 	return 0;

@@ -40,24 +40,6 @@ static int add(gs_emit_set *s, const char *name, char *text)
 	return 0;
 }
 
-static void lower(const char *in, char *out, size_t n)
-{
-	size_t i;
-	for (i = 0; in[i] && i + 1 < n; i++)
-		out[i] = (char)(in[i] >= 'A' && in[i] <= 'Z' ? in[i] - 'A' + 'a'
-		                                             : in[i]);
-	out[i] = '\0';
-}
-
-/* "patch-deployment-ml-chat.yaml": a name of the patch's own, as kinds,
- * namespaces and names are DNS labels or subdomains. */
-static void patch_name(const gs_eobject *e, char *buf, size_t n)
-{
-	char kind[16];
-	lower(gs_object_kind_name(e->kind), kind, sizeof kind);
-	snprintf(buf, n, "patch-%s-%s-%s.yaml", kind, e->namespace_, e->name);
-}
-
 static int add_patches(gs_emit_set *s, const gs_plan *p, const gs_emit_opts *o,
                        const gs_eobjects *objs, gs_buf *copies)
 {
@@ -76,7 +58,7 @@ static int add_patches(gs_emit_set *s, const gs_plan *p, const gs_emit_opts *o,
 		    "kubectl apply -k . (kustomization.yaml), or alone:");
 		gs_emit_object_comment(&b, e);
 		gs_emit_doc(&b, gs_emit_patch(&bad, e, o));
-		patch_name(e, name, sizeof name);
+		gs_emit_patch_file(e, name, sizeof name);
 		if (gs_buf_detach(&b, &text, NULL) < 0 ||
 		    add(s, name, text) < 0)
 			bad = 1;

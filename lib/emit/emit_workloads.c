@@ -23,10 +23,18 @@ static void lower_kind(gs_object_kind k, char *buf, size_t n)
 	buf[i] = '\0';
 }
 
-void gs_emit_object_comment(gs_buf *b, const gs_eobject *e)
+void gs_emit_patch_file(const gs_eobject *e, char *buf, size_t n)
 {
 	char kind[16];
 	lower_kind(e->kind, kind, sizeof kind);
+	snprintf(buf, n, "patch-%s-%s-%s.yaml", kind, e->namespace_, e->name);
+}
+
+void gs_emit_object_comment(gs_buf *b, const gs_eobject *e)
+{
+	char kind[16], file[320];
+	lower_kind(e->kind, kind, sizeof kind);
+	gs_emit_patch_file(e, file, sizeof file);
 	gs_buf_printf(b, "# %s %s/%s: %d replica%s",
 	              gs_object_kind_name(e->kind), e->namespace_, e->name,
 	              e->replicas, e->replicas == 1 ? "" : "s");
@@ -35,8 +43,8 @@ void gs_emit_object_comment(gs_buf *b, const gs_eobject *e)
 		              e->real_name, e->copy + 1);
 	gs_buf_printf(b,
 	              "\n# kubectl patch %s %s -n %s --type strategic "
-	              "--patch-file FILE\n",
-	              kind, e->name, e->namespace_);
+	              "--patch-file %s\n",
+	              kind, e->name, e->namespace_, file);
 }
 
 int gs_emit_workloads_check(const gs_plan *p, const gs_emit_opts *o,

@@ -111,6 +111,23 @@ static void drop_others(int *bad, gs_node *map, const gs_node *real,
 	}
 }
 
+/* Puts section (limits, requests) into res: the planned resource, if
+ * any, and null for the GPU resources it replaces. */
+static void put_section(int *bad, gs_node *res, const gs_node *real,
+                        const char *section, const char *keep)
+{
+	gs_node *m = gs_emit_map();
+	if (*keep && strcmp(section, "limits") == 0)
+		gs_emit_put(bad, m, keep, gs_node_int(1));
+	drop_others(bad, m, real, section, keep);
+	if (m && m->n)
+		gs_emit_put(bad, res, section, m);
+	else
+		gs_node_free(m);
+}
+
+/* The container's resources: the planned extended resource, or the DRA
+ * claim (and then no device-plugin resource at all). */
 static gs_node *container_resources(int *bad, const gs_eobject *e,
                                     const gs_node *real)
 {
@@ -121,22 +138,10 @@ static gs_node *container_resources(int *bad, const gs_eobject *e,
 		gs_emit_put(bad, cl, "request", gs_node_str(e->where.request));
 		gs_emit_push(bad, claims, cl);
 		gs_emit_put(bad, res, "claims", claims);
-	} else {
-		gs_node *lim = gs_emit_map();
-		gs_emit_put(bad, lim, e->where.resource, gs_node_int(1));
-		drop_others(bad, lim, real, "limits", e->where.resource);
-		gs_emit_put(bad, res, "limits", lim);
-		if (real &&
-		    gs_node_get(gs_node_get(real, "resources"), "requests")) {
-			gs_node *req = gs_emit_map();
-			drop_others(bad, req, real, "requests",
-			            e->where.resource);
-			if (req && req->n)
-				gs_emit_put(bad, res, "requests", req);
-			else
-				gs_node_free(req);
-		}
 	}
+	put_section(bad, res, real, "limits", e->where.resource);
+	if (real && gs_node_get(gs_node_get(real, "resources"), "requests"))
+		put_section(bad, res, real, "requests", e->where.resource);
 	return res;
 }
 

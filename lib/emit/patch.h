@@ -29,6 +29,10 @@ void gs_emit_strip_live(gs_node *obj);
  * and the labels and selector a Deployment needs. */
 gs_node *gs_emit_example(int *bad, const gs_eobject *e, const gs_emit_opts *o);
 
+/* The file of e's patch in an emitted set:
+ * "patch-deployment-ml-chat.yaml", as kinds, namespaces and names are DNS
+ * labels or subdomains. */
+void gs_emit_patch_file(const gs_eobject *e, char *buf, size_t n);
 /* Two comment lines before e's patch: what it is and how to apply it
  * alone (emit_workloads.c). */
 void gs_emit_object_comment(gs_buf *b, const gs_eobject *e);

@@ -1,1 +1,1 @@
-emit workloads $FIXTURES/emit/eks-team-dra.yaml
+emit workloads --manifests $FIXTURES/emit/eks-team-dra-manifests.yaml $FIXTURES/emit/eks-team-dra.yaml

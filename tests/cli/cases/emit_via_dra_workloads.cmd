@@ -1,1 +1,1 @@
-emit workloads $FIXTURES/emit/via-dra.yaml
+emit workloads --manifests $FIXTURES/emit/via-dra-manifests.yaml $FIXTURES/emit/via-dra.yaml

@@ -1,0 +1,1 @@
+emit workloads $FIXTURES/emit/via-dra.yaml
