@@ -1039,8 +1039,8 @@ static void check_labels(ctx *c, const char *text)
 		CHECK(c, !strstr(copy, "$(") && !strchr(copy, '`'),
 		      "command substitution outside a comment: %s", copy);
 		if (sscanf(copy, "[ -n \"${NODE_%zu:-}\" ] ||", &n) == 1) {
-			snprintf(head, sizeof head, "[ -n \"${NODE_%zu:-}\" ] || fail \"NODE_%zu ", n,
-			         n);
+			snprintf(head, sizeof head, "[ -n \"${NODE_%zu:-}\" ] || fail "
+			         "\"NODE_%zu ", n, n);
 			CHECK(c, n == ++set && strncmp(copy, head, strlen(head)) == 0,
 			      "unexpected set check: %s", copy);
 			continue;
@@ -1062,7 +1062,8 @@ static void check_labels(ctx *c, const char *text)
 			CHECK(c, label_value_ok(value), "label value '%s' is not valid", value);
 			if (strcmp(key, "nvidia.com/device-plugin.config") == 0) {
 				CHECK(c, strcmp(value, pn->config) == 0,
-				      "node %zu labelled %s, its config is %s", n, value, pn->config);
+				      "node %zu labelled %s, its config is %s", n, value,
+				      pn->config);
 				dp++;
 			} else if (strcmp(key, "nvidia.com/mig.config") == 0) {
 				CHECK(c, pn->mig_config && strcmp(value, pn->mig_config) == 0,
