@@ -306,34 +306,137 @@ int gs_emit_mig_parted(const gs_plan *p, const gs_emit_opts *o, gs_buf *b)
 
 /* ---- node labels --------------------------------------------------------- */
 
+/* The script's checks, run before any label changes: a node's instance
+ * type and GPU product as the plan has them. gpu-feature-discovery writes
+ * the product as the driver names the model, "-SHARED" added when the GPU
+ * is time-sliced and "-MIG-<profile>" under the single MIG strategy; both
+ * are cut before the name is compared with the model's names. */
+static const char labels_check[] =
+	"fail() {\n"
+	"\techo \"labels.sh: $*; no node was labelled\" >&2\n"
+	"\texit 1\n"
+	"}\n"
+	"\n"
+	"# check N NODE TYPE PRODUCT...: NODE_N is of instance type TYPE (\"-\": a type\n"
+	"# no label can name, not checked), with one of the PRODUCT names as its\n"
+	"# nvidia.com/gpu.product label.\n"
+	"check() {\n"
+	"\tn=$1 node=$2 type=$3\n"
+	"\tshift 3\n"
+	"\thave=$(kubectl get node \"$node\" -o "
+	"jsonpath='{.metadata.labels.node\\.kubernetes\\.io/instance-type}') ||\n"
+	"\t\tfail \"NODE_$n: cannot read node '$node'\"\n"
+	"\tif [ \"$type\" != - ]; then\n"
+	"\t\t[ -n \"$have\" ] || fail \"NODE_$n: node '$node' has no "
+	"node.kubernetes.io/instance-type label (on hardware of your own, label it $type)\"\n"
+	"\t\t[ \"$have\" = \"$type\" ] || fail \"NODE_$n: node '$node' is a $have, not a "
+	"$type as planned\"\n"
+	"\tfi\n"
+	"\tproduct=$(kubectl get node \"$node\" -o "
+	"jsonpath='{.metadata.labels.nvidia\\.com/gpu\\.product}') ||\n"
+	"\t\tfail \"NODE_$n: cannot read node '$node'\"\n"
+	"\t[ -n \"$product\" ] || fail \"NODE_$n: node '$node' has no nvidia.com/gpu.product "
+	"label (install the GPU Operator first: its gpu-feature-discovery sets it)\"\n"
+	"\tbase=${product%-SHARED}\n"
+	"\tbase=${base%%-MIG-*}\n"
+	"\tfor p in \"$@\"; do\n"
+	"\t\t[ \"$base\" = \"$p\" ] && return 0\n"
+	"\tdone\n"
+	"\tfail \"NODE_$n: node '$node' has GPU $product, not the planned $1\"\n"
+	"}\n";
+
+#define PRODUCTS_MAX 16
+
+/* The model's names as gpu.product label values, each once: canonical
+ * first ("A100-SXM4-40GB"), then its aliases ("NVIDIA-A100-SXM4-40GB"). */
+static void put_products(gs_buf *b, const gs_gpu *g)
+{
+	char seen[PRODUCTS_MAX][64], v[64];
+	size_t n = 0;
+
+	for (size_t i = 0; i <= g->n_aliases && n < PRODUCTS_MAX; i++) {
+		size_t k;
+		gs_label_value(i ? g->aliases[i - 1] : g->name, v);
+		for (k = 0; k < n && strcmp(seen[k], v) != 0; k++)
+			;
+		if (k < n)
+			continue;
+		memcpy(seen[n++], v, sizeof v);
+		gs_buf_printf(b, " '%s'", v);
+	}
+}
+
+/* The node's instance type as its node.kubernetes.io/instance-type label
+ * says it, or "-" for a type of your own that no label value can name. */
+static const char *type_label(const gs_plan_node *pn, char *out)
+{
+	gs_label_value(pn->instance->type, out);
+	return strcmp(out, pn->instance->type) == 0 ? out : "-";
+}
+
+/* Fails, naming what NODE_i should be, when it is unset or empty. */
+static void put_set_check(gs_buf *b, size_t i, const gs_plan_node *pn)
+{
+	char buf[64];
+	const char *type = type_label(pn, buf);
+
+	gs_buf_printf(b, "[ -n \"${NODE_%zu:-}\" ] || fail \"NODE_%zu is not set: the name of ",
+	              i, i);
+	if (strcmp(type, "-") == 0)
+		gs_buf_printf(b, "the node playing plan node %zu\"\n", i);
+	else
+		gs_buf_printf(b, "a node of type %s (kubectl get nodes -l "
+		                 "node.kubernetes.io/instance-type=%s)\"\n", type, type);
+}
+
 int gs_emit_labels(const gs_plan *p, const gs_emit_opts *o, gs_buf *b)
 {
 	/* Under DRA no device-plugin config is selected: MIG geometry only. */
 	int dra = gs_emit_wants_dra(p, o);
+	size_t n = gs_plan_node_count(p);
+
 	gs_buf_puts(b, "#!/bin/sh\n");
 	gs_emit_header(b, p, o, gs_emit_help(GS_EMIT_LABELS),
 	               "NODE_1=<name> NODE_2=<name> ... sh labels.sh");
 	gs_buf_puts(b, "# Set NODE_<n> to the name of the node playing plan node <n>; "
-	               "the selector in\n# each comment lists the candidates.\n"
-	               "set -eu\n");
-	for (size_t i = 0; i < gs_plan_node_count(p); i++) {
-		const gs_plan_node *n = gs_plan_node_at(p, i);
+	               "the selector in\n# each comment lists the candidates. Every node "
+	               "is checked before any is\n# labelled: all set, all different, "
+	               "instance type and GPU as planned.\nset -eu\n\n");
+	gs_buf_puts(b, labels_check);
+	gs_buf_puts(b, "\n# All set, and all different.\n");
+	for (size_t i = 0; i < n; i++)
+		put_set_check(b, i + 1, gs_plan_node_at(p, i));
+	gs_buf_puts(b, "twice=$(printf '%s\\n'");
+	for (size_t i = 0; i < n; i++)
+		gs_buf_printf(b, " \"$NODE_%zu\"", i + 1);
+	gs_buf_puts(b, " | sort | uniq -d | head -n 1)\n"
+	               "[ -z \"$twice\" ] || fail \"node '$twice' is given as two NODE_<n>: "
+	               "each plan node needs a node of its own\"\n");
+	gs_buf_puts(b, "\n# Each as planned.\n");
+	for (size_t i = 0; i < n; i++) {
+		const gs_plan_node *pn = gs_plan_node_at(p, i);
+		char buf[64];
+		gs_buf_printf(b, "check %zu \"$NODE_%zu\" '%s'", i + 1, i + 1, type_label(pn, buf));
+		put_products(b, pn->instance->gpu);
+		gs_buf_putc(b, '\n');
+	}
+	for (size_t i = 0; i < n; i++) {
+		const gs_plan_node *pn = gs_plan_node_at(p, i);
 		char type[64];
 		/* Only label values reach the script: no user text is executed. */
-		gs_label_value(n->instance->type, type);
+		gs_label_value(pn->instance->type, type);
 		gs_buf_printf(b, "\n# node %zu: %s; kubectl get nodes -l "
 		                 "'node.kubernetes.io/instance-type=%s'\n",
 		              i + 1, type, type);
-		/* The first label a node gets checks that NODE_n is set. */
-		if (!dra || n->mig_config)
-			gs_buf_printf(b, "kubectl label node \"${NODE_%zu:?set NODE_%zu to the "
-			                 "name of a node of type %s}\" '%s=%s' --overwrite\n",
-			              i + 1, i + 1, type,
-			              dra ? MIG_LABEL : DP_LABEL, dra ? n->mig_config : n->config);
-		if (n->mig_config && !dra)
-			gs_buf_printf(b, "kubectl label node \"$NODE_%zu\" "
-			                 "'nvidia.com/mig.config=%s' --overwrite\n",
-			              i + 1, n->mig_config);
+		/* One call per node: its labels change together. */
+		gs_buf_printf(b, "kubectl label node \"$NODE_%zu\"", i + 1);
+		if (!dra)
+			gs_buf_printf(b, " 'nvidia.com/device-plugin.config=%s'", pn->config);
+		if (pn->mig_config)
+			gs_buf_printf(b, " 'nvidia.com/mig.config=%s'", pn->mig_config);
+		if (pn->pool)
+			gs_buf_printf(b, " 'gpushare.io/pool=%s'", pn->pool);
+		gs_buf_puts(b, " --overwrite\n");
 	}
 	return 0;
 }

@@ -26,7 +26,58 @@ static int setf(gs_scenario *s, const char *w, const char *key, gs_error *err,
 	return gs_scenario_set(s, w, key, v, err);
 }
 
-static int add_workload(gs_scenario *s, const iwl *w, gs_error *err)
+/* Whether kind is one gpushare patches (gs_object_kind). */
+static int patchable(const char *kind)
+{
+	for (int k = 0; k <= GS_OBJECT_POD; k++)
+		if (strcmp(kind, gs_object_kind_name((gs_object_kind)k)) == 0)
+			return 1;
+	return 0;
+}
+
+/* The first container of w's pods that requests GPUs; *n is 1, or 2 when
+ * another one does too. */
+static const char *gpu_container(const gs_inventory *inv, const iwl *w, size_t *n)
+{
+	const char *first = NULL;
+	*n = 0;
+	for (size_t i = 0; i < w->n_pods; i++) {
+		const ipod *p = &inv->pods[w->pods[i]];
+		for (size_t c = 0; c < p->n_containers; c++) {
+			if (!first) {
+				first = p->containers[c];
+				*n = 1;
+			} else if (strcmp(first, p->containers[c]) != 0) {
+				*n = 2;
+			}
+		}
+	}
+	return first;
+}
+
+/* The object its pods belong to: the owner, its namespace when not the
+ * file's, and the container that requests the GPU. */
+static int set_object(gs_scenario *s, const gs_inventory *inv, const iwl *w, gs_error *err)
+{
+	const char *n = w->name, *ctr;
+	size_t n_ctr;
+	int rc = 0;
+
+	if (!patchable(w->kind))
+		return 0; /* the header says so */
+	if (strcmp(w->kind, "Deployment") != 0)
+		rc = gs_scenario_set(s, n, "object.kind", w->kind, err);
+	if (rc == 0 && strcmp(w->owner, n) != 0 && gs_is_dns_subdomain(w->owner))
+		rc = gs_scenario_set(s, n, "object.name", w->owner, err);
+	if (rc == 0 && strcmp(w->ns, gs_scenario_namespace(s)) != 0 && gs_is_dns_label(w->ns))
+		rc = gs_scenario_set(s, n, "object.namespace", w->ns, err);
+	if (rc == 0 && (ctr = gpu_container(inv, w, &n_ctr)) && gs_is_dns_label(ctr))
+		rc = gs_scenario_set(s, n, "object.container", ctr, err);
+	return rc;
+}
+
+static int add_workload(gs_scenario *s, const gs_inventory *inv, const iwl *w,
+                        gs_error *err)
 {
 	const gs_import_workload *pw = &w->pub;
 	const char *n = w->name;
@@ -44,15 +95,44 @@ static int add_workload(gs_scenario *s, const iwl *w, gs_error *err)
 	    (rc = setf(s, n, "team", err, "%s", w->team)) < 0 ||
 	    (rc = setf(s, n, "tenant", err, "%s", tenant)) < 0)
 		return rc;
-	if (strcmp(w->kind, "Job") == 0 && (rc = setf(s, n, "kind", err, "batch")) < 0)
+	if ((strcmp(w->kind, "Job") == 0 || strcmp(w->kind, "CronJob") == 0) &&
+	    (rc = setf(s, n, "kind", err, "batch")) < 0)
 		return rc;
-	if (pw->instance)
-		rc = setf(s, n, "current", err, "%s:%d", pw->instance->type, pw->nodes);
-	return rc;
+	if (pw->instance && (rc = setf(s, n, "current", err, "%s:%d", pw->instance->type,
+	                               pw->nodes)) < 0)
+		return rc;
+	return set_object(s, inv, w, err);
+}
+
+/* The namespace most planned workloads are in (the first of equals in
+ * their order): the file's, so that fewer objects name their own. NULL
+ * when out of memory. */
+static const char *main_namespace(const gs_inventory *inv)
+{
+	gs_strmap seen = GS_STRMAP_INIT;
+	size_t *count = calloc(inv->n_wls + 1, sizeof *count), most = 0;
+	const char *best = count ? "default" : NULL;
+
+	for (size_t i = 0; best && i < inv->n_wls; i++) {
+		const iwl *w = &inv->wls[i];
+		size_t j = gs_strmap_find(&seen, w->ns);
+		if (w->pub.flags & GS_IMPORT_UNSCHEDULED)
+			continue;
+		if (j == GS_STRMAP_NONE && gs_strmap_put(&seen, w->ns, j = i) < 0)
+			best = NULL;
+		else if (++count[j] > most) {
+			most = count[j];
+			best = inv->wls[j].ns;
+		}
+	}
+	gs_strmap_release(&seen);
+	free(count);
+	return best;
 }
 
 int gs_import_scenario(const gs_inventory *inv, gs_scenario **out, gs_error *err)
 {
+	const char *ns;
 	gs_scenario *s;
 	size_t n = 0;
 	int rc;
@@ -67,9 +147,13 @@ int gs_import_scenario(const gs_inventory *inv, gs_scenario **out, gs_error *err
 	if ((rc = gs_scenario_new(inv->cat, &s, err)) < 0)
 		return rc;
 	rc = gs_scenario_set(s, NULL, "cloud", inv->sum.cloud, err);
+	if (rc == 0 && !(ns = main_namespace(inv)))
+		rc = gs_fail_nomem(err);
+	if (rc == 0 && strcmp(ns, "default") != 0 && gs_is_dns_label(ns))
+		rc = gs_scenario_set(s, NULL, "namespace", ns, err);
 	for (size_t i = 0; rc == 0 && i < inv->n_wls; i++)
 		if (!(inv->wls[i].pub.flags & GS_IMPORT_UNSCHEDULED))
-			rc = add_workload(s, &inv->wls[i], err);
+			rc = add_workload(s, inv, &inv->wls[i], err);
 	if (rc < 0) {
 		gs_scenario_free(s);
 		return rc;
@@ -79,6 +163,28 @@ int gs_import_scenario(const gs_inventory *inv, gs_scenario **out, gs_error *err
 	                        inv->sum.gpus, inv->sum.nodes);
 	*out = s;
 	return 0;
+}
+
+/* What `object` could not say: an owner gpushare does not patch, several
+ * containers that request GPUs. Kinds and container names are escaped
+ * (gs_import_dns_label), so nothing breaks out of the comment. */
+static void object_notes(const gs_inventory *inv, const iwl *w, gs_buf *b)
+{
+	char kind[64], ctr[64];
+	const char *first;
+	size_t n;
+
+	if (w->pub.flags & GS_IMPORT_UNSCHEDULED)
+		return;
+	if (!patchable(w->kind)) {
+		gs_buf_printf(b, "# %s: its pods belong to a %s, which gpushare cannot patch: "
+		              "edit or remove it\n", w->name,
+		              gs_label_value(w->kind, kind));
+		return;
+	}
+	if ((first = gpu_container(inv, w, &n)) && n > 1)
+		gs_buf_printf(b, "# %s: several containers request GPUs; object.container "
+		              "names %s\n", w->name, gs_import_dns_label(first, ctr));
 }
 
 /* The file's header says where it came from and what needs a look. Names
@@ -102,6 +208,7 @@ static void header(const gs_inventory *inv, gs_buf *b)
 		else if (w->flags & GS_IMPORT_PARTIAL)
 			gs_buf_printf(b, "# %s: no metrics for %d of %d pods\n", w->name,
 			              w->pods - w->pods_measured, w->pods);
+		object_notes(inv, &inv->wls[i], b);
 	}
 }
 

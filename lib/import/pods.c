@@ -110,6 +110,21 @@ static size_t deployment_len(const char *rs, const char *hash)
 	return (size_t)(dash - rs);
 }
 
+/* CronJobs own pods through a Job named <cronjob>-<minutes>, the minutes
+ * since 1970 of its scheduled time (the CronJob controller's getJobName).
+ * Only values from 2010 to 2100 count, which no YYYYMMDD date reaches
+ * (20,000,000 to 20,991,231), so "train-20260101" stays a Job. */
+static size_t cronjob_len(const char *job)
+{
+	const char *dash = strrchr(job, '-');
+	int64_t minutes;
+
+	if (!dash || dash == job || gs_kube_digits(dash + 1, &minutes) < 0 ||
+	    minutes < 21038400 || minutes > 68374080)
+		return 0;
+	return (size_t)(dash - job);
+}
+
 static int pod_owner(const gs_node *meta, const char *pod, ipod *p)
 {
 	const gs_node *refs = gs_node_get(meta, "ownerReferences"), *ref = NULL;
@@ -131,6 +146,8 @@ static int pod_owner(const gs_node *meta, const char *pod, ipod *p)
 	len = strcmp(kind, "ReplicaSet") == 0 ? deployment_len(name, hash) : 0;
 	if (len)
 		kind = "Deployment";
+	else if (strcmp(kind, "Job") == 0 && (len = cronjob_len(name)))
+		kind = "CronJob";
 	p->kind = gs_strdup(kind);
 	p->owner = gs_strndup(name, len ? len : strlen(name));
 	return p->kind && p->owner ? 0 : -1;

@@ -156,9 +156,27 @@ static int load_buffer(gs_manifests *m, const char *buf, size_t len, gs_error *e
 	return rc;
 }
 
+int gs_manifests_load_buffer(const char *name, const char *buf, size_t len,
+                             gs_manifests **out, gs_error *err)
+{
+	gs_manifests *m = calloc(1, sizeof *m);
+	int rc;
+
+	*out = NULL;
+	if (!m || !(m->file = gs_strdup(name))) {
+		free(m);
+		return gs_fail_nomem(err);
+	}
+	if ((rc = load_buffer(m, buf, len, err)) < 0) {
+		gs_manifests_free(m);
+		return rc;
+	}
+	*out = m;
+	return 0;
+}
+
 int gs_manifests_load(const char *path, gs_manifests **out, gs_error *err)
 {
-	gs_manifests *m;
 	char *buf = NULL;
 	size_t len = 0;
 	int rc;
@@ -167,19 +185,10 @@ int gs_manifests_load(const char *path, gs_manifests **out, gs_error *err)
 	/* The library never reads standard input: the CLI does. */
 	if (strcmp(path, "-") == 0)
 		return gs_fail(err, GS_EINVAL, "manifests: give a file, not '-'");
-	if (!(m = calloc(1, sizeof *m)) || !(m->file = gs_strdup(path))) {
-		free(m);
-		return gs_fail_nomem(err);
-	}
 	if ((rc = gs_file_read(path, &buf, &len, err)) == 0)
-		rc = load_buffer(m, buf, len, err);
+		rc = gs_manifests_load_buffer(path, buf, len, out, err);
 	free(buf);
-	if (rc < 0) {
-		gs_manifests_free(m);
-		return rc;
-	}
-	*out = m;
-	return 0;
+	return rc;
 }
 
 /* ---- lookups --------------------------------------------------------------- */

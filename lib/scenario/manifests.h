@@ -32,6 +32,11 @@ typedef struct gs_manifest {
 	const gs_node *tree;      /* the whole object (borrowed from the set) */
 } gs_manifest;
 
+/* gs_manifests_load on text already read (by the CLI from standard
+ * input, by the fuzzer); name is what errors call it. */
+int gs_manifests_load_buffer(const char *name, const char *buf, size_t len,
+                             gs_manifests **out, gs_error *err);
+
 /* The file the objects were read from, as errors name it. */
 const char *gs_manifests_file(const gs_manifests *m);
 size_t gs_manifests_count(const gs_manifests *m);

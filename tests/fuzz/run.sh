@@ -19,6 +19,8 @@ seeds() { # harness dir
 		for f in profiles/instances/*.yaml; do
 			{ printf '\001'; cat "$f"; } > "$2/inst-$(basename "$f")"
 		done ;;
+	fuzz_manifests)
+		cp tests/fixtures/manifests/*.yaml tests/fixtures/manifests/*.json "$2" 2>/dev/null ;;
 	fuzz_lint)
 		cp tests/fixtures/lint/*.yaml "$2" 2>/dev/null
 		cp ../shared/samples/configs/*/*.yaml "$2" 2>/dev/null ;;

@@ -950,106 +950,143 @@ static int label_chars(const char *s, size_t n, const char *extra)
 	return 1;
 }
 
-/* `kubectl label node "${NODE_<n>:?MSG}" 'KEY=VALUE' --overwrite` or with
- * "$NODE_<n>": returns n, or 0 when the line has another shape. */
-static size_t label_line(const char *line, size_t len, char *key, char *value)
+/* `kubectl label node "$NODE_<n>" 'KEY=VALUE'... --overwrite`: returns n and
+ * the pairs (at most max), or 0 when the line has another shape. */
+typedef struct label_pair {
+	char key[96], value[96];
+} label_pair;
+
+static size_t label_line(const char *line, label_pair *out, size_t max, size_t *n_out)
 {
-	static const char head[] = "kubectl label node \"";
-	static const char tail[] = "' --overwrite";
-	const char *p = line, *end = line + len, *q;
-	size_t n = 0;
-	if (len < sizeof head || strncmp(p, head, sizeof head - 1) != 0)
-		return 0;
-	p += sizeof head - 1;
-	if (strncmp(p, "${NODE_", 7) == 0)
-		p += 7;
-	else if (strncmp(p, "$NODE_", 6) == 0)
-		p += 6;
-	else
-		return 0;
-	while (p < end && isdigit((unsigned char)*p))
-		n = n * 10 + (size_t)(*p++ - '0');
-	if (p < end && *p == ':') { /* ${NODE_n:?message} */
-		if (p + 1 >= end || p[1] != '?' || line[sizeof head - 1] != '$' ||
-		    line[sizeof head] != '{')
-			return 0;
-		q = memchr(p, '}', (size_t)(end - p));
-		if (!q || !label_chars(p + 2, (size_t)(q - p - 2), " _.-"))
-			return 0;
-		p = q + 1;
-	} else if (line[sizeof head] == '{') {
-		return 0;
-	}
-	if (end - p < 3 || strncmp(p, "\" '", 3) != 0)
-		return 0;
-	p += 3;
-	q = memchr(p, '=', (size_t)(end - p));
-	if (!q || (size_t)(q - p) >= 64 || (size_t)(end - q) < sizeof tail ||
+	static const char head[] = "kubectl label node \"$NODE_";
+	static const char tail[] = " --overwrite";
+	const char *p = line, *end = line + strlen(line);
+	size_t n = 0, k = 0;
+
+	if (strncmp(p, head, sizeof head - 1) != 0 || (size_t)(end - p) < sizeof tail ||
 	    strcmp(end - (sizeof tail - 1), tail) != 0)
 		return 0;
-	memcpy(key, p, (size_t)(q - p));
-	key[q - p] = '\0';
-	len = (size_t)(end - (sizeof tail - 1) - (q + 1));
-	if (len >= 96)
+	end -= sizeof tail - 1;
+	p += sizeof head - 1;
+	while (p < end && isdigit((unsigned char)*p))
+		n = n * 10 + (size_t)(*p++ - '0');
+	if (*p++ != '"')
 		return 0;
-	memcpy(value, q + 1, len);
-	value[len] = '\0';
+	/* ' KEY=VALUE' each, single-quoted label characters only. */
+	while (p < end) {
+		const char *eq, *close;
+		if (end - p < 3 || p[0] != ' ' || p[1] != '\'' || k == max)
+			return 0;
+		p += 2;
+		if (!(close = memchr(p, '\'', (size_t)(end - p))) ||
+		    !(eq = memchr(p, '=', (size_t)(close - p))) || (size_t)(eq - p) >= 96 ||
+		    (size_t)(close - eq) > 96 || !label_chars(p, (size_t)(close - p), "=/_.-"))
+			return 0;
+		snprintf(out[k].key, sizeof out[k].key, "%.*s", (int)(eq - p), p);
+		snprintf(out[k].value, sizeof out[k].value, "%.*s", (int)(close - eq - 1), eq + 1);
+		k++;
+		p = close + 1;
+	}
+	*n_out = k;
 	return n;
+}
+
+/* `check N "$NODE_N" 'TYPE' 'PRODUCT'...`: the planned instance type (or
+ * "-") and the GPU model's names as gpu.product values. */
+static void check_node_check(ctx *c, const char *line, size_t n, const gs_plan_node *pn)
+{
+	char want[512], type[64], name[64];
+	gs_label_value(pn->instance->type, type);
+	gs_label_value(pn->instance->gpu->name, name);
+	snprintf(want, sizeof want, "check %zu \"$NODE_%zu\" '%s' '%s'", n, n,
+	         strcmp(type, pn->instance->type) == 0 ? type : "-", name);
+	CHECK(c, strncmp(line, want, strlen(want)) == 0, "node %zu: '%s', want '%s...'", n, line,
+	      want);
+	CHECK(c, label_chars(line + strlen(want), strlen(line + strlen(want)), " '_.-"),
+	      "node %zu: products are not label values: %s", n, line);
 }
 
 static void check_labels(ctx *c, const char *text)
 {
 	const gs_plan *p = c->p;
-	size_t nn = gs_plan_node_count(p);
-	int *dp = calloc(nn + 1, sizeof *dp), *mig = calloc(nn + 1, sizeof *mig);
-	const char *line = text;
+	size_t nn = gs_plan_node_count(p), set = 0, checked = 0, labelled = 0;
+	const char *line = strstr(text, "\n# All set, and all different.\n");
+	char twice[8192];
+	size_t o;
+
 	CHECK(c, strncmp(text, "#!/bin/sh\n", 10) == 0, "does not start with #!/bin/sh");
-	while (dp && mig && *line) {
+	CHECK(c, line != NULL, "no checks before the labels");
+	if (!line)
+		return;
+	/* The one line that may substitute a command outside the fixed
+	 * functions: it names every NODE_n, once. */
+	o = (size_t)snprintf(twice, sizeof twice, "twice=$(printf '%%s\\n'");
+	for (size_t i = 1; i <= nn && o < sizeof twice; i++)
+		o += (size_t)snprintf(twice + o, sizeof twice - o, " \"$NODE_%zu\"", i);
+	if (o < sizeof twice)
+		snprintf(twice + o, sizeof twice - o, " | sort | uniq -d | head -n 1)");
+	while (*line) {
 		const char *nl = strchr(line, '\n');
-		size_t len = nl ? (size_t)(nl - line) : strlen(line);
-		char copy[1024], key[96], value[96];
-		size_t n;
+		size_t len = nl ? (size_t)(nl - line) : strlen(line), n = 0, k = 0;
+		char copy[2048], head[64];
+		label_pair pairs[4];
+		int dp = 0, mig = 0, pool = 0;
 		snprintf(copy, sizeof copy, "%.*s", (int)len, line);
 		line += len + (nl ? 1 : 0);
-		if (len == 0 || copy[0] == '#')
+		if (len == 0 || copy[0] == '#' || strcmp(copy, twice) == 0 ||
+		    strncmp(copy, "[ -z \"$twice\" ] || fail \"", 25) == 0)
 			continue;
 		CHECK(c, !strstr(copy, "$(") && !strchr(copy, '`'),
 		      "command substitution outside a comment: %s", copy);
-		if (strcmp(copy, "set -eu") == 0)
+		if (sscanf(copy, "[ -n \"${NODE_%zu:-}\" ] ||", &n) == 1) {
+			snprintf(head, sizeof head, "[ -n \"${NODE_%zu:-}\" ] || fail "
+			         "\"NODE_%zu ", n, n);
+			CHECK(c, n == ++set && strncmp(copy, head, strlen(head)) == 0,
+			      "unexpected set check: %s", copy);
 			continue;
-		n = label_line(copy, strlen(copy), key, value);
-		CHECK(c, n >= 1 && n <= nn, "unexpected line: %s", copy);
+		}
+		if (sscanf(copy, "check %zu ", &n) == 1) {
+			CHECK(c, n == ++checked && set == nn, "check %zu out of order", n);
+			if (n >= 1 && n <= nn)
+				check_node_check(c, copy, n, gs_plan_node_at(p, n - 1));
+			continue;
+		}
+		n = label_line(copy, pairs, 4, &k);
+		CHECK(c, n >= 1 && n <= nn && n == ++labelled, "unexpected line: %s", copy);
+		CHECK(c, checked == nn, "node %zu labelled before every node was checked", n);
 		if (n < 1 || n > nn)
 			continue;
-		CHECK(c, label_value_ok(value), "label value '%s' is not valid", value);
-		if (strcmp(key, "nvidia.com/device-plugin.config") == 0) {
-			CHECK(c, strstr(copy, "\"${NODE_") != NULL,
-			      "the first label line of a node must check NODE_%zu is set: %s", n,
-			      copy);
-			CHECK(c, strcmp(value, gs_plan_node_at(p, n - 1)->config) == 0,
-			      "node %zu labelled %s, its config is %s", n, value,
-			      gs_plan_node_at(p, n - 1)->config);
-			dp[n]++;
-		} else if (strcmp(key, "nvidia.com/mig.config") == 0) {
-			const char *want = gs_plan_node_at(p, n - 1)->mig_config;
-			CHECK(c, want && strcmp(value, want) == 0,
-			      "node %zu gets mig.config=%s, want %s", n, value,
-			      want ? want : "(no MIG)");
-			CHECK(c, dp[n] == 1,
-			      "node %zu: mig.config before the checked NODE_%zu line", n, n);
-			mig[n]++;
-		} else {
-			CHECK(c, 0, "unexpected label key %s", key);
+		for (size_t i = 0; i < k; i++) {
+			const gs_plan_node *pn = gs_plan_node_at(p, n - 1);
+			const char *key = pairs[i].key, *value = pairs[i].value;
+			CHECK(c, label_value_ok(value), "label value '%s' is not valid", value);
+			if (strcmp(key, "nvidia.com/device-plugin.config") == 0) {
+				CHECK(c, strcmp(value, pn->config) == 0,
+				      "node %zu labelled %s, its config is %s", n, value,
+				      pn->config);
+				dp++;
+			} else if (strcmp(key, "nvidia.com/mig.config") == 0) {
+				CHECK(c, pn->mig_config && strcmp(value, pn->mig_config) == 0,
+				      "node %zu gets mig.config=%s, want %s", n, value,
+				      pn->mig_config ? pn->mig_config : "(no MIG)");
+				mig++;
+			} else if (strcmp(key, "gpushare.io/pool") == 0) {
+				CHECK(c, pn->pool && strcmp(value, pn->pool) == 0,
+				      "node %zu gets pool=%s, want %s", n, value,
+				      pn->pool ? pn->pool : "(none)");
+				pool++;
+			} else {
+				CHECK(c, 0, "unexpected label key %s", key);
+			}
 		}
+		CHECK(c, dp == 1, "node %zu has %d device-plugin.config labels, want 1", n, dp);
+		CHECK(c, mig == (node_is_mig(gs_plan_node_at(p, n - 1)) ? 1 : 0),
+		      "node %zu has %d mig.config labels", n, mig);
+		CHECK(c, pool == 1, "node %zu has %d pool labels, want 1", n, pool);
 	}
-	for (size_t i = 1; dp && mig && i <= nn; i++) {
-		CHECK(c, dp[i] == 1, "node %zu has %d device-plugin.config lines, want 1", i,
-		      dp[i]);
-		CHECK(c, mig[i] == (node_is_mig(gs_plan_node_at(p, i - 1)) ? 1 : 0),
-		      "node %zu has %d mig.config lines", i, mig[i]);
-	}
-	free(dp);
-	free(mig);
+	CHECK(c, set == nn && checked == nn && labelled == nn,
+	      "%zu nodes: %zu set checks, %zu node checks, %zu label lines", nn, set, checked,
+	      labelled);
 }
 
 /* ---- DRA ---------------------------------------------------------------------------- */

@@ -104,7 +104,8 @@ static const want_wl fixture_wls[] = {
 	  512, 100, GS_IMPORT_UNSCHEDULED | GS_IMPORT_NO_METRICS },
 	{ "debug-shell", "research", "Pod", "debug-shell", "research", 1, 0, 1, 0, NULL, NULL, 0,
 	  NULL, 1000000, 0, 0, 512, 100, GS_IMPORT_UNSCHEDULED | GS_IMPORT_NO_METRICS },
-	{ "eval-nightly-28473650", "research", "Job", "eval-nightly-28473650", "research", 1, 1, 1,
+	/* A Job named <cronjob>-<minutes> is the CronJob's. */
+	{ "eval-nightly", "research", "CronJob", "eval-nightly", "research", 1, 1, 1,
 	  428571, A100, "p4d.24xlarge", 1, GR, 214286, 9000, 1, 9216, 22, 0 },
 	/* SM activity wins over GR; 2 GPUs per pod are 2 replicas. */
 	{ "finetune-lora", "research", "Job", "finetune-lora", "research", 1, 1, 2, 2000000, H100,
@@ -162,6 +163,51 @@ static void test_workloads(void **state)
 	                    "pod 'research/debug-shell' runs on node 'gpu-l4-gone', which is not a "
 	                    "GPU node of the node list");
 	assert_null(gs_import_warning_at(inv, 1));
+	gs_import_free(inv);
+}
+
+/* The scenario names each workload's object: the owner's kind, name
+ * (when the workload's differs) and namespace (when not the file's, the
+ * namespace of most workloads), and the container that asks for the GPU. */
+static void test_objects(void **state)
+{
+	static const struct {
+		const char *wl;
+		gs_object_kind kind;
+		const char *name, *ns, *container;
+	} want[] = {
+		{ "time-slicing-verification", GS_OBJECT_DEPLOYMENT, NULL, "default",
+		  "cuda-sample-vector-add" },
+		{ "cuda-vectoradd", GS_OBJECT_POD, NULL, "default", "vectoradd" },
+		{ "j-e2e-1", GS_OBJECT_JOB, NULL, "default", "cuda-container" },
+		{ "ts-share", GS_OBJECT_DEPLOYMENT, NULL, "gpu-sharing-test", "cuda" },
+		{ "mig-demo-cuda-vectoradd", GS_OBJECT_POD, "cuda-vectoradd", "mig-demo",
+		  "cuda-vectoradd" },
+		{ "eval-nightly", GS_OBJECT_CRONJOB, NULL, NULL, "eval" },
+		{ "llm-train", GS_OBJECT_STATEFULSET, NULL, NULL, "trainer" },
+	};
+	gs_inventory *inv = load_all(95);
+	gs_scenario *s = NULL;
+	gs_error err;
+	(void)state;
+
+	assert_gs_ok(gs_import_scenario(inv, &s, &err), &err);
+	assert_string_equal(gs_scenario_namespace(s), "research");
+	for (size_t i = 0; i < N_OF(want); i++) {
+		const gs_workload *w = gs_scenario_find(s, want[i].wl);
+		assert_non_null(w);
+		assert_int_equal(w->object.kind, want[i].kind);
+		if (want[i].name)
+			assert_string_equal(w->object.name, want[i].name);
+		else
+			assert_null(w->object.name);
+		if (want[i].ns)
+			assert_string_equal(w->object.namespace_, want[i].ns);
+		else
+			assert_null(w->object.namespace_);
+		assert_string_equal(w->object.container, want[i].container);
+	}
+	gs_scenario_free(s);
 	gs_import_free(inv);
 }
 
@@ -616,6 +662,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_workloads),
+		cmocka_unit_test(test_objects),
 		cmocka_unit_test(test_nodes),
 		cmocka_unit_test(test_percentile_50),
 		cmocka_unit_test(test_without_metrics),
