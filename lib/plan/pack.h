@@ -30,6 +30,8 @@ typedef struct gs_replica {
 	int tenant;    /* tenant id */
 	int no_ts;     /* advice rules out time-slicing */
 	int64_t headroom; /* its memoryHeadroom (or the file's), ppm */
+	int no_mig;    /* its workload's other replicas hold whole GPUs: one
+	                * pod template requests one resource (plan_uniform.c) */
 } gs_replica;
 
 /* Which packing rule refuses a replica a place, so that the plan's reasons
@@ -55,6 +57,8 @@ typedef enum gs_rule {
 	GS_RULE_MIG_MEMORY,  /* over the profile's memory */
 	GS_RULE_MIG_COMPUTE, /* over the profile's share (times the target when
 	                      * shared) */
+	GS_RULE_MIG_MIXED,   /* its workload's other replicas hold whole GPUs
+	                      * (or other slices): one template, one request */
 } gs_rule;
 
 /* What a refusing rule compared: need > have (bytes, or ppm of the GPU;

@@ -55,6 +55,10 @@ gs_rule gs_mig_rule(const gs_planner *pl, const gs_gpu *g, const gs_group *gr,
 		return GS_RULE_NO_MIG;
 	if (gr->n > 1 && gr->no_ts)
 		return GS_RULE_MIG_TS;
+	/* (A group without replicas stands for one asked about: advise.) */
+	for (int i = 0; gr->reps && i < gr->n; i++)
+		if (pl->reps[gr->reps[i]].no_mig)
+			return GS_RULE_MIG_MIXED;
 	for (size_t i = 0; i < g->n_mig_profiles; i++) {
 		const gs_mig_profile *p = &g->mig_profiles[i];
 		if (!gs_mig_candidate(g, p))
@@ -96,6 +100,31 @@ static int mig_strict(const gs_planner *pl, const gs_gpu *g, const gs_group *gr)
 	return r->w->isolation_fault || r->no_ts || gr->comp > share * pl->target / GS_PPM;
 }
 
+/* Does group gr hold a replica of a workload with spread: gpu? */
+static int spreads_gpu(const gs_planner *pl, const gs_group *gr)
+{
+	for (int k = 0; k < gr->n; k++)
+		if (pl->reps[gr->reps[k]].w->spread == GS_SPREAD_GPU)
+			return 1;
+	return 0;
+}
+
+/* Under robust placement a pod takes any instance of its profile on its
+ * node: a GPU with two instances of one profile could seat two replicas
+ * of a spread: gpu workload that asks it. */
+static int spread_profile_clash(const gs_planner *pl, const gs_pgpu *pg, const gs_group *gr)
+{
+	if (pl->placement != GS_PLACEMENT_ROBUST)
+		return 0;
+	for (int i = 0; i < pg->ng; i++)
+		if (pg->g[i].prof == gr->prof && (spreads_gpu(pl, gr) || spreads_gpu(pl, &pg->g[i]))) {
+			if (pl->robust_bound)
+				++*pl->robust_bound;
+			return 1;
+		}
+	return 0;
+}
+
 /* May the instance join the GPU's others (strictness, tenants, spread)? */
 static int mig_may_join(const gs_planner *pl, const gs_pgpu *pg, const gs_group *gr,
                         int strict)
@@ -112,6 +141,8 @@ static int mig_may_join(const gs_planner *pl, const gs_pgpu *pg, const gs_group 
 		for (int k = 0; k < gr->n; k++)
 			if (gs_spread_conflict(pl, pg->g[i].reps, pg->g[i].n, gr->reps[k]))
 				return 0;
+	if (spread_profile_clash(pl, pg, gr))
+		return 0;
 	return gs_host_may_add(pl, pg, gr);
 }
 

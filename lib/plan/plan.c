@@ -242,6 +242,8 @@ static int fill(gs_plan *p, gs_planner *pl, gs_choice *c, const gs_built *after,
 	/* The reasons quote what each workload pays, idle included. */
 	if (gs_plan_why(p) < 0)
 		return -1;
+	if (gs_plan_uniform_note(p, pl) < 0)
+		return -1;
 	if (!shared && gs_plan_warn(p, "no sharing plan found beats a whole GPU per replica "
 	                               "here; this plan keeps every replica on its own "
 	                               "GPU") < 0)
@@ -249,6 +251,31 @@ static int fill(gs_plan *p, gs_planner *pl, gs_choice *c, const gs_built *after,
 	if (gs_plan_sharing_limit(p, pl, shared ? after : base, base->cost) < 0)
 		return -1;
 	return gs_plan_placement_cost(p, pl, base->cost);
+}
+
+/* The shared plan, in which each workload's replicas request one thing:
+ * where a packing mixes MIG slices and whole GPUs (or profiles) for one
+ * workload, it keeps to whole GPUs and the models are chosen again. A
+ * few rounds settle it; what is left is the emitter's to refuse. */
+static int build_uniform(gs_planner *pl, gs_choice *c, gs_built *after)
+{
+	int rc = gs_build_after(pl, pl->shops, c, after);
+	/* Pinned placement makes copies of an object where it must. */
+	if (gs_scenario_placement(pl->s) == GS_PLACEMENT_PINNED)
+		return rc;
+	for (int round = 0; rc == 0 && round < 3; round++) {
+		int marked = gs_plan_uniform(pl, after);
+		if (marked <= 0)
+			return marked < 0 ? -1 : 0;
+		gs_built_release(after);
+		memset(after, 0, sizeof *after);
+		gs_choice_release(pl, c);
+		memset(c, 0, sizeof *c);
+		if ((rc = gs_choice_init(pl, c)) == 0 &&
+		    (rc = gs_choose_models(pl, pl->shops, c)) == 0)
+			rc = gs_build_after(pl, pl->shops, c, after);
+	}
+	return rc;
 }
 
 static int make(gs_plan *p, gs_planner *pl, gs_error *err)
@@ -274,7 +301,7 @@ static int make(gs_plan *p, gs_planner *pl, gs_error *err)
 	if (rc == 0 && (!(p->rep_cost = calloc(nr, sizeof *p->rep_cost)) ||
 	                !(p->rep_idle = calloc(nr, sizeof *p->rep_idle))))
 		rc = -1;
-	if (rc == 0 && (rc = gs_build_after(pl, pl->shops, &c, &after)) == 0)
+	if (rc == 0 && (rc = build_uniform(pl, &c, &after)) == 0)
 		rc = gs_build_before(pl, pl->shops, &c, &before);
 	if (rc == -2)
 		rc = gs_fail(err, GS_ENOFIT, "no instance in %s holds the host CPU and RAM that "

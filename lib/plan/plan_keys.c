@@ -176,6 +176,10 @@ static int to_time_slicing(const gs_planner *pl, gs_pack *pk)
 		if (g->strategy != GS_STRATEGY_DEDICATED || !r || r->w->isolation_fault ||
 		    r->no_ts)
 			continue;
+		/* Robust: the node's slots would take two of its own at once. */
+		if (pl->placement == GS_PLACEMENT_ROBUST && r->w->replicas > 1 &&
+		    r->w->spread == GS_SPREAD_NONE)
+			continue;
 		g->strategy = GS_STRATEGY_TIME_SLICING;
 		g->k = 1;
 		moved++;

@@ -105,6 +105,15 @@ void gs_whole_gpu_costs(const gs_planner *pl, const gs_built *b, gs_micros *ded_
 int gs_plan_sharing_limit(gs_plan *p, const gs_planner *pl, const gs_built *chosen,
                           gs_micros before);
 
+/* ---- one request per workload (plan_uniform.c) --------------------------- */
+
+/* Marks no_mig on the replicas of every workload whose replicas b gives
+ * different requests (MIG profiles, or slices and whole GPUs): how many
+ * it marked, or -1 when out of memory. */
+int gs_plan_uniform(gs_planner *pl, const gs_built *b);
+/* Warns, naming them, when workloads kept to whole GPUs for it. */
+int gs_plan_uniform_note(gs_plan *p, const gs_planner *pl);
+
 /* ---- what robust placement costs (plan_placement.c) ---------------------- */
 
 /* Sets p's pinned_per_hour: under robust placement, when its worst case

@@ -144,26 +144,34 @@ static int64_t node_headroom(const gs_planner *pl, const int *reps, int n)
 }
 
 int gs_robust_node_ok(const gs_planner *pl, const gs_pgpu *const *on, int n,
-                      const gs_pgpu *pg)
+                      const gs_pgpu *pg, gs_strategy st, int k)
 {
 	int count = 0, ok, *reps = NULL;
 	gs_worst w;
 	int64_t offer;
-	/* Only whole shared GPUs hand any slot to any pod of the node; MIG
+	/* A time-sliced node advertises its largest group's slots on every
+	 * GPU (MPS nodes are bought per client count). */
+	for (int i = 0; st == GS_STRATEGY_TIME_SLICING && i <= n; i++) {
+		const gs_pgpu *x = i < n ? on[i] : pg;
+		if (x->k > k)
+			k = x->k;
+	}
+	/* Whole GPUs of a node that is not shared go one to a pod; MIG
 	 * instances are checked where they are packed (gs_mig_holds). */
-	if (n == 0 || pg->ng != 1 || pg->g[0].prof ||
-	    (pg->strategy != GS_STRATEGY_TIME_SLICING &&
-	     pg->strategy != GS_STRATEGY_MPS))
+	if ((st != GS_STRATEGY_TIME_SLICING && st != GS_STRATEGY_MPS) || k < 2 ||
+	    pg->strategy == GS_STRATEGY_MIG || pg->ng != 1)
 		return 1;
-	if (on[0]->g[0].tenant != pg->g[0].tenant) {
+	if (n > 0 && on[0]->g[0].tenant != pg->g[0].tenant) {
 		if (pl->robust_bound && pl->placement == GS_PLACEMENT_ROBUST)
 			++*pl->robust_bound;
 		return 0;
 	}
 	if (!(reps = node_reps(on, n, pg, &count)))
 		return 0;
-	w = gs_robust_worst(pl, pg->model, reps, count, -1, pg->k);
-	offer = pg->strategy == GS_STRATEGY_MPS
+	w = gs_robust_worst(pl, pg->model, reps, count, -1, k);
+	/* MPS caps each client at its split of the memory (checked for the
+	 * replicas of each GPU as they were packed, at the same k). */
+	offer = st == GS_STRATEGY_MPS
 	            ? INT64_MAX
 	            : gs_memory_offer(pg->model, NULL, GS_STRATEGY_TIME_SLICING,
 	                              node_headroom(pl, reps, count));

@@ -35,9 +35,10 @@ gs_worst gs_robust_worst(const gs_planner *pl, const gs_gpu *g, const int *reps,
 gs_worst gs_robust_bind(const gs_planner *pl, gs_worst planned, gs_worst worst,
                         int64_t offer);
 
-/* May the shared GPU pg join the GPUs on[0..n) of one node, its slots
- * then open to the replicas of all of them? */
+/* May GPU pg join the GPUs on[0..n) of a node shared as st with k slots
+ * per GPU (time-slicing: its largest group's)? Every GPU of it, pg's too
+ * (even one replica alone), then offers k slots to the replicas of all. */
 int gs_robust_node_ok(const gs_planner *pl, const gs_pgpu *const *on, int n,
-                      const gs_pgpu *pg);
+                      const gs_pgpu *pg, gs_strategy st, int k);
 
 #endif

@@ -186,6 +186,10 @@ static void put_mig_rule(gs_buf *t, const gs_decision *d, const gs_verdict *v)
 	case GS_RULE_MIG_TS:
 		gs_buf_puts(t, "a shared instance would be time-sliced");
 		break;
+	case GS_RULE_MIG_MIXED:
+		gs_buf_puts(t, "its other replicas need whole GPUs, and the pods of one "
+		            "object request one resource");
+		break;
 	case GS_RULE_MIG_MEMORY:
 		gs_buf_printf(t, "the largest slice, %s, has ", v->figs.prof->name);
 		put_gib2(t, v->figs.have, "<", v->figs.need);

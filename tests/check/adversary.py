@@ -607,6 +607,10 @@ class Obj:
             r = c.get("resources") or {}
             for src in (r.get("limits") or {}, r.get("requests") or {}):
                 for k, v in src.items():
+                    # null: a strategic merge deletes the key (the resource
+                    # the plan replaces), so the pod does not ask it.
+                    if v is None:
+                        continue
                     if k.startswith("nvidia.com/") or k.startswith("gpu.nvidia.com"):
                         self.requests[k] = max(self.requests.get(k, 0), int(v))
         self.claims = ps.get("resourceClaims") or []
