@@ -121,6 +121,22 @@ static gs_node *container_resources(int *bad, const gs_eobject *e,
 		gs_emit_put(bad, cl, "request", gs_node_str(e->where.request));
 		gs_emit_push(bad, claims, cl);
 		gs_emit_put(bad, res, "claims", claims);
+		/* The manifest's own GPU limits go: a pod that asks for
+		 * nvidia.com/gpu beside its claim waits for a device plugin a
+		 * DRA stack does not run. */
+		if (real) {
+			gs_node *lim = gs_emit_map(), *req = gs_emit_map();
+			drop_others(bad, lim, real, "limits", "");
+			drop_others(bad, req, real, "requests", "");
+			if (lim && lim->n)
+				gs_emit_put(bad, res, "limits", lim);
+			else
+				gs_node_free(lim);
+			if (req && req->n)
+				gs_emit_put(bad, res, "requests", req);
+			else
+				gs_node_free(req);
+		}
 	} else {
 		gs_node *lim = gs_emit_map();
 		gs_emit_put(bad, lim, e->where.resource, gs_node_int(1));
