@@ -1383,9 +1383,11 @@ static size_t dra_wanted(ctx *c, char (*sig)[256], size_t cap)
 				if (mig_is_shared(mi))
 					snprintf(one, sizeof one, "claim:%s:mig:%s%s", ns_of(c, w),
 					         mi->profile->name,
-					         mi->strategy == GS_STRATEGY_TIME_SLICING ? "/ts" : "");
+					         mi->strategy == GS_STRATEGY_TIME_SLICING ? "/ts"
+					                                                  : "");
 				else
-					snprintf(one, sizeof one, "tmpl:%s:gpushare-%s-mig-%s:mig:%s",
+					snprintf(one, sizeof one,
+					         "tmpl:%s:gpushare-%s-mig-%s:mig:%s",
 					         ns_of(c, w), w->name, mi->profile->name,
 					         mi->profile->name);
 				if (n < cap && (one[0] == 'c' || !sset_has_sig(sig, n, one)))
@@ -1435,7 +1437,8 @@ static void check_device_class(ctx *c, const gs_node *doc, sset *classes)
 				      "DeviceClass %s: extendedResourceName %s, want %s", name,
 				      ext ? ext : "(none)", res);
 				CHECK(c, seq_len(sels) == 1 &&
-				             str_eq(at(sels->items[0], "cel", "expression", NULL), cel),
+				             str_eq(at(sels->items[0], "cel", "expression", NULL),
+				                    cel),
 				      "DeviceClass %s: its selector is not the profile's", name);
 			}
 	}
@@ -1583,7 +1586,8 @@ static size_t expected_places(const ctx *c, const gs_emit_opts *o, wplace *out, 
 					expected_resource(c, o, pg, m, res, sizeof res);
 					/* Under DRA each shared GPU is a claim of its own. */
 					if (uses_dra(c, o) && strncmp(res, "claim:", 6) == 0)
-						snprintf(res + strlen(res), sizeof res - strlen(res),
+						snprintf(res + strlen(res),
+						         sizeof res - strlen(res),
 						         "@%zu/%zu/%ld", i, g, m);
 					for (j = 0; j < n; j++)
 						if (out[j].w == a[k].workload &&
@@ -1680,7 +1684,18 @@ static void pod_resource(ctx *c, const gs_emit_opts *o, const gs_node *spec, con
 		snprintf(buf, n, "%s", res);
 		return;
 	}
-	CHECK(c, !limits && !requests, "device-plugin limits or requests beside DRA claims");
+	/* The manifest's nvidia.com/gpu is deleted (null): a pod that asks
+	 * for it beside its claim waits for a device plugin DRA lacks. */
+	if (real)
+		CHECK(c, is_map(limits) && limits->n == 1 && is_map(requests) &&
+		             requests->n == 1 && get(limits, "nvidia.com/gpu") &&
+		             get(limits, "nvidia.com/gpu")->kind == GS_NODE_NULL &&
+		             get(requests, "nvidia.com/gpu") &&
+		             get(requests, "nvidia.com/gpu")->kind == GS_NODE_NULL,
+		      "the manifest's nvidia.com/gpu is not deleted beside DRA claims");
+	else
+		CHECK(c, !limits && !requests,
+		      "device-plugin limits or requests beside DRA claims");
 	CHECK(c, seq_len(claims) == 1, "the container names %zu claims, want 1", seq_len(claims));
 	if (seq_len(claims) != 1)
 		return;
@@ -1832,7 +1847,8 @@ static void check_workloads(ctx *c, const gs_emit_opts *o, const docs *d)
 		emit_docs(c, GS_EMIT_DRA, o, &dra);
 	for (size_t i = 0; objs && i < d->n; i++) {
 		const gs_node *doc = d->v[i], *tmeta, *count, *pod, *ctrs, *ctr = NULL;
-		const char *kind = str(get(doc, "kind")), *name = str(at(doc, "metadata", "name", NULL)),
+		const char *kind = str(get(doc, "kind")),
+		           *name = str(at(doc, "metadata", "name", NULL)),
 		           *ns = str(at(doc, "metadata", "namespace", NULL)), *wname, *pools[64];
 		const gs_workload *w;
 		char res[128];
@@ -1886,10 +1902,12 @@ static void check_workloads(ctx *c, const gs_emit_opts *o, const docs *d)
 			CHECK(c, !(bad = unknown_key(doc, patch_keys)),
 			      "patch %zu: unexpected key %s", i + 1, bad);
 			CHECK(c, !(bad = unknown_key(get(doc, "metadata"),
-			                             k == GS_OBJECT_POD ? pod_meta_keys : meta_keys)),
+			                             k == GS_OBJECT_POD ? pod_meta_keys
+			                                                : meta_keys)),
 			      "patch %zu: unexpected metadata key %s", i + 1, bad);
 			CHECK(c, str_eq(get(doc, "kind"), gs_object_kind_name(k)),
-			      "patch of %s: kind %s, its object is a %s", w->name, kind ? kind : "?",
+			      "patch of %s: kind %s, its object is a %s", w->name,
+			      kind ? kind : "?",
 			      gs_object_kind_name(k));
 			CHECK(c, str_eq(get(doc, "apiVersion"),
 			                k == GS_OBJECT_POD ? "v1"
@@ -1936,7 +1954,8 @@ static void check_workloads(ctx *c, const gs_emit_opts *o, const docs *d)
 			CHECK(c, str_eq(get(st, "type"), "RollingUpdate") &&
 			             int_of(at(st, "rollingUpdate", "maxSurge", NULL), &surge) &&
 			             surge == 0 &&
-			             int_of(at(st, "rollingUpdate", "maxUnavailable", NULL), &unavail) &&
+			             int_of(at(st, "rollingUpdate", "maxUnavailable", NULL),
+			                    &unavail) &&
 			             unavail == 1,
 			      "Deployment %s: strategy is not RollingUpdate maxSurge 0 "
 			      "maxUnavailable 1", name ? name : "?");
@@ -1963,7 +1982,8 @@ static void check_workloads(ctx *c, const gs_emit_opts *o, const docs *d)
 		else
 			CHECK(c, !get(ctr, "image"), "a patch sets the image of %s", w->name);
 		CHECK(c, seq_len(get(pod, "tolerations")) == 1 &&
-		             str_eq(get(get(pod, "tolerations")->items[0], "key"), "nvidia.com/gpu") &&
+		             str_eq(get(get(pod, "tolerations")->items[0], "key"),
+		                    "nvidia.com/gpu") &&
 		             str_eq(get(get(pod, "tolerations")->items[0], "operator"), "Exists") &&
 		             str_eq(get(get(pod, "tolerations")->items[0], "effect"), "NoSchedule"),
 		      "document %zu: the pods do not tolerate the GPU taint", i + 1);
@@ -1999,10 +2019,11 @@ static void check_workloads(ctx *c, const gs_emit_opts *o, const docs *d)
 			want[j].got += want[j].want;
 		}
 		CHECK(c, covered == np,
-		      "%s: selects %zu pools, the plan has its replicas requesting %s in %zu", w->name,
-		      np, res, covered);
-		CHECK(c, sum == reps, "%s: %ld replicas requesting %s, the plan has %d in its pools",
-		      w->name, reps, res, sum);
+		      "%s: selects %zu pools, the plan has its replicas requesting %s in %zu",
+		      w->name, np, res, covered);
+		CHECK(c, sum == reps,
+		      "%s: %ld replicas requesting %s, the plan has %d in its pools", w->name,
+		      reps, res, sum);
 	}
 	for (size_t j = 0; j < nw; j++)
 		CHECK(c, want[j].got == want[j].want,
@@ -2158,7 +2179,8 @@ static void check_karpenter(ctx *c, const gs_emit_opts *o, const docs *d)
 		for (size_t n = 0; cfg && n < nn; n++) {
 			const gs_plan_node *nd = gs_plan_node_at(p, n);
 			if (!node_is_aws(nd) || strcmp(nd->config, cfg) != 0 ||
-			    (!nd->mig_config != !mig) || (mig && strcmp(nd->mig_config, mig) != 0) ||
+			    (!nd->mig_config != !mig) ||
+			    (mig && strcmp(nd->mig_config, mig) != 0) ||
 			    !pool || strcmp(nd->pool, pool) != 0)
 				continue;
 			any = 1;
