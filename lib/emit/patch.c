@@ -96,7 +96,7 @@ static void drop_others(int *bad, gs_node *map, const gs_node *real,
 	const gs_node *have =
 	    real ? gs_node_get(gs_node_get(real, "resources"), section) : NULL;
 	if (!real) {
-		if (strcmp(section, "limits") == 0 &&
+		if (strcmp(section, "limits") == 0 && *keep &&
 		    strcmp(keep, "nvidia.com/gpu") != 0)
 			gs_emit_put(bad, map, "nvidia.com/gpu",
 			            gs_node_new(GS_NODE_NULL, NULL));
@@ -129,7 +129,7 @@ static void put_section(int *bad, gs_node *res, const gs_node *real,
 /* The container's resources: the planned extended resource, or the DRA
  * claim (and then no device-plugin resource at all). */
 static gs_node *container_resources(int *bad, const gs_eobject *e,
-                                    const gs_node *real)
+                                    const gs_node *real, int complete)
 {
 	gs_node *res = gs_emit_map();
 	if (e->where.claim[0]) {
@@ -138,6 +138,15 @@ static gs_node *container_resources(int *bad, const gs_eobject *e,
 		gs_emit_put(bad, cl, "request", gs_node_str(e->where.request));
 		gs_emit_push(bad, claims, cl);
 		gs_emit_put(bad, res, "claims", claims);
+	}
+	/* A complete object has nothing to delete. */
+	if (complete) {
+		if (*e->where.resource) {
+			gs_node *lim = gs_emit_map();
+			gs_emit_put(bad, lim, e->where.resource, gs_node_int(1));
+			gs_emit_put(bad, res, "limits", lim);
+		}
+		return res;
 	}
 	put_section(bad, res, real, "limits", e->where.resource);
 	if (real && gs_node_get(gs_node_get(real, "resources"), "requests"))
@@ -174,7 +183,7 @@ static gs_node *pod_spec(int *bad, const gs_eobject *e, const gs_emit_opts *o)
 		gs_emit_put(
 		    bad, c, "image",
 		    gs_node_str("registry.example.com/replace-me:latest"));
-	gs_emit_put(bad, c, "resources", container_resources(bad, e, real));
+	gs_emit_put(bad, c, "resources", container_resources(bad, e, real, o->example_deployments));
 	gs_emit_place_env(bad, &e->where, e->w,
 	                  c); /* MPS client limits under DRA */
 	gs_emit_push(bad, ctrs, c);

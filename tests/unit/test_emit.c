@@ -17,6 +17,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "testutil.h"
 #include "doc/doc.h"
@@ -51,6 +52,7 @@ typedef struct loaded {
 	gs_catalog *cat;
 	gs_scenario *scn, *scn2;
 	gs_plan *plan, *plan2; /* plan2: planned again from a fresh load */
+	gs_manifests *man;     /* a manifest per workload (manifests_of) */
 } loaded;
 
 static loaded plans[N_FIXTURES];
@@ -60,6 +62,92 @@ static gs_error clean_err(void)
 	gs_error e;
 	memset(&e, 0, sizeof e);
 	return e;
+}
+
+/* The container every generated manifest has beside the one patched: a
+ * patch must leave it alone, and it makes "the only container" ambiguous. */
+#define SIDECAR "log-shipper"
+
+static const char *object_name(const gs_workload *w)
+{
+	return w->object.name ? w->object.name : w->name;
+}
+
+static const char *object_container(const gs_workload *w)
+{
+	return w->object.container ? w->object.container : w->name;
+}
+
+/* The pod spec of a generated manifest, indented by ind: the sidecar and
+ * the workload's container, which asks for a whole nvidia.com/gpu (what an
+ * unplanned GPU pod asks) in limits and requests. */
+static void pod_spec_text(gs_buf *b, const gs_workload *w, int ind, int job)
+{
+	gs_buf_printf(b, "%*scontainers:\n%*s- name: " SIDECAR "\n%*s  image: busybox:1.36\n",
+	              ind, "", ind, "", ind, "");
+	gs_buf_printf(b, "%*s- name: %s\n%*s  image: registry.example.com/%s:1\n", ind, "",
+	              object_container(w), ind, "", w->name);
+	gs_buf_printf(b, "%*s  resources:\n%*s    limits: {nvidia.com/gpu: 1, cpu: 500m}\n"
+	              "%*s    requests: {nvidia.com/gpu: 1}\n", ind, "", ind, "", ind, "");
+	if (job)
+		gs_buf_printf(b, "%*srestartPolicy: Never\n", ind, "");
+}
+
+/* One manifest per workload, of its object's kind, name and namespace
+ * (none written when the object takes the file's). */
+static void manifest_text(gs_buf *b, const gs_workload *w)
+{
+	gs_object_kind k = w->object.kind;
+	const char *name = object_name(w);
+	gs_buf_printf(b, "---\napiVersion: %s\nkind: %s\nmetadata:\n  name: %s\n",
+	              k == GS_OBJECT_POD ? "v1"
+	              : k == GS_OBJECT_JOB || k == GS_OBJECT_CRONJOB ? "batch/v1" : "apps/v1",
+	              gs_object_kind_name(k), name);
+	if (w->object.namespace_)
+		gs_buf_printf(b, "  namespace: %s\n", w->object.namespace_);
+	gs_buf_printf(b, "  labels: {app: %s}\n", name);
+	switch (k) {
+	case GS_OBJECT_POD:
+		gs_buf_puts(b, "spec:\n");
+		pod_spec_text(b, w, 2, 0);
+		return;
+	case GS_OBJECT_CRONJOB:
+		gs_buf_printf(b, "spec:\n  schedule: \"0 3 * * *\"\n  jobTemplate:\n    spec:\n"
+		              "      template:\n        metadata:\n          labels: {app: %s}\n"
+		              "        spec:\n", name);
+		pod_spec_text(b, w, 10, 1);
+		return;
+	case GS_OBJECT_JOB:
+		gs_buf_printf(b, "spec:\n  completions: %d\n  template:\n    metadata:\n"
+		              "      labels: {app: %s}\n    spec:\n", w->replicas, name);
+		pod_spec_text(b, w, 6, 1);
+		return;
+	default:
+		gs_buf_printf(b, "spec:\n  replicas: 1\n%s  selector:\n    matchLabels: {app: %s}\n"
+		              "  template:\n    metadata:\n      labels: {app: %s}\n    spec:\n",
+		              k == GS_OBJECT_STATEFULSET ? "  serviceName: db\n" : "", name, name);
+		pod_spec_text(b, w, 6, 0);
+	}
+}
+
+/* The workloads' manifests, through a file as --manifests reads them. */
+static int manifests_of(const gs_scenario *s, gs_manifests **out, gs_error *err)
+{
+	gs_buf b = GS_BUF_INIT;
+	char path[] = "/tmp/test_emit_manifests_XXXXXX";
+	int fd, rc = -1;
+	for (size_t i = 0; i < gs_scenario_workload_count(s); i++)
+		manifest_text(&b, gs_scenario_workload_at(s, i));
+	if (b.failed || (fd = mkstemp(path)) < 0) {
+		gs_buf_release(&b);
+		return -1;
+	}
+	if (write(fd, b.data, b.len) == (ssize_t)b.len)
+		rc = gs_manifests_load(path, out, err);
+	close(fd);
+	unlink(path);
+	gs_buf_release(&b);
+	return rc;
 }
 
 static int group_setup(void **state)
@@ -74,7 +162,8 @@ static int group_setup(void **state)
 		    gs_scenario_load(l->cat, fixtures[i].path, &l->scn, &err) < 0 ||
 		    gs_plan_make(l->scn, &po, &l->plan, &err) < 0 ||
 		    gs_scenario_load(l->cat, fixtures[i].path, &l->scn2, &err) < 0 ||
-		    gs_plan_make(l->scn2, &po, &l->plan2, &err) < 0) {
+		    gs_plan_make(l->scn2, &po, &l->plan2, &err) < 0 ||
+		    manifests_of(l->scn, &l->man, &err) < 0) {
 			char buf[1024];
 			fprintf(stderr, "%s: %s\n", fixtures[i].path,
 			        gs_error_format(&err, buf, sizeof buf));
@@ -93,6 +182,7 @@ static int group_teardown(void **state)
 		gs_scenario_free(plans[i].scn);
 		gs_scenario_free(plans[i].scn2);
 		gs_catalog_free(plans[i].cat);
+		gs_manifests_free(plans[i].man);
 	}
 	return 0;
 }
@@ -103,26 +193,29 @@ typedef struct variant {
 	const char *name;
 	int rename, examples, dra;
 	gs_dra_api api;
+	int manifests; /* give the workloads' manifests */
 } variant;
 
 static const variant variants[] = {
-	{ "default", 0, 0, 0, GS_DRA_V1 },
-	{ "rename-shared", 1, 0, 0, GS_DRA_V1 },
-	{ "example-deployments", 0, 1, 0, GS_DRA_V1 },
-	{ "rename-shared+example-deployments", 1, 1, 0, GS_DRA_V1 },
-	{ "dra-v1", 0, 0, 1, GS_DRA_V1 },
-	{ "dra-v1beta2", 0, 0, 1, GS_DRA_V1BETA2 },
-	{ "dra-v1beta1", 0, 1, 1, GS_DRA_V1BETA1 },
+	{ "default", 0, 0, 0, GS_DRA_V1, 0 },
+	{ "manifests", 0, 0, 0, GS_DRA_V1, 1 },
+	{ "rename-shared+manifests", 1, 0, 0, GS_DRA_V1, 1 },
+	{ "example-deployments", 0, 1, 0, GS_DRA_V1, 0 },
+	{ "rename-shared+example-deployments", 1, 1, 0, GS_DRA_V1, 0 },
+	{ "dra-v1+manifests", 0, 0, 1, GS_DRA_V1, 1 },
+	{ "dra-v1beta2", 0, 0, 1, GS_DRA_V1BETA2, 0 },
+	{ "dra-v1beta1+example-deployments", 0, 1, 1, GS_DRA_V1BETA1, 0 },
 };
 #define N_VARIANTS (sizeof variants / sizeof variants[0])
 
-static gs_emit_opts opts_of(const variant *v)
+static gs_emit_opts opts_of(const variant *v, const loaded *l)
 {
 	gs_emit_opts o = GS_EMIT_OPTS_INIT;
 	o.rename_shared = v->rename;
 	o.example_deployments = v->examples;
 	o.dra = v->dra;
 	o.dra_api = v->api;
+	o.manifests = v->manifests ? l->man : NULL;
 	return o;
 }
 
@@ -133,6 +226,7 @@ typedef struct ctx {
 	const fixture *fx;
 	const loaded *ld;
 	const gs_plan *p;
+	gs_emit_kind kind; /* being checked */
 	int failures;
 } ctx;
 
@@ -293,6 +387,14 @@ static void sset_add(sset *s, const char *x)
 		s->v[s->n++] = x;
 }
 
+static int sset_has_sig(char (*sig)[256], size_t n, const char *x)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(sig[i], x) == 0)
+			return 1;
+	return 0;
+}
+
 /* ---- documents ------------------------------------------------------------------------ */
 
 typedef struct docs {
@@ -351,8 +453,8 @@ static int split_docs(ctx *c, const char *text, docs *out)
 	if (start && parse_doc(c, start, (size_t)(p - start), out) < 0)
 		bad = 1;
 	/* No two objects of one kind share a name: kubectl apply would keep
-	 * only the last. */
-	for (size_t i = 0; i < out->n; i++)
+	 * only the last. (A workload copy and its patch do: check_workloads.) */
+	for (size_t i = 0; c->kind != GS_EMIT_WORKLOADS && i < out->n; i++)
 		for (size_t j = 0; j < i; j++) {
 			const char *ki = str(get(out->v[i], "kind")),
 			           *kj = str(get(out->v[j], "kind"));
@@ -752,13 +854,23 @@ static char *configmap_name(ctx *c, gs_emit_kind k, const gs_emit_opts *o)
 static void check_operator_values(ctx *c, const gs_emit_opts *o, const docs *d)
 {
 	const gs_node *v = d->n == 1 ? d->v[0] : NULL;
-	char *dp = configmap_name(c, GS_EMIT_DEVICE_PLUGIN, o);
+	char *dp = uses_dra(c, o) ? NULL : configmap_name(c, GS_EMIT_DEVICE_PLUGIN, o);
 	CHECK(c, v != NULL, "%zu documents, want one", d->n);
-	CHECK(c, dp && str_eq(at(v, "devicePlugin", "config", "name", NULL), dp),
-	      "devicePlugin.config.name is not the device-plugin ConfigMap's name %s",
-	      dp ? dp : "?");
-	CHECK(c, str_eq(at(v, "devicePlugin", "config", "default", NULL), "none"),
-	      "devicePlugin.config.default is not none");
+	if (uses_dra(c, o)) {
+		/* One stack: the operator's device plugin off, and nothing of
+		 * its config. */
+		const gs_node *dpv = get(v, "devicePlugin");
+		CHECK(c, is_map(dpv) && dpv->n == 1 && is_bool(get(dpv, "enabled"), 0),
+		      "devicePlugin is not exactly {enabled: false} under DRA");
+	} else {
+		CHECK(c, dp && str_eq(at(v, "devicePlugin", "config", "name", NULL), dp),
+		      "devicePlugin.config.name is not the device-plugin ConfigMap's name %s",
+		      dp ? dp : "?");
+		CHECK(c, str_eq(at(v, "devicePlugin", "config", "default", NULL), "none"),
+		      "devicePlugin.config.default is not none");
+		CHECK(c, !get(get(v, "devicePlugin"), "enabled"),
+		      "devicePlugin.enabled without DRA");
+	}
 	if (plan_has_mig(c->p)) {
 		char *mig = configmap_name(c, GS_EMIT_MIG_PARTED, o);
 		const gs_node *def = at(v, "migManager", "config", "default", NULL);
@@ -1006,8 +1118,9 @@ static void check_node_check(ctx *c, const char *line, size_t n, const gs_plan_n
 	      "node %zu: products are not label values: %s", n, line);
 }
 
-static void check_labels(ctx *c, const char *text)
+static void check_labels(ctx *c, const gs_emit_opts *eo, const char *text)
 {
+	int dra = uses_dra(c, eo);
 	const gs_plan *p = c->p;
 	size_t nn = gs_plan_node_count(p), set = 0, checked = 0, labelled = 0;
 	const char *line = strstr(text, "\n# All set, and all different.\n");
@@ -1079,7 +1192,8 @@ static void check_labels(ctx *c, const char *text)
 				CHECK(c, 0, "unexpected label key %s", key);
 			}
 		}
-		CHECK(c, dp == 1, "node %zu has %d device-plugin.config labels, want 1", n, dp);
+		CHECK(c, dp == (dra ? 0 : 1), "node %zu has %d device-plugin.config labels, "
+		      "want %d", n, dp, dra ? 0 : 1);
 		CHECK(c, mig == (node_is_mig(gs_plan_node_at(p, n - 1)) ? 1 : 0),
 		      "node %zu has %d mig.config labels", n, mig);
 		CHECK(c, pool == 1, "node %zu has %d pool labels, want 1", n, pool);
@@ -1205,36 +1319,6 @@ static void claim_signature(ctx *c, const gs_node *doc, gs_dra_api api, char *bu
 		o += (size_t)snprintf(buf + o, n - o, "%s%s", i ? "," : "", sorted[i]);
 }
 
-static const char *mig_tenant(const gs_plan_mig *m)
-{
-	return m->n_assignments ? m->assignments[0].workload->tenant : "";
-}
-
-/* tenant NULL: the whole GPU; else only that tenant's MIG instances
- * (claims are namespaced, so each tenant of a MIG GPU gets its own). */
-static void gpu_signature(const gs_plan_gpu *g, const char *tenant, char *buf, size_t n)
-{
-	char parts[32][64];
-	const char *sorted[32];
-	size_t np = 0, o;
-	if (!g->n_mig) {
-		snprintf(buf, n, "gpu:%s", g->strategy == GS_STRATEGY_MPS ? "mps" : "ts");
-		return;
-	}
-	for (size_t m = 0; m < g->n_mig && np < 32; m++) {
-		if (tenant && strcmp(mig_tenant(&g->mig[m]), tenant) != 0)
-			continue;
-		snprintf(parts[np], sizeof parts[np], "%s%s", g->mig[m].profile->name,
-		         g->mig[m].strategy == GS_STRATEGY_TIME_SLICING ? "/ts" : "");
-		sorted[np] = parts[np];
-		np++;
-	}
-	qsort(sorted, np, sizeof *sorted, cmp_str);
-	o = (size_t)snprintf(buf, n, "mig:");
-	for (size_t i = 0; i < np && o < n; i++)
-		o += (size_t)snprintf(buf + o, n - o, "%s%s", i ? "," : "", sorted[i]);
-}
-
 static void check_dra_config_entry(ctx *c, const char *claim, const gs_node *e,
                                    const gs_node *devices, gs_dra_api api)
 {
@@ -1294,43 +1378,127 @@ static void check_dra_config_entry(ctx *c, const char *claim, const gs_node *e,
 	}
 }
 
-static void check_dra(ctx *c, const gs_emit_opts *o, const docs *d)
+/* The namespace of a workload's object (its claims are there). */
+static const char *ns_of(const ctx *c, const gs_workload *w)
 {
-	const char *want_sig[512], *got_sig[512];
-	char sigs[512][256], psigs[512][256];
-	size_t nwant = 0, ngot = 0, templates = 0;
-	int dedicated = 0;
+	return w->object.namespace_ ? w->object.namespace_
+	                            : gs_scenario_namespace(c->ld->scn);
+}
 
+/* A MIG instance several pods share (a claim by name), not one pod's. */
+static int mig_is_shared(const gs_plan_mig *mi)
+{
+	return mi->n_assignments > 1 || mi->strategy == GS_STRATEGY_TIME_SLICING;
+}
+
+/* What the plan needs, as signatures: "claim:NS:gpu:ts|mps" per shared GPU,
+ * "claim:NS:mig:P[/ts]" per shared MIG instance, "tmpl:NS:gpushare-gpu:gpu"
+ * once per namespace with whole GPUs of their own and
+ * "tmpl:NS:gpushare-W-mig-P:mig:P" once per workload and MIG profile of
+ * instances of its own. Returns the count. */
+static size_t dra_wanted(ctx *c, char (*sig)[256], size_t cap)
+{
+	size_t n = 0;
 	for (size_t i = 0; i < gs_plan_node_count(c->p); i++) {
 		const gs_plan_node *nd = gs_plan_node_at(c->p, i);
 		for (size_t g = 0; g < nd->n_gpus; g++) {
 			const gs_plan_gpu *pg = &nd->gpus[g];
-			if (!pg->n_mig && !pg->n_assignments)
-				continue;
-			if (!pg->n_mig && pg->strategy == GS_STRATEGY_DEDICATED) {
-				dedicated = 1;
-				continue;
-			}
-			for (size_t m = 0; m < (pg->n_mig ? pg->n_mig : 1) && nwant < 512; m++) {
-				int first = 1;
-				for (size_t k = 0; pg->n_mig && k < m; k++)
-					first &= strcmp(mig_tenant(&pg->mig[k]),
-					                mig_tenant(&pg->mig[m])) != 0;
-				if (!first)
+			char one[256];
+			for (size_t m = 0; m < pg->n_mig; m++) {
+				const gs_plan_mig *mi = &pg->mig[m];
+				const gs_workload *w;
+				if (!mi->n_assignments)
 					continue;
-				gpu_signature(pg, pg->n_mig ? mig_tenant(&pg->mig[m]) : NULL,
-				              psigs[nwant], sizeof psigs[nwant]);
-				want_sig[nwant] = psigs[nwant];
-				nwant++;
+				w = mi->assignments[0].workload;
+				if (mig_is_shared(mi))
+					snprintf(one, sizeof one, "claim:%s:mig:%s%s", ns_of(c, w),
+					         mi->profile->name,
+					         mi->strategy == GS_STRATEGY_TIME_SLICING ? "/ts"
+					                                                  : "");
+				else
+					snprintf(one, sizeof one,
+					         "tmpl:%s:gpushare-%s-mig-%s:mig:%s",
+					         ns_of(c, w), w->name, mi->profile->name,
+					         mi->profile->name);
+				if (n < cap && (one[0] == 'c' || !sset_has_sig(sig, n, one)))
+					snprintf(sig[n++], 256, "%s", one);
 			}
+			if (pg->n_mig || !pg->n_assignments)
+				continue;
+			if (pg->strategy == GS_STRATEGY_DEDICATED)
+				snprintf(one, sizeof one, "tmpl:%s:gpushare-gpu:gpu",
+				         ns_of(c, pg->assignments[0].workload));
+			else
+				snprintf(one, sizeof one, "claim:%s:gpu:%s",
+				         ns_of(c, pg->assignments[0].workload),
+				         pg->strategy == GS_STRATEGY_MPS ? "mps" : "ts");
+			if (n < cap && (one[0] == 'c' || !sset_has_sig(sig, n, one)))
+				snprintf(sig[n++], 256, "%s", one);
 		}
 	}
+	return n;
+}
+
+/* From Kubernetes 1.34 (the default 1.35), a DeviceClass per MIG profile
+ * of the plan maps nvidia.com/mig-P to a slice of that profile. */
+static void check_device_class(ctx *c, const gs_node *doc, sset *classes)
+{
+	const char *name = str(at(doc, "metadata", "name", NULL));
+	const gs_node *spec = get(doc, "spec"), *sels = get(spec, "selectors");
+	const char *ext = str(get(spec, "extendedResourceName"));
+	int found = 0;
+	for (size_t i = 0; i < gs_plan_node_count(c->p) && !found; i++) {
+		const gs_plan_node *nd = gs_plan_node_at(c->p, i);
+		for (size_t g = 0; g < nd->n_gpus && !found; g++)
+			for (size_t m = 0; m < nd->gpus[g].n_mig && !found; m++) {
+				const gs_mig_profile *prof = nd->gpus[g].mig[m].profile;
+				char want[96], res[96], cel[256];
+				snprintf(want, sizeof want, "mig-%s.gpushare.io", prof->name);
+				if (!name || strcmp(name, want) != 0)
+					continue;
+				found = 1;
+				mig_resource(prof, 0, res, sizeof res);
+				snprintf(cel, sizeof cel,
+				         "device.driver == 'gpu.nvidia.com' && "
+				         "device.attributes['gpu.nvidia.com'].type == 'mig' && "
+				         "device.attributes['gpu.nvidia.com'].profile == '%s'",
+				         prof->name);
+				CHECK(c, ext && strcmp(ext, res) == 0,
+				      "DeviceClass %s: extendedResourceName %s, want %s", name,
+				      ext ? ext : "(none)", res);
+				CHECK(c, seq_len(sels) == 1 &&
+				             str_eq(at(sels->items[0], "cel", "expression", NULL),
+				                    cel),
+				      "DeviceClass %s: its selector is not the profile's", name);
+			}
+	}
+	CHECK(c, found, "DeviceClass %s is no MIG profile of the plan", name ? name : "?");
+	CHECK(c, !at(doc, "metadata", "namespace", NULL), "DeviceClass %s has a namespace",
+	      name ? name : "?");
+	CHECK(c, !name || !sset_has(classes, name), "DeviceClass %s twice", name ? name : "?");
+	sset_add(classes, name);
+}
+
+static void check_dra(ctx *c, const gs_emit_opts *o, const docs *d)
+{
+	static char want[512][256], got[512][256];
+	const char *wv[512], *gv[512];
+	size_t nwant = dra_wanted(c, want, 512), ngot = 0, profiles = 0;
+	sset classes = { { NULL }, 0 }, seen = { { NULL }, 0 };
+
+	for (size_t i = 0; i < gs_plan_node_count(c->p); i++) {
+		const gs_plan_node *nd = gs_plan_node_at(c->p, i);
+		for (size_t g = 0; g < nd->n_gpus; g++)
+			for (size_t m = 0; m < nd->gpus[g].n_mig; m++)
+				sset_add(&seen, nd->gpus[g].mig[m].profile->name);
+	}
+	profiles = seen.n;
 	for (size_t i = 0; i < d->n; i++) {
 		const gs_node *doc = d->v[i], *dev = claim_devices(doc),
-		              *reqs = get(dev, "requests"), *cons = get(dev, "constraints"),
-		              *cfgs = get(dev, "config");
+		              *reqs = get(dev, "requests"), *cfgs = get(dev, "config");
 		const char *kind = str(get(doc, "kind")),
-		           *name = str(at(doc, "metadata", "name", NULL));
+		           *name = str(at(doc, "metadata", "name", NULL)),
+		           *ns = str(at(doc, "metadata", "namespace", NULL));
 		const char *cn = name ? name : "?";
 		int tmpl = kind && strcmp(kind, "ResourceClaimTemplate") == 0;
 		size_t nmig = 0;
@@ -1338,19 +1506,21 @@ static void check_dra(ctx *c, const gs_emit_opts *o, const docs *d)
 		      "document %zu: apiVersion %s, want %s", i + 1,
 		      str(get(doc, "apiVersion")) ? str(get(doc, "apiVersion")) : "(none)",
 		      api_name(o->dra_api));
+		if (kind && strcmp(kind, "DeviceClass") == 0) {
+			check_device_class(c, doc, &classes);
+			continue;
+		}
 		CHECK(c, kind && (tmpl || strcmp(kind, "ResourceClaim") == 0),
 		      "document %zu: kind %s", i + 1, kind ? kind : "(none)");
 		CHECK(c, object_name_ok(name), "document %zu: bad name", i + 1);
-		CHECK(c, seq_len(reqs) >= 1 && seq_len(reqs) <= 32, "%s: %zu requests", cn,
-		      seq_len(reqs));
+		CHECK(c, ns != NULL, "%s has no namespace (a claim serves its own only)", cn);
+		/* One request each: a claim is one GPU or one MIG instance. */
+		CHECK(c, seq_len(reqs) == 1, "%s: %zu requests, want 1", cn, seq_len(reqs));
 		for (size_t r = 0; r < seq_len(reqs); r++) {
 			const gs_node *req = reqs->items[r], *body = request_body(req, o->dra_api);
 			const char *rn = str(get(req, "name"));
 			CHECK(c, rn && label_chars(rn, strlen(rn), "-"),
 			      "%s: request %zu has a bad name", cn, r);
-			for (size_t q = 0; rn && q < r; q++)
-				CHECK(c, !str_eq(get(reqs->items[q], "name"), rn),
-				      "%s: request %s twice", cn, rn);
 			if (o->dra_api == GS_DRA_V1BETA1)
 				CHECK(c, !get(req, "exactly"), "%s: `exactly` under v1beta1", cn);
 			else
@@ -1363,71 +1533,60 @@ static void check_dra(ctx *c, const gs_emit_opts *o, const docs *d)
 			      "%s: request %s has no known deviceClassName", cn, rn ? rn : "?");
 			nmig += str_eq(get(body, "deviceClassName"), "mig.nvidia.com");
 		}
-		/* MIG instances of one claim sit on one physical GPU. */
-		if (nmig >= 2) {
-			int found = 0;
-			for (size_t k = 0; k < seq_len(cons); k++) {
-				const gs_node *cr = get(cons->items[k], "requests");
-				int all = seq_len(cr) == seq_len(reqs);
-				for (size_t r = 0; all && r < seq_len(reqs); r++) {
-					int in = 0;
-					for (size_t q = 0; q < seq_len(cr); q++)
-						in |= str_eq(cr->items[q],
-						             str(get(reqs->items[r], "name")));
-					all = in;
-				}
-				found |= all && str_eq(get(cons->items[k], "matchAttribute"),
-				                       "gpu.nvidia.com/parentUUID");
-			}
-			CHECK(c, found,
-			      "%s: %zu MIG requests without a parentUUID constraint over all", cn,
-			      nmig);
-		}
 		for (size_t k = 0; k < seq_len(cfgs); k++)
 			check_dra_config_entry(c, cn, cfgs->items[k], dev, o->dra_api);
-		if (tmpl) {
-			templates++;
-			CHECK(c, seq_len(reqs) == 1 && nmig == 0 && !cfgs,
-			      "%s: a template for dedicated GPUs holds more than one plain "
-			      "GPU request", cn);
+		if (ngot == 512)
 			continue;
+		if (tmpl) {
+			/* A template is a device of one pod's own: nothing shares it. */
+			char prof[48] = "";
+			CHECK(c, !cfgs, "%s: a sharing config in a template", cn);
+			if (nmig && seq_len(reqs))
+				request_profile(request_body(reqs->items[0], o->dra_api), prof,
+				                sizeof prof);
+			snprintf(got[ngot], sizeof got[ngot], "tmpl:%s:%s:%s%s", ns ? ns : "?", cn,
+			         nmig ? "mig:" : "gpu", prof);
+		} else {
+			char sig[200];
+			claim_signature(c, doc, o->dra_api, sig, sizeof sig);
+			snprintf(got[ngot], sizeof got[ngot], "claim:%s:%s", ns ? ns : "?", sig);
 		}
-		if (ngot < 512) {
-			claim_signature(c, doc, o->dra_api, sigs[ngot], sizeof sigs[ngot]);
-			got_sig[ngot] = sigs[ngot];
-			ngot++;
-		}
+		gv[ngot] = got[ngot];
+		ngot++;
 	}
-	/* One claim per shared GPU, and per tenant of each MIG GPU. */
-	qsort(want_sig, nwant, sizeof *want_sig, cmp_str);
-	qsort(got_sig, ngot, sizeof *got_sig, cmp_str);
-	CHECK(c, ngot == nwant, "%zu ResourceClaims, the plan has %zu shared or MIG GPUs", ngot,
-	      nwant);
+	CHECK(c, classes.n == (o->kube_minor >= 34 ? profiles : 0),
+	      "%zu DeviceClasses, the plan has %zu MIG profiles (Kubernetes 1.%d)", classes.n,
+	      profiles, o->kube_minor);
+	for (size_t i = 0; i < nwant; i++)
+		wv[i] = want[i];
+	qsort(wv, nwant, sizeof *wv, cmp_str);
+	qsort(gv, ngot, sizeof *gv, cmp_str);
+	CHECK(c, ngot == nwant, "%zu claims and templates, the plan needs %zu", ngot, nwant);
 	for (size_t i = 0; i < ngot && i < nwant; i++)
-		CHECK(c, strcmp(got_sig[i], want_sig[i]) == 0,
-		      "claims and plan GPUs differ: claim %s, plan GPU %s", got_sig[i],
-		      want_sig[i]);
-	CHECK(c, templates == (size_t)(dedicated ? 1 : 0),
-	      "%zu ResourceClaimTemplates, the plan %s dedicated GPUs", templates,
-	      dedicated ? "has" : "has no");
+		CHECK(c, strcmp(gv[i], wv[i]) == 0, "claims and the plan differ: %s, want %s",
+		      gv[i], wv[i]);
 }
 
 /* ---- workloads ------------------------------------------------------------------------ */
 
+/* The replicas of one workload that land in one pool requesting one thing. */
 typedef struct wplace {
 	const gs_workload *w;
-	const char *config;
+	const char *pool;
 	char res[128];
 	int want, got;
 } wplace;
 
-/* What a replica on this GPU (or MIG instance m) requests. */
+/* What a replica on this GPU (or MIG instance m) requests: a resource, or
+ * under DRA "claim:gpu", "claim:mig:P", "template:gpu", "template:mig:P". */
 static void expected_resource(const ctx *c, const gs_emit_opts *o, const gs_plan_gpu *g, long m,
                               char *buf, size_t n)
 {
 	if (uses_dra(c, o)) {
 		if (m >= 0)
-			snprintf(buf, n, "claim:mig:%s", g->mig[m].profile->name);
+			snprintf(buf, n, "%s:mig:%s",
+			         mig_is_shared(&g->mig[m]) ? "claim" : "template",
+			         g->mig[m].profile->name);
 		else
 			snprintf(buf, n, "%s", g->strategy == GS_STRATEGY_DEDICATED ? "template:gpu"
 			                                                          : "claim:gpu");
@@ -1455,16 +1614,21 @@ static size_t expected_places(const ctx *c, const gs_emit_opts *o, wplace *out, 
 					char res[128];
 					size_t j;
 					expected_resource(c, o, pg, m, res, sizeof res);
+					/* Under DRA each shared GPU is a claim of its own. */
+					if (uses_dra(c, o) && strncmp(res, "claim:", 6) == 0)
+						snprintf(res + strlen(res),
+						         sizeof res - strlen(res),
+						         "@%zu/%zu/%ld", i, g, m);
 					for (j = 0; j < n; j++)
 						if (out[j].w == a[k].workload &&
-						    strcmp(out[j].config, nd->config) == 0 &&
+						    strcmp(out[j].pool, nd->pool) == 0 &&
 						    strcmp(out[j].res, res) == 0)
 							break;
 					if (j == n) {
 						if (n == cap)
 							return n;
 						out[n].w = a[k].workload;
-						out[n].config = nd->config;
+						out[n].pool = nd->pool;
 						snprintf(out[n].res, sizeof out[n].res, "%s", res);
 						out[n].want = out[n].got = 0;
 						n++;
@@ -1477,30 +1641,92 @@ static size_t expected_places(const ctx *c, const gs_emit_opts *o, wplace *out, 
 	return n;
 }
 
-/* What a pod spec requests, in expected_resource's terms. */
-static void pod_resource(ctx *c, const gs_emit_opts *o, const gs_node *spec, const docs *dra,
-                         char *buf, size_t n)
+/* The number of objects workload w needs: one per distinct request (and
+ * pool, pinned). */
+static size_t objects_needed(const ctx *c, const wplace *pl, size_t n, const gs_workload *w)
 {
-	const gs_node *ctr =
-	        seq_len(get(spec, "containers")) ? get(spec, "containers")->items[0] : NULL;
+	int pinned = gs_scenario_placement(c->ld->scn) == GS_PLACEMENT_PINNED;
+	size_t count = 0;
+	for (size_t j = 0; j < n; j++) {
+		int first = pl[j].w == w;
+		for (size_t k = 0; k < j && first; k++)
+			first = !(pl[k].w == w && strcmp(pl[k].res, pl[j].res) == 0 &&
+			          (!pinned || strcmp(pl[k].pool, pl[j].pool) == 0));
+		count += first;
+	}
+	return count;
+}
+
+/* The claim a DRA pod names, as expected_resource says it, with the
+ * claim's GPU for a shared one: "claim:gpu@NODE/GPU/MIG" from the claim's
+ * name gpushare-nN-gpuG[-migM]. */
+static void claim_place(const char *claim, char *buf, size_t n)
+{
+	unsigned node = 0, gpu = 0, mig = 0;
+	size_t o = strlen(buf);
+	if (sscanf(claim, "gpushare-n%u-gpu%u-mig%u", &node, &gpu, &mig) == 3)
+		snprintf(buf + o, n - o, "@%u/%u/%u", node - 1, gpu, mig);
+	else if (sscanf(claim, "gpushare-n%u-gpu%u", &node, &gpu) == 2)
+		snprintf(buf + o, n - o, "@%u/%u/-1", node - 1, gpu);
+}
+
+/* What a pod spec's container `ctr` requests, in expected_resource's terms.
+ * real: the manifest's container (its nvidia.com/gpu must be deleted by
+ * a null unless planned). */
+static void pod_resource(ctx *c, const gs_emit_opts *o, const gs_node *spec, const gs_node *ctr,
+                         const docs *dra, int real, char *buf, size_t n)
+{
 	const gs_node *limits = at(ctr, "resources", "limits", NULL);
+	const gs_node *requests = at(ctr, "resources", "requests", NULL);
 	const gs_node *claims = at(ctr, "resources", "claims", NULL);
 	buf[0] = '\0';
 	if (!uses_dra(c, o)) {
 		long one = 0;
+		const char *res;
 		CHECK(c, !claims && !get(spec, "resourceClaims"), "resource claims without DRA");
-		CHECK(c, is_map(limits) && limits->n == 1,
-		      "limits do not hold exactly one resource");
-		if (!is_map(limits) || limits->n != 1)
+		CHECK(c, is_map(limits) && limits->n >= 1, "no limits");
+		if (!is_map(limits) || limits->n < 1)
 			return;
+		res = limits->keys[0]->text;
 		CHECK(c, (int_of(limits->items[0], &one) || quantity_of(limits->items[0], &one)) &&
 		             one == 1,
-		      "limit of %s is not 1", limits->keys[0]->text);
-		snprintf(buf, n, "%s", limits->keys[0]->text);
+		      "limit of %s is not 1", res);
+		/* The container asked for nvidia.com/gpu before (the manifest,
+		 * or any unplanned GPU pod): a strategic merge keeps it unless
+		 * the patch deletes it with null. */
+		if (strcmp(res, "nvidia.com/gpu") == 0 || o->example_deployments) {
+			/* (A complete example object has nothing to delete.) */
+			CHECK(c, limits->n == 1, "limits hold %zu keys, want %s alone",
+			      limits->n, res);
+			CHECK(c, !requests, "requests beside a plain %s limit", res);
+		} else {
+			CHECK(c, limits->n == 2 && get(limits, "nvidia.com/gpu") &&
+			             get(limits, "nvidia.com/gpu")->kind == GS_NODE_NULL,
+			      "limits of %s do not delete nvidia.com/gpu (null) and nothing else",
+			      res);
+			if (real)
+				CHECK(c, is_map(requests) && requests->n == 1 &&
+				             get(requests, "nvidia.com/gpu") &&
+				             get(requests, "nvidia.com/gpu")->kind == GS_NODE_NULL,
+				      "requests do not delete the manifest's nvidia.com/gpu");
+			else
+				CHECK(c, !requests, "requests without a manifest");
+		}
+		snprintf(buf, n, "%s", res);
 		return;
 	}
-	CHECK(c, !get(limits, "nvidia.com/gpu") && !get(limits, "nvidia.com/gpu.shared"),
-	      "a device-plugin limit beside DRA claims");
+	/* The manifest's nvidia.com/gpu is deleted (null): a pod that asks
+	 * for it beside its claim waits for a device plugin DRA lacks. */
+	if (real)
+		CHECK(c, is_map(limits) && limits->n == 1 && is_map(requests) &&
+		             requests->n == 1 && get(limits, "nvidia.com/gpu") &&
+		             get(limits, "nvidia.com/gpu")->kind == GS_NODE_NULL &&
+		             get(requests, "nvidia.com/gpu") &&
+		             get(requests, "nvidia.com/gpu")->kind == GS_NODE_NULL,
+		      "the manifest's nvidia.com/gpu is not deleted beside DRA claims");
+	else
+		CHECK(c, !limits && !requests,
+		      "device-plugin limits or requests beside DRA claims");
 	CHECK(c, seq_len(claims) == 1, "the container names %zu claims, want 1", seq_len(claims));
 	if (seq_len(claims) != 1)
 		return;
@@ -1537,120 +1763,304 @@ static void pod_resource(ctx *c, const gs_emit_opts *o, const gs_node *spec, con
 		           "mig.nvidia.com")) {
 			char prof[48];
 			request_profile(request_body(req, o->dra_api), prof, sizeof prof);
-			snprintf(buf, n, "claim:mig:%s", prof);
+			snprintf(buf, n, "%s:mig:%s", claim ? "claim" : "template", prof);
 		} else {
 			snprintf(buf, n, "%s:gpu", claim ? "claim" : "template");
 		}
+		if (claim)
+			claim_place(claim, buf, n);
 	}
 }
 
-/* Whether a pod spec keeps its replicas on distinct nodes: a required
- * anti-affinity or a hard spread constraint on kubernetes.io/hostname. */
-static int keeps_nodes_apart(const gs_node *pod)
+/* Whether a pod spec keeps the workload's pods on distinct nodes: a
+ * required anti-affinity on kubernetes.io/hostname that selects the pods
+ * by their gpushare.io/workload label. */
+static int keeps_nodes_apart(const gs_node *pod, const char *workload)
 {
 	const gs_node *aa = at(pod, "affinity", "podAntiAffinity",
 	                       "requiredDuringSchedulingIgnoredDuringExecution", NULL);
-	const gs_node *tsc = get(pod, "topologySpreadConstraints");
 	for (size_t i = 0; i < seq_len(aa); i++)
-		if (str_eq(get(aa->items[i], "topologyKey"), "kubernetes.io/hostname"))
+		if (str_eq(get(aa->items[i], "topologyKey"), "kubernetes.io/hostname") &&
+		    str_eq(at(aa->items[i], "labelSelector", "matchLabels", "gpushare.io/workload",
+		              NULL), workload))
 			return 1;
-	for (size_t i = 0; i < seq_len(tsc); i++) {
-		long skew = 0;
-		if (str_eq(get(tsc->items[i], "topologyKey"), "kubernetes.io/hostname") &&
-		    str_eq(get(tsc->items[i], "whenUnsatisfiable"), "DoNotSchedule") &&
-		    int_of(get(tsc->items[i], "maxSkew"), &skew) && skew == 1)
-			return 1;
-	}
 	return 0;
+}
+
+/* The pools a pod spec selects: nodeSelector gpushare.io/pool for one,
+ * a required nodeAffinity gpushare.io/pool In [...] for several. */
+static size_t selected_pools(ctx *c, const gs_node *pod, const char **out, size_t cap)
+{
+	const gs_node *sel = get(pod, "nodeSelector"),
+	              *terms = at(pod, "affinity", "nodeAffinity",
+	                          "requiredDuringSchedulingIgnoredDuringExecution",
+	                          "nodeSelectorTerms", NULL);
+	size_t n = 0;
+	CHECK(c, !get(sel, "nvidia.com/device-plugin.config"),
+	      "a nvidia.com/device-plugin.config selector: several pools carry one config");
+	if (str(get(sel, "gpushare.io/pool"))) {
+		CHECK(c, sel->n == 1 && !terms, "nodeSelector holds more than the pool, or "
+		                                "a nodeAffinity beside it");
+		out[n++] = str(get(sel, "gpushare.io/pool"));
+		return n;
+	}
+	CHECK(c, !sel, "a nodeSelector without gpushare.io/pool");
+	CHECK(c, seq_len(terms) == 1, "%zu nodeSelectorTerms, want 1", seq_len(terms));
+	if (seq_len(terms) == 1) {
+		const gs_node *ex = get(terms->items[0], "matchExpressions"), *vals;
+		CHECK(c, seq_len(ex) == 1 && str_eq(get(ex->items[0], "key"), "gpushare.io/pool") &&
+		             str_eq(get(ex->items[0], "operator"), "In"),
+		      "the node affinity is not one gpushare.io/pool In expression");
+		vals = seq_len(ex) ? get(ex->items[0], "values") : NULL;
+		CHECK(c, seq_len(vals) >= 2, "gpushare.io/pool In with %zu values (one is a "
+		                             "nodeSelector)", seq_len(vals));
+		for (size_t i = 0; i < seq_len(vals) && n < cap; i++)
+			out[n++] = str(vals->items[i]);
+	}
+	return n;
+}
+
+/* Where kind k keeps its pod template and its replica count. */
+static const gs_node *pod_of(const gs_node *doc, const char *kind, const gs_node **tmeta,
+                             const gs_node **count)
+{
+	const gs_node *spec = get(doc, "spec");
+	*count = NULL;
+	if (str_eq(get(doc, "kind"), "Pod") || (kind && strcmp(kind, "Pod") == 0)) {
+		*tmeta = get(doc, "metadata");
+		return spec;
+	}
+	if (kind && strcmp(kind, "CronJob") == 0)
+		spec = at(spec, "jobTemplate", "spec", NULL);
+	*count = get(spec, kind && (strcmp(kind, "Job") == 0 || strcmp(kind, "CronJob") == 0)
+	                           ? "parallelism"
+	                           : "replicas");
+	*tmeta = at(spec, "template", "metadata", NULL);
+	return at(spec, "template", "spec", NULL);
+}
+
+/* A complete copy of the workload's manifest, for a second placement: the
+ * manifest renamed NAME-N, its pods labelled gpushare.io/copy: N (and its
+ * selector, so the copies' pods are their own), the rest as it was. */
+static void check_copy(ctx *c, const gs_node *doc, const gs_workload *w, const char *kind)
+{
+	const gs_node *tmeta, *count, *pod = pod_of(doc, kind, &tmeta, &count),
+	              *ctrs = get(pod, "containers");
+	const char *name = str(at(doc, "metadata", "name", NULL)),
+	           *n = str(at(tmeta, "labels", "gpushare.io/copy", NULL));
+	char want[128];
+	snprintf(want, sizeof want, "%s-%s", object_name(w), n ? n : "?");
+	CHECK(c, name && n && strcmp(name, want) == 0 && atoi(n) >= 2,
+	      "copy %s of %s: not named NAME-N after its copy label", name ? name : "?",
+	      object_name(w));
+	CHECK(c, str_eq(at(tmeta, "labels", "app", NULL), object_name(w)),
+	      "copy %s lost its template labels", name ? name : "?");
+	if (strcmp(kind, "Deployment") == 0 || strcmp(kind, "StatefulSet") == 0)
+		CHECK(c, n && str_eq(at(doc, "spec", "selector", "matchLabels", "gpushare.io/copy",
+		                        NULL), n),
+		      "copy %s: its selector does not name its copy label", name ? name : "?");
+	CHECK(c, seq_len(ctrs) == 2 && str_eq(get(ctrs->items[0], "name"), SIDECAR) &&
+	             str_eq(get(ctrs->items[1], "name"), object_container(w)) &&
+	             str(get(ctrs->items[1], "image")),
+	      "copy %s: its containers are not the manifest's", name ? name : "?");
 }
 
 static void check_workloads(ctx *c, const gs_emit_opts *o, const docs *d)
 {
-	wplace want[1024];
+	static wplace want[1024];
 	size_t nw = expected_places(c, o, want, 1024);
 	docs dra = { { NULL }, 0 };
 	sset names = { { NULL }, 0 };
 	const gs_scenario *s = c->ld->scn;
+	size_t *objs = calloc(gs_scenario_workload_count(s) + 1, sizeof *objs);
 
 	if (uses_dra(c, o))
 		emit_docs(c, GS_EMIT_DRA, o, &dra);
-	for (size_t i = 0; i < d->n; i++) {
-		const gs_node *doc = d->v[i], *spec, *pod, *ctrs;
-		const char *wname, *cfg;
+	for (size_t i = 0; objs && i < d->n; i++) {
+		const gs_node *doc = d->v[i], *tmeta, *count, *pod, *ctrs, *ctr = NULL;
+		const char *kind = str(get(doc, "kind")),
+		           *name = str(at(doc, "metadata", "name", NULL)),
+		           *ns = str(at(doc, "metadata", "namespace", NULL)), *wname, *pools[64];
 		const gs_workload *w;
 		char res[128];
 		long reps = -1;
-		size_t j;
+		size_t np, covered = 0;
+		int sum = 0, is_copy = 0;
+		/* A copy precedes its patch, which has its kind and name (and
+		 * labels its pods with their workload). */
+		if (!o->example_deployments && i + 1 < d->n &&
+		    str_eq(get(d->v[i + 1], "kind"), kind) &&
+		    str_eq(at(d->v[i + 1], "metadata", "name", NULL), name ? name : "")) {
+			pod_of(d->v[i + 1], kind, &tmeta, &count);
+			wname = str(at(tmeta, "labels", "gpushare.io/workload", NULL));
+			w = wname ? gs_scenario_find(s, wname) : NULL;
+			CHECK(c, w && o->manifests, "a copy of %s without manifests",
+			      wname ? wname : "?");
+			if (w)
+				check_copy(c, doc, w, kind ? kind : "?");
+			continue;
+		}
+		pod = pod_of(doc, kind, &tmeta, &count);
+		wname = str(at(tmeta, "labels", "gpushare.io/workload", NULL));
+		w = wname ? gs_scenario_find(s, wname) : NULL;
+		CHECK(c, w != NULL, "document %zu: label gpushare.io/workload %s is no workload",
+		      i + 1, wname ? wname : "(none)");
+		if (!w)
+			continue;
+		is_copy = str(at(tmeta, "labels", "gpushare.io/copy", NULL)) != NULL;
 		if (o->example_deployments) {
 			const gs_node *ml = at(doc, "spec", "selector", "matchLabels", NULL);
-			const gs_node *tl = at(doc, "spec", "template", "metadata", "labels", NULL);
-			const char *name = str(at(doc, "metadata", "name", NULL));
 			CHECK(c, str_eq(get(doc, "apiVersion"), "apps/v1") &&
-			             str_eq(get(doc, "kind"), "Deployment"),
+			             kind && strcmp(kind, "Deployment") == 0,
 			      "document %zu is not an apps/v1 Deployment", i + 1);
-			CHECK(c, name && object_name_ok(name) && strlen(name) <= 63,
-			      "document %zu: bad Deployment name", i + 1);
-			CHECK(c, !name || !sset_has(&names, name), "two Deployments named %s",
-			      name ? name : "?");
-			sset_add(&names, name);
 			CHECK(c, is_map(ml) && ml->n > 0, "Deployment %s has no selector",
 			      name ? name : "?");
 			for (size_t k = 0; is_map(ml) && k < ml->n; k++)
 				CHECK(c, str(ml->items[k]) &&
-				             str_eq(get(tl, ml->keys[k]->text), str(ml->items[k])),
+				             str_eq(get(get(tmeta, "labels"), ml->keys[k]->text),
+				                    str(ml->items[k])),
 				      "Deployment %s: selector %s does not match the template "
 				      "labels",
 				      name ? name : "?", ml->keys[k]->text);
 		} else {
-			static const char *const patch_keys[] = { "spec", NULL };
+			static const char *const patch_keys[] = { "apiVersion", "kind", "metadata",
+				                                  "spec", NULL };
+			static const char *const meta_keys[] = { "name", "namespace", NULL };
+			static const char *const pod_meta_keys[] = { "name", "namespace", "labels",
+				                                     NULL };
 			const char *bad;
+			gs_object_kind k = w->object.kind;
 			CHECK(c, !(bad = unknown_key(doc, patch_keys)),
 			      "patch %zu: unexpected key %s", i + 1, bad);
+			CHECK(c, !(bad = unknown_key(get(doc, "metadata"),
+			                             k == GS_OBJECT_POD ? pod_meta_keys
+			                                                : meta_keys)),
+			      "patch %zu: unexpected metadata key %s", i + 1, bad);
+			CHECK(c, str_eq(get(doc, "kind"), gs_object_kind_name(k)),
+			      "patch of %s: kind %s, its object is a %s", w->name,
+			      kind ? kind : "?",
+			      gs_object_kind_name(k));
+			CHECK(c, str_eq(get(doc, "apiVersion"),
+			                k == GS_OBJECT_POD ? "v1"
+			                : k == GS_OBJECT_JOB || k == GS_OBJECT_CRONJOB ? "batch/v1"
+			                                                               : "apps/v1"),
+			      "patch of %s: apiVersion %s", w->name,
+			      str(get(doc, "apiVersion")) ? str(get(doc, "apiVersion")) : "?");
+			CHECK(c, ns && strcmp(ns, ns_of(c, w)) == 0,
+			      "patch of %s: namespace %s, want %s", w->name, ns ? ns : "(none)",
+			      ns_of(c, w));
 		}
-		spec = get(doc, "spec");
-		pod = at(spec, "template", "spec", NULL);
+		/* The object's name: the workload's object, or a copy's NAME-N. */
+		if (is_copy) {
+			char want_name[128];
+			snprintf(want_name, sizeof want_name, "%s-%s", object_name(w),
+			         str(at(tmeta, "labels", "gpushare.io/copy", NULL)));
+			CHECK(c, name && strcmp(name, want_name) == 0,
+			      "document %zu: copy named %s, want %s", i + 1, name ? name : "?",
+			      want_name);
+			CHECK(c, o->manifests || o->example_deployments,
+			      "a copy of %s without manifests", w->name);
+		} else {
+			CHECK(c, str_eq(at(doc, "metadata", "name", NULL), object_name(w)),
+			      "document %zu: named %s, %s's object is %s", i + 1, name ? name : "?",
+			      w->name, object_name(w));
+		}
+		CHECK(c, !sset_has(&names, name ? name : "?") || !o->example_deployments,
+		      "two Deployments named %s", name ? name : "?");
+		sset_add(&names, name);
+		for (size_t k = 0; k < gs_scenario_workload_count(s); k++)
+			if (gs_scenario_workload_at(s, k) == w)
+				objs[k]++;
+		/* Replicas where the kind keeps them; a Pod is one. */
+		if (str_eq(get(doc, "kind"), "Pod"))
+			reps = 1;
+		else
+			CHECK(c, int_of(count, &reps) && reps >= 1,
+			      "document %zu: replicas or parallelism is not a positive integer",
+			      i + 1);
+		/* Rollouts: one pod at a time, no surge slot (Deployments only). */
+		if (str_eq(get(doc, "kind"), "Deployment") && !o->example_deployments) {
+			const gs_node *st = at(doc, "spec", "strategy", NULL);
+			long surge = -1, unavail = -1;
+			CHECK(c, str_eq(get(st, "type"), "RollingUpdate") &&
+			             int_of(at(st, "rollingUpdate", "maxSurge", NULL), &surge) &&
+			             surge == 0 &&
+			             int_of(at(st, "rollingUpdate", "maxUnavailable", NULL),
+			                    &unavail) &&
+			             unavail == 1,
+			      "Deployment %s: strategy is not RollingUpdate maxSurge 0 "
+			      "maxUnavailable 1", name ? name : "?");
+		} else if (!o->example_deployments) {
+			CHECK(c, !at(doc, "spec", "strategy", NULL) &&
+			             !at(doc, "spec", "updateStrategy", NULL),
+			      "%s %s: a rollout strategy on a kind without Deployment's",
+			      kind ? kind : "?", name ? name : "?");
+		}
+		/* Exactly one container, the object's: a strategic merge by name
+		 * adds a container whose name the real object lacks. */
 		ctrs = get(pod, "containers");
-		CHECK(c, int_of(get(spec, "replicas"), &reps) && reps >= 1,
-		      "document %zu: replicas is not a positive integer", i + 1);
 		CHECK(c, seq_len(ctrs) == 1, "document %zu: %zu containers, want 1", i + 1,
 		      seq_len(ctrs));
-		wname = seq_len(ctrs) ? str(get(ctrs->items[0], "name")) : NULL;
-		w = wname ? gs_scenario_find(s, wname) : NULL;
-		CHECK(c, w != NULL, "document %zu: container %s is no workload", i + 1,
-		      wname ? wname : "(none)");
+		if (seq_len(ctrs))
+			ctr = ctrs->items[0];
+		CHECK(c, str_eq(get(ctr, "name"), object_container(w)),
+		      "document %zu: container %s, %s's object has %s", i + 1,
+		      str(get(ctr, "name")) ? str(get(ctr, "name")) : "(none)", w->name,
+		      object_container(w));
 		if (o->example_deployments)
-			CHECK(c, seq_len(ctrs) && str(get(ctrs->items[0], "image")) != NULL,
+			CHECK(c, str(get(ctr, "image")) != NULL,
 			      "Deployment %zu: container without an image", i + 1);
-		cfg = str(at(pod, "nodeSelector", "nvidia.com/device-plugin.config", NULL));
-		CHECK(c, cfg != NULL,
-		      "document %zu: no nvidia.com/device-plugin.config nodeSelector", i + 1);
-		CHECK(c, !cfg || label_value_ok(cfg),
-		      "document %zu: nodeSelector '%s' is not a label value", i + 1,
-		      cfg ? cfg : "");
+		else
+			CHECK(c, !get(ctr, "image"), "a patch sets the image of %s", w->name);
+		CHECK(c, seq_len(get(pod, "tolerations")) == 1 &&
+		             str_eq(get(get(pod, "tolerations")->items[0], "key"),
+		                    "nvidia.com/gpu") &&
+		             str_eq(get(get(pod, "tolerations")->items[0], "operator"), "Exists") &&
+		             str_eq(get(get(pod, "tolerations")->items[0], "effect"), "NoSchedule"),
+		      "document %zu: the pods do not tolerate the GPU taint", i + 1);
+		np = selected_pools(c, pod, pools, 64);
+		for (size_t k = 0; k < np; k++)
+			CHECK(c, pools[k] && label_value_ok(pools[k]),
+			      "document %zu: pool '%s' is not a label value", i + 1,
+			      pools[k] ? pools[k] : "");
 		/* spread: node survives only if the scheduler is told. */
-		if (w && w->spread == GS_SPREAD_NODE && reps > 1)
-			CHECK(c, keeps_nodes_apart(pod),
+		if (w->spread == GS_SPREAD_NODE && reps > 1)
+			CHECK(c, keeps_nodes_apart(pod, w->name),
 			      "document %zu: %ld replicas of %s (spread: node) with nothing "
 			      "that keeps them on distinct nodes",
 			      i + 1, reps, w->name);
-		pod_resource(c, o, pod, &dra, res, sizeof res);
-		if (!w || !cfg || !res[0] || reps < 0)
+		pod_resource(c, o, pod, ctr, &dra, o->manifests != NULL, res, sizeof res);
+		if (!res[0] || reps < 0 || !np)
 			continue;
-		for (j = 0; j < nw; j++)
-			if (want[j].w == w && strcmp(want[j].config, cfg) == 0 &&
-			    strcmp(want[j].res, res) == 0)
-				break;
-		CHECK(c, j < nw,
-		      "%s: %ld replicas on %s requesting %s, but the plan has none there", w->name,
-		      reps, cfg, res);
-		if (j < nw)
-			want[j].got += (int)reps;
+		/* The replicas the plan puts in the selected pools requesting
+		 * this are the object's, and no other object's. */
+		for (size_t j = 0; j < nw; j++) {
+			int in = 0;
+			for (size_t k = 0; k < np && !in; k++)
+				in = pools[k] && strcmp(pools[k], want[j].pool) == 0;
+			if (want[j].w != w || strcmp(want[j].res, res) != 0)
+				continue;
+			CHECK(c, in, "%s: the plan puts %d replicas requesting %s in pool %s, "
+			             "the object does not select it", w->name, want[j].want, res,
+			      want[j].pool);
+			if (!in)
+				continue;
+			covered++;
+			sum += want[j].want;
+			want[j].got += want[j].want;
+		}
+		CHECK(c, covered == np,
+		      "%s: selects %zu pools, the plan has its replicas requesting %s in %zu",
+		      w->name, np, res, covered);
+		CHECK(c, sum == reps,
+		      "%s: %ld replicas requesting %s, the plan has %d in its pools", w->name,
+		      reps, res, sum);
 	}
 	for (size_t j = 0; j < nw; j++)
 		CHECK(c, want[j].got == want[j].want,
-		      "%s: %d replicas on %s requesting %s, the plan places %d there",
-		      want[j].w->name, want[j].got, want[j].config, want[j].res, want[j].want);
-	for (size_t i = 0; i < gs_scenario_workload_count(s); i++) {
+		      "%s: %d replicas in %s requesting %s, the plan places %d there",
+		      want[j].w->name, want[j].got, want[j].pool, want[j].res, want[j].want);
+	for (size_t i = 0; objs && i < gs_scenario_workload_count(s); i++) {
 		const gs_workload *w = gs_scenario_workload_at(s, i);
 		int total = 0;
 		for (size_t j = 0; j < nw; j++)
@@ -1658,15 +2068,37 @@ static void check_workloads(ctx *c, const gs_emit_opts *o, const docs *d)
 				total += want[j].got;
 		CHECK(c, total == w->replicas, "%s: the documents add up to %d replicas, want %d",
 		      w->name, total, w->replicas);
+		CHECK(c, objs[i] == objects_needed(c, want, nw, w),
+		      "%s: %zu objects, its replicas request %zu different things", w->name,
+		      objs[i], objects_needed(c, want, nw, w));
 	}
+	free(objs);
 	docs_free(&dra);
+}
+
+/* The workload whose objects need copies (several requests), which
+ * without manifests must fail: the first in the plan's order, or NULL. */
+static const gs_workload *needs_copies(const ctx *c, const gs_emit_opts *o)
+{
+	static wplace pl[1024];
+	size_t n;
+	if (o->manifests || o->example_deployments)
+		return NULL;
+	n = expected_places(c, o, pl, 1024);
+	for (size_t i = 0; i < gs_plan_workload_count(c->p); i++) {
+		const gs_workload *w = gs_plan_workload_at(c->p, i)->workload;
+		if (objects_needed(c, pl, n, w) > 1)
+			return w;
+	}
+	return NULL;
 }
 
 /* ---- Karpenter --------------------------------------------------------------------- */
 
 static int same_pool(const gs_plan_node *a, const gs_plan_node *b)
 {
-	return strcmp(a->config, b->config) == 0 &&
+	return strcmp(a->pool, b->pool) == 0 && a->instance == b->instance &&
+	       strcmp(a->config, b->config) == 0 &&
 	       ((!a->mig_config && !b->mig_config) ||
 	        (a->mig_config && b->mig_config && strcmp(a->mig_config, b->mig_config) == 0));
 }
@@ -1747,6 +2179,7 @@ static void check_karpenter(ctx *c, const gs_emit_opts *o, const docs *d)
 		const char *name = str(at(np, "metadata", "name", NULL));
 		const char *cfg = str(get(labels, "nvidia.com/device-plugin.config"));
 		const char *mig = str(get(labels, "nvidia.com/mig.config"));
+		const char *pool = str(get(labels, "gpushare.io/pool"));
 		const char *pn = name ? name : "?";
 		sset want_types = { { NULL }, 0 };
 		long limit = -1, gpus = 0;
@@ -1758,6 +2191,8 @@ static void check_karpenter(ctx *c, const gs_emit_opts *o, const docs *d)
 		      "%s: not karpenter.sh/v1", pn);
 		CHECK(c, object_name_ok(name), "NodePool name %s is not a DNS subdomain", pn);
 		CHECK(c, cfg && label_value_ok(cfg), "%s: no valid device-plugin.config label", pn);
+		CHECK(c, pool && label_value_ok(pool),
+		      "%s: no valid gpushare.io/pool label (the pods select it)", pn);
 		CHECK(c, !mig || label_value_ok(mig), "%s: mig.config label is not a label value",
 		      pn);
 		CHECK(c, str_eq(at(tspec, "nodeClassRef", "group", NULL), "karpenter.k8s.aws") &&
@@ -1775,7 +2210,9 @@ static void check_karpenter(ctx *c, const gs_emit_opts *o, const docs *d)
 		for (size_t n = 0; cfg && n < nn; n++) {
 			const gs_plan_node *nd = gs_plan_node_at(p, n);
 			if (!node_is_aws(nd) || strcmp(nd->config, cfg) != 0 ||
-			    (!nd->mig_config != !mig) || (mig && strcmp(nd->mig_config, mig) != 0))
+			    (!nd->mig_config != !mig) ||
+			    (mig && strcmp(nd->mig_config, mig) != 0) ||
+			    !pool || strcmp(nd->pool, pool) != 0)
 				continue;
 			any = 1;
 			covered[n]++;
@@ -1885,19 +2322,85 @@ static void check_karpenter(ctx *c, const gs_emit_opts *o, const docs *d)
 	free(covered);
 }
 
+/* ---- DRA driver values ------------------------------------------------------------- */
+
+/* The driver serves GPUs (not ComputeDomains), confirms the classic plugin
+ * is off, and turns on exactly the gates its claims need: time-slicing
+ * settings for a time-sliced GPU or a shared MIG instance, MPS for MPS. */
+static void check_dra_driver(ctx *c, const gs_emit_opts *o, const docs *d)
+{
+	const gs_node *v = d->n == 1 ? d->v[0] : NULL, *gates = get(v, "featureGates");
+	int ts = 0, mps = 0;
+	(void)o;
+	CHECK(c, v != NULL, "%zu documents, want one", d->n);
+	for (size_t i = 0; i < gs_plan_node_count(c->p); i++) {
+		const gs_plan_node *nd = gs_plan_node_at(c->p, i);
+		for (size_t g = 0; g < nd->n_gpus; g++) {
+			const gs_plan_gpu *pg = &nd->gpus[g];
+			if (!pg->n_mig && pg->n_assignments) {
+				ts |= pg->strategy == GS_STRATEGY_TIME_SLICING;
+				mps |= pg->strategy == GS_STRATEGY_MPS;
+			}
+			for (size_t m = 0; m < pg->n_mig; m++)
+				ts |= pg->mig[m].n_assignments && mig_is_shared(&pg->mig[m]);
+		}
+	}
+	CHECK(c, is_bool(get(v, "gpuResourcesEnabledOverride"), 1),
+	      "gpuResourcesEnabledOverride is not true");
+	CHECK(c, is_bool(at(v, "resources", "gpus", "enabled", NULL), 1),
+	      "resources.gpus.enabled is not true");
+	CHECK(c, is_bool(at(v, "resources", "computeDomains", "enabled", NULL), 0),
+	      "resources.computeDomains.enabled is not false");
+	CHECK(c, is_map(gates) && gates->n == (size_t)(ts + mps),
+	      "%zu feature gates, the claims need %d", is_map(gates) ? gates->n : 0, ts + mps);
+	CHECK(c, !ts || is_bool(get(gates, "TimeSlicingSettings"), 1),
+	      "time-sliced claims without TimeSlicingSettings: true");
+	CHECK(c, !mps || is_bool(get(gates, "MPSSupport"), 1),
+	      "MPS claims without MPSSupport: true");
+}
+
 /* ---- the round trip -------------------------------------------------------------- */
 
 static const char *not_wanted_msg(gs_emit_kind k)
 {
 	switch (k) {
+	case GS_EMIT_DEVICE_PLUGIN:
+		return "error: the plan has no device-plugin configuration (its stack is DRA, by "
+		       "via: dra or --dra: claims configure sharing, and the device plugin must "
+		       "not run beside the DRA driver)";
 	case GS_EMIT_MIG_PARTED:
 		return "error: the plan has no mig-config configuration (no MIG GPUs)";
 	case GS_EMIT_DRA: return "error: the plan has no dra configuration (use --dra or via: dra)";
+	case GS_EMIT_DRA_DRIVER:
+		return "error: the plan has no dra-driver configuration (use --dra or via: dra)";
 	case GS_EMIT_KARPENTER:
 		return "error: the plan has no karpenter configuration "
 		       "(Karpenter provisions AWS nodes only)";
 	default: return "(always wanted)";
 	}
+}
+
+/* Without manifests, a workload whose replicas need several objects
+ * fails, naming it, where it is written and what it needs. */
+static void check_copies_refused(ctx *c, const gs_emit_opts *o, const gs_workload *w)
+{
+	char *text = NULL, want[512], buf[1024];
+	gs_error err = clean_err();
+	snprintf(want, sizeof want,
+	         "%s:%zu:%zu: error: workload '%s': %s: give its manifest with --manifests",
+	         c->fx->path, w->line, w->col, w->name,
+	         gs_scenario_placement(c->ld->scn) == GS_PLACEMENT_PINNED
+	                 ? "placement: pinned gives each placement a copy of the object"
+	         : uses_dra(c, o) ? "its replicas share different GPUs, each through its own "
+	                            "DRA claim, so they need copies of the object"
+	                          : "its replicas request different resources, so they need "
+	                            "copies of the object");
+	CHECK(c, gs_emit(c->p, GS_EMIT_WORKLOADS, o, &text, &err) == GS_ESCHEMA,
+	      "copies without manifests do not fail with GS_ESCHEMA");
+	CHECK(c, text == NULL, "copies without manifests gave text");
+	CHECK(c, strcmp(gs_error_format(&err, buf, sizeof buf), want) == 0,
+	      "message '%s', want '%s'", buf, want);
+	free(text);
 }
 
 typedef struct rt_case {
@@ -1908,12 +2411,13 @@ typedef struct rt_case {
 
 static void round_trip_one(ctx *c, const rt_case *t, const variant *v)
 {
-	gs_emit_opts o = opts_of(v);
+	gs_emit_opts o = opts_of(v, c->ld);
 	char *text = NULL, *again = NULL, *other = NULL;
 	gs_error err = clean_err();
 	char buf[1024];
 	docs d = { { NULL }, 0 };
 
+	c->kind = t->kind;
 	snprintf(c->where, sizeof c->where, "%s/%s/%s", fixtures[t->fixture].name,
 	         gs_emit_kind_name(t->kind), v->name);
 	if (!gs_emit_wanted(c->p, t->kind, &o)) {
@@ -1923,6 +2427,8 @@ static void round_trip_one(ctx *c, const rt_case *t, const variant *v)
 			aws |= node_is_aws(gs_plan_node_at(c->p, i));
 		CHECK(c, (t->kind == GS_EMIT_MIG_PARTED && !mig) ||
 		             (t->kind == GS_EMIT_DRA && !uses_dra(c, &o)) ||
+		             (t->kind == GS_EMIT_DRA_DRIVER && !uses_dra(c, &o)) ||
+		             (t->kind == GS_EMIT_DEVICE_PLUGIN && uses_dra(c, &o)) ||
 		             (t->kind == GS_EMIT_KARPENTER && !aws),
 		      "gs_emit_wanted says no");
 		CHECK(c, gs_emit(c->p, t->kind, &o, &text, &err) == GS_EINVAL,
@@ -1932,6 +2438,14 @@ static void round_trip_one(ctx *c, const rt_case *t, const variant *v)
 		                not_wanted_msg(t->kind)) == 0,
 		      "message '%s', want '%s'", buf, not_wanted_msg(t->kind));
 		free(text);
+		return;
+	}
+	/* The kinds a DRA stack must not have are refused just above. */
+	CHECK(c, !(t->kind == GS_EMIT_DEVICE_PLUGIN && uses_dra(c, &o)) &&
+	             !(t->kind == GS_EMIT_DRA_DRIVER && !uses_dra(c, &o)),
+	      "wanted on a %s stack", uses_dra(c, &o) ? "DRA" : "device-plugin");
+	if (t->kind == GS_EMIT_WORKLOADS && needs_copies(c, &o)) {
+		check_copies_refused(c, &o, needs_copies(c, &o));
 		return;
 	}
 	if (gs_emit(c->p, t->kind, &o, &text, &err) < 0) {
@@ -1945,7 +2459,7 @@ static void round_trip_one(ctx *c, const rt_case *t, const variant *v)
 	      "the same file planned again gave other text");
 	CHECK(c, strlen(text) > 0 && text[strlen(text) - 1] == '\n', "does not end with a newline");
 	if (t->kind == GS_EMIT_LABELS) {
-		check_labels(c, text);
+		check_labels(c, &o, text);
 	} else if (split_docs(c, text, &d) == 0) {
 		switch (t->kind) {
 		case GS_EMIT_DEVICE_PLUGIN: check_device_plugin(c, &o, &d); break;
@@ -1954,6 +2468,7 @@ static void round_trip_one(ctx *c, const rt_case *t, const variant *v)
 		case GS_EMIT_WORKLOADS: check_workloads(c, &o, &d); break;
 		case GS_EMIT_DRA: check_dra(c, &o, &d); break;
 		case GS_EMIT_KARPENTER: check_karpenter(c, &o, &d); break;
+		case GS_EMIT_DRA_DRIVER: check_dra_driver(c, &o, &d); break;
 		default: break;
 		}
 	}
@@ -1990,6 +2505,7 @@ static void test_kind_names(void **state)
 		{ "workloads", "workloads.yaml" },
 		{ "dra", "resourceclaims.yaml" },
 		{ "karpenter", "karpenter.yaml" },
+		{ "dra-driver", "dra-driver-values.yaml" },
 	};
 	gs_emit_kind k = GS_EMIT_LABELS;
 	(void)state;
@@ -2039,9 +2555,34 @@ static void test_not_wanted(void **state)
 	                      "(Karpenter provisions AWS nodes only)");
 	assert_true(gs_emit_wanted(wl, GS_EMIT_KARPENTER, &o));
 
+	/* One stack: the DRA driver's values only with DRA, the device
+	 * plugin's ConfigMap only without. */
+	err = clean_err();
+	assert_false(gs_emit_wanted(wl, GS_EMIT_DRA_DRIVER, &o));
+	assert_int_equal(gs_emit(wl, GS_EMIT_DRA_DRIVER, &o, &text, &err), GS_EINVAL);
+	assert_null(text);
+	assert_gs_error(&err, "error: the plan has no dra-driver configuration "
+	                      "(use --dra or via: dra)");
+	assert_true(gs_emit_wanted(wl, GS_EMIT_DEVICE_PLUGIN, &o));
+	o.dra = 1;
+	err = clean_err();
+	assert_true(gs_emit_wanted(wl, GS_EMIT_DRA_DRIVER, &o));
+	assert_false(gs_emit_wanted(wl, GS_EMIT_DEVICE_PLUGIN, &o));
+	assert_int_equal(gs_emit(wl, GS_EMIT_DEVICE_PLUGIN, &o, &text, &err), GS_EINVAL);
+	assert_null(text);
+	assert_gs_error(&err, "error: the plan has no device-plugin configuration (its stack is "
+	                      "DRA, by via: dra or --dra: claims configure sharing, and the "
+	                      "device plugin must not run beside the DRA driver)");
+	/* via: dra in the file does the same as --dra. */
+	assert_false(gs_emit_wanted(plans[5].plan, GS_EMIT_DEVICE_PLUGIN, &o));
+	o.dra = 0;
+	assert_false(gs_emit_wanted(plans[5].plan, GS_EMIT_DEVICE_PLUGIN, &o));
+	assert_true(gs_emit_wanted(plans[5].plan, GS_EMIT_DRA_DRIVER, &o));
+
 	/* The always-wanted kinds. */
 	for (int k = 0; k < GS_EMIT_KIND_COUNT; k++)
-		if (k != GS_EMIT_MIG_PARTED && k != GS_EMIT_DRA && k != GS_EMIT_KARPENTER)
+		if (k != GS_EMIT_MIG_PARTED && k != GS_EMIT_DRA && k != GS_EMIT_KARPENTER &&
+		    k != GS_EMIT_DRA_DRIVER)
 			assert_true(gs_emit_wanted(spot, (gs_emit_kind)k, &o));
 
 	/* A kind that does not exist. */
@@ -2058,12 +2599,13 @@ static void test_source_in_header(void **state)
 	const gs_plan *p = plans[4].plan; /* mig-ts-mps: every kind */
 	(void)state;
 	o.source = "evil\n---\nkind: Secret\r\n$(reboot) `id`\n#";
-	o.dra = 1;
 	o.rename_shared = 1;
 	for (int k = 0; k < GS_EMIT_KIND_COUNT; k++) {
 		char *text = NULL;
 		gs_error err = clean_err();
 		int named = 0, outside = 0;
+		/* Every kind but the device plugin's with DRA, which refuses it. */
+		o.dra = k != GS_EMIT_DEVICE_PLUGIN;
 		assert_true(gs_emit_wanted(p, (gs_emit_kind)k, &o));
 		assert_gs_ok(gs_emit(p, (gs_emit_kind)k, &o, &text, &err), &err);
 		named = strstr(text, "from evil?---?kind: Secret??$(reboot) `id`?# (") != NULL;
@@ -2094,11 +2636,11 @@ static void test_help_in_header(void **state)
 	gs_emit_opts o = GS_EMIT_OPTS_INIT;
 	const gs_plan *p = plans[4].plan; /* mig-ts-mps: every kind */
 	(void)state;
-	o.dra = 1;
 	for (int k = 0; k < GS_EMIT_KIND_COUNT; k++) {
 		const char *help = gs_emit_help((gs_emit_kind)k), *line;
 		char *text = NULL;
 		gs_error err = clean_err();
+		o.dra = k != GS_EMIT_DEVICE_PLUGIN;
 
 		assert_non_null(help);
 		assert_null(strchr(help, '\n'));
