@@ -16,6 +16,9 @@ void gs_lint_mig_parted(lint_ctx *c, const gs_node *root);
 void gs_lint_dra(lint_ctx *c, const gs_node *obj);
 /* lint_karpenter.c: a Karpenter object, or one of its removed kinds. */
 void gs_lint_karpenter(lint_ctx *c, const gs_node *obj);
+/* lint_dra_values.c: Helm values of NVIDIA's DRA driver for GPUs. */
+int gs_lint_is_dra_values(const gs_node *root);
+void gs_lint_dra_values(lint_ctx *c, const gs_node *root);
 /* lint_values.c: a ConfigMap, and GPU Operator or device-plugin Helm
  * values; the configs they hold go back to the dispatcher. */
 void gs_lint_configmap(lint_ctx *c, const gs_node *obj);

@@ -148,6 +148,26 @@ int gs_facts_cmref(lint_facts *f, const char *name, lint_where at)
 	return 0;
 }
 
+static int add_gate(lint_gate **arr, size_t *n, size_t *cap, const char *name,
+                    lint_where at)
+{
+	if (gs_grow(arr, cap, *n + 1, sizeof **arr) < 0 || !((*arr)[*n].name = gs_strdup(name)))
+		return -1;
+	(*arr)[*n].at = at;
+	(*n)++;
+	return 0;
+}
+
+int gs_facts_gate(lint_facts *f, const char *name, lint_where at)
+{
+	return add_gate(&f->gates_on, &f->n_gates_on, &f->cap_gates_on, name, at);
+}
+
+int gs_facts_gate_need(lint_facts *f, const char *name, lint_where at)
+{
+	return add_gate(&f->gate_needs, &f->n_gate_needs, &f->cap_gate_needs, name, at);
+}
+
 /* Copies n items of size from src to the end of the array dst of *n_dst
  * items, whose room gs_grow made. */
 static void append(void *dst, size_t *n_dst, const void *src, size_t n,
@@ -176,7 +196,11 @@ int gs_facts_merge(lint_facts *dst, lint_facts *src)
 	    gs_grow(&dst->reqs, &dst->cap_reqs, reqs + src->n_reqs,
 	            sizeof *dst->reqs) < 0 ||
 	    gs_grow(&dst->cmrefs, &dst->cap_cmrefs,
-	            dst->n_cmrefs + src->n_cmrefs, sizeof *dst->cmrefs) < 0) {
+	            dst->n_cmrefs + src->n_cmrefs, sizeof *dst->cmrefs) < 0 ||
+	    gs_grow(&dst->gates_on, &dst->cap_gates_on, dst->n_gates_on + src->n_gates_on,
+	            sizeof *dst->gates_on) < 0 ||
+	    gs_grow(&dst->gate_needs, &dst->cap_gate_needs,
+	            dst->n_gate_needs + src->n_gate_needs, sizeof *dst->gate_needs) < 0) {
 		gs_facts_free(src);
 		return -1;
 	}
@@ -192,11 +216,16 @@ int gs_facts_merge(lint_facts *dst, lint_facts *src)
 	       sizeof *src->reqs);
 	append(&dst->cmrefs, &dst->n_cmrefs, src->cmrefs, src->n_cmrefs,
 	       sizeof *src->cmrefs);
+	append(&dst->gates_on, &dst->n_gates_on, src->gates_on, src->n_gates_on,
+	       sizeof *src->gates_on);
+	append(&dst->gate_needs, &dst->n_gate_needs, src->gate_needs, src->n_gate_needs,
+	       sizeof *src->gate_needs);
 	for (size_t i = confs; i < dst->n_confs; i++)
 		dst->confs[i].first += shared;
 	for (size_t i = reqs; i < dst->n_reqs; i++)
 		dst->reqs[i].pod += pods;
 	dst->nodes += src->nodes;
+	dst->dra_values += src->dra_values;
 	dst->operator_values |= src->operator_values;
 	free(src->confs);
 	free(src->shared);
@@ -204,6 +233,8 @@ int gs_facts_merge(lint_facts *dst, lint_facts *src)
 	free(src->pods);
 	free(src->reqs);
 	free(src->cmrefs);
+	free(src->gates_on);
+	free(src->gate_needs);
 	memset(src, 0, sizeof *src);
 	return 0;
 }
@@ -230,6 +261,12 @@ void gs_facts_free(lint_facts *f)
 		free(f->reqs[i].resource);
 	for (size_t i = 0; i < f->n_cmrefs; i++)
 		free(f->cmrefs[i].name);
+	for (size_t i = 0; i < f->n_gates_on; i++)
+		free(f->gates_on[i].name);
+	for (size_t i = 0; i < f->n_gate_needs; i++)
+		free(f->gate_needs[i].name);
+	free(f->gates_on);
+	free(f->gate_needs);
 	free(f->confs);
 	free(f->shared);
 	free(f->labels);

@@ -75,6 +75,13 @@ typedef struct lint_cmref {
 	lint_where at;
 } lint_cmref;
 
+/* A DRA driver feature gate: one that driver values turn on, or one that a
+ * claim's sharing strategy needs (at: its strategy). */
+typedef struct lint_gate {
+	char *name;
+	lint_where at;
+} lint_gate;
+
 typedef struct lint_facts {
 	lint_dpconf *confs;
 	size_t n_confs, cap_confs;
@@ -88,6 +95,11 @@ typedef struct lint_facts {
 	size_t n_reqs, cap_reqs;
 	lint_cmref *cmrefs;
 	size_t n_cmrefs, cap_cmrefs;
+	lint_gate *gates_on; /* turned on by DRA driver values */
+	size_t n_gates_on, cap_gates_on;
+	lint_gate *gate_needs; /* needed by claims' sharing strategies */
+	size_t n_gate_needs, cap_gate_needs;
+	int dra_values;      /* DRA driver values seen */
 	int nodes;           /* Node objects seen, labelled or not */
 	int operator_values; /* GPU Operator devicePlugin.config values seen */
 } lint_facts;
@@ -106,6 +118,9 @@ int gs_facts_select(lint_facts *f, const char *value);
 int gs_facts_request(lint_facts *f, const char *resource, long long qty,
                      lint_where at);
 int gs_facts_cmref(lint_facts *f, const char *name, lint_where at);
+/* A gate DRA driver values turn on; a gate a claim's strategy needs. */
+int gs_facts_gate(lint_facts *f, const char *name, lint_where at);
+int gs_facts_gate_need(lint_facts *f, const char *name, lint_where at);
 /* Moves every fact of src to the end of dst (src is left empty); -1 when
  * out of memory (src is then freed). */
 int gs_facts_merge(lint_facts *dst, lint_facts *src);

@@ -151,6 +151,21 @@ void gs_lint_drop_cross(gs_lint *l)
 	l->n = o;
 }
 
+void gs_lint_drop_at(gs_lint *l, const char *id, lint_where at)
+{
+	size_t o = 0;
+
+	for (size_t i = 0; i < l->n; i++) {
+		const gs_finding *f = &l->items[i].f;
+		if (f->file == at.file && f->line == at.line && f->col == at.col &&
+		    strcmp(f->id, id) == 0)
+			free((char *)f->message);
+		else
+			l->items[o++] = l->items[i];
+	}
+	l->n = o;
+}
+
 static int by_file(const void *a, const void *b)
 {
 	const lint_item *x = a, *y = b;

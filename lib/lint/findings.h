@@ -31,5 +31,8 @@ lint_facts *gs_lint_facts(gs_lint *l);
 void gs_lint_mark_cross(gs_lint *l, size_t first);
 void gs_lint_drop_cross(gs_lint *l);
 void gs_lint_sort_files(gs_lint *l, size_t first);
+/* Removes the findings of rule id at (file, line, col): one that other
+ * files show to be wrong (a feature gate the driver values turn on). */
+void gs_lint_drop_at(gs_lint *l, const char *id, lint_where at);
 
 #endif

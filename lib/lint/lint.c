@@ -36,7 +36,8 @@ typedef enum lint_kind {
 	LINT_MIG_PARTED,
 	LINT_K8S_OBJECT,
 	LINT_HELM_VALUES,
-	LINT_PATCH       /* a strategic-merge patch of a pod template */
+	LINT_PATCH,      /* a strategic-merge patch of a pod template */
+	LINT_DRA_VALUES  /* Helm values of NVIDIA's DRA driver */
 } lint_kind;
 
 /* ---- what a tree is ------------------------------------------------------- */
@@ -63,6 +64,9 @@ static lint_kind detect(const gs_node *root)
 		return LINT_K8S_OBJECT;
 	if (gs_lint_find(root, "mig-configs", NULL) || has_key_near(root, mig, 1))
 		return LINT_MIG_PARTED;
+	/* Before the device plugin: the chart has resources.gpus too. */
+	if (gs_lint_is_dra_values(root))
+		return LINT_DRA_VALUES;
 	for (size_t i = 0; i < GS_ARRAY_LEN(dp); i++)
 		if (gs_lint_find_ci(root, dp[i], NULL))
 			return LINT_DEVICE_PLUGIN;
@@ -135,6 +139,9 @@ static void lint_tree(lint_ctx *c, const gs_node *root, lint_kind kind)
 		break;
 	case LINT_PATCH:
 		gs_lint_workload(c, root, NULL);
+		break;
+	case LINT_DRA_VALUES:
+		gs_lint_dra_values(c, root);
 		break;
 	case LINT_NONE:
 		break;
@@ -447,12 +454,26 @@ int gs_lint_buffer(gs_lint *l, const char *name, const char *buf, size_t len,
 	return 0;
 }
 
+/* A claim's sharing strategy needs a gate that the DRA driver values given
+ * turn on: its dra-feature-gate warning is wrong. */
+static void drop_enabled_gates(gs_lint *l)
+{
+	const lint_facts *f = gs_lint_facts(l);
+
+	for (size_t i = 0; i < f->n_gate_needs; i++)
+		for (size_t j = 0; j < f->n_gates_on; j++)
+			if (strcmp(f->gate_needs[i].name, f->gates_on[j].name) == 0)
+				gs_lint_drop_at(l, gs_lint_rule_at(R_DRA_FEATURE_GATE)->id,
+				                f->gate_needs[i].at);
+}
+
 int gs_lint_finish(gs_lint *l, gs_error *err)
 {
 	lint_ctx c = { 0 };
 	size_t first;
 
 	gs_lint_drop_cross(l);
+	drop_enabled_gates(l);
 	first = gs_lint_count(l);
 	c.lint = l;
 	c.opts = gs_lint_options(l);

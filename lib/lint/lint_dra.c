@@ -169,6 +169,10 @@ static int check_strategy(lint_ctx *c, const gs_node *key, const gs_node *sharin
 
 	if (gs_lint_streq(s, "TimeSlicing") || gs_lint_streq(s, "MPS")) {
 		int ts = gs_lint_streq(s, "TimeSlicing");
+		/* Dropped at the end when driver values given turn the gate on. */
+		gs_lint_noted(c, gs_facts_gate_need(c->facts,
+		                                    ts ? "TimeSlicingSettings" : "MPSSupport",
+		                                    gs_lint_where(c, s)));
 		gs_lint_add(c, R_DRA_FEATURE_GATE, s,
 		            "strategy %s needs the NVIDIA DRA driver's %s feature gate (alpha, "
 		            "off by default); without it the claim fails when the pod starts: "

@@ -199,6 +199,27 @@ void gs_lint_nodepool_labels(lint_ctx *c, const gs_node *obj)
 
 /* ---- labels.sh ------------------------------------------------------------- */
 
+/* Counts the lines that label nodes ("kubectl label node ..."): a labels
+ * script is one even when it sets only gpushare.io/pool or
+ * nvidia.com/mig.config labels (as under DRA), not a file lint knows
+ * nothing of. */
+static void count_label_lines(lint_ctx *c, const char *buf, size_t len)
+{
+	static const char cmd[] = "kubectl label node";
+	const char *end = buf + len;
+
+	for (const char *p = buf; p < end;) {
+		const char *eol = memchr(p, '\n', (size_t)(end - p));
+		if (!eol)
+			eol = end;
+		while (p < eol && (*p == ' ' || *p == '\t'))
+			p++;
+		if ((size_t)(eol - p) >= sizeof cmd - 1 && memcmp(p, cmd, sizeof cmd - 1) == 0)
+			c->configs++;
+		p = eol + 1;
+	}
+}
+
 /* A shell script: every nvidia.com/device-plugin.config=VALUE it sets. */
 void gs_lint_script(lint_ctx *c, const char *buf, size_t len)
 {
@@ -206,6 +227,7 @@ void gs_lint_script(lint_ctx *c, const char *buf, size_t len)
 	unsigned long line = 1;
 	const char *bol = buf, *end = buf + len;
 
+	count_label_lines(c, buf, len);
 	for (const char *p = buf; p < end; p++) {
 		size_t n = 0;
 		char value[64];

@@ -107,6 +107,16 @@ static const gs_lint_rule rules[R_COUNT] = {
 		"a ResourceClaimTemplate with sharing: every pod gets its own claim, nothing "
 		"is shared" },
 
+	[R_DRA_VALUES_TYPE] = { "dra-values-type", E,
+		"a DRA driver chart switch (enabled, gpuResourcesEnabledOverride) that is not "
+		"a boolean" },
+	[R_DRA_VALUES_OVERRIDE] = { "dra-values-override", E,
+		"resources.gpus.enabled without gpuResourcesEnabledOverride: true: the chart "
+		"refuses to install" },
+	[R_DRA_VALUES_GATE] = { "dra-values-gate", E,
+		"a misspelt feature gate, a gate that is not a boolean, or DynamicMIG with a "
+		"gate it excludes" },
+
 	[R_KARPENTER_OLD_API] = { "karpenter-old-api", E,
 		"Provisioner, AWSNodeTemplate or a v1alpha5/v1beta1 Karpenter API" },
 	[R_KARPENTER_NODECLASSREF] = { "karpenter-nodeclassref", E,

@@ -1296,6 +1296,141 @@ static const lint_case cases[] = {
 	  "feature gate (alpha, off by default); without it the claim fails when the pod starts: "
 	  "enable featureGates.TimeSlicingSettings in the driver's Helm values "
 	  "[dra-feature-gate]\n" },
+	/* DRA driver Helm values, as `plan --emit` writes them: clean, and the
+	 * gate they turn on silences the claim's dra-feature-gate. */
+	{ "dra-values-emitted", NULL,
+	  "nvidiaDriverRoot: /run/nvidia/driver\n"
+	  "gpuResourcesEnabledOverride: true\n"
+	  "resources:\n"
+	  "  gpus:\n"
+	  "    enabled: true\n"
+	  "  computeDomains:\n"
+	  "    enabled: false\n"
+	  "webhook:\n"
+	  "  enabled: false\n"
+	  "featureGates:\n"
+	  "  TimeSlicingSettings: true\n"
+	  "---\n"
+	  "apiVersion: resource.k8s.io/v1\n"
+	  "kind: ResourceClaim\n"
+	  "metadata:\n"
+	  "  name: c\n"
+	  "spec:\n"
+	  "  devices:\n"
+	  "    requests:\n"
+	  "    - name: gpu\n"
+	  "      exactly:\n"
+	  "        deviceClassName: gpu.nvidia.com\n"
+	  "    config:\n"
+	  "    - requests: [gpu]\n"
+	  "      opaque:\n"
+	  "        driver: gpu.nvidia.com\n"
+	  "        parameters:\n"
+	  "          apiVersion: resource.nvidia.com/v1beta1\n"
+	  "          kind: GpuConfig\n"
+	  "          sharing:\n"
+	  "            strategy: TimeSlicing\n",
+	  "" },
+	/* A gate the values leave off: the claim's warning stays. */
+	{ "dra-values-gate-off", NULL,
+	  "gpuResourcesEnabledOverride: true\n"
+	  "featureGates:\n"
+	  "  MPSSupport: true\n"
+	  "  TimeSlicingSettings: false\n"
+	  "---\n"
+	  "apiVersion: resource.k8s.io/v1\n"
+	  "kind: ResourceClaim\n"
+	  "metadata:\n"
+	  "  name: c\n"
+	  "spec:\n"
+	  "  devices:\n"
+	  "    requests:\n"
+	  "    - name: gpu\n"
+	  "      exactly:\n"
+	  "        deviceClassName: gpu.nvidia.com\n"
+	  "    config:\n"
+	  "    - requests: [gpu]\n"
+	  "      opaque:\n"
+	  "        driver: gpu.nvidia.com\n"
+	  "        parameters:\n"
+	  "          apiVersion: resource.nvidia.com/v1beta1\n"
+	  "          kind: GpuConfig\n"
+	  "          sharing:\n"
+	  "            strategy: TimeSlicing\n",
+	  "24:23: warning: strategy TimeSlicing needs the NVIDIA DRA driver's TimeSlicingSettings "
+	  "feature gate (alpha, off by default); without it the claim fails when the pod starts: "
+	  "enable featureGates.TimeSlicingSettings in the driver's Helm values "
+	  "[dra-feature-gate]\n" },
+	{ "dra-values-type", NULL,
+	  "gpuResourcesEnabledOverride: \"true\"\n"
+	  "resources:\n"
+	  "  gpus: {enabled: true}\n"
+	  "  computeDomains: {enabled: [false]}\n"
+	  "webhook: {enabled: \"false\"}\n",
+	  "1:1: error: resources.gpus.enabled is true, but gpuResourcesEnabledOverride is not "
+	  "true, so the chart refuses to install (the GPU kubelet plugin must not run beside the "
+	  "device plugin); turn the device plugin off and write 'gpuResourcesEnabledOverride: "
+	  "true' [dra-values-override]\n"
+	  "1:30: error: gpuResourcesEnabledOverride is 'true', but the chart tests it as a "
+	  "boolean (a string like \"false\" counts as true); write true or false "
+	  "[dra-values-type]\n"
+	  "4:29: error: resources.computeDomains.enabled is a list, but the chart tests it as a "
+	  "boolean (a string like \"false\" counts as true); write true or false "
+	  "[dra-values-type]\n"
+	  "5:20: error: webhook.enabled is 'false', but the chart tests it as a boolean (a string "
+	  "like \"false\" counts as true); write true or false [dra-values-type]\n" },
+	/* resources.gpus.enabled is true by default. */
+	{ "dra-values-override", NULL,
+	  "nvidiaDriverRoot: /\n"
+	  "resources:\n"
+	  "  computeDomains:\n"
+	  "    enabled: false\n",
+	  "1:1: error: resources.gpus.enabled is true by default, but gpuResourcesEnabledOverride "
+	  "is not true, so the chart refuses to install (the GPU kubelet plugin must not run "
+	  "beside the device plugin); turn the device plugin off and write "
+	  "'gpuResourcesEnabledOverride: true' [dra-values-override]\n" },
+	{ "dra-values-override-false", NULL,
+	  "gpuResourcesEnabledOverride: false\n"
+	  "resources:\n"
+	  "  gpus:\n"
+	  "    enabled: true\n",
+	  "1:1: error: resources.gpus.enabled is true, but gpuResourcesEnabledOverride is not "
+	  "true, so the chart refuses to install (the GPU kubelet plugin must not run beside the "
+	  "device plugin); turn the device plugin off and write 'gpuResourcesEnabledOverride: "
+	  "true' [dra-values-override]\n" },
+	/* Without the GPU kubelet plugin the override is not needed. */
+	{ "dra-values-gpus-off", NULL,
+	  "resources:\n"
+	  "  gpus: {enabled: false}\n"
+	  "  computeDomains: {enabled: true}\n",
+	  "" },
+	{ "dra-values-gate", NULL,
+	  "gpuResourcesEnabledOverride: true\n"
+	  "featureGates:\n"
+	  "  TimeSlicingSetting: true\n"
+	  "  MPSSupport: true\n"
+	  "  DynamicMIG: true\n"
+	  "  PassthroughSupport: \"yes\"\n"
+	  "  SomeFutureGate: true\n",
+	  "3:3: error: feature gate 'TimeSlicingSetting' is not known to the DRA driver, which "
+	  "refuses to start (\"unrecognized feature gate\"); write 'TimeSlicingSettings' "
+	  "[dra-values-gate]\n"
+	  "4:3: error: feature gate MPSSupport cannot be on with DynamicMIG: the driver refuses "
+	  "to start; turn one of them off [dra-values-gate]\n"
+	  "6:23: error: featureGates.PassthroughSupport must be true or false: the driver "
+	  "refuses any other value [dra-values-gate]\n" },
+	{ "dra-values-gate-list", NULL,
+	  "gpuResourcesEnabledOverride: true\n"
+	  "featureGates: [TimeSlicingSettings]\n",
+	  "2:15: error: featureGates must be a mapping like {TimeSlicingSettings: true}, not a "
+	  "list [dra-values-gate]\n" },
+	/* labels.sh under DRA sets only pool and MIG labels: still a script. */
+	{ "labels-script-pool-only", NULL,
+	  "#!/bin/sh\n"
+	  "set -eu\n"
+	  "kubectl label node \"$NODE_1\" 'nvidia.com/mig.config=a' 'gpushare.io/pool=p' "
+	  "--overwrite\n",
+	  "" },
 	{ "karpenter-old-api", NULL,
 	  "apiVersion: karpenter.sh/v1alpha5\n"
 	  "kind: Provisioner\n"
@@ -2010,6 +2145,8 @@ static void test_input_errors(void **state)
 	static const char dup[] = "---\n---\napiVersion: v1\nkind: ConfigMap\n"
 	                          "apiVersion: v1\n";
 	static const char nul[] = "version: v1\0\n";
+	static const char script[] = "#!/bin/sh\n# kubectl label node N x=y\necho "
+	                             "kubectl label node\n";
 	gs_lint *l = NULL;
 	gs_error err;
 	(void)state;
@@ -2022,6 +2159,11 @@ static void test_input_errors(void **state)
 	expect_failure(dup, strlen(dup), GS_ESCHEMA,
 	               "t.yaml:5:1: error: duplicate key 'apiVersion'");
 	expect_failure(nul, sizeof nul - 1, GS_ESYNTAX, "t.yaml: error: NUL byte in the file");
+	/* A script that labels no node is not a labels script. */
+	expect_failure(script, strlen(script), GS_ESCHEMA,
+	               "t.yaml: error: nothing to lint: no device-plugin, mig-parted, DRA, "
+	               "Karpenter or GPU Operator configuration, workload, Node or labels.sh "
+	               "script");
 	assert_gs_ok(gs_lint_new(NULL, &l, &err), &err);
 	assert_int_equal(gs_lint_file(l, "fixtures/lint/no-such-file.yaml", &err), GS_EIO);
 	gs_lint_free(l);
