@@ -69,7 +69,8 @@ int cmd_emit(const cli_cmd *self, int argc, char **argv)
 		return rc;
 	eo.source = argv[p.optind + 1];
 	if (gs_scenario_load(cat, argv[p.optind + 1], &scn, &err) < 0 ||
-	    cli_set_placement(scn, placement, &err) < 0 || gs_plan_make(scn, &po, &plan, &err) < 0 || gs_emit(plan, kind, &eo, &text, &err) < 0)
+	    cli_set_placement(scn, placement, &err) < 0 ||
+	    gs_plan_make(scn, &po, &plan, &err) < 0 || gs_emit(plan, kind, &eo, &text, &err) < 0)
 		rc = cli_fail(&err);
 	else
 		fputs(text, stdout);

@@ -150,11 +150,23 @@ static char *kustomization(const gs_plan *p, const gs_emit_opts *o,
 			gs_emit_push(&bad, res, gs_node_str(s->names[i]));
 	for (size_t i = 0, j = 0; i < s->n; i++) {
 		gs_node *pt;
+		char path[256], op[320];
+		const gs_eobject *e;
 		if (!s->texts[i] || strncmp(s->names[i], "patch-", 6) != 0)
 			continue;
+		e = &objs->v[j++];
 		pt = gs_emit_map();
 		gs_emit_put(&bad, pt, "path", gs_node_str(s->names[i]));
-		gs_emit_put(&bad, pt, "target", target(&bad, &objs->v[j++]));
+		gs_emit_put(&bad, pt, "target", target(&bad, e));
+		gs_emit_push(&bad, patches, pt);
+		if (!gs_emit_claim_conflict(e, o, path, sizeof path))
+			continue;
+		/* kustomize keeps the null that deletes the claim's other
+		 * field: a JSON patch removes it. */
+		snprintf(op, sizeof op, "- op: remove\n  path: %s\n", path);
+		pt = gs_emit_map();
+		gs_emit_put(&bad, pt, "patch", gs_node_str(op));
+		gs_emit_put(&bad, pt, "target", target(&bad, e));
 		gs_emit_push(&bad, patches, pt);
 	}
 	gs_emit_put(&bad, k, "resources", res);

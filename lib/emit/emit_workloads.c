@@ -45,6 +45,13 @@ void gs_emit_object_comment(gs_buf *b, const gs_eobject *e)
 	              "\n# kubectl patch %s %s -n %s --type strategic "
 	              "--patch-file %s\n",
 	              kind, e->name, e->namespace_, file);
+	/* The API server refuses such changes to a running object. */
+	if (e->kind == GS_OBJECT_JOB || e->kind == GS_OBJECT_POD)
+		gs_buf_printf(
+		    b,
+		    "# (a %s's pod template cannot change once it runs: patch "
+		    "its manifest, delete it and create it again)\n",
+		    gs_object_kind_name(e->kind));
 }
 
 int gs_emit_workloads_check(const gs_plan *p, const gs_emit_opts *o,

@@ -260,8 +260,8 @@ static int name_copies(const wctx *c, gs_eobjects *out, size_t first,
 	char msg[256];
 	if (out->n - first > 1 && !c->o->manifests &&
 	    !c->o->example_deployments) {
-		snprintf(msg, sizeof msg, "%s: give its manifest with --manifests",
-		         why);
+		snprintf(msg, sizeof msg,
+		         "%s: give its manifest with --manifests", why);
 		return fail_workload(c->p, c->w, err, msg);
 	}
 	for (size_t i = first + 1; i < out->n; i++) {
@@ -289,7 +289,12 @@ static int one_workload(const gs_plan *p, const gs_emit_opts *o,
 	const gs_scenario *s = gs_plan_scenario(p);
 	/* The file's placement: under DRA the plan is pinned by its claims,
 	 * but templates still let a workload's pods take any pool of its. */
-	wctx c = { p, o, gs_plan_workload_at(p, wi)->workload, NULL, NULL, NULL,
+	wctx c = { p,
+		   o,
+		   gs_plan_workload_at(p, wi)->workload,
+		   NULL,
+		   NULL,
+		   NULL,
 		   gs_scenario_placement(s) == GS_PLACEMENT_PINNED };
 	size_t first = out->n;
 	int rc;
@@ -308,17 +313,41 @@ static int one_workload(const gs_plan *p, const gs_emit_opts *o,
 	return name_copies(&c, out, first, taken, err);
 }
 
-/* Every real object's name is taken before copies are named. */
-static int take_names(const gs_plan *p, gs_strmap *taken)
+/* Every real object's name is taken before copies are named; two
+ * workloads may not name one object, whose pods would then be both. */
+static int take_names(const gs_plan *p, gs_strmap *taken, gs_error *err)
 {
-	for (size_t i = 0; i < gs_plan_workload_count(p); i++) {
+	const char *file_ns = gs_scenario_namespace(gs_plan_scenario(p));
+	gs_strmap objects = GS_STRMAP_INIT;
+	int rc = 0;
+	for (size_t i = 0; rc == 0 && i < gs_plan_workload_count(p); i++) {
 		const gs_workload *w = gs_plan_workload_at(p, i)->workload;
 		const char *name = w->object.name ? w->object.name : w->name;
-		if (gs_strmap_find(taken, name) == GS_STRMAP_NONE &&
-		    gs_strmap_put(taken, name, i) < 0)
-			return -1;
+		char key[400];
+		size_t had;
+		snprintf(key, sizeof key, "%d/%s/%s", (int)w->object.kind,
+		         w->object.namespace_ ? w->object.namespace_ : file_ns,
+		         name);
+		if ((had = gs_strmap_find(&objects, key)) != GS_STRMAP_NONE) {
+			char why[400];
+			snprintf(why, sizeof why,
+			         "it names the object of workload '%s' (%s "
+			         "%s/%s); one object's pods are one workload",
+			         gs_plan_workload_at(p, had)->workload->name,
+			         gs_object_kind_name(w->object.kind),
+			         w->object.namespace_ ? w->object.namespace_
+			                              : file_ns,
+			         name);
+			rc = fail_workload(p, w, err, why);
+			break;
+		}
+		if (gs_strmap_put(&objects, key, i) < 0 ||
+		    (gs_strmap_find(taken, name) == GS_STRMAP_NONE &&
+		     gs_strmap_put(taken, name, i) < 0))
+			rc = gs_fail_nomem(err);
 	}
-	return 0;
+	gs_strmap_release(&objects);
+	return rc;
 }
 
 int gs_emit_objects(const gs_plan *p, const gs_emit_opts *o, gs_eobjects *out,
@@ -329,8 +358,10 @@ int gs_emit_objects(const gs_plan *p, const gs_emit_opts *o, gs_eobjects *out,
 	size_t cap = 0;
 	int rc = 0;
 	memset(out, 0, sizeof *out);
-	if (spots_index(p, &sp) < 0 || take_names(p, &taken) < 0)
+	if (spots_index(p, &sp) < 0)
 		rc = gs_fail_nomem(err);
+	else
+		rc = take_names(p, &taken, err);
 	for (size_t i = 0; rc == 0 && i < gs_plan_workload_count(p); i++)
 		rc = one_workload(p, o, &sp, i, out, &cap, &taken, err);
 	spots_release(&sp);

@@ -12,15 +12,77 @@
 #include "emit/patch.h"
 #include "scenario/manifests.h"
 
-static gs_node *pool_selection(int *bad, const gs_eobject *e, gs_node *spec)
+/* The manifest's pod spec, or NULL without manifests. */
+static const gs_node *real_pod_spec(const gs_eobject *e, const gs_emit_opts *o)
 {
-	gs_node *aff = gs_emit_map();
-	if (e->n_pools == 1) {
-		gs_node *sel = gs_emit_map();
+	const gs_manifest *m;
+	const gs_node *spec = NULL;
+	gs_error err;
+	if (!o->manifests ||
+	    gs_manifests_find_ref(o->manifests, e->w, e->file_ns, &m, &err) <
+	        0 ||
+	    gs_manifest_pod_spec(o->manifests, m, &spec, &err) < 0)
+		return NULL;
+	return spec;
+}
+
+/* The manifest's own GPU node selection (nvidia.com/gpu.product, the
+ * device-plugin config...) would fight the plan's pools: null deletes it. */
+static void drop_gpu_selectors(int *bad, gs_node *sel, const gs_node *real)
+{
+	const gs_node *have = real ? gs_node_get(real, "nodeSelector") : NULL;
+	for (size_t i = 0; have && have->kind == GS_NODE_MAP && i < have->n;
+	     i++)
+		if (strncmp(have->keys[i]->text, "nvidia.com/", 11) == 0)
+			gs_emit_put(bad, sel, have->keys[i]->text,
+			            gs_node_new(GS_NODE_NULL, NULL));
+}
+
+/* The index of the manifest's pod claim "gpu" if it sets field, else -1. */
+static long real_claim_at(const gs_node *spec, const char *field)
+{
+	const gs_node *rcs = spec ? gs_node_get(spec, "resourceClaims") : NULL;
+	for (size_t i = 0; rcs && rcs->kind == GS_NODE_SEQ && i < rcs->n; i++) {
+		const gs_node *name = gs_node_get(rcs->items[i], "name");
+		if (name && name->text && strcmp(name->text, "gpu") == 0)
+			return gs_node_get(rcs->items[i], field) ? (long)i : -1;
+	}
+	return -1;
+}
+
+static int real_claim_field(const gs_node *spec, const char *field)
+{
+	return real_claim_at(spec, field) >= 0;
+}
+
+int gs_emit_claim_conflict(const gs_eobject *e, const gs_emit_opts *o,
+                           char *path, size_t n)
+{
+	const char *field = e->where.template_ ? "resourceClaimName"
+	                                       : "resourceClaimTemplateName";
+	long at;
+	if (!e->where.claim[0] ||
+	    (at = real_claim_at(real_pod_spec(e, o), field)) < 0)
+		return 0;
+	snprintf(path, n, "/spec/%s%sresourceClaims/%ld/%s",
+	         e->kind == GS_OBJECT_CRONJOB ? "jobTemplate/spec/" : "",
+	         e->kind == GS_OBJECT_POD ? "" : "template/spec/", at, field);
+	return 1;
+}
+
+static gs_node *pool_selection(int *bad, const gs_eobject *e, gs_node *spec,
+                               const gs_node *real)
+{
+	gs_node *aff = gs_emit_map(), *sel = gs_emit_map();
+	if (e->n_pools == 1)
 		gs_emit_put(bad, sel, GS_EMIT_POOL_LABEL,
 		            gs_node_str(e->pools[0]));
+	drop_gpu_selectors(bad, sel, real);
+	if (sel && sel->n)
 		gs_emit_put(bad, spec, "nodeSelector", sel);
-	} else {
+	else
+		gs_node_free(sel);
+	if (e->n_pools > 1) {
 		gs_node *na = gs_emit_map(), *req = gs_emit_map(),
 		        *terms = gs_emit_seq(), *term = gs_emit_map(),
 		        *exprs = gs_emit_seq(), *ex = gs_emit_map(),
@@ -143,7 +205,8 @@ static gs_node *container_resources(int *bad, const gs_eobject *e,
 	if (complete) {
 		if (*e->where.resource) {
 			gs_node *lim = gs_emit_map();
-			gs_emit_put(bad, lim, e->where.resource, gs_node_int(1));
+			gs_emit_put(bad, lim, e->where.resource,
+			            gs_node_int(1));
 			gs_emit_put(bad, res, "limits", lim);
 		}
 		return res;
@@ -159,7 +222,7 @@ static gs_node *pod_spec(int *bad, const gs_eobject *e, const gs_emit_opts *o)
 	gs_node *spec = gs_emit_map(), *aff, *ctrs = gs_emit_seq(),
 	        *c = gs_emit_map();
 	const gs_node *real = real_container(e, o);
-	aff = pool_selection(bad, e, spec);
+	aff = pool_selection(bad, e, spec, real_pod_spec(e, o));
 	if (e->spread_nodes)
 		gs_emit_put(bad, aff, "podAntiAffinity", anti_affinity(bad, e));
 	if (aff && aff->n)
@@ -174,6 +237,18 @@ static gs_node *pod_spec(int *bad, const gs_eobject *e, const gs_emit_opts *o)
 		            e->where.template_ ? "resourceClaimTemplateName"
 		                               : "resourceClaimName",
 		            gs_node_str(e->where.claim));
+		/* A claim of that name in the manifest may use the other
+		 * field; a claim has exactly one. (Only then: kustomize keeps
+		 * a null it has nothing to delete with.) */
+		if (real_claim_field(real_pod_spec(e, o),
+		                     e->where.template_
+		                         ? "resourceClaimName"
+		                         : "resourceClaimTemplateName"))
+			gs_emit_put(bad, rc,
+			            e->where.template_
+			                ? "resourceClaimName"
+			                : "resourceClaimTemplateName",
+			            gs_node_new(GS_NODE_NULL, NULL));
 		gs_emit_push(bad, rcs, rc);
 		gs_emit_put(bad, spec, "resourceClaims", rcs);
 	}
@@ -183,7 +258,8 @@ static gs_node *pod_spec(int *bad, const gs_eobject *e, const gs_emit_opts *o)
 		gs_emit_put(
 		    bad, c, "image",
 		    gs_node_str("registry.example.com/replace-me:latest"));
-	gs_emit_put(bad, c, "resources", container_resources(bad, e, real, o->example_deployments));
+	gs_emit_put(bad, c, "resources",
+	            container_resources(bad, e, real, o->example_deployments));
 	gs_emit_place_env(bad, &e->where, e->w,
 	                  c); /* MPS client limits under DRA */
 	gs_emit_push(bad, ctrs, c);
@@ -322,8 +398,10 @@ static void drop_key(gs_node *map, const char *key)
 			continue;
 		gs_node_free(map->keys[i]);
 		gs_node_free(map->items[i]);
-		memmove(&map->keys[i], &map->keys[i + 1], rest * sizeof *map->keys);
-		memmove(&map->items[i], &map->items[i + 1], rest * sizeof *map->items);
+		memmove(&map->keys[i], &map->keys[i + 1],
+		        rest * sizeof *map->keys);
+		memmove(&map->items[i], &map->items[i + 1],
+		        rest * sizeof *map->items);
 		map->n--;
 		return;
 	}
@@ -332,9 +410,12 @@ static void drop_key(gs_node *map, const char *key)
 void gs_emit_strip_live(gs_node *obj)
 {
 	gs_node *meta = gs_node_get(obj, "metadata");
-	static const char *const live[] = { "uid", "resourceVersion", "generation",
-		                            "creationTimestamp", "managedFields",
-		                            "ownerReferences", "selfLink" };
+	static const char *const live[] = {
+		"uid",           "resourceVersion",
+		"generation",    "creationTimestamp",
+		"managedFields", "ownerReferences",
+		"selfLink"
+	};
 	for (size_t k = 0; k < sizeof live / sizeof *live; k++)
 		drop_key(meta, live[k]);
 	drop_key(obj, "status");

@@ -29,6 +29,11 @@ void gs_emit_strip_live(gs_node *obj);
  * and the labels and selector a Deployment needs. */
 gs_node *gs_emit_example(int *bad, const gs_eobject *e, const gs_emit_opts *o);
 
+/* Whether e's manifest names its pod claim "gpu" by the field the plan
+ * does not use: kustomize keeps the null a strategic merge deletes it
+ * with, so the set also removes it by this JSON pointer. */
+int gs_emit_claim_conflict(const gs_eobject *e, const gs_emit_opts *o, char *path,
+                           size_t n);
 /* The file of e's patch in an emitted set:
  * "patch-deployment-ml-chat.yaml", as kinds, namespaces and names are DNS
  * labels or subdomains. */

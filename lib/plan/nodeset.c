@@ -74,7 +74,8 @@ int gs_bnode_clash(const gs_planner *pl, const gs_bnode *b, const gs_pgpu *g)
 				}
 		}
 	return !gs_robust_node_ok(pl, (const gs_pgpu *const *)b->gpus, b->n, g, b->strategy,
-	                          b->k);
+	                          b->k) ||
+	       !gs_robust_mig_node_ok(pl, (const gs_pgpu *const *)b->gpus, b->n, g);
 }
 
 int gs_bnode_take(const gs_planner *pl, gs_bnode *b, const gs_pgpu *g)

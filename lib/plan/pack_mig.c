@@ -117,7 +117,8 @@ static int spread_profile_clash(const gs_planner *pl, const gs_pgpu *pg, const g
 	if (pl->placement != GS_PLACEMENT_ROBUST)
 		return 0;
 	for (int i = 0; i < pg->ng; i++)
-		if (pg->g[i].prof == gr->prof && (spreads_gpu(pl, gr) || spreads_gpu(pl, &pg->g[i]))) {
+		if (pg->g[i].prof == gr->prof &&
+		    (spreads_gpu(pl, gr) || spreads_gpu(pl, &pg->g[i]))) {
 			if (pl->robust_bound)
 				++*pl->robust_bound;
 			return 1;

@@ -16,8 +16,8 @@
 
 /* What each replica requests: NULL for a whole GPU, else its profile's
  * name (profiles of different models with one name are one resource). */
-static void note_requests(const gs_planner *pl, const gs_built *b, const char **req,
-                          char *seen)
+static void note_requests(const gs_planner *pl, const gs_built *b,
+                          const char **req, char *seen)
 {
 	for (int m = 0; m < b->npacks; m++)
 		for (int i = 0; i < b->packs[m].n; i++) {
@@ -27,14 +27,19 @@ static void note_requests(const gs_planner *pl, const gs_built *b, const char **
 					int r = g->g[k].reps[j];
 					/* (A whole GPU's group may keep the profile it
 					 * was priced with.) */
-					const char *name = g->strategy == GS_STRATEGY_MIG
-					                       ? g->g[k].prof->name : NULL;
+					const char *name =
+					    g->strategy == GS_STRATEGY_MIG
+					        ? g->g[k].prof->name
+					        : NULL;
 					int wi = pl->reps[r].wi;
 					if (!seen[wi]) {
 						seen[wi] = 1;
 						req[wi] = name;
-					} else if (seen[wi] == 1 && (!req[wi] != !name ||
-					                             (name && strcmp(req[wi], name) != 0))) {
+					} else if (seen[wi] == 1 &&
+					           (!req[wi] != !name ||
+					            (name &&
+					             strcmp(req[wi], name) !=
+					                 0))) {
 						seen[wi] = 2;
 					}
 				}
@@ -73,15 +78,18 @@ int gs_plan_uniform_note(gs_plan *p, const gs_planner *pl)
 			continue;
 		last = pl->reps[r].wi;
 		if (n++ < 3 && len < sizeof names)
-			len += (size_t)snprintf(names + len, sizeof names - len, "%s%s",
-			                        n > 1 ? ", " : "", pl->reps[r].w->name);
+			len += (size_t)snprintf(names + len, sizeof names - len,
+			                        "%s%s", n > 1 ? ", " : "",
+			                        pl->reps[r].w->name);
 	}
 	if (n == 0)
 		return 0;
-	return gs_plan_warn(p, "%d workload%s (%s%s) %s to whole GPUs: MIG for some "
-	                    "of %s replicas would need a second object, as one "
-	                    "object's pods request one resource; placement: pinned "
-	                    "with --manifests makes copies instead", n, n == 1 ? "" : "s",
-	                    names, n > 3 ? ", ..." : "", n == 1 ? "keeps" : "keep",
-	                    n == 1 ? "its" : "their");
+	return gs_plan_warn(
+	    p,
+	    "%d workload%s (%s%s) %s to whole GPUs: MIG for some "
+	    "of %s replicas would need a second object, as one "
+	    "object's pods request one resource; placement: pinned "
+	    "with --manifests makes copies instead",
+	    n, n == 1 ? "" : "s", names, n > 3 ? ", ..." : "",
+	    n == 1 ? "keeps" : "keep", n == 1 ? "its" : "their");
 }

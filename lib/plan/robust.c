@@ -181,3 +181,50 @@ int gs_robust_node_ok(const gs_planner *pl, const gs_pgpu *const *on, int n,
 	free(reps);
 	return ok;
 }
+
+/* The instances of profile prof on GPU x. */
+static int count_prof(const gs_pgpu *x, const gs_mig_profile *prof)
+{
+	int n = 0;
+	for (int i = 0; i < x->ng; i++)
+		n += x->g[i].prof == prof;
+	return n;
+}
+
+/* Whether a spread: gpu workload asks for profile prof on any GPU of the
+ * node. */
+static int spread_asks(const gs_planner *pl, const gs_pgpu *const *on, int n,
+                       const gs_pgpu *pg, const gs_mig_profile *prof)
+{
+	for (int i = 0; i <= n; i++) {
+		const gs_pgpu *x = i < n ? on[i] : pg;
+		for (int k = 0; k < x->ng; k++)
+			for (int j = 0; x->g[k].prof == prof && j < x->g[k].n; j++)
+				if (pl->reps[x->g[k].reps[j]].w->spread == GS_SPREAD_GPU)
+					return 1;
+	}
+	return 0;
+}
+
+int gs_robust_mig_node_ok(const gs_planner *pl, const gs_pgpu *const *on, int n,
+                          const gs_pgpu *pg)
+{
+	if (pl->placement != GS_PLACEMENT_ROBUST || pg->strategy != GS_STRATEGY_MIG)
+		return 1;
+	/* Every profile of the node's GPUs that a spread: gpu workload asks
+	 * for: at most one instance of it on each GPU. */
+	for (int i = 0; i <= n; i++) {
+		const gs_pgpu *x = i < n ? on[i] : pg;
+		if (x->strategy != GS_STRATEGY_MIG)
+			continue;
+		for (int k = 0; k < x->ng; k++) {
+			const gs_mig_profile *prof = x->g[k].prof;
+			if (count_prof(x, prof) < 2 || !spread_asks(pl, on, n, pg, prof))
+				continue;
+			if (pl->robust_bound)
+				++*pl->robust_bound;
+			return 0;
+		}
+	}
+	return 1;
+}

@@ -108,7 +108,11 @@ for f in "$top"/examples/*.yaml; do
 	one "example-$b" "$f" "examples/$b.yaml" yes
 done
 if [ -f "$repro" ]; then
-	one repro "$repro" "$(basename "$repro") (the issue's reproduction)" yes
+	# The reproduction names no containers: each workload's pods are
+	# taken to have one, 'main' (patches must name the one they change).
+	sed -e 's/^\(  - name: .*\)$/\1\n    object: {container: main}/' \
+	    -e 's/^\(  - {name: [^,}]*\)/\1, object: {container: main}/' "$repro" >"$tmp/repro.yaml"
+	one repro "$tmp/repro.yaml" "$(basename "$repro") (the issue's reproduction)" yes
 else
 	echo "($repro is missing: the reproduction was not checked)"
 fi

@@ -52,6 +52,10 @@ def strip(obj, container):
         spec["template"].pop("metadata", None)
     sel = pod.get("nodeSelector") or {}
     sel.pop("gpushare.io/pool", None)
+    # The manifest's own GPU selection (gpu.product, device-plugin.config)
+    # gives way to the plan's pools: gpushare deletes it on purpose.
+    for k in [k for k in sel if k.startswith("nvidia.com/")]:
+        del sel[k]
     if not sel:
         pod.pop("nodeSelector", None)
     for k in ("affinity", "tolerations", "resourceClaims"):

@@ -1,0 +1,1 @@
+emit workloads $FIXTURES/emit/same-object.yaml
