@@ -229,7 +229,8 @@ def requests(spec):
         for k, v in (res.get("limits") or {}).items():
             r.setdefault(k, v)
         for k, v in r.items():
-            if "/" in k:
+            # null: deleted by the strategic merge, not requested
+            if "/" in k and v is not None:
                 req[k] += int(v)
     return req
 

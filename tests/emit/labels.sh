@@ -66,6 +66,7 @@ run() {
 }
 
 cat >"$work/nodes.txt" <<'EOF'
+l4-a g6.xlarge NVIDIA-L4
 l40s-a g6e.xlarge NVIDIA-L40S
 l40s-b g6e.xlarge NVIDIA-L40S-SHARED
 t4-a g4dn.xlarge Tesla-T4
@@ -85,18 +86,18 @@ rack-40 rack-a100-mig-long-name-of-our-datacenter-building-one-40gb NVIDIA-A100-
 rack-80 rack-a100-mig-long-name-of-our-datacenter-building-one-80gb NVIDIA-A100-SXM4-80GB
 own-t4 - Tesla-T4
 EOF
-good="NODE_1=l40s-a NODE_2=l40s-b NODE_3=t4-a NODE_4=t4-b NODE_5=t4-c NODE_6=t4-d"
-good="$good NODE_7=t4-e NODE_8=t4-f"
+good="NODE_1=l4-a NODE_2=l40s-a NODE_3=l40s-b NODE_4=t4-a NODE_5=t4-b NODE_6=t4-c"
+good="$good NODE_7=t4-d NODE_8=t4-e"
 {
 	run all-good "$work/fleet.sh" 0 8 "" $good
 	run node-unset "$work/fleet.sh" 1 0 "labels.sh: NODE_8 is not set: the name of a node of type g4dn.xlarge" \
-		NODE_1=l40s-a NODE_2=l40s-b NODE_3=t4-a NODE_4=t4-b NODE_5=t4-c NODE_6=t4-d NODE_7=t4-e
+		NODE_1=l4-a NODE_2=l40s-a NODE_3=l40s-b NODE_4=t4-a NODE_5=t4-b NODE_6=t4-c NODE_7=t4-d
 	run node-empty "$work/fleet.sh" 1 0 "NODE_3 is not set" $good NODE_3=
-	run two-equal "$work/fleet.sh" 1 0 "node 't4-c' is given as two NODE_<n>" $good NODE_8=t4-c
+	run two-equal "$work/fleet.sh" 1 0 "node 't4-b' is given as two NODE_<n>" $good NODE_8=t4-b
 	run no-such-node "$work/fleet.sh" 1 0 "NODE_5: cannot read node 'nope'" $good NODE_5=nope
 	run wrong-type "$work/fleet.sh" 1 0 "NODE_6: node 't4-h' is a c5.xlarge, not a g4dn.xlarge as planned" \
 		$good NODE_6=t4-h
-	run swapped "$work/fleet.sh" 1 0 "NODE_1: node 't4-g' is a g4dn.xlarge, not a g6e.xlarge as planned" \
+	run swapped "$work/fleet.sh" 1 0 "NODE_1: node 't4-g' is a g4dn.xlarge, not a g6.xlarge as planned" \
 		$good NODE_1=t4-g
 	run wrong-product "$work/fleet.sh" 1 0 "NODE_7: node 't4-g' has GPU g4dn.xlarge, not the planned T4" \
 		$good NODE_7=t4-g
@@ -117,7 +118,7 @@ run own-type-gpu "$work/names.sh" 1 0 \
 	NODE_1=rack-40 NODE_2=rack-80 NODE_3=a100
 # What it labels: every label of the node in one call.
 run all-good-calls "$work/fleet.sh" 0 8 "" $good
-if ! grep -qx "label node t4-f nvidia.com/device-plugin.config=g4dn.xlarge-ts4 gpushare.io/pool=g4dn.xlarge-ts4 --overwrite" \
+if ! grep -qx "label node t4-e nvidia.com/device-plugin.config=g4dn.xlarge-ts3 gpushare.io/pool=g4dn.xlarge-ts3 --overwrite" \
 	"$work/calls"; then
 	fail=$((fail + 1))
 	echo "FAIL label-call: NODE_8's labels"

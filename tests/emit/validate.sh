@@ -73,9 +73,29 @@ variant() { # name example extra-options...
 	check "$name/labels.sh (sh -n)" sh -n "$dir/labels.sh"
 }
 
+# A Deployment per workload (container main unless named): DRA claims
+# per shared GPU make copies, which need the workloads' manifests.
+manifests_of() { # scenario out
+	$py - "$1" >"$2" <<'PY'
+import sys, yaml
+s = yaml.safe_load(open(sys.argv[1]))
+for w in s.get("workloads", []):
+    o = w.get("object") or {}
+    n = o.get("name", w["name"])
+    print(yaml.safe_dump({"apiVersion": "apps/v1", "kind": "Deployment",
+        "metadata": {"name": n},
+        "spec": {"replicas": 1, "selector": {"matchLabels": {"app": n}},
+                 "template": {"metadata": {"labels": {"app": n}},
+                              "spec": {"containers": [{"name": o.get("container", "main"),
+                                                        "image": "registry.example.com/x:1"}]}}}},
+        explicit_start=True, sort_keys=False), end="")
+PY
+}
+
 for ex in examples/*.yaml; do
 	base=$(basename "$ex" .yaml)
-	variant "$base" "$ex" --karpenter --dra
+	manifests_of "$ex" "$tmp/$base.man"
+	variant "$base" "$ex" --karpenter --dra --manifests "$tmp/$base.man"
 	variant "$base-examples" "$ex" --karpenter --dra --example-deployments --rename-shared
 	# The older DRA shapes, on the examples with MPS and with MIG.
 	case $base in mixed-fleet | multi-tenant-mig)
