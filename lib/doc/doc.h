@@ -90,6 +90,10 @@ int gs_yaml_read_buffer(const char *name, const char *buf, size_t len,
 int gs_yaml_read_stream(const char *name, const char *buf, size_t len, gs_node ***docs,
                         size_t *n, gs_error *err);
 
+/* yaml_emit.c: whether a YAML reader would resolve the plain scalar s to
+ * something other than a string (a number, a boolean, null), so that the
+ * writer quotes such a string. */
+int gs_yaml_retyped(const char *s);
 /* yaml_emit.c: renders a tree as a YAML document, or several as a stream
  * of documents each starting with "---". */
 int gs_yaml_render(const gs_node *root, char **out, gs_error *err);

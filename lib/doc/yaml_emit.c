@@ -20,7 +20,7 @@ static int write_handler(void *data, unsigned char *chunk, size_t size)
 
 /* A string that a YAML 1.1 or 1.2 reader would resolve to something else
  * (a number, a boolean, null) must be quoted to stay a string. */
-static int needs_quotes(const char *s)
+int gs_yaml_retyped(const char *s)
 {
 	static const char *const words[] = {
 		"y", "n", "yes", "no", "on", "off", "true", "false", "null", "~",
@@ -51,7 +51,7 @@ static int emit_scalar(yaml_emitter_t *em, const gs_node *n)
 
 	if (n->kind == GS_NODE_NULL)
 		text = "null";
-	if (is_str && needs_quotes(text))
+	if (is_str && gs_yaml_retyped(text))
 		style = YAML_DOUBLE_QUOTED_SCALAR_STYLE;
 	/* A config embedded in a ConfigMap reads best as a literal block;
 	 * libyaml falls back to quoting when the text cannot be one. */

@@ -357,28 +357,11 @@ int gs_manifest_container(const gs_manifests *m, const gs_manifest *o, const cha
 
 /* ---- copies ---------------------------------------------------------------- */
 
-/* A plain scalar that a YAML reader resolves to a number or a boolean. */
-static int typed_plain(const char *s)
-{
-	static const char *const words[] = { "true", "false", "yes", "no", "on", "off",
-		                                 "y", "n" };
-	const char *p = s;
-
-	for (size_t i = 0; i < GS_ARRAY_LEN(words); i++)
-		if (gs_strcaseeq(s, words[i]))
-			return 1;
-	if (*p == '+' || *p == '-')
-		p++;
-	if (*p == '.')
-		p++;
-	return (*p >= '0' && *p <= '9') || gs_strcaseeq(p, "inf") || gs_strcaseeq(p, "nan");
-}
-
 /* The tree keeps a plain `3` as a string, which the writer would quote;
  * marked as a number it is written plain again, as it was read. */
 static void keep_plain(gs_node *n)
 {
-	if (n->kind == GS_NODE_STRING && !n->quoted && n->text && typed_plain(n->text))
+	if (n->kind == GS_NODE_STRING && !n->quoted && n->text && gs_yaml_retyped(n->text))
 		n->kind = GS_NODE_NUMBER;
 	for (size_t i = 0; i < n->n; i++)
 		keep_plain(n->items[i]);

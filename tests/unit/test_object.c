@@ -11,20 +11,7 @@
 #include "testutil.h"
 #include "base/base.h"
 
-static gs_catalog *cat;
-
-static int setup(void **state)
-{
-	(void)state;
-	return tu_catalog(TEST_PROFILES, &cat);
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	gs_catalog_free(cat);
-	return 0;
-}
+TU_CATALOG_GROUP(cat)
 
 #define HEAD "version: 1\n"
 #define WL "workloads:\n  - name: chat\n    gpuMemory: 10GiB\n    compute: 40%\n"
@@ -263,5 +250,5 @@ int main(void)
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_defaults_not_written),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, tu_catalog_setup, tu_catalog_teardown);
 }

@@ -11,20 +11,7 @@
 #include "testutil.h"
 #include "scenario/scenario.h"
 
-static gs_catalog *cat;
-
-static int group_setup(void **state)
-{
-	(void)state;
-	return tu_catalog(TEST_PROFILES, &cat);
-}
-
-static int group_teardown(void **state)
-{
-	(void)state;
-	gs_catalog_free(cat);
-	return 0;
-}
+TU_CATALOG_GROUP(cat)
 
 /* Two of a (11 GiB) may land on one L4 beside nothing else: 22 GiB. */
 #define PAIRS "version: 1\ninstances: [g6.xlarge]\nworkloads:\n" \
@@ -130,5 +117,5 @@ int main(void)
 		cmocka_unit_test(test_spread_counts_one_per_node),
 		cmocka_unit_test(test_pools_part_nodes_of_other_workloads),
 	};
-	return cmocka_run_group_tests(tests, group_setup, group_teardown);
+	return cmocka_run_group_tests(tests, tu_catalog_setup, tu_catalog_teardown);
 }

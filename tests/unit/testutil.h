@@ -45,6 +45,23 @@ static inline int tu_catalog(const char *dirs, gs_catalog **out)
 	return gs_catalog_load(dirs, out, &err) < 0 ? -1 : 0;
 }
 
+/* A test file's shipped catalog, loaded once for its group:
+ * TU_CATALOG_GROUP(cat) defines `cat` and cmocka's group setup and
+ * teardown, tu_catalog_setup and tu_catalog_teardown. */
+#define TU_CATALOG_GROUP(var)                                                 \
+	static gs_catalog *var;                                               \
+	static int tu_catalog_setup(void **state)                             \
+	{                                                                     \
+		(void)state;                                                  \
+		return tu_catalog(TEST_PROFILES, &var);                       \
+	}                                                                     \
+	static int tu_catalog_teardown(void **state)                          \
+	{                                                                     \
+		(void)state;                                                  \
+		gs_catalog_free(var);                                         \
+		return 0;                                                     \
+	}
+
 static inline gs_scenario *tu_scenario(const gs_catalog *cat, const char *name,
                                        const char *yaml)
 {
