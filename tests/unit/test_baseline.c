@@ -103,9 +103,11 @@ static void test_eks_team(void **state)
 	/* With usable memory and its headroom (step 2 §4) and conversion by
 	 * bandwidth (§5), both plans cost $1 more than by nominal memory. */
 	assert_int_equal(s->before_per_hour, 33639600);
-	assert_int_equal(s->after_per_hour, 17543600);
-	assert_int_equal(s->savings_permille, 478);
-	assert_int_equal(s->savings_vs_dedicated_permille, 478);
+	/* Robust placement (issue 14 §1): $0.20/h more than pinned. */
+	assert_int_equal(s->after_per_hour, 17744800);
+	assert_int_equal(s->savings_permille, 473);
+	assert_int_equal(s->savings_vs_dedicated_permille, 473);
+	assert_int_equal(s->pinned_per_hour, 17543600);
 	gs_plan_free(p);
 	gs_scenario_free(scn);
 }

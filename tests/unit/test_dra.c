@@ -15,6 +15,8 @@
 #include "testutil.h"
 
 #define EKS "cli/fixtures/emit/eks-team-dra.yaml"
+/* A Deployment per workload: claims per shared GPU make copies. */
+#define EKS_MANIFESTS "cli/fixtures/emit/eks-team-dra-manifests.yaml"
 #define MIG "../examples/multi-tenant-mig.yaml"
 
 static char *emit(const gs_plan *p, gs_emit_kind k, const gs_emit_opts *o)
@@ -44,9 +46,13 @@ static void test_mps_limits_equal_plan(void **state)
 	char *wl, *claims;
 	int clients = 0;
 	(void)state;
+	gs_manifests *m = NULL;
+	gs_error err;
 	assert_int_equal(tu_catalog(TEST_PROFILES, &cat), 0);
 	s = tu_scenario_file(cat, EKS);
 	p = tu_plan(s);
+	assert_gs_ok(gs_manifests_load(EKS_MANIFESTS, &m, &err), &err);
+	o.manifests = m;
 	wl = emit(p, GS_EMIT_WORKLOADS, &o);
 	claims = emit(p, GS_EMIT_DRA, &o);
 	for (size_t i = 0; i < gs_plan_node_count(p); i++) {
@@ -99,6 +105,7 @@ static void test_mps_limits_equal_plan(void **state)
 	free(claims);
 	gs_plan_free(p);
 	gs_scenario_free(s);
+	gs_manifests_free(m);
 	gs_catalog_free(cat);
 }
 
