@@ -1,0 +1,1 @@
+emit workloads --placement pinned $FIXTURES/emit/pinned.yaml

@@ -1,0 +1,1 @@
+plan $FIXTURES/emit/pinned.yaml
