@@ -15,9 +15,9 @@ In/NotIn/Exists/DoesNotExist, so pool selectors and config selectors both
 work).
 
 Karpenter's rule as replayed (kubernetes-sigs/karpenter scheduler): a
-pending pod first joins an in-flight NodeClaim that it is compatible with
-and that still has an instance type whose capacity holds all its pods;
-else NodePools are tried by weight (then name), and the first one whose
+pending pod first joins an in-flight NodeClaim (fewest pods first) that it
+is compatible with and that still has an instance type whose capacity
+holds all its pods; else NodePools are tried by weight (then name), and the first one whose
 requirements and template labels satisfy the pod's selector, whose taints
 it tolerates, and that has an instance type with room (capacity after
 NodeOverlays, within the NodePool's limits) opens a NodeClaim. A NodeClaim
@@ -34,7 +34,10 @@ such inputs are given a Deployment per workload (--manifests), and the
 pods replayed are the objects as applied (manifests and copies with their
 patches merged in).
 
-Left out: CPU/memory requests and daemonset overhead, existing nodes,
+The pods are taken in Karpenter's queue order: by the CPU their workload
+requests (the plan's cpu), largest first, else in file order.
+
+Left out: CPU/memory capacity and daemonset overhead, existing nodes,
 zones, spot's price-capacity-optimized choice. Pods with DRA claims and no
 extended resource are skipped (Karpenter does not simulate claims).
 Python 3 with PyYAML.
@@ -445,9 +448,16 @@ def replay(pods, pools, cap, catalog, pricing):
     """Launches NodeClaims for pods; returns (claims, pod -> claim index)."""
     pools = sorted(pools, key=lambda p: (-p.weight, p.name))
     claims, where = [], {}
-    for i, pod in enumerate(pods):
+    # Karpenter's queue takes the pods by CPU request, largest first (a
+    # stable sort; memory breaks no ties: byCPUAndMemoryDescending).
+    order = sorted(range(len(pods)), key=lambda i: -pods[i]["cpu"])
+    for i in order:
+        pod = pods[i]
         placed = False
-        for ci, cl in enumerate(claims):
+        # In-flight NodeClaims are tried fewest pods first (Karpenter sorts
+        # them so before each pod), in launch order among equals.
+        for ci in sorted(range(len(claims)), key=lambda c: len(claims[c]["pods"])):
+            cl = claims[ci]
             p = cl["pool"]
             if not pod["ok"].get(p.name):
                 continue
@@ -522,6 +532,7 @@ def check(binary, path, opts, catalog):
     aws = [i for i, n in enumerate(nodes) if n["cloud"] == "aws"]
     by_wl = hosts(plan)
     names = {w["name"] for w in plan["workloads"]}
+    cpu = {w["name"]: w.get("cpu") or 0 for w in plan["workloads"]}
     pods, skipped = [], 0
     for gi, (f, name, d) in enumerate(docs):
         if not isinstance(d, dict) or d.get("kind") in ("NodePool", "NodeOverlay"):
@@ -558,7 +569,7 @@ def check(binary, path, opts, catalog):
         for r in range(int(replicas)):
             pods.append({"what": "%s %s replica %d" % (f, name or "?", r), "req": req,
                          "ok": ok, "spread": spread_key(spec, (f, gi)),
-                         "labels": labels, "anti": anti_terms(spec),
+                         "labels": labels, "anti": anti_terms(spec), "cpu": cpu.get(wl, 0),
                          "expect": {key(nodes[i]) for i in exp}})
     claims, where = replay(pods, pools, cap, catalog, pricing)
     launched = collections.Counter()
