@@ -15,9 +15,9 @@ In/NotIn/Exists/DoesNotExist, so pool selectors and config selectors both
 work).
 
 Karpenter's rule as replayed (kubernetes-sigs/karpenter scheduler): a
-pending pod first joins an in-flight NodeClaim that it is compatible with
-and that still has an instance type whose capacity holds all its pods;
-else NodePools are tried by weight (then name), and the first one whose
+pending pod first joins an in-flight NodeClaim (fewest pods first) that it
+is compatible with and that still has an instance type whose capacity
+holds all its pods; else NodePools are tried by weight (then name), and the first one whose
 requirements and template labels satisfy the pod's selector, whose taints
 it tolerates, and that has an instance type with room (capacity after
 NodeOverlays, within the NodePool's limits) opens a NodeClaim. A NodeClaim
@@ -26,7 +26,18 @@ requirements are compatible with the NodePool's name, template labels and
 the instance type's labels; higher weight wins, same weight and same
 resource is a conflict (Karpenter then applies neither).
 
-Left out: CPU/memory requests and daemonset overhead, existing nodes,
+Pods with required pod anti-affinity per node (kubernetes.io/hostname)
+never share a NodeClaim with a pod one of them selects. With
+--rename-shared, replicas of one workload that request different resources
+need copies of its object, which plan --emit makes only from manifests:
+such inputs are given a Deployment per workload (--manifests), and the
+pods replayed are the objects as applied (manifests and copies with their
+patches merged in).
+
+The pods are taken in Karpenter's queue order: by the CPU their workload
+requests (the plan's cpu), largest first, else in file order.
+
+Left out: CPU/memory capacity and daemonset overhead, existing nodes,
 zones, spot's price-capacity-optimized choice. Pods with DRA claims and no
 extended resource are skipped (Karpenter does not simulate claims).
 Python 3 with PyYAML.
@@ -221,6 +232,16 @@ def pod_template(doc):
     return None
 
 
+def pod_labels(doc):
+    """The labels of a workload document's pods (its pod template's)."""
+    spec = doc.get("spec") or {}
+    if "jobTemplate" in spec:
+        spec = ((spec["jobTemplate"] or {}).get("spec")) or {}
+    meta = (spec.get("template") or {}).get("metadata") if "template" in spec \
+        else doc.get("metadata")
+    return {k: str(v) for k, v in ((meta or {}).get("labels") or {}).items()}
+
+
 def requests(spec):
     req = collections.Counter()
     for c in spec.get("containers") or []:
@@ -241,6 +262,117 @@ def spread_key(spec, group):
                 and c.get("whenUnsatisfiable") == "DoNotSchedule"):
             return group
     return None
+
+
+def write_manifests(path, out):
+    """A Deployment per workload of the scenario at path (its object's
+    name, namespace and container, else the workload's name and "main"),
+    as tests/emit/apply.sh's manifests_of writes them."""
+    s = yaml.safe_load(open(path))
+    with open(out, "w") as f:
+        for w in s.get("workloads") or []:
+            o = w.get("object") or {}
+            if o.get("kind", "Deployment") != "Deployment":
+                continue
+            n = o.get("name", w["name"])
+            meta = {"name": n}
+            if "namespace" in o:
+                meta["namespace"] = o["namespace"]
+            f.write(yaml.safe_dump({
+                "apiVersion": "apps/v1", "kind": "Deployment", "metadata": meta,
+                "spec": {"replicas": 1, "selector": {"matchLabels": {"app": n}},
+                         "template": {"metadata": {"labels": {"app": n}},
+                                      "spec": {"containers": [
+                                          {"name": o.get("container", "main"),
+                                           "image": "registry.example.com/x:1"}]}}}},
+                explicit_start=True, sort_keys=False))
+
+
+def merge(base, patch):
+    """A strategic merge, as far as pod templates need it: maps merge, lists
+    of named items (containers) merge by name, other lists are replaced."""
+    if isinstance(base, dict) and isinstance(patch, dict):
+        out = dict(base)
+        for k, v in patch.items():
+            out[k] = merge(base[k], v) if k in base else v
+        return out
+    if (isinstance(base, list) and isinstance(patch, list)
+            and all(isinstance(x, dict) and "name" in x for x in base + patch)):
+        out = [dict(x) for x in base]
+        for x in patch:
+            i = next((j for j, y in enumerate(out) if y["name"] == x["name"]), None)
+            if i is None:
+                out.append(x)
+            else:
+                out[i] = merge(out[i], x)
+        return out
+    return patch
+
+
+def obj_key(doc, ns="default"):
+    m = doc.get("metadata") or {}
+    return (doc.get("kind"), m.get("name"), m.get("namespace") or ns)
+
+
+def built(out):
+    """(file, name, document) for what the emitted set holds once applied:
+    the complete objects it carries (the manifests, the copies) with the
+    patches that target them merged in, each patch alone whose object is in
+    the cluster, and every other document (NodePools, NodeOverlays)."""
+    docs, patches = [], []
+    for root, _, files in os.walk(out):
+        for f in sorted(files):
+            if f.endswith(".yaml") and f != "kustomization.yaml":
+                for n, d in documents(os.path.join(root, f)):
+                    (patches if f.startswith("patch-") else docs).append((f, n, d))
+    by_key = {obj_key(d): i for i, (_, _, d) in enumerate(docs)
+              if isinstance(d, dict) and pod_template(d)}
+    for f, n, d in patches:
+        i = by_key.get(obj_key(d)) if isinstance(d, dict) else None
+        if i is None:
+            docs.append((f, n, d))
+        else:
+            docs[i] = (f, n, merge(docs[i][2], d))
+    return docs
+
+
+def anti_terms(spec):
+    """The label selectors of the pod's required anti-affinity per node
+    (topologyKey kubernetes.io/hostname): no two pods one of them excludes
+    share a node. Other topology keys (zones) are not replayed."""
+    req = (((spec.get("affinity") or {}).get("podAntiAffinity") or {})
+           .get("requiredDuringSchedulingIgnoredDuringExecution") or [])
+    out = []
+    for t in req:
+        if t.get("topologyKey") != "kubernetes.io/hostname":
+            raise ValueError("pod anti-affinity on %s not replayed" % t.get("topologyKey"))
+        out.append(t.get("labelSelector") or {})
+    return out
+
+
+def selects(sel, labels):
+    """Whether a label selector (matchLabels, matchExpressions) selects labels."""
+    for k, v in (sel.get("matchLabels") or {}).items():
+        if labels.get(k) != str(v):
+            return False
+    for e in sel.get("matchExpressions") or []:
+        k, op, vals = e["key"], e["operator"], [str(v) for v in e.get("values") or []]
+        if op == "In" and labels.get(k) not in vals:
+            return False
+        if op == "NotIn" and k in labels and labels[k] in vals:
+            return False
+        if op == "Exists" and k not in labels:
+            return False
+        if op == "DoesNotExist" and k in labels:
+            return False
+    return True
+
+
+def repels(a, b):
+    """Whether pods a and b may not share a node: either one's required
+    anti-affinity selects the other (the scheduler checks both ways)."""
+    return (any(selects(t, b["labels"]) for t in a["anti"])
+            or any(selects(t, a["labels"]) for t in b["anti"]))
 
 
 # ---- Karpenter ---------------------------------------------------------------
@@ -316,18 +448,28 @@ def replay(pods, pools, cap, catalog, pricing):
     """Launches NodeClaims for pods; returns (claims, pod -> claim index)."""
     pools = sorted(pools, key=lambda p: (-p.weight, p.name))
     claims, where = [], {}
-    for i, pod in enumerate(pods):
+    # Karpenter's queue takes the pods by CPU request, largest first (a
+    # stable sort; memory breaks no ties: byCPUAndMemoryDescending).
+    order = sorted(range(len(pods)), key=lambda i: -pods[i]["cpu"])
+    for i in order:
+        pod = pods[i]
         placed = False
-        for ci, cl in enumerate(claims):
+        # In-flight NodeClaims are tried fewest pods first (Karpenter sorts
+        # them so before each pod), in launch order among equals.
+        for ci in sorted(range(len(claims)), key=lambda c: len(claims[c]["pods"])):
+            cl = claims[ci]
             p = cl["pool"]
             if not pod["ok"].get(p.name):
                 continue
             if pod["spread"] and pod["spread"] in cl["spread"]:
                 continue
+            if any(repels(pod, o) for o in cl["pods"]):
+                continue
             used = cl["used"] + pod["req"]
             left = [t for t in cl["types"] if fits(cap[(p.name, t)], used)]
             if left:
                 cl.update(used=used, types=left)
+                cl["pods"].append(pod)
                 if pod["spread"]:
                     cl["spread"].add(pod["spread"])
                 where[i] = ci
@@ -348,7 +490,8 @@ def replay(pods, pools, cap, catalog, pricing):
                     big[k] = max(big[k], v)
             p.used.update(big)
             claims.append({"pool": p, "types": left, "used": collections.Counter(pod["req"]),
-                           "spread": {pod["spread"]} if pod["spread"] else set()})
+                           "spread": {pod["spread"]} if pod["spread"] else set(),
+                           "pods": [pod]})
             where[i] = len(claims) - 1
             break
     for cl in claims:
@@ -366,14 +509,21 @@ def check(binary, path, opts, catalog):
     rename = "--rename-shared" in opts
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "out")
-        run([binary, "plan", path, "--emit", out, "--karpenter"] + opts)
+        emit = [binary, "plan", path, "--emit", out, "--karpenter"] + opts
+        try:
+            run(emit)
+        except RuntimeError as e:
+            # Replicas that request different resources (some dedicated, some
+            # shared under --rename-shared) need copies of their object, which
+            # plan --emit makes only from the manifests: give it theirs.
+            if "give its manifest with --manifests" not in str(e):
+                raise
+            man = os.path.join(tmp, "manifests.yaml")
+            write_manifests(path, man)
+            run(emit + ["--manifests", man])
         if not os.path.exists(os.path.join(out, "karpenter.yaml")):
             return problems, None
-        docs = []
-        for root, _, files in os.walk(out):
-            for f in sorted(files):
-                if f.endswith(".yaml"):
-                    docs += [(f, n, d) for n, d in documents(os.path.join(root, f))]
+        docs = built(out)
     pools = [Pool(d, catalog, pricing) for _, _, d in docs
              if isinstance(d, dict) and d.get("kind") == "NodePool"]
     overlays = [d for _, _, d in docs if isinstance(d, dict) and d.get("kind") == "NodeOverlay"]
@@ -382,6 +532,7 @@ def check(binary, path, opts, catalog):
     aws = [i for i, n in enumerate(nodes) if n["cloud"] == "aws"]
     by_wl = hosts(plan)
     names = {w["name"] for w in plan["workloads"]}
+    cpu = {w["name"]: w.get("cpu") or 0 for w in plan["workloads"]}
     pods, skipped = [], 0
     for gi, (f, name, d) in enumerate(docs):
         if not isinstance(d, dict) or d.get("kind") in ("NodePool", "NodeOverlay"):
@@ -392,7 +543,10 @@ def check(binary, path, opts, catalog):
         spec, replicas = pt
         req = requests(spec)
         name = (d.get("metadata") or {}).get("name") or name
-        wl = name if name in names else (name.rsplit("-", 1)[0] if name else None)
+        labels = pod_labels(d)
+        wl = labels.get("gpushare.io/workload")
+        if wl not in names:
+            wl = name if name in names else (name.rsplit("-", 1)[0] if name else None)
         terms = pod_terms(spec)
         cand = by_wl.get(wl, set(range(len(nodes)))) if wl in names else set(range(len(nodes)))
         exp = set()
@@ -415,6 +569,7 @@ def check(binary, path, opts, catalog):
         for r in range(int(replicas)):
             pods.append({"what": "%s %s replica %d" % (f, name or "?", r), "req": req,
                          "ok": ok, "spread": spread_key(spec, (f, gi)),
+                         "labels": labels, "anti": anti_terms(spec), "cpu": cpu.get(wl, 0),
                          "expect": {key(nodes[i]) for i in exp}})
     claims, where = replay(pods, pools, cap, catalog, pricing)
     launched = collections.Counter()

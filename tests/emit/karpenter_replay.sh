@@ -19,6 +19,16 @@ for f in "$top"/examples/*.yaml; do
 	sed 's/^cloud: all/cloud: aws/' "$f" >"$tmp/aws-$(basename "$f")"
 done
 set -- "$top"/examples/*.yaml "$tmp"/aws-*.yaml
-[ -f "$top/../shared/repro/eks-team.yaml" ] && set -- "$@" "$top/../shared/repro/eks-team.yaml"
+repro="$top/../shared/repro/eks-team.yaml"
+if [ -f "$repro" ]; then
+	# The reproduction names no containers: each workload's pods are
+	# taken to have one, 'main' (patches must name the one they change),
+	# as tests/check/adversary.sh does, block and flow style.
+	mkdir -p "$tmp/repro"
+	sed -e 's/^\(  - name: .*\)$/\1\n    object: {container: main}/' \
+	    -e 's/^\(  - {name: [^,}]*\)/\1, object: {container: main}/' \
+	    "$repro" >"$tmp/repro/eks-team.yaml"
+	set -- "$@" "$tmp/repro/eks-team.yaml"
+fi
 $py "$here/../check/gen.py" --dir "$tmp/cases" 1 "${KARPENTER_CASES:-30}" || exit 1
 exec $py "$here/karpenter_replay.py" "$bin" "$@" "$tmp"/cases/*.yaml
