@@ -242,7 +242,7 @@ static int fill(gs_plan *p, gs_planner *pl, gs_choice *c, const gs_built *after,
 	/* The reasons quote what each workload pays, idle included. */
 	if (gs_plan_why(p) < 0)
 		return -1;
-	if (gs_plan_uniform_note(p, pl) < 0)
+	if (gs_plan_uniform_note(p, pl) < 0 || gs_plan_pool_note(p) < 0)
 		return -1;
 	if (!shared && gs_plan_warn(p, "no sharing plan found beats a whole GPU per replica "
 	                               "here; this plan keeps every replica on its own "

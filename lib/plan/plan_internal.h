@@ -78,6 +78,8 @@ const char *gs_plan_config_name(gs_plan *p, const gs_instance *in, gs_strategy s
 int gs_plan_name_mig_configs(gs_plan *p);
 /* Each node's pool (plan_pools.c), once its configs are named. */
 int gs_plan_name_pools(gs_plan *p);
+/* Warns, naming them, of workloads whose pods select several pools. */
+int gs_plan_pool_note(gs_plan *p);
 /* Each workload's record, cost and why-text, and the plan's warnings;
  * ded_cost[i] is what workload i costs on whole GPUs (advice.c). */
 int gs_plan_advice(gs_plan *p, const gs_micros *ded_cost);

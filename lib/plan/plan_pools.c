@@ -119,3 +119,66 @@ int gs_plan_name_pools(gs_plan *p)
 	gs_strmap_release(&names);
 	return rc;
 }
+
+/* Each workload's first pool, and whether it spans more, by name. */
+typedef struct span {
+	const char *first;
+	const char *second;
+} span;
+
+static void note_pool(span *sp, const char *pool)
+{
+	if (!sp->first)
+		sp->first = pool;
+	else if (!sp->second && strcmp(sp->first, pool) != 0)
+		sp->second = pool;
+}
+
+static int spans_of(gs_plan *p, span *sp, gs_strmap *index)
+{
+	for (size_t i = 0; i < p->n_wls; i++)
+		if (gs_strmap_put(index, p->wls[i].workload->name, i) < 0)
+			return -1;
+	for (size_t i = 0; i < p->n_nodes; i++) {
+		const gs_plan_node *nd = &p->nodes[i];
+		for (size_t g = 0; g < nd->n_gpus; g++) {
+			const gs_plan_gpu *pg = &nd->gpus[g];
+			for (size_t k = 0; k < pg->n_assignments; k++)
+				note_pool(&sp[gs_strmap_find(index, pg->assignments[k].workload->name)],
+				          nd->pool);
+			for (size_t m = 0; m < pg->n_mig; m++)
+				for (size_t k = 0; k < pg->mig[m].n_assignments; k++)
+					note_pool(&sp[gs_strmap_find(
+					              index, pg->mig[m].assignments[k].workload->name)],
+					          nd->pool);
+		}
+	}
+	return 0;
+}
+
+int gs_plan_pool_note(gs_plan *p)
+{
+	span *sp = calloc(p->n_wls ? p->n_wls : 1, sizeof *sp);
+	gs_strmap index = GS_STRMAP_INIT;
+	gs_buf names = GS_BUF_INIT;
+	int n = 0, rc = sp && spans_of(p, sp, &index) == 0 ? 0 : -1;
+	for (size_t i = 0; rc == 0 && i < p->n_wls; i++) {
+		if (!sp[i].second)
+			continue;
+		if (n++ < 3)
+			gs_buf_printf(&names, "%s%s in %s, %s", n > 1 ? "; " : "",
+			              p->wls[i].workload->name, sp[i].first, sp[i].second);
+	}
+	if (rc == 0 && n > 0 && !names.failed)
+		rc = gs_plan_warn(p, "%d workload%s span%s several node pools: %s%s. %s pods "
+		                  "may take slots planned for other workloads of those pools, "
+		                  "which then wait (Pending) for a slot; every placement keeps the "
+		                  "plan's rules. placement: pinned (with --manifests) keeps each "
+		                  "replica to its own pool",
+		                  n, n == 1 ? "" : "s", n == 1 ? "s" : "", names.data,
+		                  n > 3 ? "; ..." : "", n == 1 ? "Its" : "Their");
+	gs_buf_release(&names);
+	gs_strmap_release(&index);
+	free(sp);
+	return rc;
+}
