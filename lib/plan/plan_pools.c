@@ -134,6 +134,11 @@ static void note_pool(span *sp, const char *pool)
 		sp->second = pool;
 }
 
+static size_t at(const gs_strmap *index, const gs_assignment *a)
+{
+	return gs_strmap_find(index, a->workload->name);
+}
+
 static int spans_of(gs_plan *p, span *sp, gs_strmap *index)
 {
 	for (size_t i = 0; i < p->n_wls; i++)
@@ -144,13 +149,10 @@ static int spans_of(gs_plan *p, span *sp, gs_strmap *index)
 		for (size_t g = 0; g < nd->n_gpus; g++) {
 			const gs_plan_gpu *pg = &nd->gpus[g];
 			for (size_t k = 0; k < pg->n_assignments; k++)
-				note_pool(&sp[gs_strmap_find(index, pg->assignments[k].workload->name)],
-				          nd->pool);
+				note_pool(sp + at(index, &pg->assignments[k]), nd->pool);
 			for (size_t m = 0; m < pg->n_mig; m++)
 				for (size_t k = 0; k < pg->mig[m].n_assignments; k++)
-					note_pool(&sp[gs_strmap_find(
-					              index, pg->mig[m].assignments[k].workload->name)],
-					          nd->pool);
+					note_pool(sp + at(index, &pg->mig[m].assignments[k]), nd->pool);
 		}
 	}
 	return 0;
