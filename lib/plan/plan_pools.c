@@ -152,7 +152,8 @@ static int spans_of(gs_plan *p, span *sp, gs_strmap *index)
 				note_pool(sp + at(index, &pg->assignments[k]), nd->pool);
 			for (size_t m = 0; m < pg->n_mig; m++)
 				for (size_t k = 0; k < pg->mig[m].n_assignments; k++)
-					note_pool(sp + at(index, &pg->mig[m].assignments[k]), nd->pool);
+					note_pool(sp + at(index, &pg->mig[m].assignments[k]),
+					          nd->pool);
 		}
 	}
 	return 0;
