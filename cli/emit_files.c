@@ -57,6 +57,11 @@ int cli_emit_dir(const gs_plan *plan, const gs_emit_opts *o, const char *dir,
 	gs_emit_set_free(set);
 	if (rc == EXIT_OK)
 		cli_info("wrote %d files to %s", wrote, dir);
+	/* kustomize skips, silently, a patch whose object it does not hold. */
+	if (rc == EXIT_OK && !o->manifests && !o->example_deployments)
+		cli_warning("the patches apply to objects that %s/kustomization.yaml holds: "
+		            "add the workloads' manifests to its resources, or plan with "
+		            "--manifests, or apply each with its kubectl patch line", dir);
 	return rc;
 }
 

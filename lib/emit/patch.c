@@ -289,6 +289,19 @@ static gs_node *pod_template(int *bad, const gs_eobject *e,
 	return t;
 }
 
+/* Whether the manifest's Deployment rolls out by Recreate. */
+static int recreates(const gs_eobject *e, const gs_emit_opts *o)
+{
+	const gs_manifest *m;
+	const gs_node *type;
+	gs_error err;
+	if (!o->manifests ||
+	    gs_manifests_find_ref(o->manifests, e->w, e->file_ns, &m, &err) < 0)
+		return 0;
+	type = gs_node_get(gs_node_get(gs_node_get(m->tree, "spec"), "strategy"), "type");
+	return type && type->text && strcmp(type->text, "Recreate") == 0;
+}
+
 static gs_node *rollout(int *bad)
 {
 	gs_node *s = gs_emit_map(), *ru = gs_emit_map();
@@ -320,7 +333,9 @@ static gs_node *object_spec(int *bad, const gs_eobject *e,
 	switch (e->kind) {
 	case GS_OBJECT_DEPLOYMENT:
 		gs_emit_put(bad, spec, "replicas", gs_node_int(e->replicas));
-		gs_emit_put(bad, spec, "strategy", rollout(bad));
+		/* Recreate needs no spare slot: the manifest's choice stands. */
+		if (!recreates(e, o))
+			gs_emit_put(bad, spec, "strategy", rollout(bad));
 		break;
 	case GS_OBJECT_STATEFULSET:
 		gs_emit_put(bad, spec, "replicas", gs_node_int(e->replicas));

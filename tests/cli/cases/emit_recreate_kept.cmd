@@ -1,0 +1,1 @@
+emit workloads --manifests $FIXTURES/emit/recreate-manifests.yaml $FIXTURES/emit/recreate.yaml
