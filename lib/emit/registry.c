@@ -29,19 +29,20 @@ static const kind_row rows[GS_EMIT_KIND_COUNT] = {
 		gs_emit_device_plugin, gs_emit_wants_device_plugin,
 		"its stack is DRA, by via: dra or --dra: claims configure sharing, and the "
 		"device plugin must not run beside the DRA driver",
-		"NVIDIA device-plugin configs: one key per kind of node in the plan.", 1 },
+		"NVIDIA device-plugin configs: one key per kind of node in the plan.", 1, NULL },
 	[GS_EMIT_OPERATOR_VALUES] = {
 		"gpu-operator-values", "gpu-operator-values.yaml",
 		gs_emit_operator_values, NULL, NULL,
-		"GPU Operator Helm values that point at the generated configs.", 0 },
+		"GPU Operator Helm values that point at the generated configs.", 0, NULL },
 	[GS_EMIT_MIG_PARTED] = {
 		"mig-config", "mig-config.yaml",
 		gs_emit_mig_parted, gs_emit_wants_mig, "no MIG GPUs",
-		"mig-parted configs: one per MIG geometry in the plan.", 1 },
+		"mig-parted configs: one per MIG geometry in the plan.", 1, NULL },
 	[GS_EMIT_LABELS] = {
 		"labels", "labels.sh",
 		gs_emit_labels, NULL, NULL,
-		"Node labels that select each node's device-plugin config and MIG geometry.", 0 },
+		"Node labels that select each node's device-plugin config and MIG geometry.",
+		0, NULL },
 	[GS_EMIT_WORKLOADS] = {
 		"workloads", "workloads.yaml",
 		gs_emit_workloads, NULL, NULL,
@@ -51,16 +52,17 @@ static const kind_row rows[GS_EMIT_KIND_COUNT] = {
 		"dra", "resourceclaims.yaml",
 		gs_emit_dra, gs_emit_wants_dra, "use --dra or via: dra",
 		"DRA claims: one per shared GPU or MIG instance, so its pods share it; templates "
-		"for devices of one pod's own.", 1 },
+		"for devices of one pod's own.", 1, NULL },
 	[GS_EMIT_KARPENTER] = {
 		"karpenter", "karpenter.yaml",
 		gs_emit_karpenter, gs_emit_wants_karpenter, "Karpenter provisions AWS nodes only",
-		"Karpenter NodePools, one per kind of node in the plan (AWS nodes only).", 1 },
+		"Karpenter NodePools, one per kind of node in the plan (AWS nodes only).",
+		1, NULL },
 	[GS_EMIT_DRA_DRIVER] = {
 		"dra-driver", "dra-driver-values.yaml",
 		gs_emit_dra_driver, gs_emit_wants_dra, "use --dra or via: dra",
 		"Helm values of NVIDIA's DRA driver for GPUs, with the feature gates the claims "
-		"need.", 0 },
+		"need.", 0, NULL },
 };
 
 const char *gs_emit_kind_name(gs_emit_kind k) { return rows[k].name; }
