@@ -398,6 +398,15 @@ static int is_script(const char *buf, size_t len)
 	return len >= 2 && buf[0] == '#' && buf[1] == '!';
 }
 
+/* Whether buf[0..len) is only blanks (the buffer need not end in NUL). */
+static int blank(const char *buf, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (!strchr(" \t\r\n", buf[i]))
+			return 0;
+	return 1;
+}
+
 /* Lints the text; rc < 0 when it is not YAML or holds nothing we know. */
 static int lint_text(lint_ctx *c, const char *buf, size_t len, gs_error *err)
 {
@@ -409,7 +418,7 @@ static int lint_text(lint_ctx *c, const char *buf, size_t len, gs_error *err)
 		rc = lint_stream(c, err);
 	if (rc == 0 && c->configs == 0)
 		return gs_fail_at(err, GS_ESCHEMA, c->file, 0, 0, "%s",
-		                  strspn(buf, " \t\r\n") == len
+		                  blank(buf, len)
 		                      ? "the file is empty: nothing to lint"
 		                      : "nothing to lint: no device-plugin, mig-parted, DRA, "
 		                        "Karpenter or GPU Operator configuration, workload, Node "

@@ -2138,6 +2138,18 @@ static void expect_failure(const char *text, size_t len, int code, const char *m
 	gs_lint_free(l);
 }
 
+/* Blanks alone, in a buffer that does not end in NUL (the fuzzer's
+ * find: the check for an empty file read past it). */
+static void test_blank_buffer(void **state)
+{
+	char *text = malloc(3);
+	(void)state;
+	assert_non_null(text);
+	memcpy(text, "\n  ", 3);
+	expect_failure(text, 3, GS_ESCHEMA, "t.yaml: error: the file is empty: nothing to lint");
+	free(text);
+}
+
 static void test_input_errors(void **state)
 {
 	static const char stream[] = "version: v1\nflags: {migStrategy: Mixed}\n---\n"
@@ -2397,6 +2409,7 @@ int main(void)
 	ADD(test_rule_table);
 	ADD(test_manual_lists_every_rule);
 	ADD(test_input_errors);
+	ADD(test_blank_buffer);
 	ADD(test_no_catalog);
 	ADD(test_files_and_json);
 	ADD(test_good_samples);
