@@ -113,7 +113,11 @@ static gs_rule join_rule(const gs_planner *pl, const gs_gpu *g, const gs_group *
 		return GS_RULE_FAULT;
 	if (gs_spread_conflict(pl, gr->reps, gr->n, r))
 		return GS_RULE_SPREAD;
-	if (pl->placement == GS_PLACEMENT_ROBUST)
+	/* The worst case is never below the planned sums: those refuse
+	 * first, cheaply, and a sure fit needs no worst case either. */
+	if (pl->placement == GS_PLACEMENT_ROBUST && w.mem <= offer &&
+	    gs_share_within(w.comp, pl->target) &&
+	    !gs_robust_surely_fits(pl, g, gr->reps, gr->n, r, gr->n + 1, offer))
 		w = gs_robust_bind(pl, w, gs_robust_worst(pl, g, gr->reps, gr->n, r, gr->n + 1),
 		                   offer);
 	comp = w.comp;

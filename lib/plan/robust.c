@@ -69,12 +69,29 @@ static int64_t top_k(const reach *v, int n, int k, int mem)
 	return sum;
 }
 
+/* Groups are small and this runs in the packer's innermost loops: an
+ * insertion sort, without qsort's calls, for the few workloads of one. */
+static void sort_desc(reach *v, int n, int (*cmp)(const void *, const void *))
+{
+	if (n > 32) {
+		qsort(v, (size_t)n, sizeof *v, cmp);
+		return;
+	}
+	for (int i = 1; i < n; i++) {
+		reach x = v[i];
+		int j = i;
+		for (; j > 0 && cmp(&v[j - 1], &x) > 0; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
+}
+
 static gs_worst worst_of(reach *v, int n, int k)
 {
 	gs_worst w;
-	qsort(v, (size_t)n, sizeof *v, by_mem_desc);
+	sort_desc(v, n, by_mem_desc);
 	w.mem = top_k(v, n, k, 1);
-	qsort(v, (size_t)n, sizeof *v, by_comp_desc);
+	sort_desc(v, n, by_comp_desc);
 	w.comp = top_k(v, n, k, 0);
 	return w;
 }
@@ -99,6 +116,24 @@ gs_worst gs_robust_worst(const gs_planner *pl, const gs_gpu *g, const int *reps,
 	if (v != small)
 		free(v);
 	return w;
+}
+
+int gs_robust_surely_fits(const gs_planner *pl, const gs_gpu *g, const int *reps, int n,
+                          int extra, int k, int64_t offer)
+{
+	int64_t mem = 0, comp = 0;
+	for (int i = 0; i <= n; i++) {
+		int r = i < n ? reps[i] : extra;
+		const gs_workload *w;
+		if (r < 0)
+			continue;
+		w = pl->reps[r].w;
+		if (w->memory_bytes > mem)
+			mem = w->memory_bytes;
+		if (gs_workload_compute_on(w, g) > comp)
+			comp = gs_workload_compute_on(w, g);
+	}
+	return mem * k <= offer && comp * k <= pl->target;
 }
 
 gs_worst gs_robust_bind(const gs_planner *pl, gs_worst planned, gs_worst worst,

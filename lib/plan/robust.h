@@ -29,6 +29,12 @@ typedef struct gs_worst {
 gs_worst gs_robust_worst(const gs_planner *pl, const gs_gpu *g, const int *reps, int n,
                          int extra, int k);
 
+/* Whether k copies of the largest of reps[0..n) and extra, by memory and
+ * apart by compute, fit offer and the target: then so does any worst case,
+ * found without sorting (the packer asks this in its innermost loop). */
+int gs_robust_surely_fits(const gs_planner *pl, const gs_gpu *g, const int *reps, int n,
+                          int extra, int k, int64_t offer);
+
 /* The worst case `worst` in place of the planned sums `planned`, counted
  * in pl->robust_bound when it refuses what they would not (memory over
  * offer, or compute over the target). */
