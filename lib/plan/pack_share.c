@@ -117,9 +117,16 @@ static gs_rule join_rule(const gs_planner *pl, const gs_gpu *g, const gs_group *
 	 * first, cheaply, and a sure fit needs no worst case either. */
 	if (pl->placement == GS_PLACEMENT_ROBUST && w.mem <= offer &&
 	    gs_share_within(w.comp, pl->target) &&
-	    !gs_robust_surely_fits(pl, g, gr->reps, gr->n, r, gr->n + 1, offer))
+	    !gs_robust_surely_fits(pl, g, gr->reps, gr->n, r, gr->n + 1,
+	                           st == GS_STRATEGY_MPS ? INT64_MAX / 64 : offer)) {
+		gs_worst planned = w;
 		w = gs_robust_bind(pl, w, gs_robust_worst(pl, g, gr->reps, gr->n, r, gr->n + 1),
-		                   offer);
+		                   st == GS_STRATEGY_MPS ? INT64_MAX : offer);
+		/* MPS caps each client at its split of the memory (mps_rule):
+		 * only the compute of the worst case is at stake. */
+		if (st == GS_STRATEGY_MPS)
+			w.mem = planned.mem;
+	}
 	comp = w.comp;
 	if (w.mem > offer)
 		return gs_rule_fig(f, GS_RULE_MEMORY, w.mem, offer, gr->n + 1, -1);
