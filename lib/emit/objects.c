@@ -243,6 +243,19 @@ static int container_of(wctx *c, gs_error *err)
 	return rc;
 }
 
+/* Keeps a copy of name among the names the set owns. */
+static int own_name(gs_eobjects *out, const char *name)
+{
+	char *copy = gs_strdup(name), **v;
+	if (!copy || !(v = realloc(out->owned, (out->n_owned + 1) * sizeof *v))) {
+		free(copy);
+		return -1;
+	}
+	out->owned = v;
+	out->owned[out->n_owned++] = copy;
+	return 0;
+}
+
 /* Copies are complete objects: they need the manifest, and a name no
  * other object of the plan has ("chat-2", "chat-3", ...). */
 static int name_copies(const wctx *c, gs_eobjects *out, size_t first,
@@ -265,18 +278,15 @@ static int name_copies(const wctx *c, gs_eobjects *out, size_t first,
 		return fail_workload(c->p, c->w, err, msg);
 	}
 	for (size_t i = first + 1; i < out->n; i++) {
-		char buf[64], suffix[16], **v;
+		char buf[64], suffix[16];
 		do {
 			snprintf(suffix, sizeof suffix, "-%d", ++next);
 			snprintf(buf, sizeof buf, "%.*s%s",
 			         (int)(63 - strlen(suffix)), c->name, suffix);
 		} while (gs_strmap_find(taken, buf) != GS_STRMAP_NONE);
-		if (gs_strmap_put(taken, buf, 0) < 0 ||
-		    !(v = realloc(out->owned,
-		                  (out->n_owned + 1) * sizeof *v)) ||
-		    !(out->owned = v, v[out->n_owned] = gs_strdup(buf)))
+		if (gs_strmap_put(taken, buf, 0) < 0 || own_name(out, buf) < 0)
 			return gs_fail_nomem(err);
-		out->v[i].name = out->owned[out->n_owned++];
+		out->v[i].name = out->owned[out->n_owned - 1];
 		out->v[i].copy = (int)(i - first);
 	}
 	return 0;

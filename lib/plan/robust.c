@@ -20,10 +20,9 @@ typedef struct reach {
 /* How many of w's replicas k slots may hold: under robust every one the
  * selectors let through (one, where spread keeps them apart); under
  * pinned those planned here, counted by the caller. */
-static int cap_times(const gs_planner *pl, const gs_workload *w, int k)
+static int cap_times(const gs_workload *w, int k)
 {
 	int most = w->spread != GS_SPREAD_NONE ? 1 : w->replicas;
-	(void)pl;
 	return most < k ? most : k;
 }
 
@@ -41,7 +40,7 @@ static int collect(const gs_planner *pl, const gs_gpu *g, int r, reach *v,
 	v[n].wi = p->wi;
 	v[n].mem = p->w->memory_bytes;
 	v[n].comp = gs_workload_compute_on(p->w, g);
-	v[n].times = pinned ? 1 : cap_times(pl, p->w, k);
+	v[n].times = pinned ? 1 : cap_times(p->w, k);
 	return n + 1;
 }
 

@@ -13,20 +13,7 @@
 
 #define TRUTH "cli/fixtures/truth/"
 
-static gs_catalog *cat;
-
-static int setup(void **state)
-{
-	(void)state;
-	return tu_catalog(TEST_PROFILES, &cat);
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	gs_catalog_free(cat);
-	return 0;
-}
+TU_CATALOG_GROUP(cat)
 
 static gs_plan *plan_yaml(const char *yaml, gs_scenario **scn)
 {
@@ -327,5 +314,5 @@ int main(void)
 		cmocka_unit_test(test_savings_mps_split),
 		cmocka_unit_test(test_savings_agrees_with_plan),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, tu_catalog_setup, tu_catalog_teardown);
 }

@@ -11,20 +11,7 @@
 
 #define TRUTH "cli/fixtures/truth/"
 
-static gs_catalog *cat;
-
-static int setup(void **state)
-{
-	(void)state;
-	return tu_catalog(TEST_PROFILES, &cat);
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	gs_catalog_free(cat);
-	return 0;
-}
+TU_CATALOG_GROUP(cat)
 
 static gs_plan *plan_text(const char *name, const char *yaml, gs_scenario **scn)
 {
@@ -276,5 +263,5 @@ int main(void)
 		cmocka_unit_test(test_sums_on_shipped_plans),
 		cmocka_unit_test(test_random_scenarios),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, tu_catalog_setup, tu_catalog_teardown);
 }
