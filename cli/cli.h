@@ -299,4 +299,42 @@ extern const cli_opt completion_opts[];
 extern const cli_opt repl_opts[];
 extern const cli_opt lint_opts[];
 
+/* cluster_in.c: a cluster's inputs, shared by import, plan --nodes and
+ * cost. The cli_cluster is the FIRST member of the command's args, so the
+ * option callbacks find it; CLI_OPTS_CLUSTER(T, f) are its rows (f: the
+ * member's name). */
+typedef struct cli_cluster {
+	gs_import_opts o;             /* percentile, team label, strict */
+	const char **nodes, **pods, **metrics;
+	size_t n_nodes, n_pods, n_metrics;
+} cli_cluster;
+int cli_cluster_init(cli_cluster *c, int argc);
+void cli_cluster_free(cli_cluster *c);
+int cli_cluster_add_nodes(const cli_cmd *self, void *args, const char *file);
+int cli_cluster_add_pods(const cli_cmd *self, void *args, const char *file);
+int cli_cluster_add_metrics(const cli_cmd *self, void *args, const char *file);
+/* 1 when a node or pod list was given. */
+int cli_cluster_given(const cli_cluster *c);
+/* -1 when the inputs go together, else the exit status after a usage error. */
+int cli_cluster_check(const cli_cmd *self, const cli_cluster *c);
+/* What names the cluster in titles: the first node list. */
+const char *cli_cluster_name(const cli_cluster *c);
+/* Reads and measures it; EXIT_OK, or the status after reporting. */
+int cli_cluster_load(const cli_cluster *c, const gs_catalog *cat, gs_inventory **out);
+
+#define CLI_OPTS_CLUSTER(T, f) \
+	{ "nodes", 0, "FILE", "'kubectl get nodes -o json' output (repeatable; - for stdin)", \
+	  CLI_CALL(cli_cluster_add_nodes) }, \
+	{ "pods", 0, "FILE", "'kubectl get pods -A -o json' output (repeatable; - for stdin)", \
+	  CLI_CALL(cli_cluster_add_pods) }, \
+	{ "metrics", 'm', "FILE", \
+	  "a dcgm-exporter scrape or a Prometheus query result (repeatable)", \
+	  CLI_CALL(cli_cluster_add_metrics) }, \
+	{ "percentile", 'p', "N", "percentile of the samples to plan for (default 95)", \
+	  CLI_INT(T, f.o.percentile, 1, 100) }, \
+	{ "team-label", 0, "KEY", "pod label naming the team (default: the namespace)", \
+	  CLI_STR(T, f.o.team_label) }, \
+	{ "strict", 0, NULL, "fail on a bad sample or an unknown GPU, not warn", \
+	  CLI_FLAG(T, f.o.strict) }
+
 #endif

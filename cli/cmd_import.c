@@ -6,20 +6,11 @@
 #include "cli.h"
 
 typedef struct import_args {
-	gs_import_opts o;
-	const char **metrics; /* as many as there are arguments */
+	cli_cluster cl;       /* first: the option callbacks find it there */
 	const char *output;
 	const char *profiles;
 	int force, report, fmt;
 } import_args;
-
-static int add_metrics(const cli_cmd *self, void *args, const char *file)
-{
-	import_args *a = args;
-	(void)self;
-	a->metrics[a->o.n_metrics++] = file;
-	return 0;
-}
 
 /* --format is for the report, so it asks for one. */
 static int report_format(const cli_cmd *self, void *args, const char *text)
@@ -30,17 +21,7 @@ static int report_format(const cli_cmd *self, void *args, const char *text)
 }
 
 const cli_opt import_opts[] = {
-	{ "nodes", 0, "FILE", "the output of 'kubectl get nodes -o json' (- for stdin)",
-	  CLI_STR(import_args, o.nodes) },
-	{ "pods", 0, "FILE", "the output of 'kubectl get pods -A -o json' (- for stdin)",
-	  CLI_STR(import_args, o.pods) },
-	{ "metrics", 'm', "FILE",
-	  "a dcgm-exporter scrape or a Prometheus query result (repeatable)",
-	  CLI_CALL(add_metrics) },
-	{ "percentile", 'p', "N", "percentile of the samples to plan for (default 95)",
-	  CLI_INT(import_args, o.percentile, 1, 100) },
-	{ "team-label", 0, "KEY", "pod label naming the team (default: the namespace)",
-	  CLI_STR(import_args, o.team_label) },
+	CLI_OPTS_CLUSTER(import_args, cl),
 	{ "output", 'o', "FILE", "write the workload file to FILE, not to stdout",
 	  CLI_STR(import_args, output) },
 	{ "force", 'f', NULL, "with --output, replace an existing file",
@@ -167,19 +148,14 @@ static void print_report(const gs_inventory *inv)
 /* Returns -1 to go on, else the exit status (after --help or an error). */
 static int parse(const cli_cmd *self, int argc, char **argv, import_args *a)
 {
-	int first, rc, stdin_users;
+	int first, rc;
 
 	if ((rc = cli_parse(self, argc, argv, a, &first)) != CLI_DONE)
 		return rc;
 	if (first < argc)
 		return cli_usage_error(self, "unexpected argument '%s'", argv[first]);
-	if (!a->o.nodes || !a->o.pods)
-		return cli_usage_error(self, "--nodes and --pods are required");
-	stdin_users = (strcmp(a->o.nodes, "-") == 0) + (strcmp(a->o.pods, "-") == 0);
-	for (size_t i = 0; i < a->o.n_metrics; i++)
-		stdin_users += strcmp(a->metrics[i], "-") == 0;
-	if (stdin_users > 1)
-		return cli_usage_error(self, "only one input can be read from stdin ('-')");
+	if ((rc = cli_cluster_check(self, &a->cl)) >= 0)
+		return rc;
 	if (a->force && !a->output)
 		return cli_usage_error(self, "--force needs --output");
 	return -1;
@@ -224,25 +200,19 @@ static int run(const import_args *a, const gs_inventory *inv)
 
 int cmd_import(const cli_cmd *self, int argc, char **argv)
 {
-	import_args a = { GS_IMPORT_OPTS_INIT, NULL, NULL, NULL, 0, 0, FMT_TEXT };
+	import_args a = { .fmt = FMT_TEXT };
 	gs_catalog *cat = NULL;
 	gs_inventory *inv = NULL;
-	gs_error err;
 	int rc;
 
-	/* Every --metrics is an argument, so argc bounds how many there are. */
-	if (!(a.metrics = calloc((size_t)argc + 1, sizeof *a.metrics)))
-		return cli_error(EXIT_FAIL, "out of memory");
-	a.o.metrics = a.metrics;
+	if ((rc = cli_cluster_init(&a.cl, argc)) != EXIT_OK)
+		return rc;
 	if ((rc = parse(self, argc, argv, &a)) < 0 &&
-	    (rc = cli_load_catalog(a.profiles, &cat)) == EXIT_OK) {
-		if (gs_import_load(cat, &a.o, &inv, &err) < 0)
-			rc = cli_fail(&err);
-		else
-			rc = run(&a, inv);
-	}
+	    (rc = cli_load_catalog(a.profiles, &cat)) == EXIT_OK &&
+	    (rc = cli_cluster_load(&a.cl, cat, &inv)) == EXIT_OK)
+		rc = run(&a, inv);
 	gs_import_free(inv);
 	gs_catalog_free(cat);
-	free(a.metrics);
+	cli_cluster_free(&a.cl);
 	return rc;
 }

@@ -4,25 +4,13 @@
 
 #include "cli.h"
 
-#define MAX_METRICS 64
-
 typedef struct plan_args {
-	gs_import_opts io;   /* with --nodes */
-	const char *metrics[MAX_METRICS];
+	cli_cluster cl;      /* first: with --nodes, a cluster instead of FILE */
 	gs_emit_opts eo;     /* with --emit */
 	const char *emit_dir, *report, *profiles;
 	int fmt, force, karpenter;
 	const char *placement;
 } plan_args;
-
-static int add_metrics(const cli_cmd *self, void *args, const char *file)
-{
-	plan_args *a = args;
-	if (a->io.n_metrics == MAX_METRICS)
-		return cli_usage_error(self, "at most %d --metrics files", MAX_METRICS);
-	a->metrics[a->io.n_metrics++] = file;
-	return 0;
-}
 
 /* The seven emitting options stay together and in this order: the REPL
  * tells them apart by their distance from --rename-shared
@@ -37,18 +25,7 @@ const cli_opt plan_opts[] = {
 	  CLI_FLAG(plan_args, karpenter) },
 	{ "report", 'r', "FILE", "write the plan as one self-contained HTML page",
 	  CLI_STR(plan_args, report) },
-	{ "nodes", 0, "FILE", "plan a cluster: kubectl get nodes -o json (instead of FILE)",
-	  CLI_STR(plan_args, io.nodes) },
-	{ "pods", 0, "FILE", "with --nodes: kubectl get pods -A -o json",
-	  CLI_STR(plan_args, io.pods) },
-	{ "metrics", 0, "FILE",
-	  "with --nodes: dcgm-exporter scrape or range query (repeatable)",
-	  CLI_CALL(add_metrics) },
-	{ "percentile", 0, "N", "with --nodes: percentile of the metrics (default 95)",
-	  CLI_INT(plan_args, io.percentile, 1, 100) },
-	{ "team-label", 0, "KEY",
-	  "with --nodes: pod label naming the team (default: namespace)",
-	  CLI_STR(plan_args, io.team_label) },
+	CLI_OPTS_CLUSTER(plan_args, cl),
 	{ CLI_ROW_PLACEMENT, CLI_STR(plan_args, placement) },
 	CLI_OPTS_EMIT(plan_args, eo),
 	{ CLI_ROW_PROFILES, CLI_STR(plan_args, profiles) },
@@ -73,17 +50,17 @@ static int write_report(const gs_plan *plan, const char *title, const char *path
 
 /* The scenario of a cluster: what gpushare import reads, compared with
  * what the cluster costs today. */
-static int import_scenario(const gs_catalog *cat, const gs_import_opts *io, gs_scenario **scn,
-                           gs_error *err)
+static int import_scenario(const gs_catalog *cat, const cli_cluster *cl, gs_scenario **scn)
 {
 	gs_inventory *inv = NULL;
-	int rc = gs_import_load(cat, io, &inv, err);
-	if (rc == 0)
-		rc = gs_import_scenario(inv, scn, err);
-	if (rc == 0) {
+	gs_error err;
+	int rc = cli_cluster_load(cl, cat, &inv);
+	if (rc == EXIT_OK) {
 		char name[512];
-		snprintf(name, sizeof name, "the cluster in %s", io->nodes);
-		rc = gs_scenario_set_file(*scn, name, err);
+		snprintf(name, sizeof name, "the cluster in %s", cli_cluster_name(cl));
+		if (gs_import_scenario(inv, scn, &err) < 0 ||
+		    gs_scenario_set_file(*scn, name, &err) < 0)
+			rc = cli_fail(&err);
 	}
 	gs_import_free(inv);
 	return rc;
@@ -93,12 +70,14 @@ static int import_scenario(const gs_catalog *cat, const gs_import_opts *io, gs_s
 static int check_input(const cli_cmd *self, const plan_args *a, int argc, char **argv,
                        int first)
 {
-	if (!a->io.nodes != !a->io.pods)
+	if (!a->cl.n_nodes != !a->cl.n_pods)
 		return cli_usage_error(self, "--nodes and --pods go together");
-	if (a->io.nodes && first < argc)
+	if (cli_cluster_given(&a->cl) && cli_cluster_check(self, &a->cl) >= 0)
+		return EXIT_USAGE;
+	if (a->cl.n_nodes && first < argc)
 		return cli_usage_error(self,
 		                       "give a workload FILE or --nodes and --pods, not both");
-	if (!a->io.nodes && first >= argc)
+	if (!a->cl.n_nodes && first >= argc)
 		return cli_usage_error(self, "a workload file (or --nodes and --pods) is required");
 	if (argc - first > 1)
 		return cli_usage_error(self, "unexpected argument '%s'", argv[first + 1]);
@@ -118,9 +97,21 @@ static int output(const gs_plan *plan, const gs_scenario *scn, const plan_args *
 	return rc;
 }
 
+static int run(const cli_cmd *self, int argc, char **argv, plan_args *a);
+
 int cmd_plan(const cli_cmd *self, int argc, char **argv)
 {
-	plan_args a = { .io = GS_IMPORT_OPTS_INIT, .eo = GS_EMIT_OPTS_INIT, .fmt = FMT_TEXT };
+	plan_args a = { .eo = GS_EMIT_OPTS_INIT, .fmt = FMT_TEXT };
+	int rc = cli_cluster_init(&a.cl, argc);
+	if (rc == 0)
+		rc = run(self, argc, argv, &a);
+	cli_cluster_free(&a.cl);
+	return rc;
+}
+
+static int run(const cli_cmd *self, int argc, char **argv, plan_args *ap)
+{
+	plan_args a = *ap;
 	gs_plan_opts po = GS_PLAN_OPTS_INIT;
 	gs_scenario *scn = NULL;
 	gs_catalog *cat = NULL;
@@ -130,18 +121,20 @@ int cmd_plan(const cli_cmd *self, int argc, char **argv)
 
 	if ((rc = cli_parse(self, argc, argv, &a, &first)) != CLI_DONE)
 		return rc;
-	a.io.metrics = a.metrics;
 	if ((rc = check_input(self, &a, argc, argv, first)) != 0)
 		return rc;
 	if ((rc = cli_load_catalog(a.profiles, &cat)) != EXIT_OK)
 		return rc;
-	if ((a.io.nodes ? import_scenario(cat, &a.io, &scn, &err)
-	                : gs_scenario_load(cat, argv[first], &scn, &err)) < 0 ||
+	if (a.cl.n_nodes && (rc = import_scenario(cat, &a.cl, &scn)) != EXIT_OK) {
+		gs_catalog_free(cat);
+		return rc;
+	}
+	if ((!scn && gs_scenario_load(cat, argv[first], &scn, &err) < 0) ||
 	    cli_set_placement(scn, a.placement, &err) < 0 ||
 	    gs_plan_make(scn, &po, &plan, &err) < 0) {
 		rc = cli_fail(&err);
 	} else {
-		a.eo.source = a.io.nodes ? a.io.nodes : argv[first];
+		a.eo.source = a.cl.n_nodes ? cli_cluster_name(&a.cl) : argv[first];
 		rc = output(plan, scn, &a);
 	}
 	gs_plan_free(plan);

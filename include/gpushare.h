@@ -870,6 +870,41 @@ int gs_doc_lint(const gs_lint *l, gs_doc **out, gs_error *err);
 
 typedef struct gs_inventory gs_inventory;
 
+/* A byte stream the library reads without choosing where it comes from: a
+ * file, kubectl's output through a pipe, a body fetched over HTTP. read
+ * fills up to cap bytes of buf and returns how many, 0 at the end, or a
+ * negative GS_E* code with err filled. name is what errors name
+ * ("pods.json", "<stdin>", "kubectl get pods"). close, when set, is called
+ * by gs_source_close. The caller owns the source and what ud points to. */
+typedef struct gs_source {
+	const char *name;
+	long (*read)(void *ud, char *buf, size_t cap, gs_error *err);
+	void (*close)(void *ud);
+	void *ud;
+} gs_source;
+
+/* What a memory source reads from; it must outlive the source. */
+typedef struct gs_memory_source {
+	const char *buf;
+	size_t len, at;
+} gs_memory_source;
+
+/* A source over len bytes at buf (borrowed, not copied). */
+GS_EXPORT
+void gs_source_memory(gs_source *src, gs_memory_source *state, const char *name,
+                      const char *buf, size_t len);
+/* A source over the file at path, opened now; gs_source_close closes it.
+ * Fails with GS_EIO ("cannot open: ...", "is a directory"). */
+GS_EXPORT
+int gs_source_open_file(gs_source *src, const char *path, gs_error *err);
+/* A source over the open descriptor fd (e.g. 0 for stdin, or a pipe), not
+ * closed by gs_source_close. name must outlive the source. */
+GS_EXPORT
+int gs_source_open_fd(gs_source *src, int fd, const char *name, gs_error *err);
+/* Calls src->close; src may be NULL or closed already. */
+GS_EXPORT
+void gs_source_close(gs_source *src);
+
 typedef struct gs_import_opts {
 	unsigned version;             /* GS_IMPORT_OPTS_VERSION, set by _INIT */
 	const char *nodes;            /* `kubectl get nodes -o json`; "-": stdin */
@@ -878,10 +913,19 @@ typedef struct gs_import_opts {
 	size_t n_metrics;             /* Prometheus query results (JSON)       */
 	int percentile;               /* 1..100 */
 	const char *team_label;       /* pod label naming the team; NULL: namespace */
+	int strict;                   /* 1: a bad sample or unknown GPU fails the
+	                                 import, not a warning */
 } gs_import_opts;
 
-#define GS_IMPORT_OPTS_VERSION 1
-#define GS_IMPORT_OPTS_INIT { GS_IMPORT_OPTS_VERSION, NULL, NULL, NULL, 0, 95, NULL }
+#define GS_IMPORT_OPTS_VERSION 2
+#define GS_IMPORT_OPTS_INIT { GS_IMPORT_OPTS_VERSION, NULL, NULL, NULL, 0, 95, NULL, 0 }
+
+/* What a source given to gs_import_read holds. */
+typedef enum gs_import_input {
+	GS_INPUT_NODES,    /* `kubectl get nodes -o json` (or -o yaml) */
+	GS_INPUT_PODS,     /* `kubectl get pods -A -o json` */
+	GS_INPUT_METRICS   /* a dcgm-exporter scrape or a Prometheus query result */
+} gs_import_input;
 
 /* Activity below this share of a GPU (p95) makes an allocated GPU idle. */
 #define GS_IMPORT_IDLE_PPM 50000
@@ -974,6 +1018,22 @@ int gs_import_load(const gs_catalog *cat, const gs_import_opts *opts,
                    gs_inventory **out, gs_error *err);
 GS_EXPORT
 void gs_import_free(gs_inventory *inv);
+
+/* The same import from sources, for inputs that are not files (pipes,
+ * HTTP bodies) or come several to a kind: gs_import_begin takes opts
+ * (nodes, pods and metrics are ignored), then gs_import_read is called
+ * for every node list, then every pod list, then every metrics source
+ * (lists of one kind are merged), then gs_import_end measures. Reading
+ * out of that order fails with GS_EINVAL. After any failure the inventory
+ * only takes gs_import_free. The caller frees *out with gs_import_free. */
+GS_EXPORT
+int gs_import_begin(const gs_catalog *cat, const gs_import_opts *opts,
+                    gs_inventory **out, gs_error *err);
+GS_EXPORT
+int gs_import_read(gs_inventory *inv, gs_import_input what, const gs_source *src,
+                   gs_error *err);
+GS_EXPORT
+int gs_import_end(gs_inventory *inv, gs_error *err);
 
 GS_EXPORT
 const gs_import_summary *gs_import_summary_get(const gs_inventory *inv);

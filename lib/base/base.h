@@ -89,5 +89,8 @@ int gs_write_atomic(const char *path, const char *data, size_t len,
 
 /* file.c: reads a whole file (path "-" is stdin) up to GS_READ_MAX_BYTES. */
 int gs_file_read(const char *path, char **buf, size_t *len, gs_error *err);
+/* source.c: reads what is left of a source, up to GS_READ_MAX_BYTES; *buf
+ * ends with a NUL (not counted in *len) and is the caller's to free. */
+int gs_source_read_all(const gs_source *src, char **buf, size_t *len, gs_error *err);
 
 #endif

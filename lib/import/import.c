@@ -37,35 +37,116 @@ static int finish(gs_inventory *inv)
 	return rc;
 }
 
-/* One import, its readers in order: the pods are placed on the nodes read
- * before them, and the samples attributed to both. */
-static int import_once(const gs_catalog *cat, const gs_import_opts *opts,
-                       int yaml_only, gs_inventory **out, gs_error *err)
+/* Where a builder is: the kind it reads next, or done. */
+enum { PH_NODES, PH_PODS, PH_METRICS, PH_ENDED, PH_BROKEN };
+
+int gs_import_begin(const gs_catalog *cat, const gs_import_opts *opts,
+                    gs_inventory **out, gs_error *err)
 {
 	gs_inventory *inv;
-	int rc;
+	int rc = gs_check_version(opts->version, GS_IMPORT_OPTS_VERSION, "gs_import_opts", err);
 
-	if (!opts->nodes || !opts->pods)
-		return gs_fail(err, GS_EINVAL, "both a node list and a pod list are needed");
+	if (rc < 0)
+		return rc;
 	if (opts->percentile < 1 || opts->percentile > 100)
 		return gs_fail(err, GS_EINVAL, "the percentile must be from 1 to 100, not %d",
 		               opts->percentile);
 	if (!(inv = calloc(1, sizeof *inv)))
 		return gs_fail_nomem(err);
 	inv->cat = cat;
-	inv->err = err;
-	inv->yaml_only = yaml_only;
 	inv->team_label = opts->team_label;
 	inv->percentile = opts->percentile;
-	rc = gs_import_read_nodes(inv, opts->nodes);
-	if (rc == 0)
-		rc = gs_import_read_pods(inv, opts->pods);
-	for (size_t i = 0; rc == 0 && i < opts->n_metrics; i++)
-		rc = gs_import_read_metrics(inv, opts->metrics[i]);
-	if (rc == 0)
-		rc = finish(inv);
+	inv->strict = opts->strict;
+	*out = inv;
+	return 0;
+}
+
+static const char *const kind_names[] = { "node list", "pod list", "metrics" };
+
+/* Node lists come first, then pod lists (their pods are placed on the
+ * nodes), then metrics (attributed to both). */
+static int in_order(gs_inventory *inv, gs_import_input what, gs_error *err)
+{
+	if (inv->phase == PH_BROKEN)
+		return gs_fail(err, GS_EINVAL, "the import failed before: free it");
+	if (inv->phase == PH_ENDED)
+		return gs_fail(err, GS_EINVAL, "the import has ended");
+	if ((int)what < inv->phase)
+		return gs_fail(err, GS_EINVAL, "a %s is read before any %s",
+		               kind_names[what], kind_names[inv->phase]);
+	if (what == GS_INPUT_METRICS && inv->phase == PH_NODES)
+		return gs_fail(err, GS_EINVAL, "metrics are read after the pod lists");
+	return 0;
+}
+
+int gs_import_read(gs_inventory *inv, gs_import_input what, const gs_source *src,
+                   gs_error *err)
+{
+	int rc;
+	if ((unsigned)what > GS_INPUT_METRICS)
+		return gs_fail(err, GS_EINVAL, "unknown import input %d", (int)what);
+	if ((rc = in_order(inv, what, err)) < 0)
+		return rc;
+	inv->phase = (int)what;
+	inv->err = err;
+	rc = what == GS_INPUT_NODES  ? gs_import_read_nodes(inv, src)
+	     : what == GS_INPUT_PODS ? gs_import_read_pods(inv, src)
+	                             : gs_import_read_metrics(inv, src);
+	inv->err = NULL;
+	if (rc < 0)
+		inv->phase = PH_BROKEN;
+	return rc;
+}
+
+int gs_import_end(gs_inventory *inv, gs_error *err)
+{
+	int rc = inv->phase == PH_BROKEN || inv->phase == PH_ENDED
+	                 ? gs_fail(err, GS_EINVAL, "the import has ended or failed")
+	         : inv->phase == PH_NODES ? gs_fail(err, GS_EINVAL, "a node list and a pod "
+	                                                            "list are needed")
+	                                  : 0;
+	if (rc < 0)
+		return rc;
+	inv->err = err;
+	rc = finish(inv);
 	inv->err = NULL;
 	inv->team_label = NULL;
+	inv->phase = rc < 0 ? PH_BROKEN : PH_ENDED;
+	return rc;
+}
+
+/* A path as a source: "-" is the caller's stdin. */
+static int read_path(gs_inventory *inv, gs_import_input what, const char *path,
+                     gs_error *err)
+{
+	gs_source src;
+	int rc = strcmp(path, "-") == 0 ? gs_source_open_fd(&src, 0, "<stdin>", err)
+	                                : gs_source_open_file(&src, path, err);
+	if (rc == 0)
+		rc = gs_import_read(inv, what, &src, err);
+	gs_source_close(&src);
+	return rc;
+}
+
+/* One import of the files opts names, its readers in order. */
+static int import_once(const gs_catalog *cat, const gs_import_opts *opts,
+                       int yaml_only, gs_inventory **out, gs_error *err)
+{
+	gs_inventory *inv = NULL;
+	int rc;
+
+	if (!opts->nodes || !opts->pods)
+		return gs_fail(err, GS_EINVAL, "both a node list and a pod list are needed");
+	if ((rc = gs_import_begin(cat, opts, &inv, err)) < 0)
+		return rc;
+	inv->yaml_only = yaml_only;
+	rc = read_path(inv, GS_INPUT_NODES, opts->nodes, err);
+	if (rc == 0)
+		rc = read_path(inv, GS_INPUT_PODS, opts->pods, err);
+	for (size_t i = 0; rc == 0 && i < opts->n_metrics; i++)
+		rc = read_path(inv, GS_INPUT_METRICS, opts->metrics[i], err);
+	if (rc == 0)
+		rc = gs_import_end(inv, err);
 	if (rc < 0) {
 		gs_import_free(inv);
 		return rc;
@@ -76,18 +157,22 @@ static int import_once(const gs_catalog *cat, const gs_import_opts *opts,
 
 /* cJSON keeps no positions, so an import that fails without one is run
  * again with the YAML reader alone, which locates the same error. Only
- * failures pay for the second pass. */
+ * failures pay for the second pass; stdin cannot be read twice. */
 int gs_import_load(const gs_catalog *cat, const gs_import_opts *opts,
                    gs_inventory **out, gs_error *err)
 {
 	gs_error first, second;
 	int rc = gs_check_version(opts->version, GS_IMPORT_OPTS_VERSION, "gs_import_opts", err);
+	int uses_stdin = 0;
+
 	if (rc < 0)
 		return rc;
 	rc = import_once(cat, opts, 0, out, &first);
 	if (rc == 0)
 		return 0;
-	if (!first.line && first.file[0]) {
+	uses_stdin = (opts->nodes && strcmp(opts->nodes, "-") == 0) ||
+	             (opts->pods && strcmp(opts->pods, "-") == 0);
+	if (!first.line && first.file[0] && !uses_stdin) {
 		int rc2 = import_once(cat, opts, 1, out, &second);
 		if (rc2 == 0)
 			return 0; /* the readers disagree; the YAML reader's answer stands */

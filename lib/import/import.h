@@ -77,6 +77,8 @@ struct gs_inventory {
 	const char *team_label;    /* during gs_import_load only */
 	int percentile;
 	int yaml_only;             /* read items by the YAML reader only */
+	int strict;                /* bad samples and unknown GPUs fail */
+	int phase;                 /* import.c: what gs_import_read takes next */
 	inode *nodes;
 	size_t n_nodes, cap_nodes;
 	ipod *pods;
@@ -107,8 +109,8 @@ const char *gs_import_pod_key(char buf[GS_IMPORT_POD_KEY], const char *ns,
 
 /* nodes.c */
 
-/* Adds the GPU nodes of a node list (path "-" is stdin). */
-int gs_import_read_nodes(gs_inventory *inv, const char *path);
+/* Adds the GPU nodes of a node list . */
+int gs_import_read_nodes(gs_inventory *inv, const gs_source *src);
 int gs_import_is_gpu_resource(const char *name);
 /* Node n's resource of that name, or NULL. */
 const ires *gs_import_node_res(const inode *n, const char *name);
@@ -120,9 +122,9 @@ int gs_import_unit_of(const inode *n, const gs_node *labels, const char *res,
 
 /* pods.c */
 
-/* Adds the counted pods of a pod list (path "-" is stdin), and their
+/* Adds the counted pods of a pod list , and their
  * workloads; the nodes are read first. */
-int gs_import_read_pods(gs_inventory *inv, const char *path);
+int gs_import_read_pods(gs_inventory *inv, const gs_source *src);
 /* Sorts the workloads and names them: DNS labels, unique (the owner's,
  * else namespace-owner, else numbered), so the names are deterministic. */
 int gs_import_name_workloads(gs_inventory *inv);
@@ -131,7 +133,7 @@ int gs_import_name_workloads(gs_inventory *inv);
 
 /* Attributes the DCGM samples of a Prometheus file to the pods and GPUs
  * read before. */
-int gs_import_read_metrics(gs_inventory *inv, const char *path);
+int gs_import_read_metrics(gs_inventory *inv, const gs_source *src);
 /* Node n's GPUs at the percentile, its idle GPUs and their cost; adds
  * them to the summary. */
 void gs_import_measure_node(gs_inventory *inv, inode *n);

@@ -254,11 +254,11 @@ static int read_item(const char *file, const char *text, size_t len, int *no_jso
 int gs_kube_list_read(const gs_kube_list *list, gs_kube_item_fn each, void *ud,
                       gs_error *err)
 {
-	const char *file = strcmp(list->path, "-") == 0 ? "<stdin>" : list->path;
+	const char *file = list->src->name;
 	span *items = NULL;
 	size_t n_items = 0, cap = 0, len;
 	char *buf;
-	int rc = gs_file_read(list->path, &buf, &len, err), no_json = list->yaml_only;
+	int rc = gs_source_read_all(list->src, &buf, &len, err), no_json = list->yaml_only;
 
 	if (rc < 0)
 		return rc;

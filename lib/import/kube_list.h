@@ -13,13 +13,13 @@
 #include "doc/doc.h"
 
 /* Called once per item, in order; i counts from 0. `file` is the name
- * errors give ("<stdin>" for "-"). A negative return stops the reading
+ * errors give (the source's name). A negative return stops the reading
  * and is returned by it (the callback fills err itself). */
 typedef int (*gs_kube_item_fn)(const char *file, const gs_node *item, size_t i,
                                void *ud);
 
 typedef struct gs_kube_list {
-	const char *path;  /* "-" is stdin */
+	const gs_source *src;
 	const char *kind;  /* of each item, e.g. "Node" */
 	const char *cmd;   /* what prints the list, named in errors */
 	int yaml_only;     /* read items by the YAML reader alone */

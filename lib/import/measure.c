@@ -118,9 +118,9 @@ static int on_sample(const gs_prom_sample *s, void *ud)
 	return 0;
 }
 
-int gs_import_read_metrics(gs_inventory *inv, const char *path)
+int gs_import_read_metrics(gs_inventory *inv, const gs_source *src)
 {
-	return gs_prom_read_file(path, on_sample, inv, inv->err);
+	return gs_prom_read_source(src, on_sample, inv, inv->err);
 }
 
 /* ---- reducing ------------------------------------------------------------ */

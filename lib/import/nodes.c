@@ -286,8 +286,8 @@ static int read_node(const char *file, const gs_node *it, size_t i, void *ud)
 	return 0;
 }
 
-int gs_import_read_nodes(gs_inventory *inv, const char *path)
+int gs_import_read_nodes(gs_inventory *inv, const gs_source *src)
 {
-	gs_kube_list l = { path, "Node", "kubectl get nodes -o json", inv->yaml_only };
+	gs_kube_list l = { src, "Node", "kubectl get nodes -o json", inv->yaml_only };
 	return gs_kube_list_read(&l, read_node, inv, inv->err);
 }

@@ -288,9 +288,9 @@ static int read_pod(const char *file, const gs_node *it, size_t i, void *ud)
 	return workload_add(inv, inv->n_pods - 1);
 }
 
-int gs_import_read_pods(gs_inventory *inv, const char *path)
+int gs_import_read_pods(gs_inventory *inv, const gs_source *src)
 {
-	gs_kube_list l = { path, "Pod", "kubectl get pods -A -o json", inv->yaml_only };
+	gs_kube_list l = { src, "Pod", "kubectl get pods -A -o json", inv->yaml_only };
 	return gs_kube_list_read(&l, read_pod, inv, inv->err);
 }
 

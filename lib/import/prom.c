@@ -688,12 +688,12 @@ int gs_prom_parse_query(const char *name, const char *buf, size_t len,
 	return rc;
 }
 
-int gs_prom_read_file(const char *path, gs_prom_fn fn, void *ud, gs_error *err)
+int gs_prom_read_source(const gs_source *src, gs_prom_fn fn, void *ud, gs_error *err)
 {
-	const char *name = strcmp(path, "-") == 0 ? "<stdin>" : path;
+	const char *name = src->name;
 	char *buf;
 	size_t len, i = 0;
-	int rc = gs_file_read(path, &buf, &len, err);
+	int rc = gs_source_read_all(src, &buf, &len, err);
 	if (rc < 0)
 		return rc;
 	while (i < len && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\n' || buf[i] == '\r'))

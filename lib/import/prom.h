@@ -48,9 +48,9 @@ int gs_prom_parse_text(const char *name, const char *buf, size_t len,
 int gs_prom_parse_query(const char *name, const char *buf, size_t len,
                         gs_prom_fn fn, void *ud, gs_error *err);
 
-/* Reads a file (path "-" is stdin) of either kind: JSON when its first
- * non-blank byte is '{' (which cannot start an exposition line). */
-int gs_prom_read_file(const char *path, gs_prom_fn fn, void *ud, gs_error *err);
+/* Reads a source of either kind: JSON when its first non-blank byte is
+ * '{' (which cannot start an exposition line). */
+int gs_prom_read_source(const gs_source *src, gs_prom_fn fn, void *ud, gs_error *err);
 
 /* The value of label `name` on the sample, or NULL. Borrowed. */
 const char *gs_prom_label_get(const gs_prom_sample *s, const char *name);

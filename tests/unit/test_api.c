@@ -101,7 +101,7 @@ static void test_import_opts_version(void **state)
 	io.version = 7;
 	io.nodes = "fixtures/import/nodes.json";
 	assert_int_equal(gs_import_load(cat, &io, &inv, &err), GS_EINVAL);
-	WANT_VERSION_ERROR(&err, "gs_import_opts");
+	WANT_VERSION_ERROR_OF(&err, "gs_import_opts", "2");
 	assert_null(inv);
 }
 

@@ -1,0 +1,133 @@
+/* cluster_in.c - where a cluster is read from, for the commands that read
+ * one (import, plan --nodes, cost): the option rows they share and the
+ * import that runs them, every input as a source of the library's. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+int cli_cluster_init(cli_cluster *c, int argc)
+{
+	size_t n = (size_t)argc + 1; /* every file is an argument */
+	gs_import_opts o = GS_IMPORT_OPTS_INIT;
+	c->o = o;
+	c->n_nodes = c->n_pods = c->n_metrics = 0;
+	c->nodes = calloc(n, sizeof *c->nodes);
+	c->pods = calloc(n, sizeof *c->pods);
+	c->metrics = calloc(n, sizeof *c->metrics);
+	if (c->nodes && c->pods && c->metrics)
+		return 0;
+	cli_cluster_free(c);
+	return cli_error(EXIT_FAIL, "out of memory");
+}
+
+void cli_cluster_free(cli_cluster *c)
+{
+	free(c->nodes);
+	free(c->pods);
+	free(c->metrics);
+	c->nodes = c->pods = c->metrics = NULL;
+}
+
+/* The option callbacks: the cli_cluster is the first member of args. */
+int cli_cluster_add_nodes(const cli_cmd *self, void *args, const char *file)
+{
+	cli_cluster *c = args;
+	(void)self;
+	c->nodes[c->n_nodes++] = file;
+	return 0;
+}
+
+int cli_cluster_add_pods(const cli_cmd *self, void *args, const char *file)
+{
+	cli_cluster *c = args;
+	(void)self;
+	c->pods[c->n_pods++] = file;
+	return 0;
+}
+
+int cli_cluster_add_metrics(const cli_cmd *self, void *args, const char *file)
+{
+	cli_cluster *c = args;
+	(void)self;
+	c->metrics[c->n_metrics++] = file;
+	return 0;
+}
+
+static size_t count_stdin(const char *const *files, size_t n)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		k += strcmp(files[i], "-") == 0;
+	return k;
+}
+
+int cli_cluster_given(const cli_cluster *c)
+{
+	return c->n_nodes || c->n_pods;
+}
+
+int cli_cluster_check(const cli_cmd *self, const cli_cluster *c)
+{
+	if (!c->n_nodes || !c->n_pods)
+		return cli_usage_error(self, "--nodes and --pods are required");
+	if (count_stdin(c->nodes, c->n_nodes) + count_stdin(c->pods, c->n_pods) +
+	        count_stdin(c->metrics, c->n_metrics) > 1)
+		return cli_usage_error(self, "only one input can be read from stdin ('-')");
+	return -1;
+}
+
+const char *cli_cluster_name(const cli_cluster *c)
+{
+	return c->n_nodes ? c->nodes[0] : "the cluster";
+}
+
+/* Each file of one kind, in the order given. */
+static int read_files(gs_inventory *inv, gs_import_input what, const char *const *files,
+                      size_t n, gs_error *err)
+{
+	int rc = 0;
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		gs_source src;
+		rc = strcmp(files[i], "-") == 0 ? gs_source_open_fd(&src, 0, "<stdin>", err)
+		                                : gs_source_open_file(&src, files[i], err);
+		if (rc == 0)
+			rc = gs_import_read(inv, what, &src, err);
+		gs_source_close(&src);
+	}
+	return rc;
+}
+
+/* The files through the builder; with one node list and one pod list from
+ * files, gs_import_load, which also locates errors the JSON reader found
+ * without a position. */
+int cli_cluster_load(const cli_cluster *c, const gs_catalog *cat, gs_inventory **out)
+{
+	gs_inventory *inv = NULL;
+	gs_error err;
+	gs_import_opts o = c->o;
+	int rc;
+
+	if (c->n_nodes == 1 && c->n_pods == 1) {
+		o.nodes = c->nodes[0];
+		o.pods = c->pods[0];
+		o.metrics = c->metrics;
+		o.n_metrics = c->n_metrics;
+		return gs_import_load(cat, &o, out, &err) < 0 ? cli_fail(&err) : EXIT_OK;
+	}
+	rc = gs_import_begin(cat, &o, &inv, &err);
+	if (rc == 0)
+		rc = read_files(inv, GS_INPUT_NODES, c->nodes, c->n_nodes, &err);
+	if (rc == 0)
+		rc = read_files(inv, GS_INPUT_PODS, c->pods, c->n_pods, &err);
+	if (rc == 0)
+		rc = read_files(inv, GS_INPUT_METRICS, c->metrics, c->n_metrics, &err);
+	if (rc == 0)
+		rc = gs_import_end(inv, &err);
+	if (rc < 0) {
+		gs_import_free(inv);
+		return cli_fail(&err);
+	}
+	*out = inv;
+	return EXIT_OK;
+}
