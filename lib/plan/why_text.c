@@ -167,6 +167,11 @@ static void put_mps(gs_buf *t, const gs_decision *d, const gs_verdict *v, const 
 	case GS_RULE_MPS_THREADS:
 		put_split(t, d, v, lead);
 		break;
+	case GS_RULE_MEMORY:
+		gs_buf_puts(t, "even alone it needs ");
+		put_gib2(t, v->figs.need, "> the", v->figs.have);
+		gs_buf_puts(t, " a shared GPU offers");
+		break;
 	default:
 		break;
 	}

@@ -534,6 +534,22 @@ static void test_spread(void **state)
 	drop(&x);
 }
 
+/* A latency-tolerant replica whose memory alone is over what a shared GPU
+ * offers after its headroom: the text gives both figures (it used to end
+ * in "and ;"). 20 GiB against an L4's 21.95 GiB less 10%. */
+static void test_memory_alone(void **state)
+{
+	planned x = make("version: 1\ncloud: aws\ninstances: [g6.xlarge]\nworkloads:\n"
+	                 "  - {name: chat, replicas: 2, gpuMemory: 20GiB, compute: 30%, "
+	                 "gpus: [L4]}\n");
+	(void)state;
+	expect_why(x.p, "chat",
+	           "dedicated L4 (30% compute, 20.00 GiB): time-slicing is ruled out "
+	           "(latency-tolerant inference) and even alone it needs 20.00 GiB > the "
+	           "19.76 GiB a shared GPU offers; rejected: MIG (L4 has no MIG)");
+	drop(&x);
+}
+
 /* MIG and MPS in one device-plugin plan: the plan drops one, and the texts
  * say which and what the other plan costs. The MPS split stated is the
  * records'. llm is compute-bound (as in tests/cli/fixtures/why/
@@ -692,6 +708,7 @@ int main(void)
 		cmocka_unit_test(test_fault),
 		cmocka_unit_test(test_spread),
 		cmocka_unit_test(test_mig_or_mps),
+		cmocka_unit_test(test_memory_alone),
 		cmocka_unit_test(test_dra),
 		cmocka_unit_test(test_spare),
 		cmocka_unit_test(test_advise_matches_plan),
