@@ -37,9 +37,10 @@ static size_t skip_value(const char *s, size_t n, size_t i)
 	if (s[i] == '"')
 		return skip_string(s, n, i);
 	if (s[i] != '{' && s[i] != '[') {
+		size_t from = i;
 		while (i < n && !strchr(",}] \t\r\n", s[i]))
 			i++;
-		return i;
+		return i > from ? i : NONE; /* no value where one must be */
 	}
 	for (; i < n; i++) {
 		if (s[i] == '"') {
@@ -72,7 +73,7 @@ static size_t member(const char *s, size_t n, size_t i, const char *key)
 			return NONE;
 		i = ws(s, n, i + 1);
 		if (end - k - 1 == klen && memcmp(s + k, key, klen) == 0)
-			return i;
+			return i < n ? i : NONE;
 		if ((i = skip_value(s, n, i)) == NONE)
 			return NONE;
 		i = ws(s, n, i);
@@ -187,7 +188,7 @@ void cli_prom_resp_scan(const char *s, size_t n, cli_prom_resp *r)
 	if ((v = member(s, n, top, "status")) == NONE || s[v] != '"')
 		return;
 	r->api = 1;
-	r->success = strncmp(s + v, "\"success\"", 9) == 0;
+	r->success = n - v >= 9 && memcmp(s + v, "\"success\"", 9) == 0;
 	if ((v = member(s, n, top, "errorType")) != NONE && s[v] == '"')
 		decode(s, n, v, r->error_type, sizeof r->error_type);
 	if ((v = member(s, n, top, "error")) != NONE && s[v] == '"')
