@@ -182,7 +182,7 @@ static int read_field(reader *r, const char *field)
 			return cli_prom_error(r->err, GS_ELIMIT, r->shown, "query_range %s: the "
 			                      "series of one step hold more than %u MiB",
 			                      field, CLI_PROM_MAX_BODY >> 20);
-		r->per_query = n / 2;
+		r->per_query = (n + 1) / 2; /* 2017 points: 1009 + 1008, not 1008 + 1008 + 1 */
 		cli_verbose("%s: %s: a response passed %u MiB; %lld points per query from now on",
 		            r->shown, field, CLI_PROM_MAX_BODY >> 20, (long long)r->per_query);
 	}
