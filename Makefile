@@ -18,6 +18,10 @@ WARN = -Wall -Wextra -Wpedantic -Werror
 DEPS_CFLAGS = $(shell $(PKG_CONFIG) --cflags yaml-0.1 libcjson)
 DEPS_LIBS = $(shell $(PKG_CONFIG) --libs yaml-0.1 libcjson)
 RL_LIBS = $(shell $(PKG_CONFIG) --libs readline 2>/dev/null || echo -lreadline)
+# libcurl is the CLI's alone (--prometheus, cli/prom_http.c): the library
+# never opens a socket.
+CURL_CFLAGS = $(shell $(PKG_CONFIG) --cflags libcurl)
+CURL_LIBS = $(shell $(PKG_CONFIG) --libs libcurl)
 CMOCKA_LIBS = $(shell $(PKG_CONFIG) --libs cmocka)
 SAN = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
@@ -26,7 +30,7 @@ BASE_CFLAGS = $(STD) $(WARN) $(CFLAGS) $(DEPS_CFLAGS) -MMD -MP \
 # The library sees its own folders; the CLI sees the public header and its
 # own headers only, so a private include there fails to compile.
 LIB_CFLAGS = $(BASE_CFLAGS) -Iinclude -Ilib -fvisibility=hidden
-CLI_CFLAGS = $(BASE_CFLAGS) -Iinclude -Icli
+CLI_CFLAGS = $(BASE_CFLAGS) $(CURL_CFLAGS) -Iinclude -Icli
 # Unit tests and fuzzers exercise internals too.
 ALL_CFLAGS = $(LIB_CFLAGS)
 
@@ -82,7 +86,7 @@ build/vg/libgpushare.a: $(VLIB_OBJ)
 	$(Q)rm -f $@ && ar rcs $@ $(VLIB_OBJ)
 
 build/vg/gpushare: $(VCLI_OBJ) build/vg/libgpushare.a
-	$(Q)$(CC) -o $@ $(VCLI_OBJ) build/vg/libgpushare.a $(DEPS_LIBS) $(RL_LIBS) -lm
+	$(Q)$(CC) -o $@ $(VCLI_OBJ) build/vg/libgpushare.a $(DEPS_LIBS) $(RL_LIBS) $(CURL_LIBS) -lm
 
 build/vg/tests/%: tests/unit/%.c tests/unit/testutil.h build/vg/libgpushare.a
 	@mkdir -p $(@D)
@@ -125,7 +129,7 @@ libgpushare.so: $(LIB_OBJ)
 
 gpushare: $(CLI_OBJ) libgpushare.a
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) libgpushare.a $(DEPS_LIBS) $(RL_LIBS) -lm
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) libgpushare.a $(DEPS_LIBS) $(RL_LIBS) $(CURL_LIBS) -lm
 
 gpushare.pc: gpushare.pc.in Makefile
 	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
@@ -136,7 +140,8 @@ build/san/libgpushare.a: $(SLIB_OBJ)
 	$(Q)rm -f $@ && ar rcs $@ $(SLIB_OBJ)
 
 build/san/gpushare: $(SCLI_OBJ) build/san/libgpushare.a
-	$(Q)$(CC) $(SAN) -o $@ $(SCLI_OBJ) build/san/libgpushare.a $(DEPS_LIBS) $(RL_LIBS) -lm
+	$(Q)$(CC) $(SAN) -o $@ $(SCLI_OBJ) build/san/libgpushare.a $(DEPS_LIBS) $(RL_LIBS) \
+	    $(CURL_LIBS) -lm
 
 build/san/tests/%: tests/unit/%.c tests/unit/testutil.h build/san/libgpushare.a
 	@mkdir -p $(@D)
@@ -178,6 +183,7 @@ check-run: build/header-check.o $(UNIT_BIN) build/san/gpushare all
 	@sh tests/emit/karpenter_replay.sh build/san/gpushare
 	@sh tests/emit/labels.sh build/san/gpushare
 	@sh tests/emit/apply.sh build/san/gpushare
+	@sh tests/live/prometheus.sh build/san/gpushare
 	@CHECK_CASES=200 sh tests/check/run.sh build/san/gpushare
 	@ADV_CASES=20 sh tests/check/adversary.sh build/san/gpushare
 	@sh tests/hardening/run.sh build/san/gpushare

@@ -303,10 +303,18 @@ extern const cli_opt lint_opts[];
  * cost. The cli_cluster is the FIRST member of the command's args, so the
  * option callbacks find it; CLI_OPTS_CLUSTER(T, f) are its rows (f: the
  * member's name). */
+/* --prometheus and the options that shape its queries (prom_args.c). */
+typedef struct cli_prom {
+	const char *url;              /* NULL: no Prometheus */
+	const char *window, *step, *until; /* as given, for messages; NULL: default */
+	int64_t window_ms, step_ms, until_ms; /* parsed when given */
+	int timeout;                  /* seconds per request; 0: the default */
+} cli_prom;
 typedef struct cli_cluster {
 	gs_import_opts o;             /* percentile, team label, strict */
 	const char **nodes, **pods, **metrics;
 	size_t n_nodes, n_pods, n_metrics;
+	cli_prom prom;                /* DCGM series from a Prometheus server */
 } cli_cluster;
 int cli_cluster_init(cli_cluster *c, int argc);
 void cli_cluster_free(cli_cluster *c);
@@ -321,6 +329,17 @@ int cli_cluster_check(const cli_cmd *self, const cli_cluster *c);
 const char *cli_cluster_name(const cli_cluster *c);
 /* Reads and measures it; EXIT_OK, or the status after reporting. */
 int cli_cluster_load(const cli_cluster *c, const gs_catalog *cat, gs_inventory **out);
+/* prom_args.c: the option callbacks of --window, --step and --until (each
+ * parses its argument now, a usage error when it cannot), and the check
+ * that they come with --prometheus (-1, or the exit status). */
+int cli_prom_set_window(const cli_cmd *self, void *args, const char *text);
+int cli_prom_set_step(const cli_cmd *self, void *args, const char *text);
+int cli_prom_set_until(const cli_cmd *self, void *args, const char *text);
+int cli_prom_check(const cli_cmd *self, const cli_prom *p);
+/* prom_read.c: the DCGM series of the range p names, each query's body
+ * read by the inventory as a metrics source. 0, or a GS_E* code with err
+ * filled; Prometheus' warnings go to stderr as they come. */
+int cli_prom_read(const cli_prom *p, gs_inventory *inv, gs_error *err);
 
 #define CLI_OPTS_CLUSTER(T, f) \
 	{ "nodes", 0, "FILE", "'kubectl get nodes -o json' output (repeatable; - for stdin)", \
@@ -335,6 +354,16 @@ int cli_cluster_load(const cli_cluster *c, const gs_catalog *cat, gs_inventory *
 	{ "team-label", 0, "KEY", "pod label naming the team (default: the namespace)", \
 	  CLI_STR(T, f.o.team_label) }, \
 	{ "strict", 0, NULL, "fail on a bad sample or an unknown GPU, not warn", \
-	  CLI_FLAG(T, f.o.strict) }
+	  CLI_FLAG(T, f.o.strict) }, \
+	{ "prometheus", 0, "URL", "read the DCGM series from the Prometheus server at URL", \
+	  CLI_STR(T, f.prom.url) }, \
+	{ "window", 0, "DURATION", "with --prometheus, how far back to read (default 7d)", \
+	  CLI_CALL(cli_prom_set_window) }, \
+	{ "step", 0, "DURATION", "with --prometheus, the query resolution (default 5m)", \
+	  CLI_CALL(cli_prom_set_step) }, \
+	{ "until", 0, "TIME", "with --prometheus, the window's end (default now)", \
+	  CLI_CALL(cli_prom_set_until) }, \
+	{ "timeout", 0, "SECONDS", "with --prometheus, the limit of each request (default 30)", \
+	  CLI_INT(T, f.prom.timeout, 1, 86400) }
 
 #endif

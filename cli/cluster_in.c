@@ -12,6 +12,7 @@ int cli_cluster_init(cli_cluster *c, int argc)
 	gs_import_opts o = GS_IMPORT_OPTS_INIT;
 	c->o = o;
 	c->n_nodes = c->n_pods = c->n_metrics = 0;
+	c->prom = (cli_prom){ 0 };
 	c->nodes = calloc(n, sizeof *c->nodes);
 	c->pods = calloc(n, sizeof *c->pods);
 	c->metrics = calloc(n, sizeof *c->metrics);
@@ -64,7 +65,9 @@ static size_t count_stdin(const char *const *files, size_t n)
 
 int cli_cluster_given(const cli_cluster *c)
 {
-	return c->n_nodes || c->n_pods;
+	const cli_prom *p = &c->prom;
+	return c->n_nodes || c->n_pods || p->url || p->window || p->step || p->until ||
+	       p->timeout;
 }
 
 int cli_cluster_check(const cli_cmd *self, const cli_cluster *c)
@@ -74,7 +77,7 @@ int cli_cluster_check(const cli_cmd *self, const cli_cluster *c)
 	if (count_stdin(c->nodes, c->n_nodes) + count_stdin(c->pods, c->n_pods) +
 	        count_stdin(c->metrics, c->n_metrics) > 1)
 		return cli_usage_error(self, "only one input can be read from stdin ('-')");
-	return -1;
+	return cli_prom_check(self, &c->prom);
 }
 
 const char *cli_cluster_name(const cli_cluster *c)
@@ -98,9 +101,9 @@ static int read_files(gs_inventory *inv, gs_import_input what, const char *const
 	return rc;
 }
 
-/* The files through the builder; with one node list and one pod list from
- * files, gs_import_load, which also locates errors the JSON reader found
- * without a position. */
+/* The files through the builder, then Prometheus' series; with one node
+ * list and one pod list from files and no Prometheus, gs_import_load,
+ * which also locates errors the JSON reader found without a position. */
 int cli_cluster_load(const cli_cluster *c, const gs_catalog *cat, gs_inventory **out)
 {
 	gs_inventory *inv = NULL;
@@ -108,7 +111,7 @@ int cli_cluster_load(const cli_cluster *c, const gs_catalog *cat, gs_inventory *
 	gs_import_opts o = c->o;
 	int rc;
 
-	if (c->n_nodes == 1 && c->n_pods == 1) {
+	if (c->n_nodes == 1 && c->n_pods == 1 && !c->prom.url) {
 		o.nodes = c->nodes[0];
 		o.pods = c->pods[0];
 		o.metrics = c->metrics;
@@ -122,6 +125,8 @@ int cli_cluster_load(const cli_cluster *c, const gs_catalog *cat, gs_inventory *
 		rc = read_files(inv, GS_INPUT_PODS, c->pods, c->n_pods, &err);
 	if (rc == 0)
 		rc = read_files(inv, GS_INPUT_METRICS, c->metrics, c->n_metrics, &err);
+	if (rc == 0 && c->prom.url)
+		rc = cli_prom_read(&c->prom, inv, &err);
 	if (rc == 0)
 		rc = gs_import_end(inv, &err);
 	if (rc < 0) {

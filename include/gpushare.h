@@ -1034,6 +1034,11 @@ int gs_import_read(gs_inventory *inv, gs_import_input what, const gs_source *src
                    gs_error *err);
 GS_EXPORT
 int gs_import_end(gs_inventory *inv, gs_error *err);
+/* The i-th DCGM field (metric name) the import reads from a metrics
+ * source, from 0; NULL past the last. A caller that queries Prometheus
+ * asks for these. Static strings. */
+GS_EXPORT
+const char *gs_import_metric_field(size_t i);
 
 GS_EXPORT
 const gs_import_summary *gs_import_summary_get(const gs_inventory *inv);

@@ -17,6 +17,11 @@ static const char *const metric_names[M_COUNT] = {
 	"DCGM_FI_DEV_GPU_UTIL", "DCGM_FI_DEV_FB_USED",
 };
 
+const char *gs_import_metric_field(size_t i)
+{
+	return i < M_COUNT ? metric_names[i] : NULL;
+}
+
 static int push(samples *s, double v)
 {
 	if (gs_grow(&s->v, &s->cap, s->n + 1, sizeof *s->v) < 0)
