@@ -924,7 +924,10 @@ typedef struct gs_import_opts {
 typedef enum gs_import_input {
 	GS_INPUT_NODES,    /* `kubectl get nodes -o json` (or -o yaml) */
 	GS_INPUT_PODS,     /* `kubectl get pods -A -o json` */
-	GS_INPUT_METRICS   /* a dcgm-exporter scrape or a Prometheus query result */
+	GS_INPUT_METRICS,  /* a dcgm-exporter scrape or a Prometheus query result */
+	GS_INPUT_CLAIMS    /* `kubectl get resourceclaims -A -o json`: DRA claims, read
+	                      after the pod lists (before or after metrics); only
+	                      chargeback (gs_chargeback_make) reads what they hold */
 } gs_import_input;
 
 /* Activity below this share of a GPU (p95) makes an allocated GPU idle. */
