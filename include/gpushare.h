@@ -1080,10 +1080,11 @@ int gs_doc_import_report(const gs_inventory *inv, gs_doc **out, gs_error *err);
  * idle: what nobody holds. The rules (gpushare-cost(1) states them):
  *  - a dedicated GPU is its holder's: k of a node's n GPUs pay k/n;
  *  - a time-sliced or MPS GPU advertised as R replicas: each replica held
- *    is 1/R of it, unheld replicas are idle; with GS_COST_USAGE the pods
- *    with samples of their own share what the GPU was used (the smaller of
- *    the sum of their mean activity and the GPU's own) by their activity,
- *    the rest is idle, and pods without samples keep 1/R per replica;
+ *    is 1/R of it, unheld replicas are idle; with GS_COST_USAGE a pod with
+ *    activity samples of its own holds its mean activity instead (k pods
+ *    that report one and the same series, as exporters without per-pod
+ *    series do, its mean over k), the rest is idle, and pods without
+ *    samples keep 1/R per replica;
  *  - a MIG slice is its share of the GPU by gs_cost_mig; where the slices a
  *    node advertises add up to more than its GPUs, they are scaled down to
  *    fit, and capacity no slice takes is idle;

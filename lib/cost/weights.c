@@ -13,14 +13,16 @@
  *     through one claim is split equally between them;
  *   - under the usage basis, the replicas of time-sliced and MPS GPUs
  *     held by pods with samples of their own are replaced by what those
- *     pods used: the smaller of the sum of their mean activity, the
- *     GPUs' own mean activity (when every GPU of the node has samples)
- *     and the shared GPUs left after the pods without samples, who keep
- *     their replicas; it is divided among them by their activity;
+ *     pods used: each its mean activity, where k pods report the very
+ *     same series (an exporter without per-pod series gives every pod
+ *     the GPU's) that series' mean over k; all of it while it fits in the
+ *     shared GPUs left after the pods without samples, who keep their
+ *     replicas, else that room divided by their activity;
  *   - when the pods hold more than the node's GPUs, all are scaled down.
  */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cost/cost.h"
 
@@ -111,53 +113,70 @@ static void node_setup(gs_chargeback *c, size_t ni, const size_t *holds, size_t 
 		x->shared_cap = x->total;
 }
 
-/* The GPUs' own mean activity in units, or -1 unless every GPU has some. */
-static int64_t gpus_used(gs_chargeback *c, size_t ni, const node_ctx *x)
+/* Whether pods a and b report the very same activity samples: what
+ * dcgm-exporter without per-pod series does under time-slicing and MPS,
+ * where every pod on a GPU gets the GPU's own series. */
+static int same_series(gs_chargeback *c, size_t a, size_t b)
 {
-	double sum = 0, a;
-	for (int g = 0; g < x->n->gpu_count; g++) {
-		if (!gs_hold_gpu_activity(c->inv, ni, g, &a))
-			return -1;
-		sum += a;
-	}
-	return x->n->gpu_count > 0 ? llround(sum * U) : -1;
+	const double *x, *y;
+	size_t n = gs_hold_pod_samples(c->inv, a, &x);
+	return n > 0 && n == gs_hold_pod_samples(c->inv, b, &y) &&
+	       memcmp(x, y, n * sizeof *x) == 0;
+}
+
+/* What each measured holder used, in units: its mean activity, or, when k
+ * pods report one series between them, that series' mean over k. *dups
+ * counts the pods that share a series. */
+static int64_t activity(gs_chargeback *c, const cholder *h, const int *measured, size_t n,
+                        size_t i, int *dups)
+{
+	size_t k = 0;
+	for (size_t j = 0; j < n; j++)
+		k += measured[j] && (j == i || same_series(c, h[i].pod, h[j].pod));
+	*dups += k > 1;
+	return llround(c->pods[h[i].pod].activity * U / (double)k);
 }
 
 /* Under the usage basis: the shared replicas of pods with samples become
- * what they used. shared[i] is what holder i holds of shared GPUs. */
-static int by_usage(gs_chargeback *c, size_t ni, const node_ctx *x, cholder *h,
-                    const int64_t *shared, size_t n)
+ * what they used, all of it while it fits in the shared GPUs left after
+ * the pods without samples keep theirs. shared[i] is what holder i holds
+ * of shared GPUs. */
+static int by_usage(gs_chargeback *c, const node_ctx *x, cholder *h, const int64_t *shared,
+                    size_t n)
 {
-	int64_t pool = x->shared_cap, rest = x->total, kept = 0, sum = 0, used, gpus;
+	int64_t pool = x->shared_cap, rest = x->total, kept = 0, sum = 0, used;
 	int64_t *act = calloc(n ? n : 1, sizeof *act);
+	int *measured = calloc(n ? n : 1, sizeof *measured), dups = 0, rc = 0;
 
-	if (!act)
+	if (!act || !measured) {
+		free(act);
+		free(measured);
 		return gs_fail_nomem(c->err);
+	}
 	for (size_t i = 0; i < n; i++) {
-		const gs_hold_pod *p = &c->pods[h[i].pod];
 		rest -= h[i].weight - shared[i];
-		if (!shared[i])
+		measured[i] = shared[i] && c->pods[h[i].pod].measured;
+		kept += shared[i] && !measured[i] ? shared[i] : 0;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (!measured[i])
 			continue;
-		if (!p->measured) {
-			kept += shared[i];
-			continue;
-		}
-		act[i] = llround(p->activity * U);
-		sum += act[i];
+		sum += act[i] = activity(c, h, measured, n, i, &dups);
 		h[i].weight -= shared[i];
 		h[i].by_usage = 1;
 	}
 	pool = (pool < rest ? pool : rest) - kept;
-	used = sum;
-	if ((gpus = gpus_used(c, ni, x)) >= 0 && gpus < used)
-		used = gpus;
-	if (used > pool)
-		used = pool > 0 ? pool : 0;
+	used = sum < pool ? sum : pool > 0 ? pool : 0;
 	for (size_t i = 0; i < n && sum > 0; i++)
-		if (h[i].by_usage)
+		if (measured[i])
 			h[i].weight += (int64_t)((gs_wide)used * act[i] / sum);
+	if (dups)
+		rc = gs_cost_warn(c, "node '%s': %d pods report the same activity series (an "
+		                  "exporter without per-pod series): each is charged an even part "
+		                  "of it", x->n->name, dups);
 	free(act);
-	return 0;
+	free(measured);
+	return rc;
 }
 
 static int by_pod(const void *a, const void *b)
@@ -226,7 +245,7 @@ int gs_cost_weigh(gs_chargeback *c, size_t ni, const size_t *holds, size_t nh,
 	node_setup(c, ni, holds, nh, &x);
 	if ((rc = merge(c, &x, holds, nh, h, shared, n_out)) == 0) {
 		if (c->sum.opts.basis == GS_COST_USAGE)
-			rc = by_usage(c, ni, &x, h, shared, *n_out);
+			rc = by_usage(c, &x, h, shared, *n_out);
 		if (rc == 0)
 			rc = fit(c, &x, h, *n_out);
 	}

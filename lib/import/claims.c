@@ -249,26 +249,37 @@ static int consumers(gs_inventory *inv, claim *c, const gs_node *meta, const gs_
 	               ? 0 : gs_fail_nomem(inv->err);
 }
 
-/* One allocated device: a hold for each pod that reserves the claim. */
-static int result(gs_inventory *inv, const claim *c, const gs_node *r)
+/* Where result r puts a GPU: its node and MIG profile. Returns 1, or 0
+ * for a device that holds no GPU (another driver's, or administrative
+ * access) or that gpushare cannot place (with a warning), or an error. */
+static int gpu_of(gs_inventory *inv, const claim *c, const gs_node *r, size_t *ni,
+                  const gs_mig_profile **mig)
 {
 	const char *driver = gs_kube_str(r, "driver"), *pool = gs_kube_str(r, "pool");
 	const char *dev = gs_kube_str(r, "device");
 	const gs_node *admin = gs_node_get(r, "adminAccess");
-	const gs_mig_profile *mig;
-	size_t ni;
-	ires u;
+	int rc;
 
 	if (!driver || strcmp(driver, GPU_DRIVER) != 0 ||
 	    (admin && admin->text && !admin->quoted && strcmp(admin->text, "true") == 0))
 		return 0;
-	if (!pool || !dev || (ni = gs_strmap_find(&inv->node_ix, pool)) == GS_STRMAP_NONE)
-		return gs_import_warn(inv, "claim '%s/%s': device '%s' of pool '%s' is not on a "
-		                      "GPU node of the node list", c->ns, c->name, dev ? dev : "?",
-		                      pool ? pool : "?");
-	if (device_of(&inv->nodes[ni], dev, &mig) < 0)
-		return gs_import_warn(inv, "claim '%s/%s': device '%s' on node '%s' is not a GPU "
-		                      "or MIG device gpushare knows", c->ns, c->name, dev, pool);
+	if (!pool || !dev || (*ni = gs_strmap_find(&inv->node_ix, pool)) == GS_STRMAP_NONE)
+		rc = gs_import_warn(inv, "claim '%s/%s': device '%s' of pool '%s' is not on a "
+		                    "GPU node of the node list", c->ns, c->name, dev ? dev : "?",
+		                    pool ? pool : "?");
+	else if (device_of(&inv->nodes[*ni], dev, mig) < 0)
+		rc = gs_import_warn(inv, "claim '%s/%s': device '%s' on node '%s' is not a GPU "
+		                    "or MIG device gpushare knows", c->ns, c->name, dev, pool);
+	else
+		return 1;
+	return rc;
+}
+
+/* One GPU device on node ni: a hold for each pod that reserves the claim. */
+static int result(gs_inventory *inv, const claim *c, const gs_node *r, size_t ni,
+                  const gs_mig_profile *mig)
+{
+	ires u;
 	memset(&u, 0, sizeof u);
 	u.mig = mig;
 	u.replicas = 1;
@@ -285,6 +296,8 @@ static int result(gs_inventory *inv, const claim *c, const gs_node *r)
 	return 0;
 }
 
+/* The claim's GPU devices, for the pods that reserve it; the pods are
+ * looked up once the claim is known to hold a GPU. */
 static int read_claim(const char *file, const gs_node *it, size_t i, void *ud)
 {
 	gs_inventory *inv = ud;
@@ -298,11 +311,16 @@ static int read_claim(const char *file, const gs_node *it, size_t i, void *ud)
 		c.ns = "default";
 	st = gs_node_get(it, "status");
 	results = gs_node_get(gs_node_get(gs_node_get(st, "allocation"), "devices"), "results");
-	if (!results || results->kind != GS_NODE_SEQ || results->n == 0)
-		return 0; /* not allocated */
-	rc = consumers(inv, &c, meta, st);
-	for (size_t k = 0; rc == 0 && k < results->n; k++)
-		rc = result(inv, &c, results->items[k]);
+	for (size_t k = 0; rc == 0 && results && results->kind == GS_NODE_SEQ && k < results->n;
+	     k++) {
+		const gs_mig_profile *mig = NULL;
+		size_t ni = 0;
+		if ((rc = gpu_of(inv, &c, results->items[k], &ni, &mig)) <= 0)
+			continue;
+		if (!c.pods && (rc = consumers(inv, &c, meta, st)) < 0)
+			break;
+		rc = result(inv, &c, results->items[k], ni, mig);
+	}
 	free(c.pods);
 	return rc;
 }

@@ -70,10 +70,14 @@ void gs_hold_dev_at(const gs_inventory *inv, size_t node, size_t i, gs_hold_dev 
 	*out = (gs_hold_dev){ r->name, r->capacity, r->replicas > 1 ? r->replicas : 1, r->mig };
 }
 
-int gs_hold_gpu_activity(const gs_inventory *inv, size_t node, int g, double *out)
+size_t gs_hold_pod_samples(const gs_inventory *inv, size_t i, const double **v)
 {
-	const inode *n = &inv->nodes[node];
-	if (g < 0 || g >= n->pub.gpu_count)
-		return 0;
-	return mean_activity(&n->m[(size_t)g * M_COUNT], out);
+	const ipod *p = i < inv->n_pods ? &inv->pods[i] : &inv->cpods[i - inv->n_pods];
+	for (int k = M_SM; k <= M_UTIL; k++)
+		if (p->m[k].n) {
+			*v = p->m[k].v;
+			return p->m[k].n;
+		}
+	*v = NULL;
+	return 0;
 }

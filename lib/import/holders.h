@@ -51,8 +51,8 @@ void gs_hold_pod_at(const gs_inventory *inv, size_t i, gs_hold_pod *out);
 size_t gs_hold_dev_count(const gs_inventory *inv, size_t node);
 void gs_hold_dev_at(const gs_inventory *inv, size_t node, size_t i, gs_hold_dev *out);
 
-/* The mean activity of GPU g of the node (a share of it) into *out;
- * returns 1, or 0 when it has no samples. */
-int gs_hold_gpu_activity(const gs_inventory *inv, size_t node, int g, double *out);
+/* The activity samples of pod i that its mean is of, in the order read:
+ * how many, and *v (borrowed); 0 when it has none. */
+size_t gs_hold_pod_samples(const gs_inventory *inv, size_t i, const double **v);
 
 #endif
