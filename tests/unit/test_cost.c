@@ -106,7 +106,8 @@ static gs_micros sum_rows(const gs_chargeback *c, int teams, int what)
 	size_t n = teams ? gs_chargeback_team_count(c) : gs_chargeback_row_count(c);
 	gs_micros s = 0;
 	for (size_t i = 0; i < n; i++) {
-		const gs_cost_row *r = teams ? gs_chargeback_team_at(c, i) : gs_chargeback_row_at(c, i);
+		const gs_cost_row *r =
+		    teams ? gs_chargeback_team_at(c, i) : gs_chargeback_row_at(c, i);
 		s += what == 0 ? r->cost_per_hour : what == 1 ? r->held_per_hour : r->idle_per_hour;
 		assert_int_equal(r->cost_per_hour, r->held_per_hour + r->idle_per_hour);
 	}
@@ -506,8 +507,8 @@ static gs_inventory *small(const char *nodes, const char *pods, const char *prom
 static void test_usage_fallback(void **state)
 {
 	gs_inventory *inv = small(
-	    LIST(NODE("ts", "g4dn.xlarge", "Tesla-T4-SHARED", "1", ",\"nvidia.com/gpu.replicas\":\"4\"",
-	              "\"nvidia.com/gpu\":\"4\"")),
+	    LIST(NODE("ts", "g4dn.xlarge", "Tesla-T4-SHARED", "1",
+	              ",\"nvidia.com/gpu.replicas\":\"4\"", "\"nvidia.com/gpu\":\"4\"")),
 	    LIST(POD("t", "a", "ts", "", "\"nvidia.com/gpu\":\"1\"") ","
 	         POD("t", "b", "ts", "", "\"nvidia.com/gpu\":\"1\"") ","
 	         POD("t", "c", "ts", "", "\"nvidia.com/gpu\":\"1\"")),
