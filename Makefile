@@ -188,6 +188,7 @@ check-run: build/header-check.o $(UNIT_BIN) build/san/gpushare all
 	@ADV_CASES=20 sh tests/check/adversary.sh build/san/gpushare
 	@sh tests/hardening/run.sh build/san/gpushare
 	@sh tests/report/run.sh build/san/gpushare
+	@python3 tests/cost/sum.py build/san/gpushare
 	@sh tests/completion/run.sh build/san/gpushare
 	@sh tests/man/lint.sh
 	@sh tests/man/options.sh build/san/gpushare

@@ -284,6 +284,7 @@ int cmd_mig(const cli_cmd *self, int argc, char **argv);
 int cmd_completion(const cli_cmd *self, int argc, char **argv);
 int cmd_repl(const cli_cmd *self, int argc, char **argv);
 int cmd_lint(const cli_cmd *self, int argc, char **argv);
+int cmd_cost(const cli_cmd *self, int argc, char **argv);
 
 extern const cli_opt plan_opts[];
 extern const cli_opt emit_opts[];
@@ -298,6 +299,7 @@ extern const cli_opt mig_opts[];
 extern const cli_opt completion_opts[];
 extern const cli_opt repl_opts[];
 extern const cli_opt lint_opts[];
+extern const cli_opt cost_opts[];
 
 /* cluster_in.c: a cluster's inputs, shared by import, plan --nodes and
  * cost. The cli_cluster is the FIRST member of the command's args, so the
@@ -315,12 +317,15 @@ typedef struct cli_cluster {
 	const char **nodes, **pods, **metrics;
 	size_t n_nodes, n_pods, n_metrics;
 	cli_prom prom;                /* DCGM series from a Prometheus server */
+	const char **claims;          /* DRA ResourceClaims (cost only) */
+	size_t n_claims;
 } cli_cluster;
 int cli_cluster_init(cli_cluster *c, int argc);
 void cli_cluster_free(cli_cluster *c);
 int cli_cluster_add_nodes(const cli_cmd *self, void *args, const char *file);
 int cli_cluster_add_pods(const cli_cmd *self, void *args, const char *file);
 int cli_cluster_add_metrics(const cli_cmd *self, void *args, const char *file);
+int cli_cluster_add_claims(const cli_cmd *self, void *args, const char *file);
 /* 1 when a node or pod list was given. */
 int cli_cluster_given(const cli_cluster *c);
 /* -1 when the inputs go together, else the exit status after a usage error. */
@@ -365,5 +370,11 @@ int cli_prom_read(const cli_prom *p, gs_inventory *inv, gs_error *err);
 	  CLI_CALL(cli_prom_set_until) }, \
 	{ "timeout", 0, "SECONDS", "with --prometheus, the limit of each request (default 30)", \
 	  CLI_INT(T, f.prom.timeout, 1, 86400) }
+
+/* DRA claims: only what reads who holds which GPU (cost) takes them. */
+#define CLI_OPT_CLAIMS \
+	{ "claims", 0, "FILE", \
+	  "'kubectl get resourceclaims -A -o json' output (repeatable; - for stdin)", \
+	  CLI_CALL(cli_cluster_add_claims) }
 
 #endif

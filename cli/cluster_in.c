@@ -11,12 +11,13 @@ int cli_cluster_init(cli_cluster *c, int argc)
 	size_t n = (size_t)argc + 1; /* every file is an argument */
 	gs_import_opts o = GS_IMPORT_OPTS_INIT;
 	c->o = o;
-	c->n_nodes = c->n_pods = c->n_metrics = 0;
+	c->n_nodes = c->n_pods = c->n_metrics = c->n_claims = 0;
 	c->prom = (cli_prom){ 0 };
 	c->nodes = calloc(n, sizeof *c->nodes);
 	c->pods = calloc(n, sizeof *c->pods);
 	c->metrics = calloc(n, sizeof *c->metrics);
-	if (c->nodes && c->pods && c->metrics)
+	c->claims = calloc(n, sizeof *c->claims);
+	if (c->nodes && c->pods && c->metrics && c->claims)
 		return 0;
 	cli_cluster_free(c);
 	return cli_error(EXIT_FAIL, "out of memory");
@@ -27,7 +28,8 @@ void cli_cluster_free(cli_cluster *c)
 	free(c->nodes);
 	free(c->pods);
 	free(c->metrics);
-	c->nodes = c->pods = c->metrics = NULL;
+	free(c->claims);
+	c->nodes = c->pods = c->metrics = c->claims = NULL;
 }
 
 /* The option callbacks: the cli_cluster is the first member of args. */
@@ -55,6 +57,14 @@ int cli_cluster_add_metrics(const cli_cmd *self, void *args, const char *file)
 	return 0;
 }
 
+int cli_cluster_add_claims(const cli_cmd *self, void *args, const char *file)
+{
+	cli_cluster *c = args;
+	(void)self;
+	c->claims[c->n_claims++] = file;
+	return 0;
+}
+
 static size_t count_stdin(const char *const *files, size_t n)
 {
 	size_t k = 0;
@@ -75,7 +85,7 @@ int cli_cluster_check(const cli_cmd *self, const cli_cluster *c)
 	if (!c->n_nodes || !c->n_pods)
 		return cli_usage_error(self, "--nodes and --pods are required");
 	if (count_stdin(c->nodes, c->n_nodes) + count_stdin(c->pods, c->n_pods) +
-	        count_stdin(c->metrics, c->n_metrics) > 1)
+	        count_stdin(c->metrics, c->n_metrics) + count_stdin(c->claims, c->n_claims) > 1)
 		return cli_usage_error(self, "only one input can be read from stdin ('-')");
 	return cli_prom_check(self, &c->prom);
 }
@@ -101,8 +111,9 @@ static int read_files(gs_inventory *inv, gs_import_input what, const char *const
 	return rc;
 }
 
-/* The files through the builder, then Prometheus' series; with one node
- * list and one pod list from files and no Prometheus, gs_import_load,
+/* The files through the builder (claims after the pod lists), then
+ * Prometheus' series; with one node list and one pod list from files, no
+ * claims and no Prometheus, gs_import_load,
  * which also locates errors the JSON reader found without a position. */
 int cli_cluster_load(const cli_cluster *c, const gs_catalog *cat, gs_inventory **out)
 {
@@ -111,7 +122,7 @@ int cli_cluster_load(const cli_cluster *c, const gs_catalog *cat, gs_inventory *
 	gs_import_opts o = c->o;
 	int rc;
 
-	if (c->n_nodes == 1 && c->n_pods == 1 && !c->prom.url) {
+	if (c->n_nodes == 1 && c->n_pods == 1 && !c->n_claims && !c->prom.url) {
 		o.nodes = c->nodes[0];
 		o.pods = c->pods[0];
 		o.metrics = c->metrics;
@@ -123,6 +134,8 @@ int cli_cluster_load(const cli_cluster *c, const gs_catalog *cat, gs_inventory *
 		rc = read_files(inv, GS_INPUT_NODES, c->nodes, c->n_nodes, &err);
 	if (rc == 0)
 		rc = read_files(inv, GS_INPUT_PODS, c->pods, c->n_pods, &err);
+	if (rc == 0)
+		rc = read_files(inv, GS_INPUT_CLAIMS, c->claims, c->n_claims, &err);
 	if (rc == 0)
 		rc = read_files(inv, GS_INPUT_METRICS, c->metrics, c->n_metrics, &err);
 	if (rc == 0 && c->prom.url)

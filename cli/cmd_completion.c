@@ -33,6 +33,9 @@ static const char *values_of(const char *opt)
 		{ "kube-version", "1.32 1.33 1.34 1.35 1.36 1.37" },
 		{ "color", "auto always never" },
 		{ "cloud", "aws azure gcp" },
+		{ "by", "workload namespace team" },
+		{ "basis", "allocation usage" },
+		{ "mig-share", "max memory compute" },
 	};
 	for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
 		if (strcmp(v[i].opt, opt) == 0)

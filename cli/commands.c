@@ -26,6 +26,13 @@ const cli_cmd cli_commands[] = {
 	  "Read a cluster's GPU nodes and pods (kubectl -o json) and their DCGM metrics;\n"
 	  "write a workload file to plan from, or report how busy the GPUs really are.",
 	  import_opts, NULL },
+	{ "cost", cmd_cost, "who pays for which GPU of a cluster, and what sits idle",
+	  "--nodes FILE --pods FILE [--claims FILE]... [--metrics FILE]... [options]",
+	  "Split each GPU node's price over the pods that hold its GPUs (dedicated,\n"
+	  "time-sliced, MPS, MIG slices, DRA claims) and the idle capacity nobody\n"
+	  "holds, per workload, namespace or team; the rows and idle add up to the\n"
+	  "nodes' prices exactly.",
+	  cost_opts, NULL },
 	{ "savings", cmd_savings, "what W whole-GPU workloads save by sharing GPUs",
 	  "--instance TYPE --replicas N [options]",
 	  "Compare W workloads that each hold a whole GPU with the same workloads\n"

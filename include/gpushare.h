@@ -924,7 +924,10 @@ typedef struct gs_import_opts {
 typedef enum gs_import_input {
 	GS_INPUT_NODES,    /* `kubectl get nodes -o json` (or -o yaml) */
 	GS_INPUT_PODS,     /* `kubectl get pods -A -o json` */
-	GS_INPUT_METRICS   /* a dcgm-exporter scrape or a Prometheus query result */
+	GS_INPUT_METRICS,  /* a dcgm-exporter scrape or a Prometheus query result */
+	GS_INPUT_CLAIMS    /* `kubectl get resourceclaims -A -o json`: DRA claims, read
+	                      after the pod lists (before or after metrics); only
+	                      chargeback (gs_chargeback_make) reads what they hold */
 } gs_import_input;
 
 /* Activity below this share of a GPU (p95) makes an allocated GPU idle. */
@@ -1076,6 +1079,162 @@ GS_EXPORT
 int gs_doc_import_report(const gs_inventory *inv, gs_doc **out, gs_error *err);
 
 /* ------------------------------------------------------------------ */
+/* Chargeback: who pays for which GPU of an imported cluster          */
+
+/* Each node's hourly price split over the pods that hold its GPUs, and
+ * idle: what nobody holds. The rules (gpushare-cost(1) states them):
+ *  - a dedicated GPU is its holder's: k of a node's n GPUs pay k/n;
+ *  - a time-sliced or MPS GPU advertised as R replicas: each replica held
+ *    is 1/R of it, unheld replicas are idle; with GS_COST_USAGE a pod with
+ *    activity samples of its own holds its mean activity instead (k pods
+ *    that report one and the same series, as exporters without per-pod
+ *    series do, its mean over k), the rest is idle, and pods without
+ *    samples keep 1/R per replica;
+ *  - a MIG slice is its share of the GPU by gs_cost_mig; where the slices a
+ *    node advertises add up to more than its GPUs, they are scaled down to
+ *    fit, and capacity no slice takes is idle;
+ *  - a DRA claim's device is a whole GPU, or a MIG slice as above, or, when
+ *    the claim states the memory it consumes, that share of the GPU's
+ *    memory; a claim reserved for several pods is shared equally;
+ *  - gpu_weight_pct of a node's price is its GPUs'; the rest (its CPU and
+ *    memory) is charged to the pods on the node by what they hold there,
+ *    or to idle when no pod holds anything there;
+ *  - where a node's pods hold more than its GPUs, they are scaled down.
+ * Money is split exactly, per node, by the largest remainder (ties to the
+ * earlier pod), so the pods' costs and idle add up to each node's price to
+ * the micro-dollar. Nodes without a known price are listed but excluded
+ * from every total. */
+typedef struct gs_chargeback gs_chargeback;
+
+typedef enum gs_cost_basis {
+	GS_COST_ALLOCATION, /* what pods hold, whether they use it or not */
+	GS_COST_USAGE       /* shared GPUs by measured activity */
+} gs_cost_basis;
+
+/* A MIG slice's share of its GPU: the larger of its memory slices over the
+ * GPU's and its compute slices over the GPU's (the default), or either. */
+typedef enum gs_cost_mig { GS_COST_MIG_MAX, GS_COST_MIG_MEMORY, GS_COST_MIG_COMPUTE } gs_cost_mig;
+
+/* What a row adds up: a workload (a pod's owner), a namespace, a team. */
+typedef enum gs_cost_by { GS_COST_BY_WORKLOAD, GS_COST_BY_NAMESPACE, GS_COST_BY_TEAM } gs_cost_by;
+
+typedef struct gs_chargeback_opts {
+	unsigned version;        /* GS_CHARGEBACK_OPTS_VERSION, set by _INIT */
+	gs_cost_basis basis;
+	gs_cost_mig mig_share;
+	int gpu_weight_pct;      /* 0..100: the GPUs' part of a node's price (100) */
+	int spread_idle;         /* 1: idle is spread over the rows by their cost */
+	gs_cost_by by;
+} gs_chargeback_opts;
+
+#define GS_CHARGEBACK_OPTS_VERSION 1
+#define GS_CHARGEBACK_OPTS_INIT \
+	{ GS_CHARGEBACK_OPTS_VERSION, GS_COST_ALLOCATION, GS_COST_MIG_MAX, 100, 0, \
+	  GS_COST_BY_WORKLOAD }
+
+/* One row: a workload, namespace or team. A name that its pods do not all
+ * share (the team of a namespace of several teams) is NULL, as are the
+ * workload and its kind unless rows are by workload. Read-only record
+ * owned by the chargeback. */
+typedef struct gs_cost_row {
+	const char *namespace_;
+	const char *team;
+	const char *workload;      /* the owner's name ("llm-api") */
+	const char *owner_kind;    /* "Deployment", ..., "Pod", "ResourceClaim" */
+	const char *const *nodes;  /* the nodes its pods hold GPUs on, sorted */
+	size_t n_nodes;
+	int pods;                  /* pods that hold a GPU or part of one */
+	int pods_by_usage;         /* of those, charged by measured activity */
+	int64_t gpu_share;         /* GPUs held, in millionths of a GPU */
+	gs_micros held_per_hour;   /* what its pods hold: GPU and host shares */
+	gs_micros idle_per_hour;   /* idle spread to it (spread_idle), else 0 */
+	gs_micros cost_per_hour;   /* held + idle: what it pays */
+} gs_cost_row;
+
+/* One pod's part of one node. Read-only record owned by the chargeback. */
+typedef struct gs_cost_holder {
+	const char *namespace_, *pod, *workload, *owner_kind, *team;
+	int64_t gpu_share;         /* millionths of a GPU */
+	gs_micros cost_per_hour;
+	int by_usage;              /* charged by measured activity */
+	int dra;                   /* holds through a ResourceClaim */
+} gs_cost_holder;
+
+/* A GPU node, its price split between its holders and idle. Read-only
+ * record owned by the chargeback. */
+typedef struct gs_cost_node {
+	const char *name;
+	const char *instance_type;   /* NULL: none */
+	const gs_gpu *gpu;
+	int gpu_count;
+	const char *sharing;         /* as gs_import_node says */
+	int replicas;
+	gs_micros price_per_hour;    /* -1: unknown, left out of every total */
+	int64_t held_share;          /* GPUs held, in millionths of a GPU */
+	gs_micros held_per_hour;
+	gs_micros idle_per_hour;     /* before any spreading */
+	const gs_cost_holder *holders; /* by namespace, then pod */
+	size_t n_holders;
+} gs_cost_node;
+
+typedef struct gs_chargeback_summary {
+	gs_chargeback_opts opts;
+	int nodes, nodes_unpriced, gpus, pods, workloads, teams;
+	int64_t held_share;          /* GPUs held on priced nodes (millionths) */
+	int64_t idle_share;          /* GPUs nobody holds on priced nodes */
+	gs_micros total_per_hour;    /* the priced nodes' prices */
+	gs_micros held_per_hour;     /* what pods hold, before spreading idle */
+	gs_micros idle_per_hour;     /* the idle line: not charged to any row */
+	gs_micros spread_per_hour;   /* idle spread over the rows */
+	int hours_per_month;
+} gs_chargeback_summary;
+
+/* The chargeback of an ended import. It borrows the inventory's strings:
+ * the inventory must outlive it. The caller frees *out with
+ * gs_chargeback_free. Fails with GS_EINVAL for options out of range. */
+GS_EXPORT
+int gs_chargeback_make(const gs_inventory *inv, const gs_chargeback_opts *opts,
+                       gs_chargeback **out, gs_error *err);
+GS_EXPORT
+void gs_chargeback_free(gs_chargeback *c);
+GS_EXPORT
+const gs_chargeback_summary *gs_chargeback_summary_get(const gs_chargeback *c);
+/* The rows, sorted by namespace, workload and kind (by team: team). */
+GS_EXPORT
+size_t gs_chargeback_row_count(const gs_chargeback *c);
+GS_EXPORT
+const gs_cost_row *gs_chargeback_row_at(const gs_chargeback *c, size_t i);
+/* The same rows by team, whatever opts.by is (the report's table). */
+GS_EXPORT
+size_t gs_chargeback_team_count(const gs_chargeback *c);
+GS_EXPORT
+const gs_cost_row *gs_chargeback_team_at(const gs_chargeback *c, size_t i);
+/* The GPU nodes, in the inventory's order. */
+GS_EXPORT
+size_t gs_chargeback_node_count(const gs_chargeback *c);
+GS_EXPORT
+const gs_cost_node *gs_chargeback_node_at(const gs_chargeback *c, size_t i);
+/* Nodes without a price, pods charged by allocation under the usage
+ * basis, nodes whose pods hold more than its GPUs. */
+GS_EXPORT
+size_t gs_chargeback_warning_count(const gs_chargeback *c);
+GS_EXPORT
+const char *gs_chargeback_warning_at(const gs_chargeback *c, size_t i);
+/* {by, basis, mig_share, gpu_weight_percent, spread_idle, hours_per_month,
+ * total_per_hour, held_per_hour, idle_per_hour, spread_per_hour, nodes,
+ * rows, warnings}: dollars as numbers with their exact decimals, GPU
+ * shares with six; the rows' cost_per_hour plus idle_per_hour equal
+ * total_per_hour exactly. */
+GS_EXPORT
+int gs_doc_chargeback(const gs_chargeback *c, gs_doc **out, gs_error *err);
+/* The rows as CSV: a header row, then the columns of the document's rows
+ * (nodes joined by ';'), fields quoted as RFC 4180 says, lines ending in
+ * LF; a last row "__idle__" holds idle_per_hour, so the cost column adds
+ * up to total_per_hour. *out is the caller's to free(). */
+GS_EXPORT
+int gs_chargeback_csv(const gs_chargeback *c, char **out, gs_error *err);
+
+/* ------------------------------------------------------------------ */
 /* Reports: a plan as one self-contained HTML page                     */
 
 /* Renders the plan as an HTML5 page: before and after costs, a chart of
@@ -1086,6 +1245,14 @@ int gs_doc_import_report(const gs_inventory *inv, gs_doc **out, gs_error *err);
  * other string. *out is NUL-terminated; the caller frees it with free(). */
 GS_EXPORT
 int gs_report_html(const gs_plan *p, const char *title, char **out, gs_error *err);
+
+/* The chargeback as the same kind of page: the totals, the cost per row
+ * with its idle, and a picture of each node's GPUs as bars split by the
+ * pods that hold them, a colour per team, idle grey. The same bytes for
+ * the same chargeback; the caller frees *out with free(). */
+GS_EXPORT
+int gs_report_cost_html(const gs_chargeback *c, const char *title, char **out,
+                        gs_error *err);
 
 /* ------------------------------------------------------------------ */
 /* Documents: structured output rendered as JSON or YAML              */

@@ -61,10 +61,12 @@ int gs_import_begin(const gs_catalog *cat, const gs_import_opts *opts,
 	return 0;
 }
 
-static const char *const kind_names[] = { "node list", "pod list", "metrics" };
+static const char *const kind_names[] = { "node list", "pod list", "metrics",
+	                                       "resource claim list" };
 
 /* Node lists come first, then pod lists (their pods are placed on the
- * nodes), then metrics (attributed to both). */
+ * nodes), then metrics (attributed to both); claims (which name pods)
+ * after the pod lists, before or after metrics. */
 static int in_order(gs_inventory *inv, gs_import_input what, gs_error *err)
 {
 	if (inv->phase == PH_BROKEN)
@@ -76,6 +78,8 @@ static int in_order(gs_inventory *inv, gs_import_input what, gs_error *err)
 		               kind_names[what], kind_names[inv->phase]);
 	if (what == GS_INPUT_METRICS && inv->phase == PH_NODES)
 		return gs_fail(err, GS_EINVAL, "metrics are read after the pod lists");
+	if (what == GS_INPUT_CLAIMS && inv->phase == PH_NODES)
+		return gs_fail(err, GS_EINVAL, "resource claims are read after the pod lists");
 	return 0;
 }
 
@@ -83,15 +87,17 @@ int gs_import_read(gs_inventory *inv, gs_import_input what, const gs_source *src
                    gs_error *err)
 {
 	int rc;
-	if ((unsigned)what > GS_INPUT_METRICS)
+	if ((unsigned)what > GS_INPUT_CLAIMS)
 		return gs_fail(err, GS_EINVAL, "unknown import input %d", (int)what);
 	if ((rc = in_order(inv, what, err)) < 0)
 		return rc;
-	inv->phase = (int)what;
+	if (what != GS_INPUT_CLAIMS) /* claims go beside metrics, in either order */
+		inv->phase = (int)what;
 	inv->err = err;
-	rc = what == GS_INPUT_NODES  ? gs_import_read_nodes(inv, src)
-	     : what == GS_INPUT_PODS ? gs_import_read_pods(inv, src)
-	                             : gs_import_read_metrics(inv, src);
+	rc = what == GS_INPUT_NODES     ? gs_import_read_nodes(inv, src)
+	     : what == GS_INPUT_PODS    ? gs_import_read_pods(inv, src)
+	     : what == GS_INPUT_CLAIMS  ? gs_import_read_claims(inv, src)
+	                                : gs_import_read_metrics(inv, src);
 	inv->err = NULL;
 	if (rc < 0)
 		inv->phase = PH_BROKEN;

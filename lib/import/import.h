@@ -9,11 +9,16 @@
  *   pods.c       counted pods and the workloads they make up
  *   measure.c    DCGM samples: to pods and GPUs, then percentiles
  *   inventory.c  warnings, names and keys; accessors; free
+ *   owners.c     the workload that owns a pod
  *   output.c     the scenario, the workload file, the report document
+ *   holders.c    what each pod holds where, for chargeback (holders.h)
+ *   claims.c     DRA ResourceClaims: the GPUs they allocate to pods
  * The readers read kubectl's lists through kube_list.h and Prometheus's
  * samples through prom.h. Calls go one way: import.c calls the readers
- * (nodes.c, pods.c, measure.c), pods.c calls nodes.c, and the readers and
- * output.c call inventory.c, which calls none of them.
+ * (nodes.c, pods.c, claims.c, measure.c), pods.c calls nodes.c and
+ * claims.c, the pod readers call owners.c and holders.c, and the readers
+ * and output.c call inventory.c, which calls none of them but to free
+ * what holders.c keeps.
  */
 #ifndef GS_IMPORT_H
 #define GS_IMPORT_H
@@ -36,6 +41,7 @@ typedef struct ires {
 	int64_t unit_ppm;          /* share of a GPU, for requested and idle GPUs */
 	int64_t keep_ppm, keep_mib;/* what a pod without metrics keeps */
 	const gs_mig_profile *mig; /* NULL: not a MIG slice */
+	int replicas;              /* units per device (time-slicing, MPS) */
 } ires;
 
 typedef struct inode {
@@ -89,6 +95,12 @@ struct gs_inventory {
 	char **warnings;
 	size_t n_warnings, cap_warnings;
 	gs_import_summary sum;
+	/* holders.c, claims.c: who holds what, for chargeback (lib/cost) */
+	struct ihold *holds;
+	size_t n_holds, cap_holds;
+	ipod *cpods;               /* pods that hold GPUs through DRA claims only */
+	size_t n_cpods, cap_cpods;
+	gs_strmap cpod_ix;
 };
 
 /* inventory.c */
@@ -120,6 +132,13 @@ const ires *gs_import_node_res(const inode *n, const char *name);
 int gs_import_unit_of(const inode *n, const gs_node *labels, const char *res,
                       ires *u);
 
+/* owners.c */
+
+/* The kind and name of the workload that owns a pod (a Deployment through
+ * its ReplicaSet, a CronJob through its Job, else the controller or the
+ * pod itself) into p->kind and p->owner; -1 when out of memory. */
+int gs_import_pod_owner(const gs_node *meta, const char *pod, ipod *p);
+
 /* pods.c */
 
 /* Adds the counted pods of a pod list , and their
@@ -140,5 +159,21 @@ void gs_import_measure_node(gs_inventory *inv, inode *n);
 /* Workload w's pods, placement, flags and percentiles, and the values of
  * the workload file. */
 int gs_import_measure_workload(gs_inventory *inv, iwl *w);
+
+/* holders.c (the accessors lib/cost reads are in holders.h) */
+
+/* Records that pod pi holds n units of resource u on node ni. */
+int gs_import_hold_add(gs_inventory *inv, size_t pi, size_t ni, int64_t n, const ires *u);
+void gs_import_holds_release(gs_inventory *inv);
+
+/* claims.c */
+
+/* Keeps a Running or Pending pod that requests no GPU resource but names
+ * ResourceClaims (spec.resourceClaims), for the claims read later. */
+int gs_import_claim_pod(gs_inventory *inv, const gs_node *meta, const char *name,
+                        const char *ns, const gs_node *spec);
+/* Adds the GPUs that a list of ResourceClaims allocates to the pods that
+ * reserve them; the pod lists are read first. */
+int gs_import_read_claims(gs_inventory *inv, const gs_source *src);
 
 #endif

@@ -99,6 +99,11 @@ void gs_import_free(gs_inventory *inv)
 	}
 	for (size_t i = 0; i < inv->n_warnings; i++)
 		free(inv->warnings[i]);
+	for (size_t i = 0; i < inv->n_cpods; i++)
+		pod_release(&inv->cpods[i]);
+	free(inv->cpods);
+	gs_strmap_release(&inv->cpod_ix);
+	gs_import_holds_release(inv);
 	gs_strmap_release(&inv->node_ix);
 	gs_strmap_release(&inv->pod_ix);
 	gs_strmap_release(&inv->wl_ix);

@@ -75,6 +75,7 @@ int gs_import_unit_of(const inode *n, const gs_node *labels, const char *res,
 	/* A whole GPU holds at most what the driver leaves usable. */
 	u->keep_mib = u->mig ? u->mig->memory_mib : g->usable_memory_mib;
 	u->unit_ppm = u->keep_ppm / rep;
+	u->replicas = (int)rep;
 	return 0;
 }
 

@@ -95,64 +95,6 @@ static int pod_reqs(gs_inventory *inv, const char *file, const char *pod,
 	return 0;
 }
 
-/* Deployments own pods through a ReplicaSet named <deployment>-<hash>. */
-static size_t deployment_len(const char *rs, const char *hash)
-{
-	static const char alphabet[] = "bcdfghjklmnpqrstvwxz2456789";
-	size_t n = strlen(rs), h;
-	const char *dash = strrchr(rs, '-');
-	if (hash && (h = strlen(hash)) + 1 < n && rs[n - h - 1] == '-' &&
-	    strcmp(rs + n - h, hash) == 0)
-		return n - h - 1;
-	if (hash || !dash || dash == rs || !dash[1] || strlen(dash + 1) > 10 ||
-	    strspn(dash + 1, alphabet) != strlen(dash + 1))
-		return 0;
-	return (size_t)(dash - rs);
-}
-
-/* CronJobs own pods through a Job named <cronjob>-<minutes>, the minutes
- * since 1970 of its scheduled time (the CronJob controller's getJobName).
- * Only values from 2010 to 2100 count, which no YYYYMMDD date reaches
- * (20,000,000 to 20,991,231), so "train-20260101" stays a Job. */
-static size_t cronjob_len(const char *job)
-{
-	const char *dash = strrchr(job, '-');
-	int64_t minutes;
-
-	if (!dash || dash == job || gs_kube_digits(dash + 1, &minutes) < 0 ||
-	    minutes < 21038400 || minutes > 68374080)
-		return 0;
-	return (size_t)(dash - job);
-}
-
-static int pod_owner(const gs_node *meta, const char *pod, ipod *p)
-{
-	const gs_node *refs = gs_node_get(meta, "ownerReferences"), *ref = NULL;
-	const char *kind, *name, *hash;
-	size_t len;
-
-	for (size_t i = 0; refs && refs->kind == GS_NODE_SEQ && i < refs->n; i++) {
-		const gs_node *c = gs_node_get(refs->items[i], "controller");
-		if (!ref || (c && c->text && !c->quoted && strcmp(c->text, "true") == 0))
-			ref = refs->items[i];
-	}
-	kind = gs_kube_str(ref, "kind");
-	name = gs_kube_str(ref, "name");
-	if (!kind || !name) {
-		kind = "Pod";
-		name = pod;
-	}
-	hash = gs_kube_str(gs_node_get(meta, "labels"), "pod-template-hash");
-	len = strcmp(kind, "ReplicaSet") == 0 ? deployment_len(name, hash) : 0;
-	if (len)
-		kind = "Deployment";
-	else if (strcmp(kind, "Job") == 0 && (len = cronjob_len(name)))
-		kind = "CronJob";
-	p->kind = gs_strdup(kind);
-	p->owner = gs_strndup(name, len ? len : strlen(name));
-	return p->kind && p->owner ? 0 : -1;
-}
-
 /* Where the pod runs, and what its requests are there. */
 static int pod_place(gs_inventory *inv, ipod *p, const char *node, const req *r,
                      size_t nr)
@@ -183,6 +125,9 @@ static int pod_place(gs_inventory *inv, ipod *p, const char *node, const req *r,
 			continue;
 		}
 		p->ppm += u.unit_ppm * r[k].n;
+		if ((rc = gs_import_hold_add(inv, (size_t)(p - inv->pods), p->node, r[k].n,
+		                             &u)) < 0)
+			return rc;
 		if (!p->keep_ppm) {
 			p->keep_ppm = u.keep_ppm;
 			p->keep_mib = u.keep_mib;
@@ -249,7 +194,7 @@ static int pod_add(gs_inventory *inv, const gs_node *meta, const char *name,
 	gs_import_pod_key(key, ns, name);
 	if (!(p->ns = gs_strdup(ns)) || !(p->name = gs_strdup(name)) ||
 	    !(p->team = gs_strdup(*t ? t : "default")) ||
-	    pod_owner(meta, name, p) < 0 ||
+	    gs_import_pod_owner(meta, name, p) < 0 ||
 	    gs_strmap_put(&inv->pod_ix, key, inv->n_pods - 1) < 0)
 		return gs_fail_nomem(inv->err);
 	*out = p;
@@ -275,8 +220,10 @@ static int read_pod(const char *file, const gs_node *it, size_t i, void *ud)
 	if (!phase || (strcmp(phase, "Running") != 0 && strcmp(phase, "Pending") != 0))
 		return 0;
 	gs_import_pod_key(key, ns, name);
-	if ((rc = pod_reqs(inv, file, key, spec, r, &nr, NULL)) < 0 || nr == 0)
+	if ((rc = pod_reqs(inv, file, key, spec, r, &nr, NULL)) < 0)
 		return rc;
+	if (nr == 0) /* it may hold GPUs through DRA claims (claims.c) */
+		return gs_import_claim_pod(inv, meta, name, ns, spec);
 	if (gs_strmap_find(&inv->pod_ix, key) != GS_STRMAP_NONE)
 		return gs_fail_node(inv->err, GS_ESCHEMA, file, gs_node_get(meta, "name"),
 		                    "pod '%s' appears twice", key);

@@ -8,6 +8,7 @@
  */
 #include "plan/strategy.h"
 #include "report/html.h"
+#include "report/page.h"
 #include "report/svg.h"
 
 /* ---- the page ------------------------------------------------------------ */
@@ -75,6 +76,15 @@ static const char css[] =
 	".s-mps{--c:#2f855a;--t:#d6efe1}\n"
 	".s-mig{--c:#805ad5;--t:#e9e1f8}\n"
 	".unused{--c:#b3bac4;--t:#eceef1}\n"
+	/* The chargeback's pictures (cost_report.c): a colour per team, idle
+	 * grey. */
+	"svg .hold{fill:var(--t);stroke:var(--c);stroke-width:1.5}\n"
+	"svg .free{fill:#e4e7eb;stroke:#b3bac4}\n"
+	".sw.free{--c:#b3bac4;--t:#e4e7eb}\n"
+	".t0{--c:#2b6cb0;--t:#dce8f5}.t1{--c:#b7791f;--t:#fbebcf}"
+	".t2{--c:#2f855a;--t:#d6efe1}.t3{--c:#805ad5;--t:#e9e1f8}"
+	".t4{--c:#c53030;--t:#fbdede}.t5{--c:#2c7a7b;--t:#d5f0ef}"
+	".t6{--c:#b83280;--t:#f8ddec}.t7{--c:#975a16;--t:#f3e3cf}\n"
 	"footer{margin-top:3rem;font-size:.85rem;border-top:1px solid var(--line);"
 	"padding-top:.75rem}\n"
 	"@media (max-width:40rem){main{padding:1rem .75rem 2rem}h1{font-size:1.3rem}"
@@ -92,15 +102,22 @@ static const char css[] =
 	"td.why{min-width:0}}\n"
 	"@media (max-width:22rem){.cards{grid-template-columns:1fr}}\n";
 
-static void page_head(gs_buf *b, const char *title)
+void gs_report_page_head(gs_buf *b, const char *title, const char *what)
 {
 	gs_buf_puts(b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 	               "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
 	               "<meta name=\"generator\" content=\"gpushare " GS_VERSION "\">\n<title>");
 	gs_html_esc(b, title);
-	gs_buf_puts(b, " \xE2\x80\x94 gpushare plan</title>\n<style>\n");
+	gs_buf_printf(b, " \xE2\x80\x94 %s</title>\n<style>\n", what);
 	gs_buf_puts(b, css);
 	gs_buf_puts(b, "</style>\n</head>\n<body>\n<main>\n");
+}
+
+void gs_report_page_foot(gs_buf *b)
+{
+	gs_buf_puts(b, "<footer>Made by gpushare " GS_VERSION
+	               ". This page is self-contained: it loads nothing and runs no "
+	               "script.</footer>\n</main>\n</body>\n</html>\n");
 }
 
 static void card(gs_buf *b, const char *cls, const char *key)
@@ -422,14 +439,12 @@ int gs_report_html(const gs_plan *p, const char *title, char **out, gs_error *er
 	*out = NULL;
 	if (!title)
 		title = "the current scenario";
-	page_head(&b, title);
+	gs_report_page_head(&b, title, "gpushare plan");
 	summary(&b, p, title);
 	teams(&b, p);
 	workloads(&b, p);
 	nodes(&b, p);
 	warnings(&b, p);
-	gs_buf_puts(&b, "<footer>Made by gpushare " GS_VERSION
-	                ". This page is self-contained: it loads nothing and runs no "
-	                "script.</footer>\n</main>\n</body>\n</html>\n");
+	gs_report_page_foot(&b);
 	return gs_buf_detach(&b, out, err);
 }

@@ -23,6 +23,11 @@ try A100-SXM4-40GB A100-SXM4-80GB -- gpushare mig A100-S
 try p3.2xlarge p3.8xlarge p3.16xlarge -- gpushare savings --instance p3.
 try mig-config -- gpushare emit mi
 try on-demand -- gpushare savings --pricing on
+try cost -- gpushare cos
+try --spread-idle -- gpushare cost --spr
+try namespace -- gpushare cost --by n
+try usage -- gpushare cost --basis u
+try compute -- gpushare cost --mig-share c
 try always -- gpushare gpus --color al
 "$bin" completion zsh | head -1 | grep -q '^#compdef gpushare' && pass=$((pass + 1)) ||
 	{ fail=$((fail + 1)); echo "FAIL zsh script header"; }

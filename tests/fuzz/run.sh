@@ -38,6 +38,11 @@ seeds() { # harness dir
 		for f in tests/fixtures/import/*pods*.json; do
 			[ -f "$f" ] && { printf '\001'; cat "$f"; } > "$2/p-$(basename "$f")"
 		done ;;
+	fuzz_cost)
+		# Even: the claims; odd: the pods (fuzz_cost.c).
+		{ printf '\000'; cat tests/fixtures/cost/dra-claims.json; } > "$2/claims.json"
+		{ printf '\001'; cat tests/fixtures/cost/dra-pods.json; } > "$2/pods.json"
+		{ printf '\002'; cat tests/fixtures/cost/claims-array.json; } > "$2/array.json" ;;
 	*)
 		[ -d "tests/fuzz/seeds/$1" ] && cp tests/fuzz/seeds/"$1"/* "$2" 2>/dev/null ;;
 	esac

@@ -3,6 +3,7 @@
   python3 check.py static PAGE.html         the page as gpushare wrote it
   python3 check.py dom PAGE.html DOM.html   the page against Chromium's DOM
   python3 check.py expect PLAN.txt PLAN.json DOM.html
+  python3 check.py cost COST.json DOM.html   a chargeback's page
 
 Each prints one line per problem and exits 1 when there is any.
 """
@@ -109,6 +110,24 @@ def expect(plan_txt, plan_json, dump):
             for what, value in want if value not in text]
 
 
+def cost(cost_json, dump):
+    """The chargeback's total and idle, every team and node must be shown."""
+    with open(dump, encoding="utf-8") as f:
+        text = f.read()
+    with open(cost_json, encoding="utf-8") as f:
+        raw = f.read()
+    doc = json.loads(raw)
+    want = []
+    for key in ("total_per_hour", "idle_per_hour"):
+        m = re.search(r'"%s": ([0-9.]+)' % key, raw)
+        want.append((key, "$" + m.group(1)))
+    teams = {r["team"] for r in doc["rows"] if r["team"]}
+    want += [("team", t) for t in sorted(teams)]
+    want += [("node", n["name"]) for n in doc["nodes"]]
+    return [f"{what} {value!r} is not in the DOM"
+            for what, value in want if value not in text]
+
+
 def main(argv):
     cmd = argv[1] if len(argv) > 1 else ""
     if cmd == "static" and len(argv) == 3:
@@ -117,6 +136,8 @@ def main(argv):
         bad = dom(argv[2], argv[3])
     elif cmd == "expect" and len(argv) == 5:
         bad = expect(argv[2], argv[3], argv[4])
+    elif cmd == "cost" and len(argv) == 4:
+        bad = cost(argv[2], argv[3])
     else:
         print(__doc__.strip(), file=sys.stderr)
         return 2

@@ -134,6 +134,49 @@ for ex in examples/*.yaml; do
 	fi
 done
 
+# The chargeback's page (gpushare cost --report) of the cost fixtures.
+cost_page() { # NAME ARGS...: the page, its checks and its figures
+	name=$1
+	shift
+	page=$tmp/$name.html
+	if ! "$bin" cost "$@" --report "$page" >/dev/null 2>&1 ||
+	   ! "$bin" cost "$@" --report "$tmp/$name.again.html" >/dev/null 2>&1 ||
+	   ! "$bin" cost "$@" --format json >"$tmp/$name.json" 2>/dev/null; then
+		bad "$name: gpushare cost failed"
+		return
+	fi
+	ok
+	if cmp -s "$page" "$tmp/$name.again.html"; then ok; else bad "$name: two renders differ"; fi
+	if python3 "$here/check.py" static "$page" >"$tmp/$name.static"; then ok; else
+		bad "$name: the page itself:" && sed 's/^/    /' "$tmp/$name.static"
+	fi
+	browser "$tmp/shot.out" "$tmp/shot.err" --screenshot="$tmp/$name.png" \
+	    --window-size=390,2000 "file://$page"
+	size=$(wc -c <"$tmp/$name.png" 2>/dev/null || echo 0)
+	if [ "$size" -gt 10240 ]; then ok; else bad "$name: screenshot only $size bytes"; fi
+	dom=$tmp/$name.dom.html
+	if ! browser "$dom" "$tmp/$name.log" --enable-logging=stderr --v=0 --dump-dom \
+	    "file://$page" || [ ! -s "$dom" ]; then
+		bad "$name: chromium --dump-dom failed"
+		return
+	fi
+	if grep ':CONSOLE' "$tmp/$name.log" >/dev/null; then bad "$name: console messages"; else
+		ok
+	fi
+	if python3 "$here/check.py" dom "$page" "$dom" >"$tmp/$name.dom.diff" &&
+	   python3 "$here/check.py" cost "$tmp/$name.json" "$dom" >>"$tmp/$name.dom.diff"; then
+		ok
+	else
+		bad "$name: the browser's DOM:" && sed 's/^/    /' "$tmp/$name.dom.diff"
+	fi
+}
+if "$bin" cost -h >/dev/null 2>&1; then
+	fx=$top/tests/fixtures/cost
+	cost_page cost-repro --nodes "$fx/nodes.json" --pods "$fx/pods.json" --gpu-weight 90
+	cost_page cost-dra --nodes "$fx/dra-nodes.json" --pods "$fx/dra-pods.json" \
+	    --claims "$fx/dra-claims.json" --team-label team --spread-idle
+fi
+
 if [ -n "${KEEP:-}" ]; then
 	mkdir -p "$KEEP" &&
 		for ex in examples/*.yaml; do

@@ -3,9 +3,10 @@
 
 Checks, from the sources and the release objects (run after `make`):
   1. Includes follow the layers. base < doc < catalog < scenario < plan <
-     {emit, report, lint, import}: a room includes only its own headers and
-     those of rooms below it; emit, report, lint and import never include
-     each other; base includes nothing of ours but the public header.
+     {emit, report, lint, import} < cost: a room includes only its own
+     headers and those of rooms below it; emit, report, lint and import
+     never include each other; base includes nothing of ours but the public
+     header. cost (chargeback) reads an import's inventory.
   2. The packer's headers (every plan/*.h but strategy.h) are included only
      from lib/plan/.
   3. cli/ includes only the public header and its own headers.
@@ -22,7 +23,7 @@ import subprocess
 import sys
 
 RANK = {"base": 0, "doc": 1, "catalog": 2, "scenario": 3, "plan": 4,
-        "emit": 5, "report": 5, "lint": 5, "import": 5}
+        "emit": 5, "report": 5, "lint": 5, "import": 5, "cost": 6}
 OPEN_TO_ALL = {"plan/strategy.h"}  # the strategy table, read by renderers
 
 # Cycles that are genuine, as sorted tuples of source files, each with its
