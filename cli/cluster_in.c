@@ -98,24 +98,14 @@ static int read_files(gs_inventory *inv, gs_import_input what, const char *const
 	return rc;
 }
 
-/* The files through the builder; with one node list and one pod list from
- * files, gs_import_load, which also locates errors the JSON reader found
- * without a position. */
+/* The files through the builder, all node lists, then all pod lists, then
+ * the metrics; lists of one kind are merged. */
 int cli_cluster_load(const cli_cluster *c, const gs_catalog *cat, gs_inventory **out)
 {
 	gs_inventory *inv = NULL;
 	gs_error err;
-	gs_import_opts o = c->o;
-	int rc;
+	int rc = gs_import_begin(cat, &c->o, &inv, &err);
 
-	if (c->n_nodes == 1 && c->n_pods == 1) {
-		o.nodes = c->nodes[0];
-		o.pods = c->pods[0];
-		o.metrics = c->metrics;
-		o.n_metrics = c->n_metrics;
-		return gs_import_load(cat, &o, out, &err) < 0 ? cli_fail(&err) : EXIT_OK;
-	}
-	rc = gs_import_begin(cat, &o, &inv, &err);
 	if (rc == 0)
 		rc = read_files(inv, GS_INPUT_NODES, c->nodes, c->n_nodes, &err);
 	if (rc == 0)

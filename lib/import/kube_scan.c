@@ -389,7 +389,10 @@ int gs_kube_scan_end(gs_kube_scan *s, gs_error *err)
 		                  "(truncated?)",
 		                  s->n_items - 1);
 	default:
-		where = "the file ends before the List's closing brace (truncated?)";
+		return gs_fail_at(err, GS_ESYNTAX, s->file, s->line, s->col,
+		                  "the file ends before the List's closing brace, after its %zu "
+		                  "item%s (truncated?)",
+		                  s->n_items, s->n_items == 1 ? "" : "s");
 	}
 	return gs_fail_at(err, GS_ESYNTAX, s->file, s->line, s->col, "%s", where);
 }

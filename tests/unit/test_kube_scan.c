@@ -196,8 +196,8 @@ static void test_truncated_messages(void **state)
 	expect_error("{\"items\": [", 4, GS_ESYNTAX,
 	             "list.json:1:12: error: the file ends before items[0] (truncated?)");
 	expect_error("{\"items\": [{}],\n \"kind\": \"List\"\n", 4, GS_ESYNTAX,
-	             "list.json:3:1: error: the file ends before the List's closing brace "
-	             "(truncated?)");
+	             "list.json:3:1: error: the file ends before the List's closing brace, "
+	             "after its 1 item (truncated?)");
 	/* Before the items begin, the YAML reader reads the file whole and says. */
 	expect_error("{\"kind\": \"Li", 1, GS_ESYNTAX,
 	             "list.json:1:10: error: unterminated quoted string (the file ends "
