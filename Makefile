@@ -178,6 +178,7 @@ check-run: build/header-check.o $(UNIT_BIN) build/san/gpushare all
 	@sh tests/emit/karpenter_replay.sh build/san/gpushare
 	@sh tests/emit/labels.sh build/san/gpushare
 	@sh tests/emit/apply.sh build/san/gpushare
+	@sh tests/live/kubectl.sh build/san/gpushare
 	@CHECK_CASES=200 sh tests/check/run.sh build/san/gpushare
 	@ADV_CASES=20 sh tests/check/adversary.sh build/san/gpushare
 	@sh tests/hardening/run.sh build/san/gpushare

@@ -307,6 +307,7 @@ typedef struct cli_cluster {
 	gs_import_opts o;             /* percentile, team label, strict */
 	const char **nodes, **pods, **metrics;
 	size_t n_nodes, n_pods, n_metrics;
+	const char *context, *kubeconfig; /* either: nodes and pods from kubectl */
 } cli_cluster;
 int cli_cluster_init(cli_cluster *c, int argc);
 void cli_cluster_free(cli_cluster *c);
@@ -321,6 +322,12 @@ int cli_cluster_check(const cli_cmd *self, const cli_cluster *c);
 const char *cli_cluster_name(const cli_cluster *c);
 /* Reads and measures it; EXIT_OK, or the status after reporting. */
 int cli_cluster_load(const cli_cluster *c, const gs_catalog *cat, gs_inventory **out);
+/* kubectl.c: the node list (GS_INPUT_NODES) or the pod list of the cluster
+ * c's --kubeconfig and --context name, read into inv by running kubectl
+ * (KUBECTL names another binary). Its failure is the error, named
+ * "kubectl get nodes" or "kubectl get pods". */
+int cli_kubectl_read(const cli_cluster *c, gs_inventory *inv, gs_import_input what,
+                     gs_error *err);
 
 #define CLI_OPTS_CLUSTER(T, f) \
 	{ "nodes", 0, "FILE", "'kubectl get nodes -o json' output (repeatable; - for stdin)", \
@@ -335,6 +342,10 @@ int cli_cluster_load(const cli_cluster *c, const gs_catalog *cat, gs_inventory *
 	{ "team-label", 0, "KEY", "pod label naming the team (default: the namespace)", \
 	  CLI_STR(T, f.o.team_label) }, \
 	{ "strict", 0, NULL, "fail on a bad sample or an unknown GPU, not warn", \
-	  CLI_FLAG(T, f.o.strict) }
+	  CLI_FLAG(T, f.o.strict) }, \
+	{ "context", 0, "NAME", "read nodes and pods with kubectl from this kubeconfig context", \
+	  CLI_STR(T, f.context) }, \
+	{ "kubeconfig", 0, "FILE", "the kubeconfig kubectl reads nodes and pods with", \
+	  CLI_STR(T, f.kubeconfig) }
 
 #endif

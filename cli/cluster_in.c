@@ -12,6 +12,7 @@ int cli_cluster_init(cli_cluster *c, int argc)
 	gs_import_opts o = GS_IMPORT_OPTS_INIT;
 	c->o = o;
 	c->n_nodes = c->n_pods = c->n_metrics = 0;
+	c->context = c->kubeconfig = NULL;
 	c->nodes = calloc(n, sizeof *c->nodes);
 	c->pods = calloc(n, sizeof *c->pods);
 	c->metrics = calloc(n, sizeof *c->metrics);
@@ -62,14 +63,23 @@ static size_t count_stdin(const char *const *files, size_t n)
 	return k;
 }
 
+/* Nodes and pods from a running cluster, through kubectl. */
+static int live(const cli_cluster *c)
+{
+	return c->context || c->kubeconfig;
+}
+
 int cli_cluster_given(const cli_cluster *c)
 {
-	return c->n_nodes || c->n_pods;
+	return c->n_nodes || c->n_pods || live(c);
 }
 
 int cli_cluster_check(const cli_cmd *self, const cli_cluster *c)
 {
-	if (!c->n_nodes || !c->n_pods)
+	if (live(c) && (c->n_nodes || c->n_pods))
+		return cli_usage_error(self, "--context and --kubeconfig read the nodes and pods "
+		                             "with kubectl: give them without --nodes and --pods");
+	if (!live(c) && (!c->n_nodes || !c->n_pods))
 		return cli_usage_error(self, "--nodes and --pods are required");
 	if (count_stdin(c->nodes, c->n_nodes) + count_stdin(c->pods, c->n_pods) +
 	        count_stdin(c->metrics, c->n_metrics) > 1)
@@ -79,6 +89,8 @@ int cli_cluster_check(const cli_cmd *self, const cli_cluster *c)
 
 const char *cli_cluster_name(const cli_cluster *c)
 {
+	if (live(c))
+		return c->context ? c->context : c->kubeconfig;
 	return c->n_nodes ? c->nodes[0] : "the cluster";
 }
 
@@ -99,7 +111,8 @@ static int read_files(gs_inventory *inv, gs_import_input what, const char *const
 }
 
 /* The files through the builder, all node lists, then all pod lists, then
- * the metrics; lists of one kind are merged. */
+ * the metrics; lists of one kind are merged. With --context or --kubeconfig,
+ * the node list and the pod list are kubectl's output. */
 int cli_cluster_load(const cli_cluster *c, const gs_catalog *cat, gs_inventory **out)
 {
 	gs_inventory *inv = NULL;
@@ -107,9 +120,11 @@ int cli_cluster_load(const cli_cluster *c, const gs_catalog *cat, gs_inventory *
 	int rc = gs_import_begin(cat, &c->o, &inv, &err);
 
 	if (rc == 0)
-		rc = read_files(inv, GS_INPUT_NODES, c->nodes, c->n_nodes, &err);
+		rc = live(c) ? cli_kubectl_read(c, inv, GS_INPUT_NODES, &err)
+		             : read_files(inv, GS_INPUT_NODES, c->nodes, c->n_nodes, &err);
 	if (rc == 0)
-		rc = read_files(inv, GS_INPUT_PODS, c->pods, c->n_pods, &err);
+		rc = live(c) ? cli_kubectl_read(c, inv, GS_INPUT_PODS, &err)
+		             : read_files(inv, GS_INPUT_PODS, c->pods, c->n_pods, &err);
 	if (rc == 0)
 		rc = read_files(inv, GS_INPUT_METRICS, c->metrics, c->n_metrics, &err);
 	if (rc == 0)
