@@ -200,9 +200,15 @@ build/bench/import_gen: tests/bench/import_gen.c libgpushare.a
 	@$(if $(Q),echo "  CC      $@")
 	$(Q)$(CC) $(ALL_CFLAGS) -O2 -o $@ tests/bench/import_gen.c libgpushare.a $(DEPS_LIBS) -lm
 
-bench: build/bench/bench build/bench/import_gen
+build/bench/import_big: tests/bench/import_big.c tests/bench/rng.h
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $@")
+	$(Q)$(CC) $(STD) $(WARN) -O2 -o $@ tests/bench/import_big.c
+
+bench: build/bench/bench build/bench/import_gen build/bench/import_big gpushare
 	./build/bench/bench $(BENCH_SIZES)
 	./build/bench/import_gen
+	./build/bench/import_big $(IMPORT_BIG)
 
 install: all
 	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig \
