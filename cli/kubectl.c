@@ -116,6 +116,7 @@ static int start(kubectl *k, const cli_cluster *c, int pods, gs_error *err)
 	posix_spawn_file_actions_destroy(&fa);
 	close(fd[1]);
 	if (rc != 0) {
+		k->pid = -1; /* nothing to wait for */
 		close(fd[0]);
 		return fail(err, k->name,
 		            "cannot run '%s': %s (install kubectl, or name it in KUBECTL)", argv[0],
