@@ -184,6 +184,7 @@ check-run: build/header-check.o $(UNIT_BIN) build/san/gpushare all
 	@sh tests/emit/labels.sh build/san/gpushare
 	@sh tests/emit/apply.sh build/san/gpushare
 	@sh tests/live/prometheus.sh build/san/gpushare
+	@sh tests/live/kubectl.sh build/san/gpushare
 	@CHECK_CASES=200 sh tests/check/run.sh build/san/gpushare
 	@ADV_CASES=20 sh tests/check/adversary.sh build/san/gpushare
 	@sh tests/hardening/run.sh build/san/gpushare
@@ -206,9 +207,15 @@ build/bench/import_gen: tests/bench/import_gen.c libgpushare.a
 	@$(if $(Q),echo "  CC      $@")
 	$(Q)$(CC) $(ALL_CFLAGS) -O2 -o $@ tests/bench/import_gen.c libgpushare.a $(DEPS_LIBS) -lm
 
-bench: build/bench/bench build/bench/import_gen
+build/bench/import_big: tests/bench/import_big.c tests/bench/rng.h
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $@")
+	$(Q)$(CC) $(STD) $(WARN) -O2 -o $@ tests/bench/import_big.c
+
+bench: build/bench/bench build/bench/import_gen build/bench/import_big gpushare
 	./build/bench/bench $(BENCH_SIZES)
 	./build/bench/import_gen
+	./build/bench/import_big $(IMPORT_BIG)
 
 install: all
 	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig \

@@ -319,6 +319,8 @@ typedef struct cli_cluster {
 	cli_prom prom;                /* DCGM series from a Prometheus server */
 	const char **claims;          /* DRA ResourceClaims (cost only) */
 	size_t n_claims;
+	const char *context, *kubeconfig; /* either: nodes and pods from kubectl */
+	int live_claims;              /* with kubectl, also its ResourceClaims (cost) */
 } cli_cluster;
 int cli_cluster_init(cli_cluster *c, int argc);
 void cli_cluster_free(cli_cluster *c);
@@ -345,6 +347,13 @@ int cli_prom_check(const cli_cmd *self, const cli_prom *p);
  * read by the inventory as a metrics source. 0, or a GS_E* code with err
  * filled; Prometheus' warnings go to stderr as they come. */
 int cli_prom_read(const cli_prom *p, gs_inventory *inv, gs_error *err);
+/* kubectl.c: the node list (GS_INPUT_NODES), pod list or ResourceClaims of the cluster
+ * c's --kubeconfig and --context name, read into inv by running kubectl
+ * (KUBECTL names another binary). Its failure is the error, named
+ * "kubectl get nodes", "... pods" or "... resourceclaims"; a cluster without
+ * ResourceClaims is a warning. */
+int cli_kubectl_read(const cli_cluster *c, gs_inventory *inv, gs_import_input what,
+                     gs_error *err);
 
 #define CLI_OPTS_CLUSTER(T, f) \
 	{ "nodes", 0, "FILE", "'kubectl get nodes -o json' output (repeatable; - for stdin)", \
@@ -369,7 +378,11 @@ int cli_prom_read(const cli_prom *p, gs_inventory *inv, gs_error *err);
 	{ "until", 0, "TIME", "with --prometheus, the window's end (default now)", \
 	  CLI_CALL(cli_prom_set_until) }, \
 	{ "timeout", 0, "SECONDS", "with --prometheus, the limit of each request (default 30)", \
-	  CLI_INT(T, f.prom.timeout, 1, 86400) }
+	  CLI_INT(T, f.prom.timeout, 1, 86400) }, \
+	{ "context", 0, "NAME", "read nodes and pods with kubectl from this kubeconfig context", \
+	  CLI_STR(T, f.context) }, \
+	{ "kubeconfig", 0, "FILE", "the kubeconfig kubectl reads nodes and pods with", \
+	  CLI_STR(T, f.kubeconfig) }
 
 /* DRA claims: only what reads who holds which GPU (cost) takes them. */
 #define CLI_OPT_CLAIMS \

@@ -13,6 +13,8 @@ int cli_cluster_init(cli_cluster *c, int argc)
 	c->o = o;
 	c->n_nodes = c->n_pods = c->n_metrics = c->n_claims = 0;
 	c->prom = (cli_prom){ 0 };
+	c->context = c->kubeconfig = NULL;
+	c->live_claims = 0;
 	c->nodes = calloc(n, sizeof *c->nodes);
 	c->pods = calloc(n, sizeof *c->pods);
 	c->metrics = calloc(n, sizeof *c->metrics);
@@ -73,16 +75,25 @@ static size_t count_stdin(const char *const *files, size_t n)
 	return k;
 }
 
+/* Nodes and pods from a running cluster, through kubectl. */
+static int live(const cli_cluster *c)
+{
+	return c->context || c->kubeconfig;
+}
+
 int cli_cluster_given(const cli_cluster *c)
 {
 	const cli_prom *p = &c->prom;
-	return c->n_nodes || c->n_pods || p->url || p->window || p->step || p->until ||
-	       p->timeout;
+	return c->n_nodes || c->n_pods || live(c) || p->url || p->window || p->step ||
+	       p->until || p->timeout;
 }
 
 int cli_cluster_check(const cli_cmd *self, const cli_cluster *c)
 {
-	if (!c->n_nodes || !c->n_pods)
+	if (live(c) && (c->n_nodes || c->n_pods))
+		return cli_usage_error(self, "--context and --kubeconfig read the nodes and pods "
+		                             "with kubectl: give them without --nodes and --pods");
+	if (!live(c) && (!c->n_nodes || !c->n_pods))
 		return cli_usage_error(self, "--nodes and --pods are required");
 	if (count_stdin(c->nodes, c->n_nodes) + count_stdin(c->pods, c->n_pods) +
 	        count_stdin(c->metrics, c->n_metrics) + count_stdin(c->claims, c->n_claims) > 1)
@@ -92,6 +103,8 @@ int cli_cluster_check(const cli_cmd *self, const cli_cluster *c)
 
 const char *cli_cluster_name(const cli_cluster *c)
 {
+	if (live(c))
+		return c->context ? c->context : c->kubeconfig;
 	return c->n_nodes ? c->nodes[0] : "the cluster";
 }
 
@@ -111,31 +124,26 @@ static int read_files(gs_inventory *inv, gs_import_input what, const char *const
 	return rc;
 }
 
-/* The files through the builder (claims after the pod lists), then
- * Prometheus' series; with one node list and one pod list from files, no
- * claims and no Prometheus, gs_import_load,
- * which also locates errors the JSON reader found without a position. */
+/* The files through the builder: all node lists, then all pod lists
+ * (merged), then the claims, the metrics files and Prometheus' series.
+ * With --context or --kubeconfig, the node list and the pod list are
+ * kubectl's output. */
 int cli_cluster_load(const cli_cluster *c, const gs_catalog *cat, gs_inventory **out)
 {
 	gs_inventory *inv = NULL;
 	gs_error err;
-	gs_import_opts o = c->o;
-	int rc;
+	int rc = gs_import_begin(cat, &c->o, &inv, &err);
 
-	if (c->n_nodes == 1 && c->n_pods == 1 && !c->n_claims && !c->prom.url) {
-		o.nodes = c->nodes[0];
-		o.pods = c->pods[0];
-		o.metrics = c->metrics;
-		o.n_metrics = c->n_metrics;
-		return gs_import_load(cat, &o, out, &err) < 0 ? cli_fail(&err) : EXIT_OK;
-	}
-	rc = gs_import_begin(cat, &o, &inv, &err);
 	if (rc == 0)
-		rc = read_files(inv, GS_INPUT_NODES, c->nodes, c->n_nodes, &err);
+		rc = live(c) ? cli_kubectl_read(c, inv, GS_INPUT_NODES, &err)
+		             : read_files(inv, GS_INPUT_NODES, c->nodes, c->n_nodes, &err);
 	if (rc == 0)
-		rc = read_files(inv, GS_INPUT_PODS, c->pods, c->n_pods, &err);
+		rc = live(c) ? cli_kubectl_read(c, inv, GS_INPUT_PODS, &err)
+		             : read_files(inv, GS_INPUT_PODS, c->pods, c->n_pods, &err);
 	if (rc == 0)
 		rc = read_files(inv, GS_INPUT_CLAIMS, c->claims, c->n_claims, &err);
+	if (rc == 0 && live(c) && c->live_claims)
+		rc = cli_kubectl_read(c, inv, GS_INPUT_CLAIMS, &err);
 	if (rc == 0)
 		rc = read_files(inv, GS_INPUT_METRICS, c->metrics, c->n_metrics, &err);
 	if (rc == 0 && c->prom.url)

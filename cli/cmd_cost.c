@@ -304,6 +304,7 @@ int cmd_cost(const cli_cmd *self, int argc, char **argv)
 
 	if ((rc = cli_cluster_init(&a.cl, argc)) != EXIT_OK)
 		return rc;
+	a.cl.live_claims = 1; /* who holds a GPU through DRA is part of the bill */
 	if ((rc = parse(self, argc, argv, &a)) < 0 &&
 	    (rc = cli_load_catalog(a.profiles, &cat)) == EXIT_OK &&
 	    (rc = cli_cluster_load(&a.cl, cat, &inv)) == EXIT_OK) {

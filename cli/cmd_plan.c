@@ -74,11 +74,12 @@ static int check_input(const cli_cmd *self, const plan_args *a, int argc, char *
 		return cli_usage_error(self, "--nodes and --pods go together");
 	if (cli_cluster_given(&a->cl) && cli_cluster_check(self, &a->cl) >= 0)
 		return EXIT_USAGE;
-	if (a->cl.n_nodes && first < argc)
-		return cli_usage_error(self,
-		                       "give a workload FILE or --nodes and --pods, not both");
-	if (!a->cl.n_nodes && first >= argc)
-		return cli_usage_error(self, "a workload file (or --nodes and --pods) is required");
+	if (cli_cluster_given(&a->cl) && first < argc)
+		return cli_usage_error(self, "give a workload FILE or a cluster (--nodes and "
+		                             "--pods, or --context), not both");
+	if (!cli_cluster_given(&a->cl) && first >= argc)
+		return cli_usage_error(self, "a workload file (or --nodes and --pods, or "
+		                             "--context) is required");
 	if (argc - first > 1)
 		return cli_usage_error(self, "unexpected argument '%s'", argv[first + 1]);
 	return 0;
@@ -125,7 +126,7 @@ static int run(const cli_cmd *self, int argc, char **argv, plan_args *ap)
 		return rc;
 	if ((rc = cli_load_catalog(a.profiles, &cat)) != EXIT_OK)
 		return rc;
-	if (a.cl.n_nodes && (rc = import_scenario(cat, &a.cl, &scn)) != EXIT_OK) {
+	if (cli_cluster_given(&a.cl) && (rc = import_scenario(cat, &a.cl, &scn)) != EXIT_OK) {
 		gs_catalog_free(cat);
 		return rc;
 	}
@@ -134,7 +135,7 @@ static int run(const cli_cmd *self, int argc, char **argv, plan_args *ap)
 	    gs_plan_make(scn, &po, &plan, &err) < 0) {
 		rc = cli_fail(&err);
 	} else {
-		a.eo.source = a.cl.n_nodes ? cli_cluster_name(&a.cl) : argv[first];
+		a.eo.source = cli_cluster_given(&a.cl) ? cli_cluster_name(&a.cl) : argv[first];
 		rc = output(plan, scn, &a);
 	}
 	gs_plan_free(plan);

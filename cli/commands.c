@@ -22,9 +22,10 @@ const cli_cmd cli_commands[] = {
 	  "Advise which sharing strategies suit one workload, and why.",
 	  advise_opts, NULL },
 	{ "import", cmd_import, "import workloads and GPU utilization from a cluster",
-	  "--nodes FILE --pods FILE [--metrics FILE]... [options]",
-	  "Read a cluster's GPU nodes and pods (kubectl -o json) and their DCGM metrics;\n"
-	  "write a workload file to plan from, or report how busy the GPUs really are.",
+	  "(--nodes FILE --pods FILE | --context NAME) [--metrics FILE]... [options]",
+	  "Read a cluster's GPU nodes and pods (kubectl -o json files, or kubectl run\n"
+	  "with --context) and their DCGM metrics; write a workload file to plan from,\n"
+	  "or report how busy the GPUs really are.",
 	  import_opts, NULL },
 	{ "cost", cmd_cost, "who pays for which GPU of a cluster, and what sits idle",
 	  "--nodes FILE --pods FILE [--claims FILE]... [--metrics FILE]... [options]",

@@ -327,7 +327,6 @@ static int read_claim(const char *file, const gs_node *it, size_t i, void *ud)
 
 int gs_import_read_claims(gs_inventory *inv, const gs_source *src)
 {
-	gs_kube_list l = { src, "ResourceClaim", "kubectl get resourceclaims -A -o json",
-		               inv->yaml_only };
+	gs_kube_list l = { src, "ResourceClaim", "kubectl get resourceclaims -A -o json" };
 	return gs_kube_list_read(&l, read_claim, inv, inv->err);
 }

@@ -15,7 +15,9 @@
 /* After the last sample: names, then what the samples say, then totals. */
 static int finish(gs_inventory *inv)
 {
-	int rc = gs_import_name_workloads(inv);
+	int rc = gs_import_warn_duplicates(inv);
+	if (rc == 0)
+		rc = gs_import_name_workloads(inv);
 	inv->sum.cloud = NULL;
 	for (size_t i = 0; i < inv->n_nodes; i++) {
 		const gs_instance *in = inv->nodes[i].pub.instance;
@@ -134,18 +136,21 @@ static int read_path(gs_inventory *inv, gs_import_input what, const char *path,
 	return rc;
 }
 
-/* One import of the files opts names, its readers in order. */
-static int import_once(const gs_catalog *cat, const gs_import_opts *opts,
-                       int yaml_only, gs_inventory **out, gs_error *err)
+/* The files opts names through the builder, in order. Errors carry their
+ * place in the file: the list reader locates those inside an item itself
+ * (kube_list.h), so a pipe or stdin is read once, like a file. */
+int gs_import_load(const gs_catalog *cat, const gs_import_opts *opts,
+                   gs_inventory **out, gs_error *err)
 {
 	gs_inventory *inv = NULL;
-	int rc;
+	int rc = gs_check_version(opts->version, GS_IMPORT_OPTS_VERSION, "gs_import_opts", err);
 
+	if (rc < 0)
+		return rc;
 	if (!opts->nodes || !opts->pods)
 		return gs_fail(err, GS_EINVAL, "both a node list and a pod list are needed");
 	if ((rc = gs_import_begin(cat, opts, &inv, err)) < 0)
 		return rc;
-	inv->yaml_only = yaml_only;
 	rc = read_path(inv, GS_INPUT_NODES, opts->nodes, err);
 	if (rc == 0)
 		rc = read_path(inv, GS_INPUT_PODS, opts->pods, err);
@@ -159,33 +164,4 @@ static int import_once(const gs_catalog *cat, const gs_import_opts *opts,
 	}
 	*out = inv;
 	return 0;
-}
-
-/* cJSON keeps no positions, so an import that fails without one is run
- * again with the YAML reader alone, which locates the same error. Only
- * failures pay for the second pass; stdin cannot be read twice. */
-int gs_import_load(const gs_catalog *cat, const gs_import_opts *opts,
-                   gs_inventory **out, gs_error *err)
-{
-	gs_error first, second;
-	int rc = gs_check_version(opts->version, GS_IMPORT_OPTS_VERSION, "gs_import_opts", err);
-	int uses_stdin = 0;
-
-	if (rc < 0)
-		return rc;
-	rc = import_once(cat, opts, 0, out, &first);
-	if (rc == 0)
-		return 0;
-	uses_stdin = (opts->nodes && strcmp(opts->nodes, "-") == 0) ||
-	             (opts->pods && strcmp(opts->pods, "-") == 0);
-	if (!first.line && first.file[0] && !uses_stdin) {
-		int rc2 = import_once(cat, opts, 1, out, &second);
-		if (rc2 == 0)
-			return 0; /* the readers disagree; the YAML reader's answer stands */
-		if (second.line)
-			first = second;
-	}
-	if (err)
-		*err = first;
-	return rc;
 }

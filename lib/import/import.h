@@ -10,6 +10,7 @@
  *   measure.c    DCGM samples: to pods and GPUs, then percentiles
  *   inventory.c  warnings, names and keys; accessors; free
  *   owners.c     the workload that owns a pod
+ *   duplicates.c nodes and pods that several lists (or one) repeat
  *   output.c     the scenario, the workload file, the report document
  *   holders.c    what each pod holds where, for chargeback (holders.h)
  *   claims.c     DRA ResourceClaims: the GPUs they allocate to pods
@@ -77,12 +78,15 @@ typedef struct iwl {
 	size_t n_pods, cap_pods;
 } iwl;
 
+/* A pod's key in pod_ix, "namespace/name"; the bounds are far above
+ * Kubernetes' own. */
+#define GS_IMPORT_POD_KEY 600
+
 struct gs_inventory {
 	const gs_catalog *cat;
 	gs_error *err;             /* during gs_import_load only */
 	const char *team_label;    /* during gs_import_load only */
 	int percentile;
-	int yaml_only;             /* read items by the YAML reader only */
 	int strict;                /* bad samples and unknown GPUs fail */
 	int phase;                 /* import.c: what gs_import_read takes next */
 	inode *nodes;
@@ -101,6 +105,9 @@ struct gs_inventory {
 	ipod *cpods;               /* pods that hold GPUs through DRA claims only */
 	size_t n_cpods, cap_cpods;
 	gs_strmap cpod_ix;
+	/* duplicates.c: nodes [0] and pods [1] seen again, and the first */
+	size_t dup_count[2];
+	char dup_first[2][GS_IMPORT_POD_KEY];
 };
 
 /* inventory.c */
@@ -113,9 +120,7 @@ int gs_import_warn(gs_inventory *inv, const char *fmt, ...) GS_PRINTF(2, 3);
  * at both ends. Other characters become '-'. May leave out empty. */
 char *gs_import_dns_label(const char *s, char out[64]);
 
-/* A pod's key in pod_ix, "namespace/name"; the bounds are far above
- * Kubernetes' own. Returns buf. */
-#define GS_IMPORT_POD_KEY 600
+/* A pod's key in pod_ix (GS_IMPORT_POD_KEY). Returns buf. */
 const char *gs_import_pod_key(char buf[GS_IMPORT_POD_KEY], const char *ns,
                               const char *name);
 
@@ -147,6 +152,15 @@ int gs_import_read_pods(gs_inventory *inv, const gs_source *src);
 /* Sorts the workloads and names them: DNS labels, unique (the owner's,
  * else namespace-owner, else numbered), so the names are deterministic. */
 int gs_import_name_workloads(gs_inventory *inv);
+
+/* duplicates.c */
+
+/* Lists of one kind are merged: a node (by name) or a counted pod (by
+ * namespace/name) read before is kept as it was first read, and the
+ * repeat only counted. Returns 0. */
+int gs_import_duplicate(gs_inventory *inv, int pods, const char *key);
+/* One warning per kind that had repeats, counting them. */
+int gs_import_warn_duplicates(gs_inventory *inv);
 
 /* measure.c */
 

@@ -2,19 +2,21 @@
  * kube_list.c - reading kubectl's List of nodes or pods item by item
  * (kube_list.h), and the fields every item has.
  *
- * The tree of 50,000 pods has millions of nodes; parsing one item at a
- * time keeps memory small and is 2-3 times faster. A scanner only finds
- * where the items of a JSON List are (it knows strings and nesting, with a
- * counter, not recursion); the JSON or YAML reader parses each item.
- * Anything the scanner does not expect sends the file to whole_list, whose
- * reader then reports the error.
+ * The source is read in chunks of 1 MiB through the scanner (kube_scan.h),
+ * which finds each item of the List; the item's bytes alone go to the JSON
+ * reader (or the YAML reader) and its tree to the callback, then both are
+ * dropped. So memory is bounded by the largest item, not by the file: a
+ * 1 GiB list of 100,000 pods streams like a small one, and a pipe from
+ * kubectl is read as it is written. What is not a JSON List (`kubectl get
+ * node NAME -o json` prints one object; `-o yaml` prints YAML) is read
+ * whole, within the limit of a file, by the YAML reader.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/buf.h"
 #include "import/kube_list.h"
-
-#define NONE ((size_t)-1)
+#include "import/kube_scan.h"
 
 /* ---- the fields of an item ----------------------------------------------- */
 
@@ -114,170 +116,151 @@ static int whole_list(const gs_kube_list *l, const char *file, const char *buf,
 	return rc;
 }
 
-/* ---- the scanner --------------------------------------------------------- */
-
-typedef struct span {
-	size_t start, end;
-} span;
-
-static size_t skip_ws(const char *b, size_t n, size_t i)
-{
-	while (i < n && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r'))
-		i++;
-	return i;
-}
-
-/* b[i] is '"': the index after the closing quote, or NONE. */
-static size_t skip_string(const char *b, size_t n, size_t i)
-{
-	for (i++; i < n; i++) {
-		if (b[i] == '\\')
-			i++;
-		else if (b[i] == '"')
-			return i + 1;
-	}
-	return NONE;
-}
-
-/* The index after the value at b[i], or NONE. */
-static size_t skip_value(const char *b, size_t n, size_t i)
-{
-	size_t depth = 0;
-	if (i >= n)
-		return NONE;
-	if (b[i] == '"')
-		return skip_string(b, n, i);
-	if (b[i] != '{' && b[i] != '[') {
-		size_t start = i;
-		while (i < n && !strchr(" \t\r\n,]}", b[i]))
-			i++;
-		return i > start ? i : NONE;
-	}
-	for (; i < n; i++) {
-		if (b[i] == '"') {
-			if ((i = skip_string(b, n, i)) == NONE)
-				return NONE;
-			i--; /* the closing quote */
-		} else if (b[i] == '{' || b[i] == '[')
-			depth++;
-		else if ((b[i] == '}' || b[i] == ']') && --depth == 0)
-			return i + 1;
-	}
-	return NONE;
-}
-
-/* The elements of the array that starts at b[i] ('['), appended to out;
- * the index after its ']', or NONE. */
-static size_t split_array(const char *b, size_t n, size_t i, span **out,
-                          size_t *count, size_t *cap)
-{
-	size_t k;
-	for (i = skip_ws(b, n, i + 1); i < n && b[i] != ']'; i = skip_ws(b, n, i + 1)) {
-		if ((k = skip_value(b, n, i)) == NONE ||
-		    gs_grow(out, cap, *count + 1, sizeof **out) < 0)
-			return NONE;
-		(*out)[(*count)++] = (span){ i, k };
-		if ((i = skip_ws(b, n, k)) >= n || (b[i] != ',' && b[i] != ']'))
-			return NONE;
-		if (b[i] == ']')
-			break;
-	}
-	return i < n ? i + 1 : NONE;
-}
-
-/* The items of the List at the top of b: 0, or -1 to read it whole. */
-static int split_items(const char *b, size_t n, span **out, size_t *count,
-                       size_t *cap)
-{
-	size_t i = skip_ws(b, n, 0), k, found = 0;
-	if (i >= n || b[i] != '{')
-		return -1;
-	for (i = skip_ws(b, n, i + 1); i < n && b[i] == '"'; i = skip_ws(b, n, i + 1)) {
-		int items;
-		if ((k = skip_string(b, n, i)) == NONE)
-			return -1;
-		items = k - i == 7 && memcmp(b + i, "\"items\"", 7) == 0;
-		if ((i = skip_ws(b, n, k)) >= n || b[i] != ':')
-			return -1;
-		i = skip_ws(b, n, i + 1);
-		if (items && found)
-			return -1; /* twice: the reader refuses duplicate keys */
-		if (items && i < n && b[i] == '[') {
-			found = 1;
-			if ((i = split_array(b, n, i, out, count, cap)) == NONE)
-				return -1;
-		} else if ((i = skip_value(b, n, i)) == NONE) {
-			return -1;
-		}
-		if ((i = skip_ws(b, n, i)) >= n || (b[i] != ',' && b[i] != '}'))
-			return -1;
-		if (b[i] == '}')
-			break;
-	}
-	return found && i < n && b[i] == '}' && skip_ws(b, n, i + 1) == n ? 0 : -1;
-}
-
 /* ---- item by item -------------------------------------------------------- */
 
+/* What the source is read in. */
+#define CHUNK (1u << 20)
+
 /* Errors inside an item are relative to it: move them to the file. */
-static void shift_error(gs_error *err, const char *file, const char *b, size_t at)
+static void shift_error(gs_error *err, const char *file, const gs_kube_scan *s)
 {
-	unsigned long line = 1, col = 1;
 	if (!err || !err->line || strcmp(err->file, file) != 0)
 		return;
-	for (size_t i = 0; i < at; i++, col++)
-		if (b[i] == '\n') {
-			line++;
-			col = 0;
-		}
 	if (err->line == 1)
-		err->col += col - 1;
-	err->line += line - 1;
+		err->col += s->item_col - 1;
+	err->line += s->item_line - 1;
 }
 
 /* One item: by the JSON reader, about three times faster, unless it has
  * refused an item of this file that the YAML reader (JSON is YAML's flow
- * style) read; then by the YAML reader, which also words the errors. */
+ * style) read; then by the YAML reader, which also words the errors.
+ * *by_json says which reader made the tree. */
 static int read_item(const char *file, const char *text, size_t len, int *no_json,
-                     gs_node **out, gs_error *err)
+                     int *by_json, gs_node **out, gs_error *err)
 {
 	int rc;
-	if (!*no_json && gs_json_read_buffer(file, text, len, out, err) == 0)
+	*by_json = !*no_json && gs_json_read_buffer(file, text, len, out, err) == 0;
+	if (*by_json)
 		return 0;
 	if ((rc = gs_yaml_read_buffer(file, text, len, out, err)) == 0)
 		*no_json = 1;
 	return rc;
 }
 
-/* Files are split into items; each is read by the fastest reader that
- * takes it (read_item), and `kubectl -o yaml` works as well. */
+/* The JSON reader keeps no positions, so an error the callback gave
+ * without one is looked for again: the same item's bytes by the YAML
+ * reader, whose tree has them, and the callback once more. Callbacks
+ * check an item before they add it, so a second call fails the same way;
+ * when it does not, or has no position either, the first error stands. */
+static void locate(const gs_kube_list *l, const gs_kube_scan *s, gs_kube_item_fn each,
+                   void *ud, gs_error *err)
+{
+	gs_error first = *err;
+	gs_node *item = NULL;
+	int rc = gs_yaml_read_buffer(l->src->name, s->item, s->item_len, &item, err);
+	if (rc == 0)
+		rc = each(l->src->name, item, s->n_items - 1, ud);
+	gs_node_free(item);
+	if (rc == 0 || !err->line)
+		*err = first;
+}
+
+static int one_item(const gs_kube_list *l, gs_kube_scan *s, int *no_json,
+                    gs_kube_item_fn each, void *ud, gs_error *err)
+{
+	const char *file = l->src->name;
+	gs_node *item = NULL;
+	int by_json, rc = read_item(file, s->item, s->item_len, no_json, &by_json, &item, err);
+
+	if (rc == 0)
+		rc = each(file, item, s->n_items - 1, ud);
+	gs_node_free(item);
+	if (rc < 0 && by_json && err && !err->line && strcmp(err->file, file) == 0)
+		locate(l, s, each, ud, err);
+	if (rc < 0)
+		shift_error(err, file, s);
+	return rc;
+}
+
+/* What is not a JSON List (YAML, one object, an error) is read whole, up
+ * to the limit of a file: the bytes read so far (top), then the rest. */
+static int read_whole(const gs_kube_list *l, gs_buf *top, char *chunk, gs_kube_item_fn each,
+                      void *ud, gs_error *err)
+{
+	const gs_source *src = l->src;
+	long got;
+
+	do {
+		if (top->len > GS_READ_MAX_BYTES)
+			return gs_fail_at(err, GS_ELIMIT, src->name, 0, 0,
+			                  "file is larger than the %u MiB limit (only a JSON "
+			                  "List, as '%s' prints it, is read item by item)",
+			                  GS_READ_MAX_BYTES >> 20, l->cmd);
+		if ((got = src->read(src->ud, chunk, CHUNK, err)) < 0)
+			return (int)got;
+		gs_buf_add(top, chunk, (size_t)got);
+	} while (got > 0);
+	if (top->failed)
+		return gs_fail_nomem(err);
+	return whole_list(l, src->name, top->data ? top->data : "", top->len, each, ud, err);
+}
+
+/* The chunks of the source through the scanner; each item to the reader
+ * and the callback as soon as it is complete. Until the items begin, the
+ * bytes are kept (top), in case the file must be read whole. */
+static int stream(const gs_kube_list *l, gs_kube_scan *s, char *chunk, gs_kube_item_fn each,
+                  void *ud, gs_error *err)
+{
+	const gs_source *src = l->src;
+	gs_buf top = GS_BUF_INIT;
+	int rc = 0, no_json = 0;
+
+	for (;;) {
+		size_t off = 0, used;
+		long got = src->read(src->ud, chunk, CHUNK, err);
+		if (got <= 0) {
+			rc = got < 0 ? (int)got : gs_kube_scan_end(s, err);
+			break;
+		}
+		if (!s->items_open)
+			gs_buf_add(&top, chunk, (size_t)got);
+		if (top.len > GS_READ_MAX_BYTES) {
+			rc = GS_KUBE_SCAN_WHOLE; /* which says it is too large */
+			break;
+		}
+		while (off < (size_t)got) {
+			rc = gs_kube_scan_feed(s, chunk + off, (size_t)got - off, &used, err);
+			off += used;
+			if (rc != GS_KUBE_SCAN_ITEM)
+				break;
+			rc = one_item(l, s, &no_json, each, ud, err);
+			s->item_len = 0;
+			if (rc < 0)
+				break;
+		}
+		if (rc != 0)
+			break;
+		if (s->items_open)
+			gs_buf_release(&top);
+	}
+	if (rc == GS_KUBE_SCAN_WHOLE)
+		rc = read_whole(l, &top, chunk, each, ud, err);
+	gs_buf_release(&top);
+	return rc;
+}
+
 int gs_kube_list_read(const gs_kube_list *list, gs_kube_item_fn each, void *ud,
                       gs_error *err)
 {
-	const char *file = list->src->name;
-	span *items = NULL;
-	size_t n_items = 0, cap = 0, len;
-	char *buf;
-	int rc = gs_source_read_all(list->src, &buf, &len, err), no_json = list->yaml_only;
+	gs_kube_scan s;
+	char *chunk = malloc(CHUNK);
+	int rc;
 
-	if (rc < 0)
-		return rc;
-	if (memchr(buf, '\0', len) || split_items(buf, len, &items, &n_items, &cap) < 0) {
-		rc = whole_list(list, file, buf, len, each, ud, err);
-	} else {
-		for (size_t i = 0; rc == 0 && i < n_items; i++) {
-			gs_node *item = NULL;
-			const span *sp = &items[i];
-			rc = read_item(file, buf + sp->start, sp->end - sp->start,
-			               &no_json, &item, err);
-			if (rc == 0)
-				rc = each(file, item, i, ud);
-			gs_node_free(item);
-			if (rc < 0)
-				shift_error(err, file, buf, sp->start);
-		}
-	}
-	free(items);
-	free(buf);
+	if (!chunk)
+		return gs_fail_nomem(err);
+	gs_kube_scan_init(&s, list->src->name);
+	rc = stream(list, &s, chunk, each, ud, err);
+	gs_kube_scan_free(&s);
+	free(chunk);
 	return rc;
 }

@@ -3,9 +3,9 @@
  * prints (internal): a List item by item, and the fields of an item.
  *
  * The reader hands each item to a callback as the document tree of that
- * item alone, borrowed for the call, and keeps nothing of it afterwards:
- * a reader that takes the file in pieces can stand behind the same call,
- * so a List of any size is read in bounded memory.
+ * item alone, borrowed for the call, and keeps nothing of it afterwards.
+ * A JSON List is streamed from its source (kube_scan.h), so a List of any
+ * size is read in memory bounded by its largest item (GS_KUBE_ITEM_MAX).
  */
 #ifndef GS_KUBE_LIST_H
 #define GS_KUBE_LIST_H
@@ -22,12 +22,16 @@ typedef struct gs_kube_list {
 	const gs_source *src;
 	const char *kind;  /* of each item, e.g. "Node" */
 	const char *cmd;   /* what prints the list, named in errors */
-	int yaml_only;     /* read items by the YAML reader alone */
 } gs_kube_list;
 
 /* Reads a List's items, or the one object `kubectl get KIND NAME -o json`
  * prints (as item 0). Errors at a place inside an item, the callback's
- * too, are moved to that place in the file. */
+ * too, are moved to that place in the file; a callback that fails without
+ * a place (on the JSON reader's tree) is called again on the item as the
+ * YAML reader reads it, to find one, so it must check an item before it
+ * adds it. A file that ends inside the List is an error ("the file ends
+ * inside items[N] (truncated?)") after the callback has had the complete
+ * items: the caller drops what they added. */
 int gs_kube_list_read(const gs_kube_list *list, gs_kube_item_fn each, void *ud,
                       gs_error *err);
 

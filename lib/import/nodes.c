@@ -250,9 +250,9 @@ static int node_add(gs_inventory *inv, const char *name, const char *product,
 static int read_node(const char *file, const gs_node *it, size_t i, void *ud)
 {
 	gs_inventory *inv = ud;
-	const gs_node *meta, *labels, *st, *cap, *alloc;
+	const gs_node *meta, *labels, *st, *cap, *alloc, *at;
 	const char *name, *product, *type;
-	inode *n = NULL;
+	inode *n = NULL, probe = { 0 };
 	int64_t v;
 	int rc;
 
@@ -266,14 +266,20 @@ static int read_node(const char *file, const gs_node *it, size_t i, void *ud)
 	if (!product && !has_gpus(cap) && !has_gpus(alloc))
 		return 0; /* not a GPU node */
 	if (gs_strmap_find(&inv->node_ix, name) != GS_STRMAP_NONE)
-		return gs_fail_node(inv->err, GS_ESCHEMA, file, gs_node_get(meta, "name"),
-		                    "node '%s' appears twice", name);
+		return gs_import_duplicate(inv, 0, name);
 	if (!(type = gs_kube_str(labels, "node.kubernetes.io/instance-type")))
 		type = gs_kube_str(labels, "beta.kubernetes.io/instance-type");
-	if ((rc = node_add(inv, name, product, type, &n)) < 0 ||
-	    (rc = node_gpu(inv, file, n, product ? gs_node_get(labels, "nvidia.com/gpu.product")
-	                                          : it)) < 0)
+	/* The GPU before the node is added: a second call on this item (the
+	 * list reader's, to locate an error) must fail as the first did. */
+	probe.name = (char *)name;
+	probe.product = (char *)product;
+	probe.pub.instance = type ? gs_instance_find(inv->cat, type) : NULL;
+	at = product ? gs_node_get(labels, "nvidia.com/gpu.product") : it;
+	if ((rc = node_gpu(inv, file, &probe, at)) < 0 ||
+	    (rc = node_add(inv, name, product, type, &n)) < 0)
 		return rc;
+	n->pub.gpu = probe.pub.gpu;
+	n->mig = probe.mig;
 	/* Mixed MIG nodes say replicas "0"; per-profile labels carry theirs. */
 	if (label_int(labels, "nvidia.com/gpu.replicas", &v) == 0 && v > 1)
 		n->pub.replicas = v > 1000 ? 1000 : (int)v;
@@ -289,6 +295,6 @@ static int read_node(const char *file, const gs_node *it, size_t i, void *ud)
 
 int gs_import_read_nodes(gs_inventory *inv, const gs_source *src)
 {
-	gs_kube_list l = { src, "Node", "kubectl get nodes -o json", inv->yaml_only };
+	gs_kube_list l = { src, "Node", "kubectl get nodes -o json" };
 	return gs_kube_list_read(&l, read_node, inv, inv->err);
 }

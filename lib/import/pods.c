@@ -225,8 +225,7 @@ static int read_pod(const char *file, const gs_node *it, size_t i, void *ud)
 	if (nr == 0) /* it may hold GPUs through DRA claims (claims.c) */
 		return gs_import_claim_pod(inv, meta, name, ns, spec);
 	if (gs_strmap_find(&inv->pod_ix, key) != GS_STRMAP_NONE)
-		return gs_fail_node(inv->err, GS_ESCHEMA, file, gs_node_get(meta, "name"),
-		                    "pod '%s' appears twice", key);
+		return gs_import_duplicate(inv, 1, key);
 	nr = 0;
 	if ((rc = pod_add(inv, meta, name, ns, &p)) < 0 ||
 	    (rc = pod_reqs(inv, file, key, spec, r, &nr, p)) < 0 ||
@@ -237,7 +236,7 @@ static int read_pod(const char *file, const gs_node *it, size_t i, void *ud)
 
 int gs_import_read_pods(gs_inventory *inv, const gs_source *src)
 {
-	gs_kube_list l = { src, "Pod", "kubectl get pods -A -o json", inv->yaml_only };
+	gs_kube_list l = { src, "Pod", "kubectl get pods -A -o json" };
 	return gs_kube_list_read(&l, read_pod, inv, inv->err);
 }
 

@@ -31,6 +31,12 @@ seeds() { # harness dir
 		for f in tests/fixtures/import/*.json; do
 			[ -f "$f" ] && { printf '\001'; cat "$f"; } > "$2/json-$(basename "$f")"
 		done ;;
+	fuzz_kube_scan)
+		# The first byte picks the size of the pieces the list comes in.
+		for f in tests/fixtures/import/*.json tests/fixtures/import/pods.yaml \
+		    tests/fixtures/import/errors/*.json; do
+			[ -f "$f" ] && { printf '\002'; cat "$f"; } > "$2/$(basename "$f")"
+		done ;;
 	fuzz_import)
 		for f in tests/fixtures/import/*nodes*.json; do
 			[ -f "$f" ] && { printf '\000'; cat "$f"; } > "$2/n-$(basename "$f")"

@@ -590,12 +590,12 @@ static void test_errors(void **state)
 		int metrics, code;
 		const char *want;
 	} cases[] = {
-		{ FIX "errors/truncated.json", FIX "pods.json", 0, GS_ESYNTAX,
-		  FIX "errors/truncated.json:139:33: error: unterminated quoted string (the file "
-		      "ends before its closing quote)" },
+		/* Streamed: the first item is wrong before the file is seen to end. */
+		{ FIX "errors/truncated.json", FIX "pods.json", 0, GS_ESCHEMA,
+		  FIX "errors/truncated.json:7:21: error: items[0] is a Pod, not a Node" },
 		{ FIX "nodes.json", FIX "errors/truncated.json", 0, GS_ESYNTAX,
-		  FIX "errors/truncated.json:139:33: error: unterminated quoted string (the file "
-		      "ends before its closing quote)" },
+		  FIX "errors/truncated.json:139:68: error: the file ends inside items[3] "
+		      "(truncated?)" },
 		{ FIX "errors/number.json", FIX "pods.json", 0, GS_ESCHEMA,
 		  FIX "errors/number.json:1:1: error: expected the JSON object that 'kubectl get "
 		      "nodes -o json' prints, not a number" },
