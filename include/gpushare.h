@@ -395,6 +395,10 @@ typedef struct gs_workload {
 	int64_t host_memory_bytes;  /* host RAM (`memory`) */
 	gs_arch arch;               /* its images' CPUs; GS_ARCH_ANY: either */
 	gs_object_ref object;       /* the object its pods belong to */
+	/* Whole GPUs one replica's pod holds, all on one node and dedicated
+	 * (`gpusPerReplica`); 1 unless set. Its compute and gpuMemory are per
+	 * GPU. */
+	int gpus_per_replica;
 } gs_workload;
 
 /* Loads a workload file (gpushare-workloads(5)); path "-" is stdin. The
