@@ -92,7 +92,9 @@ int gs_bnode_take(const gs_planner *pl, gs_bnode *b, const gs_pgpu *g)
 			b->spread_wl = v;
 			b->spread_wl[b->nsw++] = p->wi;
 		}
-	b->gpus[b->n++] = g;
+	/* A replica of several GPUs takes as many of the node's, in a row. */
+	for (int s = 0; s < gs_pgpu_span(g); s++)
+		b->gpus[b->n++] = g;
 	b->cpu += h.cpu;
 	b->mem += h.mem;
 	return 0;
