@@ -927,7 +927,8 @@ enum {
 	GS_IMPORT_PARTIAL = 2,      /* some pods have no metrics */
 	GS_IMPORT_MIXED_MODELS = 4, /* its pods run on several GPU models */
 	GS_IMPORT_UNSCHEDULED = 8,  /* no pod on a known GPU node: left out */
-	GS_IMPORT_MULTI_GPU = 16    /* pods request several GPUs: one replica each */
+	GS_IMPORT_MULTI_GPU = 16    /* pods request several whole GPUs each: one
+	                             * replica of gpus_per_replica GPUs per pod */
 };
 
 /* A workload: the Running and Pending pods of one owner that request GPUs.
@@ -951,6 +952,11 @@ typedef struct gs_import_workload {
 	int64_t gpu_memory_mib;    /* what the workload file says: gpuMemory */
 	int compute_percent;       /* and compute */
 	unsigned flags;            /* GS_IMPORT_* */
+	/* Whole GPUs one pod requests (the most of its pods): its file's
+	 * gpusPerReplica; each such pod is one replica, and compute_ppm and
+	 * memory_mib are per GPU (percentiles over every sample of each of its
+	 * GPUs). 1 for pods of one GPU, of a MIG slice or of a shared GPU. */
+	int gpus_per_replica;
 } gs_import_workload;
 
 typedef struct gs_import_summary {
