@@ -23,11 +23,11 @@
 /* Replicas of several GPUs (span N) on dedicated nodes of their own, one
  * span per node: a workload's pods may land on any node of its pools, and
  * where pods of different sizes share nodes, smaller ones landing first can
- * leave no node with N GPUs free. Pods of one size cannot strand each
- * other, so such nodes hold any placement. Pinned placement (each node a
- * pool of its own, its objects holding exactly its replicas) lets them
- * fill a node's other GPUs with dedicated replicas of any span; DRA's
- * templates do not pin a pod to its node, so not under DRA. */
+ * leave every node with fewer than N GPUs free while as many are free in
+ * all. With one span per node its free GPUs come in multiples of N. Pinned
+ * placement (each node a pool of its own, its objects holding exactly its
+ * replicas) lets them fill a node's other GPUs with dedicated replicas of
+ * any span; DRA's templates do not pin a pod to its node, so not there. */
 static int wide_apart(const gs_planner *pl, const gs_pgpu *g)
 {
 	return gs_pgpu_span(g) > 1 && (pl->placement != GS_PLACEMENT_PINNED || pl->via_dra);

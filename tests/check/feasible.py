@@ -58,7 +58,7 @@ their statement, not from the planner's code:
     whole GPUs of one node, dedicated and alone on each (it is listed on
     each of them, and rule 1 counts it once); under placement: robust a
     node that holds such a replica holds only replicas of the same N
-    (pods of other sizes landing first could leave no node N GPUs free);
+    (smaller pods landing first could fragment its free GPUs);
     showback counts each of its GPUs whole
 
 Numbers in the plan are read as decimals.  memory_gib and compute_percent
