@@ -116,7 +116,8 @@ static void print_workload(const gs_import_workload *w)
 	if (w->flags & GS_IMPORT_MIXED_MODELS)
 		printf("    its pods run on several GPU models\n");
 	if (w->flags & GS_IMPORT_MULTI_GPU)
-		printf("    its pods request several GPUs each: one replica per GPU\n");
+		printf("    its pods request %d GPUs each: one replica per pod, "
+		       "gpusPerReplica %d\n", w->gpus_per_replica, w->gpus_per_replica);
 }
 
 static void print_report(const gs_inventory *inv)

@@ -395,6 +395,10 @@ typedef struct gs_workload {
 	int64_t host_memory_bytes;  /* host RAM (`memory`) */
 	gs_arch arch;               /* its images' CPUs; GS_ARCH_ANY: either */
 	gs_object_ref object;       /* the object its pods belong to */
+	/* Whole GPUs one replica's pod holds, all on one node and dedicated
+	 * (`gpusPerReplica`); 1 unless set. Its compute and gpuMemory are per
+	 * GPU. */
+	int gpus_per_replica;
 } gs_workload;
 
 /* Loads a workload file (gpushare-workloads(5)); path "-" is stdin. The
@@ -970,7 +974,8 @@ enum {
 	GS_IMPORT_PARTIAL = 2,      /* some pods have no metrics */
 	GS_IMPORT_MIXED_MODELS = 4, /* its pods run on several GPU models */
 	GS_IMPORT_UNSCHEDULED = 8,  /* no pod on a known GPU node: left out */
-	GS_IMPORT_MULTI_GPU = 16    /* pods request several GPUs: one replica each */
+	GS_IMPORT_MULTI_GPU = 16    /* pods request several whole GPUs each: one
+	                             * replica of gpus_per_replica GPUs per pod */
 };
 
 /* A workload: the Running and Pending pods of one owner that request GPUs.
@@ -994,6 +999,11 @@ typedef struct gs_import_workload {
 	int64_t gpu_memory_mib;    /* what the workload file says: gpuMemory */
 	int compute_percent;       /* and compute */
 	unsigned flags;            /* GS_IMPORT_* */
+	/* Whole GPUs one pod requests (the most of its pods): its file's
+	 * gpusPerReplica; each such pod is one replica, and compute_ppm and
+	 * memory_mib are per GPU (percentiles over every sample of each of its
+	 * GPUs). 1 for pods of one GPU, of a MIG slice or of a shared GPU. */
+	int gpus_per_replica;
 } gs_import_workload;
 
 typedef struct gs_import_summary {

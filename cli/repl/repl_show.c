@@ -10,8 +10,8 @@
 #include "repl.h"
 
 const char *const repl_workload_keys[] = {
-	"name", "kind", "replicas", "gpuMemory", "compute", "measuredOn", "latency",
-	"isolation", "tenant", "team", "gpus", "spread", "current", "bound",
+	"name", "kind", "replicas", "gpusPerReplica", "gpuMemory", "compute", "measuredOn",
+	"latency", "isolation", "tenant", "team", "gpus", "spread", "current", "bound",
 	"memoryHeadroom", "cpu", "memory", "arch", "object.kind", "object.name",
 	"object.namespace", "object.container", NULL,
 };
@@ -93,6 +93,8 @@ static void wl_value(const gs_workload *w, const char *key, char *buf, size_t n)
 		snprintf(buf, n, "%s", kinds[w->kind]);
 	else if (strcmp(key, "replicas") == 0)
 		snprintf(buf, n, "%d", w->replicas);
+	else if (strcmp(key, "gpusPerReplica") == 0)
+		snprintf(buf, n, "%d", w->gpus_per_replica);
 	else if (strcmp(key, "gpuMemory") == 0)
 		fmt_bytes(w->memory_bytes, buf, n);
 	else if (strcmp(key, "compute") == 0)

@@ -81,6 +81,9 @@ void gs_emit_mig_template_name(char *buf, size_t n, const gs_workload *w,
  * rather than one pod's (a template). */
 int gs_emit_mig_shared(const gs_plan_mig *mi);
 #define GS_EMIT_DRA_TEMPLATE "gpushare-gpu"
+/* The template of whole GPUs for pods of `count` GPUs each:
+ * GS_EMIT_DRA_TEMPLATE for one, "gpushare-gpu-x3" for three. */
+void gs_emit_dra_template_name(char *buf, size_t n, int count);
 
 /* ---- the kinds, one render function each --------------------------------- */
 

@@ -31,6 +31,14 @@ void gs_emit_claim_name(char *buf, size_t n, size_t node, size_t gpu)
 	snprintf(buf, n, "gpushare-n%zu-gpu%zu", node + 1, gpu);
 }
 
+void gs_emit_dra_template_name(char *buf, size_t n, int count)
+{
+	if (count > 1)
+		snprintf(buf, n, "%s-x%d", GS_EMIT_DRA_TEMPLATE, count);
+	else
+		snprintf(buf, n, "%s", GS_EMIT_DRA_TEMPLATE);
+}
+
 void gs_emit_mig_claim_name(char *buf, size_t n, size_t node, size_t gpu, size_t mig)
 {
 	snprintf(buf, n, "gpushare-n%zu-gpu%zu-mig%zu", node + 1, gpu, mig);
@@ -64,14 +72,20 @@ static gs_node *cel_selectors(int *bad, const char *cel)
 	return sels;
 }
 
+/* One request of `count` devices of the class (ExactCount, the default,
+ * written only above 1: every device on the claim's one node). */
 static gs_node *request(int *bad, gs_dra_api api, const char *name, const char *cls,
-                        const char *cel)
+                        const char *cel, int count)
 {
 	gs_node *r = gs_emit_map(), *inner = api == GS_DRA_V1BETA1 ? r : gs_emit_map();
 	gs_emit_put(bad, r, "name", gs_node_str(name));
 	gs_emit_put(bad, inner, "deviceClassName", gs_node_str(cls));
 	if (cel)
 		gs_emit_put(bad, inner, "selectors", cel_selectors(bad, cel));
+	if (count > 1) {
+		gs_emit_put(bad, inner, "allocationMode", gs_node_str("ExactCount"));
+		gs_emit_put(bad, inner, "count", gs_node_int(count));
+	}
 	if (inner != r)
 		gs_emit_put(bad, r, "exactly", inner);
 	return r;
@@ -168,12 +182,13 @@ static void cel_profile(const char *profile, int with_type, char *buf, size_t n)
 	buf[o] = '\0';
 }
 
-/* Devices of one request (name req), with its sharing config or none. */
+/* Devices of one request (name req) of `count` devices, with its sharing
+ * config or none. */
 static gs_node *devices(int *bad, gs_dra_api api, const char *req, const char *cls,
-                        const char *cel, gs_node *cfg)
+                        const char *cel, gs_node *cfg, int count)
 {
 	gs_node *dev = gs_emit_map(), *reqs = gs_emit_seq();
-	gs_emit_push(bad, reqs, request(bad, api, req, cls, cel));
+	gs_emit_push(bad, reqs, request(bad, api, req, cls, cel, count));
 	gs_emit_put(bad, dev, "requests", reqs);
 	if (cfg) {
 		gs_node *cfgs = gs_emit_seq();
@@ -231,7 +246,7 @@ static void mig_claims(ctx *c, const gs_plan_gpu *pg, size_t node, size_t gpu)
 			int *bad = &c->bad;
 			gs_node *cfg = opaque(bad, "MigDeviceConfig", ts_sharing(bad, 0), "mig");
 			gs_emit_mig_claim_name(name, sizeof name, node, gpu, m);
-			cfg = devices(bad, c->api, "mig", MIG_CLASS, cel, cfg);
+			cfg = devices(bad, c->api, "mig", MIG_CLASS, cel, cfg, 1);
 			gs_emit_doc(c->b, claim_doc(bad, c->api, 0, name, ns, cfg));
 			continue;
 		}
@@ -242,7 +257,7 @@ static void mig_claims(ctx *c, const gs_plan_gpu *pg, size_t node, size_t gpu)
 		if (fresh == 1)
 			gs_emit_doc(c->b, claim_doc(&c->bad, c->api, 1, name, ns,
 			                            devices(&c->bad, c->api, "mig", MIG_CLASS, cel,
-			                                    NULL)));
+			                                    NULL, 1)));
 	}
 }
 
@@ -250,7 +265,7 @@ static void gpu_claims(ctx *c, const gs_plan_gpu *pg, size_t node, size_t gpu)
 {
 	char name[64];
 	const char *ns;
-	int fresh;
+	int fresh, count;
 	if (pg->n_mig) {
 		mig_claims(c, pg, node, gpu);
 		return;
@@ -266,16 +281,19 @@ static void gpu_claims(ctx *c, const gs_plan_gpu *pg, size_t node, size_t gpu)
 		gs_emit_claim_name(name, sizeof name, node, gpu);
 		gs_emit_doc(c->b, claim_doc(&c->bad, c->api, 0, name, ns,
 		                            devices(&c->bad, c->api, "gpu", "gpu.nvidia.com", NULL,
-		                                    cfg)));
+		                                    cfg, 1)));
 		return;
 	}
-	/* A template gives each pod a GPU of its own, in each namespace. */
-	if ((fresh = first_time(&c->done, ns, GS_EMIT_DRA_TEMPLATE)) < 0)
+	/* A template gives each pod a GPU of its own, in each namespace, or
+	 * as many as its workload's replicas hold (one per count). */
+	count = pg->assignments[0].workload->gpus_per_replica;
+	gs_emit_dra_template_name(name, sizeof name, count);
+	if ((fresh = first_time(&c->done, ns, name)) < 0)
 		c->bad = 1;
 	if (fresh == 1)
-		gs_emit_doc(c->b, claim_doc(&c->bad, c->api, 1, GS_EMIT_DRA_TEMPLATE, ns,
+		gs_emit_doc(c->b, claim_doc(&c->bad, c->api, 1, name, ns,
 		                            devices(&c->bad, c->api, "gpu", "gpu.nvidia.com", NULL,
-		                                    NULL)));
+		                                    NULL, count)));
 }
 
 /* A DeviceClass that maps the device plugin's resource name of a MIG

@@ -61,6 +61,20 @@ static void visit(spots *sp, const gs_assignment *a, spot at, int fill)
 		sp->first[wi + 1]++;
 }
 
+/* A replica of several GPUs is listed on each of them, in a row: one
+ * pod, at its first GPU. */
+static int continued(const gs_plan_node *nd, size_t g, const gs_assignment *a)
+{
+	const gs_plan_gpu *prev = g ? &nd->gpus[g - 1] : NULL;
+	if (!prev || a->workload->gpus_per_replica <= 1)
+		return 0;
+	for (size_t k = 0; k < prev->n_assignments; k++)
+		if (prev->assignments[k].workload == a->workload &&
+		    prev->assignments[k].replica == a->replica)
+			return 1;
+	return 0;
+}
+
 static void each_assignment(const gs_plan *p, spots *sp, int fill)
 {
 	for (size_t i = 0; i < gs_plan_node_count(p); i++) {
@@ -68,8 +82,9 @@ static void each_assignment(const gs_plan *p, spots *sp, int fill)
 		for (size_t g = 0; g < nd->n_gpus; g++) {
 			const gs_plan_gpu *pg = &nd->gpus[g];
 			for (size_t k = 0; k < pg->n_assignments; k++)
-				visit(sp, &pg->assignments[k],
-				      (spot){ i, g, -1 }, fill);
+				if (!continued(nd, g, &pg->assignments[k]))
+					visit(sp, &pg->assignments[k],
+					      (spot){ i, g, -1 }, fill);
 			for (size_t m = 0; m < pg->n_mig; m++)
 				for (size_t k = 0; k < pg->mig[m].n_assignments;
 				     k++)
@@ -116,7 +131,7 @@ static int same_request(const place *a, const place *b)
 	return strcmp(a->resource, b->resource) == 0 &&
 	       strcmp(a->claim, b->claim) == 0 &&
 	       strcmp(a->request, b->request) == 0 &&
-	       a->template_ == b->template_;
+	       a->template_ == b->template_ && a->count == b->count;
 }
 
 const char *gs_emit_api_version(gs_object_kind k)

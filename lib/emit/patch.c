@@ -176,11 +176,11 @@ static void drop_others(int *bad, gs_node *map, const gs_node *real,
 /* Puts section (limits, requests) into res: the planned resource, if
  * any, and null for the GPU resources it replaces. */
 static void put_section(int *bad, gs_node *res, const gs_node *real,
-                        const char *section, const char *keep)
+                        const char *section, const char *keep, int count)
 {
 	gs_node *m = gs_emit_map();
 	if (*keep && strcmp(section, "limits") == 0)
-		gs_emit_put(bad, m, keep, gs_node_int(1));
+		gs_emit_put(bad, m, keep, gs_node_int(count));
 	drop_others(bad, m, real, section, keep);
 	if (m && m->n)
 		gs_emit_put(bad, res, section, m);
@@ -206,14 +206,15 @@ static gs_node *container_resources(int *bad, const gs_eobject *e,
 		if (*e->where.resource) {
 			gs_node *lim = gs_emit_map();
 			gs_emit_put(bad, lim, e->where.resource,
-			            gs_node_int(1));
+			            gs_node_int(e->where.count));
 			gs_emit_put(bad, res, "limits", lim);
 		}
 		return res;
 	}
-	put_section(bad, res, real, "limits", e->where.resource);
+	put_section(bad, res, real, "limits", e->where.resource, e->where.count);
 	if (real && gs_node_get(gs_node_get(real, "resources"), "requests"))
-		put_section(bad, res, real, "requests", e->where.resource);
+		put_section(bad, res, real, "requests", e->where.resource,
+		            e->where.count);
 	return res;
 }
 

@@ -23,7 +23,7 @@ static void dra_place(const gs_plan_gpu *g, size_t node, size_t gpu, long mig, p
 	}
 	snprintf(pl->request, sizeof pl->request, "gpu");
 	if (g->strategy == GS_STRATEGY_DEDICATED) {
-		snprintf(pl->claim, sizeof pl->claim, "%s", GS_EMIT_DRA_TEMPLATE);
+		gs_emit_dra_template_name(pl->claim, sizeof pl->claim, pl->count);
 		pl->template_ = 1;
 		return;
 	}
@@ -39,6 +39,11 @@ void gs_emit_place_of(const gs_plan *p, const gs_emit_opts *o, size_t node, size
 	const gs_plan_gpu *g = &n->gpus[gpu];
 	memset(pl, 0, sizeof *pl);
 	pl->config = n->config;
+	pl->count = 1;
+	/* A dedicated GPU holds one replica, which may hold more GPUs. */
+	if (mig < 0 && g->strategy == GS_STRATEGY_DEDICATED && g->n_assignments &&
+	    g->assignments[0].workload->gpus_per_replica > 1)
+		pl->count = g->assignments[0].workload->gpus_per_replica;
 	if (gs_emit_wants_dra(p, o))
 		dra_place(g, node, gpu, mig, pl);
 	else if (mig >= 0)

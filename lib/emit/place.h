@@ -19,6 +19,9 @@ typedef struct place {
 	 * clients share one MPS daemon, so each client's own limits go into
 	 * its environment (gs_emit_place_env). Same claim, same GPU. */
 	const gs_plan_gpu *mps_gpu;
+	/* Whole GPUs the pod requests: its workload's gpusPerReplica on a
+	 * dedicated GPU, else 1. A patch never changes it. */
+	int count;
 } place;
 
 /* The place of the replica on GPU gpu of the plan's node `node`, in MIG

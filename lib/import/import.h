@@ -67,6 +67,7 @@ typedef struct ipod {
 	const gs_mig_profile *mig;
 	double mig_scale;          /* a MIG instance's activity to the GPU's */
 	samples m[M_COUNT];
+	int whole;                 /* every unit it requests is a whole GPU */
 } ipod;
 
 typedef struct iwl {
@@ -152,6 +153,11 @@ int gs_import_read_pods(gs_inventory *inv, const gs_source *src);
 /* Sorts the workloads and names them: DNS labels, unique (the owner's,
  * else namespace-owner, else numbered), so the names are deterministic. */
 int gs_import_name_workloads(gs_inventory *inv);
+/* Workload w's replicas from its pods: a pod of N whole GPUs is one
+ * replica of N (gpus_per_replica, the most of its pods, with a warning
+ * naming the workload when its pods differ), any other pod one replica per
+ * unit it requests (a GPU slice, or a shared GPU's replica). */
+int gs_import_pod_replicas(gs_inventory *inv, iwl *w);
 
 /* duplicates.c */
 

@@ -274,16 +274,14 @@ int gs_import_measure_workload(gs_inventory *inv, iwl *w)
 	for (size_t i = 0; i < w->n_pods; i++) {
 		const ipod *p = &inv->pods[w->pods[i]];
 		pw->pods++;
-		pw->replicas += p->units;
 		pw->requested_ppm += p->ppm;
 		pw->pods_measured += p->m[M_SM].n || p->m[M_GR].n || p->m[M_UTIL].n;
-		pw->flags |= p->units > 1 ? GS_IMPORT_MULTI_GPU : 0;
 		if (!w->keep_ppm && p->keep_ppm) {
 			w->keep_ppm = p->keep_ppm;
 			w->keep_mib = p->keep_mib;
 		}
 	}
-	if ((rc = wl_placement(inv, w)) < 0)
+	if ((rc = gs_import_pod_replicas(inv, w)) < 0 || (rc = wl_placement(inv, w)) < 0)
 		return rc;
 	if (!pw->gpu)
 		pw->flags |= GS_IMPORT_UNSCHEDULED;

@@ -98,6 +98,10 @@ static int add_workload(gs_scenario *s, const gs_inventory *inv, const iwl *w,
 	if ((strcmp(w->kind, "Job") == 0 || strcmp(w->kind, "CronJob") == 0) &&
 	    (rc = setf(s, n, "kind", err, "batch")) < 0)
 		return rc;
+	/* Pods of several whole GPUs each: one replica per pod. */
+	if (pw->gpus_per_replica > 1 &&
+	    (rc = setf(s, n, "gpusPerReplica", err, "%d", pw->gpus_per_replica)) < 0)
+		return rc;
 	if (pw->instance && (rc = setf(s, n, "current", err, "%s:%d", pw->instance->type,
 	                               pw->nodes)) < 0)
 		return rc;
@@ -327,6 +331,7 @@ static gs_node *workload_node(const gs_import_workload *w)
 	rc |= gs_node_put(m, "gpu_memory_mib", gs_node_int(w->gpu_memory_mib));
 	rc |= gs_node_put(m, "compute", gs_node_int(w->compute_percent));
 	rc |= gs_node_put(m, "flags", flags_node(w->flags));
+	rc |= gs_node_put(m, "gpus_per_replica", gs_node_int(w->gpus_per_replica));
 	return gs_node_done(m, rc);
 }
 

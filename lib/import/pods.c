@@ -101,8 +101,13 @@ static int pod_place(gs_inventory *inv, ipod *p, const char *node, const req *r,
 {
 	inode *n;
 	p->node = node ? gs_strmap_find(&inv->node_ix, node) : GS_STRMAP_NONE;
-	for (size_t k = 0; k < nr; k++)
+	/* Whole GPUs unless a unit turns out a slice or a shared replica; a
+	 * pod on no known node asks whole GPUs by nvidia.com/gpu alone. */
+	p->whole = 1;
+	for (size_t k = 0; k < nr; k++) {
 		p->units += (int)r[k].n;
+		p->whole &= strcmp(r[k].res, "nvidia.com/gpu") == 0;
+	}
 	if (node && p->node == GS_STRMAP_NONE)
 		return gs_import_warn(inv, "pod '%s/%s' runs on node '%s', which is "
 		                      "not a GPU node of the node list", p->ns, p->name,
@@ -117,6 +122,7 @@ static int pod_place(gs_inventory *inv, ipod *p, const char *node, const req *r,
 		if (known)
 			u = *known;
 		else if (gs_import_unit_of(n, NULL, r[k].res, &u) < 0) {
+			p->whole = 0;
 			rc = gs_import_warn(inv, "pod '%s/%s' requests %s, which node '%s' "
 			                    "cannot provide", p->ns, p->name, r[k].res,
 			                    n->name);
@@ -125,6 +131,7 @@ static int pod_place(gs_inventory *inv, ipod *p, const char *node, const req *r,
 			continue;
 		}
 		p->ppm += u.unit_ppm * r[k].n;
+		p->whole &= u.unit_ppm == GS_PPM && !u.mig;
 		if ((rc = gs_import_hold_add(inv, (size_t)(p - inv->pods), p->node, r[k].n,
 		                             &u)) < 0)
 			return rc;
@@ -238,6 +245,35 @@ int gs_import_read_pods(gs_inventory *inv, const gs_source *src)
 {
 	gs_kube_list l = { src, "Pod", "kubectl get pods -A -o json" };
 	return gs_kube_list_read(&l, read_pod, inv, inv->err);
+}
+
+/* ---- replicas ------------------------------------------------------------ */
+
+/* The rule (gpushare(1), IMPORT): each pod of N whole GPUs, N > 1, is one
+ * replica of N, and the workload's gpusPerReplica is the most of its pods';
+ * its samples, one series per GPU, give per-GPU percentiles as they are. */
+int gs_import_pod_replicas(gs_inventory *inv, iwl *w)
+{
+	gs_import_workload *pw = &w->pub;
+	int least = 0;
+	pw->gpus_per_replica = 1;
+	for (size_t i = 0; i < w->n_pods; i++) {
+		const ipod *p = &inv->pods[w->pods[i]];
+		int n = p->whole ? p->units : 1;
+		if (n > pw->gpus_per_replica)
+			pw->gpus_per_replica = n;
+		if (!least || n < least)
+			least = n;
+		pw->replicas += p->whole ? 1 : p->units;
+	}
+	if (pw->gpus_per_replica == 1)
+		return 0;
+	pw->flags |= GS_IMPORT_MULTI_GPU;
+	if (least == pw->gpus_per_replica)
+		return 0;
+	return gs_import_warn(inv, "workload '%s': its pods request %d to %d GPUs each; "
+	                      "planned as %d GPUs per replica, the most", w->name, least,
+	                      pw->gpus_per_replica, pw->gpus_per_replica);
 }
 
 /* ---- workload names ------------------------------------------------------ */

@@ -115,6 +115,38 @@ int gs_facts_select(lint_facts *f, const char *value)
 	return 0;
 }
 
+int gs_facts_select_pool(lint_facts *f, const char *pool)
+{
+	lint_pod *p = f->n_pods ? &f->pods[f->n_pods - 1] : NULL;
+	char **v;
+
+	if (!p || !(v = realloc(p->pools, (p->n_pools + 1) * sizeof *v)))
+		return -1;
+	p->pools = v;
+	if (!(v[p->n_pools] = gs_strdup(pool)))
+		return -1;
+	p->n_pools++;
+	return 0;
+}
+
+int gs_facts_pool(lint_facts *f, const char *pool, const char *config)
+{
+	lint_pool *l;
+
+	if (gs_grow(&f->pools, &f->cap_pools, f->n_pools + 1, sizeof *f->pools) < 0)
+		return -1;
+	l = &f->pools[f->n_pools];
+	l->pool = gs_strdup(pool);
+	l->config = gs_strdup(config);
+	if (!l->pool || !l->config) {
+		free(l->pool);
+		free(l->config);
+		return -1;
+	}
+	f->n_pools++;
+	return 0;
+}
+
 int gs_facts_request(lint_facts *f, const char *resource, long long qty,
                      lint_where at)
 {
@@ -200,7 +232,9 @@ int gs_facts_merge(lint_facts *dst, lint_facts *src)
 	    gs_grow(&dst->gates_on, &dst->cap_gates_on, dst->n_gates_on + src->n_gates_on,
 	            sizeof *dst->gates_on) < 0 ||
 	    gs_grow(&dst->gate_needs, &dst->cap_gate_needs,
-	            dst->n_gate_needs + src->n_gate_needs, sizeof *dst->gate_needs) < 0) {
+	            dst->n_gate_needs + src->n_gate_needs, sizeof *dst->gate_needs) < 0 ||
+	    gs_grow(&dst->pools, &dst->cap_pools, dst->n_pools + src->n_pools,
+	            sizeof *dst->pools) < 0) {
 		gs_facts_free(src);
 		return -1;
 	}
@@ -220,6 +254,7 @@ int gs_facts_merge(lint_facts *dst, lint_facts *src)
 	       sizeof *src->gates_on);
 	append(&dst->gate_needs, &dst->n_gate_needs, src->gate_needs, src->n_gate_needs,
 	       sizeof *src->gate_needs);
+	append(&dst->pools, &dst->n_pools, src->pools, src->n_pools, sizeof *src->pools);
 	for (size_t i = confs; i < dst->n_confs; i++)
 		dst->confs[i].first += shared;
 	for (size_t i = reqs; i < dst->n_reqs; i++)
@@ -235,6 +270,7 @@ int gs_facts_merge(lint_facts *dst, lint_facts *src)
 	free(src->cmrefs);
 	free(src->gates_on);
 	free(src->gate_needs);
+	free(src->pools);
 	memset(src, 0, sizeof *src);
 	return 0;
 }
@@ -255,8 +291,16 @@ void gs_facts_free(lint_facts *f)
 		for (size_t j = 0; j < f->pods[i].n_sel; j++)
 			free(f->pods[i].sel[j]);
 		free(f->pods[i].sel);
+		for (size_t j = 0; j < f->pods[i].n_pools; j++)
+			free(f->pods[i].pools[j]);
+		free(f->pods[i].pools);
 		free(f->pods[i].what);
 	}
+	for (size_t i = 0; i < f->n_pools; i++) {
+		free(f->pools[i].pool);
+		free(f->pools[i].config);
+	}
+	free(f->pools);
 	for (size_t i = 0; i < f->n_reqs; i++)
 		free(f->reqs[i].resource);
 	for (size_t i = 0; i < f->n_cmrefs; i++)

@@ -59,7 +59,17 @@ typedef struct lint_pod {
 	char **sel; /* the device-plugin configs it may run on */
 	size_t n_sel;
 	int selects; /* 1: it runs only on sel; 0: anywhere */
+	/* The gpushare.io/pool values it may run on (as gpushare's patches
+	 * select nodes), which the pools' labels turn into configs. */
+	char **pools;
+	size_t n_pools;
 } lint_pod;
+
+/* A pool's device-plugin config, where one label map or labels.sh line
+ * sets both gpushare.io/pool and nvidia.com/device-plugin.config. */
+typedef struct lint_pool {
+	char *pool, *config;
+} lint_pool;
 
 /* One container's request for a resource of nvidia.com. */
 typedef struct lint_request {
@@ -99,6 +109,8 @@ typedef struct lint_facts {
 	size_t n_gates_on, cap_gates_on;
 	lint_gate *gate_needs; /* needed by claims' sharing strategies */
 	size_t n_gate_needs, cap_gate_needs;
+	lint_pool *pools;    /* pool -> config, from labels */
+	size_t n_pools, cap_pools;
 	int dra_values;      /* DRA driver values seen */
 	int nodes;           /* Node objects seen, labelled or not */
 	int operator_values; /* GPU Operator devicePlugin.config values seen */
@@ -115,6 +127,10 @@ int gs_facts_label(lint_facts *f, const char *value, lint_use use,
 /* Adds a pod; its selector values are added with gs_facts_select. */
 int gs_facts_pod(lint_facts *f, const char *what);
 int gs_facts_select(lint_facts *f, const char *value);
+/* A gpushare.io/pool value the last pod selects. */
+int gs_facts_select_pool(lint_facts *f, const char *pool);
+/* Nodes of pool carry config. */
+int gs_facts_pool(lint_facts *f, const char *pool, const char *config);
 int gs_facts_request(lint_facts *f, const char *resource, long long qty,
                      lint_where at);
 int gs_facts_cmref(lint_facts *f, const char *name, lint_where at);

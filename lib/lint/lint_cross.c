@@ -60,10 +60,32 @@ void gs_lint_note_dp(lint_ctx *c, const gs_node *root)
 
 /* ---- which configs a pod may run on ---------------------------------------- */
 
-static int selected(const lint_pod *p, const lint_dpconf *conf)
+/* Whether every pool p selects has a known config, and whether one of
+ * them is `key`: -1 when some pool's config is unknown. */
+static int pool_selects(const lint_facts *f, const lint_pod *p, const char *key)
 {
-	if (!p->selects || !conf->key)
+	int hit = 0;
+	for (size_t i = 0; i < p->n_pools; i++) {
+		int known = 0;
+		for (size_t j = 0; j < f->n_pools; j++) {
+			if (strcmp(f->pools[j].pool, p->pools[i]) != 0)
+				continue;
+			known = 1;
+			hit |= strcmp(f->pools[j].config, key) == 0;
+		}
+		if (!known)
+			return -1;
+	}
+	return hit;
+}
+
+static int selected(const lint_facts *f, const lint_pod *p, const lint_dpconf *conf)
+{
+	if (!conf->key)
 		return 1;
+	/* gpushare's patches select pools, whose labels name their configs. */
+	if (!p->selects)
+		return p->n_pools ? pool_selects(f, p, conf->key) != 0 : 1;
 	for (size_t i = 0; i < p->n_sel; i++)
 		if (strcmp(p->sel[i], conf->key) == 0)
 			return 1;
@@ -113,7 +135,7 @@ static void renamed(lint_ctx *c, const lint_facts *f, const lint_request *r)
 
 	for (size_t i = 0; i < f->n_confs; i++) {
 		const lint_shared *s;
-		if (!selected(p, &f->confs[i]))
+		if (!selected(f, p, &f->confs[i]))
 			continue;
 		s = sharing(f, &f->confs[i], r->resource, NULL);
 		if (!s || strcmp(s->advertised, r->resource) == 0)
@@ -142,7 +164,7 @@ static void unrenamed(lint_ctx *c, const lint_facts *f, const lint_request *r)
 	size_t confs = 0;
 
 	for (size_t i = 0; i < f->n_confs; i++) {
-		if (!selected(p, &f->confs[i]))
+		if (!selected(f, p, &f->confs[i]))
 			continue;
 		confs++;
 		if (sharing(f, &f->confs[i], NULL, r->resource))
@@ -172,7 +194,7 @@ static void above_one(lint_ctx *c, const lint_facts *f, const lint_request *r)
 
 	for (size_t i = 0; i < f->n_confs; i++) {
 		const lint_shared *s;
-		if (!selected(p, &f->confs[i]) ||
+		if (!selected(f, p, &f->confs[i]) ||
 		    !(s = sharing(f, &f->confs[i], NULL, r->resource)))
 			continue;
 		if (s->fail_gt1) {

@@ -16,6 +16,9 @@
 #include "lint/kit.h"
 
 #define DP_LABEL "nvidia.com/device-plugin.config"
+/* The pools gpushare's patches select nodes by; the labels that set a
+ * pool also set its config (labels.sh, Nodes, NodePools). */
+#define POOL_LABEL "gpushare.io/pool"
 
 /* The pod spec of a workload of the given kind (NULL kind: a patch). */
 static const gs_node *pod_spec(const gs_node *obj, const char *kind)
@@ -74,9 +77,10 @@ static void note_containers(lint_ctx *c, const gs_node *list)
 	}
 }
 
-/* The In values of a required node affinity on the label, when every term
- * has one (terms are ORed: one term without it lets the pod run anywhere). */
-static void note_affinity(lint_ctx *c, const gs_node *spec)
+/* The In values of a required node affinity on the label key, when every
+ * term has one (terms are ORed: one term without it lets the pod run
+ * anywhere): as configs (DP_LABEL) or as pools. */
+static void note_affinity(lint_ctx *c, const gs_node *spec, const char *key)
 {
 	const gs_node *na = gs_lint_find(gs_lint_find(spec, "affinity", NULL),
 	                                 "nodeAffinity", NULL);
@@ -96,7 +100,7 @@ static void note_affinity(lint_ctx *c, const gs_node *spec)
 		     i++)
 			if (gs_lint_streq(
 			        gs_lint_find(ex->items[i], "key", NULL),
-			        DP_LABEL) &&
+			        key) &&
 			    gs_lint_streq(
 			        gs_lint_find(ex->items[i], "operator", NULL),
 			        "In"))
@@ -111,8 +115,10 @@ static void note_affinity(lint_ctx *c, const gs_node *spec)
 		for (size_t i = 0; i < in[t]->n; i++)
 			if (gs_lint_is_str(in[t]->items[i]))
 				gs_lint_noted(
-				    c, gs_facts_select(c->facts,
-				                       in[t]->items[i]->text));
+				    c, strcmp(key, DP_LABEL) == 0
+				           ? gs_facts_select(c->facts, in[t]->items[i]->text)
+				           : gs_facts_select_pool(c->facts,
+				                                  in[t]->items[i]->text));
 }
 
 static void note_pod(lint_ctx *c, const gs_node *obj, const char *kind)
@@ -140,8 +146,13 @@ static void note_pod(lint_ctx *c, const gs_node *obj, const char *kind)
 		gs_lint_noted(c, gs_facts_label(c->facts, sel->text, USE_POD,
 		                                gs_lint_where(c, sel)));
 	} else {
-		note_affinity(c, spec);
+		note_affinity(c, spec, DP_LABEL);
 	}
+	sel = gs_lint_find(gs_lint_find(spec, "nodeSelector", NULL), POOL_LABEL, NULL);
+	if (gs_lint_is_str(sel))
+		gs_lint_noted(c, gs_facts_select_pool(c->facts, sel->text));
+	else
+		note_affinity(c, spec, POOL_LABEL);
 	note_containers(c, gs_lint_find(spec, "initContainers", NULL));
 	note_containers(c, gs_lint_find(spec, "containers", NULL));
 }
@@ -169,13 +180,16 @@ void gs_lint_workload(lint_ctx *c, const gs_node *obj, const char *kind)
 	note_pod(c, obj, kind);
 }
 
-/* A label map's device-plugin config. */
+/* A label map's device-plugin config, and its pool's. */
 static void note_labels(lint_ctx *c, const gs_node *labels, lint_use use)
 {
 	const gs_node *v = gs_lint_find(labels, DP_LABEL, NULL);
+	const gs_node *pool = gs_lint_find(labels, POOL_LABEL, NULL);
 	if (gs_lint_is_str(v))
 		gs_lint_noted(c, gs_facts_label(c->facts, v->text, use,
 		                                gs_lint_where(c, v)));
+	if (gs_lint_is_str(v) && gs_lint_is_str(pool))
+		gs_lint_noted(c, gs_facts_pool(c->facts, pool->text, v->text));
 }
 
 void gs_lint_node(lint_ctx *c, const gs_node *obj)
@@ -199,10 +213,32 @@ void gs_lint_nodepool_labels(lint_ctx *c, const gs_node *obj)
 
 /* ---- labels.sh ------------------------------------------------------------- */
 
+/* The value a line [p, eol) gives label key ("KEY=VALUE"): a label value's
+ * characters, at most size - 1; 0 when the line sets none. */
+static size_t line_value(const char *p, const char *eol, const char *key, char *out,
+                         size_t size)
+{
+	size_t k = strlen(key), n = 0;
+	for (; p + k < eol; p++) {
+		if (memcmp(p, key, k) != 0 || p[k] != '=')
+			continue;
+		p += k + 1;
+		while (p + n < eol && n < size - 1 &&
+		       (strchr("-_.", p[n]) || (p[n] >= '0' && p[n] <= '9') ||
+		        ((p[n] | 0x20) >= 'a' && (p[n] | 0x20) <= 'z')))
+			n++;
+		memcpy(out, p, n);
+		out[n] = '\0';
+		return n;
+	}
+	return 0;
+}
+
 /* Counts the lines that label nodes ("kubectl label node ..."): a labels
  * script is one even when it sets only gpushare.io/pool or
  * nvidia.com/mig.config labels (as under DRA), not a file lint knows
- * nothing of. */
+ * nothing of. A line that sets both a pool and a config says the pool's
+ * config. */
 static void count_label_lines(lint_ctx *c, const char *buf, size_t len)
 {
 	static const char cmd[] = "kubectl label node";
@@ -210,12 +246,16 @@ static void count_label_lines(lint_ctx *c, const char *buf, size_t len)
 
 	for (const char *p = buf; p < end;) {
 		const char *eol = memchr(p, '\n', (size_t)(end - p));
+		char pool[64], conf[64];
 		if (!eol)
 			eol = end;
 		while (p < eol && (*p == ' ' || *p == '\t'))
 			p++;
 		if ((size_t)(eol - p) >= sizeof cmd - 1 && memcmp(p, cmd, sizeof cmd - 1) == 0)
 			c->configs++;
+		if (*p != '#' && line_value(p, eol, POOL_LABEL, pool, sizeof pool) &&
+		    line_value(p, eol, DP_LABEL, conf, sizeof conf))
+			gs_lint_noted(c, gs_facts_pool(c->facts, pool, conf));
 		p = eol + 1;
 	}
 }

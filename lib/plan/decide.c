@@ -53,6 +53,9 @@ static void locate(ctx *x)
 	for (int i = 0; i < ns->n; i++)
 		for (int j = 0; j < ns->v[i].n; j++) {
 			const gs_pgpu *pg = ns->v[i].gpus[j];
+			/* A replica of several GPUs is where its first one is. */
+			if (j > 0 && ns->v[i].gpus[j - 1] == pg)
+				continue;
 			for (int k = 0; k < pg->ng; k++)
 				for (int r = 0; r < pg->g[k].n; r++) {
 					place *pl = &x->at[pg->g[k].reps[r]];
@@ -158,11 +161,14 @@ static void node_facts(const ctx *x, int r0, gs_decision *d)
 {
 	const gs_bnode *bn = &x->b->ns.v[x->at[r0].node];
 	const gs_shop *sh = &x->pl->shops[model_index(x->pl, d->model)];
+	int span = d->w->gpus_per_replica;
 	d->node_gpus = bn->inst->gpu_count;
 	d->node_idle = bn->inst->gpu_count - bn->n;
 	d->min_gpus = 0;
+	/* The smallest instance that could hold one replica. */
 	for (int i = 0; i < sh->n; i++)
-		if (!d->min_gpus || sh->insts[i]->gpu_count < d->min_gpus)
+		if (sh->insts[i]->gpu_count >= span &&
+		    (!d->min_gpus || sh->insts[i]->gpu_count < d->min_gpus))
 			d->min_gpus = sh->insts[i]->gpu_count;
 }
 
@@ -212,6 +218,10 @@ static void strategy_facts(const ctx *x, int r0, gs_decision *d)
 	if (x->pl->reps[r0].no_ts && d->strategy != GS_STRATEGY_MPS) {
 		none.tenant = x->pl->reps[r0].tenant;
 		d->mps.rule = gs_mps_rule(x->pl, d->model, &none, r0, 2, &d->mps.figs);
+	}
+	if (d->w->gpus_per_replica > 1) {
+		d->why = GS_WHY_WIDE;
+		return;
 	}
 	if (!x->shared) {
 		d->why = GS_WHY_UNSHARED;

@@ -43,10 +43,12 @@ const gs_workload *gs_ts_ruler(const gs_planner *pl, const gs_group *gr,
 	return by;
 }
 
+/* Fault-isolated replicas, and replicas of several GPUs, share nothing. */
 static int has_fault(const gs_planner *pl, const gs_group *gr)
 {
 	for (int i = 0; i < gr->n; i++)
-		if (pl->reps[gr->reps[i]].w->isolation_fault)
+		if (pl->reps[gr->reps[i]].w->isolation_fault ||
+		    pl->reps[gr->reps[i]].w->gpus_per_replica > 1)
 			return 1;
 	return 0;
 }

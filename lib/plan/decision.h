@@ -22,6 +22,7 @@ typedef enum gs_why {
 	GS_WHY_SPARE,    /* alone on a GPU of a time-slicing node */
 	GS_WHY_MIG,      /* a MIG instance, which the packer found cheaper */
 	GS_WHY_UNASKED,  /* a big plan's budget of rule checks ran out */
+	GS_WHY_WIDE,     /* gpusPerReplica above 1: whole GPUs, dedicated */
 } gs_why;
 
 /* A packing rule's answer: which rule, what it compared, and with whom. */

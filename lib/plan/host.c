@@ -145,8 +145,10 @@ int gs_host_model_ok(const gs_planner *pl, const gs_workload *w, int m)
 	gs_host need = { w->cpu_millis, w->host_memory_bytes };
 	if (w->arch != GS_ARCH_ANY && w->arch != pl->model_arch[m])
 		return 0;
+	/* A replica of several GPUs needs them on one node too. */
 	for (int i = 0; i < sh->n; i++)
-		if (need.cpu <= sh->cpu[i] && need.mem <= sh->mem[i])
+		if (need.cpu <= sh->cpu[i] && need.mem <= sh->mem[i] &&
+		    sh->insts[i]->gpu_count >= w->gpus_per_replica)
 			return 1;
 	return 0;
 }
@@ -199,6 +201,7 @@ int gs_host_no_model(const gs_planner *pl, const gs_workload *w, gs_error *err)
 	gs_host room = { 0, 0 };
 	char need[96], names[256] = "";
 	size_t o = 0;
+	const gs_instance *widest = NULL;
 	int fits = 0, arch_ok = 0;
 
 	for (int m = 0; m < pl->nmodels; m++) {
@@ -213,6 +216,9 @@ int gs_host_no_model(const gs_planner *pl, const gs_workload *w, gs_error *err)
 			continue;
 		}
 		arch_ok++;
+		for (int i = 0; i < sh->n; i++)
+			if (!widest || sh->insts[i]->gpu_count > widest->gpu_count)
+				widest = sh->insts[i];
 		for (int i = 0; i < sh->n; i++)
 			if (!most || sh->mem[i] > room.mem) {
 				most = sh->insts[i];
@@ -234,6 +240,12 @@ int gs_host_no_model(const gs_planner *pl, const gs_workload *w, gs_error *err)
 		                                                      : GS_ARCH_AMD64),
 		                  gs_arch_name(w->arch == GS_ARCH_AMD64 ? GS_ARCH_ARM64
 		                                                      : GS_ARCH_AMD64));
+	if (widest && widest->gpu_count < w->gpus_per_replica)
+		return gs_fail_at(err, GS_ENOFIT, s->file, w->line, w->col,
+		                  "workload '%s' needs %d GPUs per replica on one node, more "
+		                  "than any instance in %s with a GPU it fits has (the most: "
+		                  "%d, %s)", w->name, w->gpus_per_replica, pl->cloud,
+		                  widest->gpu_count, widest->type);
 	need_text(w, need, sizeof need);
 	{
 		char c[32];
@@ -253,7 +265,8 @@ int64_t gs_host_share(const gs_planner *pl, const gs_workload *w, int m, int64_t
 	int64_t best = -1;
 	for (int t = 0; t < sh->n; t++) {
 		int64_t share = need_ppm / sh->insts[t]->gpu_count, c, r;
-		if (w->cpu_millis > sh->cpu[t] || w->host_memory_bytes > sh->mem[t])
+		if (w->cpu_millis > sh->cpu[t] || w->host_memory_bytes > sh->mem[t] ||
+		    sh->insts[t]->gpu_count < w->gpus_per_replica)
 			continue;
 		c = sh->cpu[t] ? w->cpu_millis * GS_PPM / sh->cpu[t] : 0;
 		r = sh->mem[t] ? (int64_t)((__extension__(__int128)w->host_memory_bytes * GS_PPM) /

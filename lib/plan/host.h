@@ -44,7 +44,7 @@ static inline int gs_host_fits(gs_host need, gs_host room)
 static inline int gs_host_none(gs_host h) { return h.cpu == 0 && h.mem == 0; }
 
 /* May w run on planner model m: its arch, and one replica's host needs
- * within some node of m's shop? */
+ * within some node of m's shop that has its gpusPerReplica GPUs? */
 int gs_host_model_ok(const gs_planner *pl, const gs_workload *w, int m);
 
 /* What one replica of w costs on model m, as a share of the instance that

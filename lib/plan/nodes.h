@@ -49,7 +49,8 @@ typedef struct gs_nodeset {
  * requests fit no instance of the shop. */
 int gs_nodes_buy(const gs_planner *pl, gs_shop *sh, const gs_pgpu **gpus, int n,
                  gs_strategy st, int k, gs_nodeset *out);
-/* The same for GPUs some of whose replicas request host CPU or RAM. */
+/* The same for GPUs some of whose replicas request host CPU or RAM, or
+ * some of which are replicas of several GPUs (span above 1). */
 int gs_nodes_buy_host(const gs_planner *pl, gs_shop *sh, const gs_pgpu **gpus, int n,
                       gs_strategy st, int k, gs_nodeset *out);
 
@@ -61,7 +62,8 @@ gs_bnode *gs_bnode_new(gs_nodeset *ns, const gs_instance *in, gs_micros price,
                        gs_strategy st, int k);
 /* Would g put two replicas of a spread: node workload on b? */
 int gs_bnode_clash(const gs_planner *pl, const gs_bnode *b, const gs_pgpu *g);
-/* Puts g on b (which has a free slot). */
+/* Puts g on b (which has a free slot, or as many as g's span; its GPUs
+ * then hold g that many times in a row). */
 int gs_bnode_take(const gs_planner *pl, gs_bnode *b, const gs_pgpu *g);
 /* The shop's best buy of n GPUs as empty nodes, big instances first. */
 int gs_nodeset_buy_best(gs_shop *sh, int n, gs_strategy st, int k, gs_nodeset *out);

@@ -1,14 +1,16 @@
 /*
  * nodes_host.c - buying nodes for GPUs whose replicas request host CPU or
- * RAM: no node may hold more than it leaves its pods (host.c).
+ * RAM: no node may hold more than it leaves its pods (host.c); and for
+ * replicas of several GPUs (a span of N), which need N free GPUs of one
+ * node.
  *
- * It starts from what the GPU count alone would buy, places the GPUs
- * that ask most of their host first, each on the first node with a free
- * slot and room; a GPU no node has room for opens a node of the instance
- * type with the lowest price per GPU it can hold of what is left (a
- * bigger one, or one more). Nodes then move to the cheapest instance that
- * still holds them, and what the host requests added to the bill is noted
- * for the plan to say.
+ * It starts from what the GPU count alone would buy (where no entry is
+ * wide), places the widest entries first and among them those that ask most of their host, each on
+ * the first node with enough free slots and room; an entry no node has
+ * room for opens a node of the instance type with the lowest price per GPU
+ * it can hold of what is left (a bigger one, or one more). Nodes then move
+ * to the cheapest instance that still holds them, and what the host
+ * requests added to the bill is noted for the plan to say.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -32,17 +34,21 @@ typedef struct hbuy {
 } hbuy;
 
 static const int64_t *sort_w; /* qsort has no user data in C11 */
+static const gs_pgpu *const *sort_g;
 
 static int by_weight_desc(const void *x, const void *y)
 {
 	int i = *(const int *)x, j = *(const int *)y;
+	int si = gs_pgpu_span(sort_g[i]), sj = gs_pgpu_span(sort_g[j]);
+	if (si != sj)
+		return sj - si;
 	if (sort_w[i] != sort_w[j])
 		return sort_w[i] < sort_w[j] ? 1 : -1;
 	return i - j;
 }
 
-/* Orders the GPUs by their need against the shop's largest node, in ppm:
- * the larger of the CPU and the RAM part. */
+/* Orders the GPUs widest first, then by their need against the shop's
+ * largest node, in ppm: the larger of the CPU and the RAM part. */
 static void sort_by_need(hbuy *hb, int64_t *w)
 {
 	int64_t cpu = 1, mem = 1;
@@ -56,6 +62,7 @@ static void sort_by_need(hbuy *hb, int64_t *w)
 		w[i] = (int64_t)(a > b ? a : b);
 	}
 	sort_w = w;
+	sort_g = hb->gpus;
 	qsort(hb->order, (size_t)hb->n, sizeof *hb->order, by_weight_desc);
 }
 
@@ -90,16 +97,16 @@ static void hbuy_release(hbuy *hb)
 	free(hb->order);
 }
 
-static int has_room(const gs_bnode *b, gs_host need)
+static int has_room(const gs_bnode *b, gs_host need, int span)
 {
 	gs_host room = gs_host_allocatable(b->inst);
 	need.cpu += b->cpu;
 	need.mem += b->mem;
-	return b->n < b->inst->gpu_count && gs_host_fits(need, room);
+	return b->n + span <= b->inst->gpu_count && gs_host_fits(need, room);
 }
 
-/* How many of the GPUs order[pos..] one node of type t holds, first fit;
- * 0 when it cannot hold the first. */
+/* How many GPUs of the entries order[pos..] one node of type t holds,
+ * first fit; 0 when it cannot hold the first. */
 static int holds(const hbuy *hb, int t, int pos)
 {
 	const gs_shop *sh = hb->sh;
@@ -108,9 +115,10 @@ static int holds(const hbuy *hb, int t, int pos)
 	for (int q = pos; q < hb->n && held < slots && q < pos + 4 * slots; q++) {
 		gs_host x = hb->need[hb->order[q]];
 		gs_host sum = { used.cpu + x.cpu, used.mem + x.mem };
-		if (gs_host_fits(sum, room)) {
+		int span = gs_pgpu_span(hb->gpus[hb->order[q]]);
+		if (held + span <= slots && gs_host_fits(sum, room)) {
 			used = sum;
-			held++;
+			held += span;
 		} else if (q == pos) {
 			return 0;
 		}
@@ -151,7 +159,7 @@ static int place(const hbuy *hb, int pos, gs_strategy st, int k, int first, int 
 	for (int j = *cur > first ? *cur : first, seen = 0; j < out->n && seen < HOST_WINDOW;
 	     j++, seen++) {
 		b = &out->v[j];
-		if (has_room(b, hb->need[i]) && !gs_bnode_clash(hb->pl, b, g))
+		if (has_room(b, hb->need[i], gs_pgpu_span(g)) && !gs_bnode_clash(hb->pl, b, g))
 			return gs_bnode_take(hb->pl, b, g);
 	}
 	if ((t = pick(hb, pos)) < 0)
@@ -235,10 +243,16 @@ static int note(gs_shop *sh, const hbuy *hb, gs_nodeset *out, int first)
 int gs_nodes_buy_host(const gs_planner *pl, gs_shop *sh, const gs_pgpu **gpus, int n,
                       gs_strategy st, int k, gs_nodeset *out)
 {
-	int first = out->n, cur = first, rc;
+	int first = out->n, cur = first, rc, total = 0;
 	hbuy hb;
 
-	if (hbuy_init(&hb, pl, sh, gpus, n) < 0 || gs_nodeset_buy_best(sh, n, st, k, out) < 0) {
+	for (int i = 0; i < n; i++)
+		total += gs_pgpu_span(gpus[i]);
+	/* The count's best buy would put GPUs of several-GPU replicas on
+	 * nodes too small for them: with those, every node is opened here,
+	 * and the others first fill what the wide ones leave free. */
+	if (hbuy_init(&hb, pl, sh, gpus, n) < 0 ||
+	    (total == n && gs_nodeset_buy_best(sh, n, st, k, out) < 0)) {
 		hbuy_release(&hb);
 		return -1;
 	}
@@ -249,7 +263,9 @@ int gs_nodes_buy_host(const gs_planner *pl, gs_shop *sh, const gs_pgpu **gpus, i
 		gs_nodeset_drop_empty(out, first);
 		rc = downsize(sh, out, first);
 	}
-	if (rc == 0)
+	/* Replicas of several GPUs are no count's to buy: only host requests
+	 * are noted against it. */
+	if (rc == 0 && total == n)
 		rc = note(sh, &hb, out, first);
 	hbuy_release(&hb);
 	return rc;

@@ -48,14 +48,15 @@ gs_bnode *gs_bnode_new(gs_nodeset *ns, const gs_instance *in, gs_micros price,
 }
 
 /* Must the workload's replicas on GPUs g keep to distinct nodes? spread:
- * gpu too on time-sliced and MPS GPUs under robust placement: the device
- * plugin, not the plan, picks which GPU's slot serves a pod, so only one
- * replica per node keeps them on distinct GPUs. (Whole GPUs are distinct
+ * gpu too on time-sliced and MPS GPUs under the device plugin, pinned
+ * placement as well as robust: the device plugin, not the plan, picks
+ * which GPU's slot serves a pod, so only one replica per node keeps them
+ * on distinct GPUs (a DRA claim names its GPU). (Whole GPUs are distinct
  * by themselves; a MIG node's instances are not yet held to it.) */
 static int spreads_nodes(const gs_planner *pl, const gs_workload *w, const gs_pgpu *g)
 {
 	return w->spread == GS_SPREAD_NODE ||
-	       (w->spread == GS_SPREAD_GPU && pl->placement == GS_PLACEMENT_ROBUST &&
+	       (w->spread == GS_SPREAD_GPU && !pl->via_dra &&
 	        (g->strategy == GS_STRATEGY_TIME_SLICING || g->strategy == GS_STRATEGY_MPS));
 }
 
@@ -67,11 +68,8 @@ int gs_bnode_clash(const gs_planner *pl, const gs_bnode *b, const gs_pgpu *g)
 			if (!spreads_nodes(pl, p->w, g))
 				continue;
 			for (int j = 0; j < b->nsw; j++)
-				if (b->spread_wl[j] == p->wi) {
-					if (p->w->spread == GS_SPREAD_GPU && pl->robust_bound)
-						++*pl->robust_bound;
+				if (b->spread_wl[j] == p->wi)
 					return 1;
-				}
 		}
 	return !gs_robust_node_ok(pl, (const gs_pgpu *const *)b->gpus, b->n, g, b->strategy,
 	                          b->k) ||
@@ -92,7 +90,9 @@ int gs_bnode_take(const gs_planner *pl, gs_bnode *b, const gs_pgpu *g)
 			b->spread_wl = v;
 			b->spread_wl[b->nsw++] = p->wi;
 		}
-	b->gpus[b->n++] = g;
+	/* A replica of several GPUs takes as many of the node's, in a row. */
+	for (int s = 0; s < gs_pgpu_span(g); s++)
+		b->gpus[b->n++] = g;
 	b->cpu += h.cpu;
 	b->mem += h.mem;
 	return 0;

@@ -49,6 +49,8 @@ static int build(const gs_planner *pl, const gs_gpu *g, gs_group *shared, int ns
 		}
 		pg = gs_pack_add_gpu(pk, g, GS_STRATEGY_DEDICATED);
 		rc = pg ? gs_pgpu_add_group(pg, &fault[i]) : -1;
+		if (pg)
+			pg->span = pl->reps[fault[i].reps[0]].w->gpus_per_replica;
 	}
 	for (int i = 0; i < ns && rc == 0; i++) {
 		if (to_mig && to_mig[i])
@@ -241,13 +243,15 @@ static int split_groups(const gs_planner *pl, const gs_gpu *g, const gs_group *i
 }
 
 /* Fault-isolated replicas each get a group of their own (and the MIG
- * profile that holds them); the others go to sh for sharing. */
+ * profile that holds them), and so do replicas of several GPUs, which hold
+ * them whole (no profile); the others go to sh for sharing. */
 static int split_fault(const gs_planner *pl, const gs_gpu *g, const int *reps, int n,
                        int *sh, int *nsh, gs_group *fault, int *nf)
 {
 	for (int i = 0; i < n; i++) {
+		const gs_workload *w = pl->reps[reps[i]].w;
 		gs_group *f;
-		if (!pl->reps[reps[i]].w->isolation_fault) {
+		if (!w->isolation_fault && w->gpus_per_replica <= 1) {
 			sh[(*nsh)++] = reps[i];
 			continue;
 		}
@@ -255,7 +259,7 @@ static int split_fault(const gs_planner *pl, const gs_gpu *g, const int *reps, i
 		f->tenant = pl->reps[reps[i]].tenant;
 		if (gs_group_join(pl, g, f, reps[i]) < 0)
 			return -1;
-		f->prof = gs_mig_profile_for(pl, g, f);
+		f->prof = w->gpus_per_replica > 1 ? NULL : gs_mig_profile_for(pl, g, f);
 	}
 	return 0;
 }

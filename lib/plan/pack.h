@@ -104,7 +104,14 @@ typedef struct gs_pgpu {
 	gs_group *g;        /* 1 group when whole, the instances with MIG */
 	int ng, capg;
 	int mig_ts;         /* MIG: some instance is time-sliced */
+	/* The whole GPUs this entry stands for, all on one node: a replica of
+	 * gpusPerReplica N is one dedicated entry of span N, which a node
+	 * takes as N of its GPUs (nodeset.c); 0 or 1: one GPU. */
+	int span;
 } gs_pgpu;
+
+/* The GPUs of one node that pg takes. */
+static inline int gs_pgpu_span(const gs_pgpu *pg) { return pg->span > 1 ? pg->span : 1; }
 
 /* All GPUs of one model: the result of packing. */
 typedef struct gs_pack {
@@ -161,6 +168,7 @@ typedef struct gs_planner {
 	                            * (robust.h) */
 	long *robust_bound;        /* counts where that worst case, not the
 	                            * planned replicas, refused a place; or NULL */
+	int wide;                  /* some workload has gpusPerReplica above 1 */
 } gs_planner;
 
 /* ---- packing a model (pack.c) ------------------------------------------- */

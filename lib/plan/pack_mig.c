@@ -109,20 +109,19 @@ static int spreads_gpu(const gs_planner *pl, const gs_group *gr)
 	return 0;
 }
 
-/* Under robust placement a pod takes any instance of its profile on its
- * node: a GPU with two instances of one profile could seat two replicas
- * of a spread: gpu workload that asks it. */
+/* Under the device plugin a pod takes any instance of its profile on its
+ * node, whatever the placement (pinned copies select a node, not an
+ * instance): a GPU with two instances of one profile could seat two
+ * replicas of a spread: gpu workload that asks it. A DRA claim names its
+ * instance. */
 static int spread_profile_clash(const gs_planner *pl, const gs_pgpu *pg, const gs_group *gr)
 {
-	if (pl->placement != GS_PLACEMENT_ROBUST)
+	if (pl->via_dra)
 		return 0;
 	for (int i = 0; i < pg->ng; i++)
 		if (pg->g[i].prof == gr->prof &&
-		    (spreads_gpu(pl, gr) || spreads_gpu(pl, &pg->g[i]))) {
-			if (pl->robust_bound)
-				++*pl->robust_bound;
+		    (spreads_gpu(pl, gr) || spreads_gpu(pl, &pg->g[i])))
 			return 1;
-		}
 	return 0;
 }
 

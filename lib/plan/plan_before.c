@@ -20,11 +20,13 @@
 #include "plan/planner.h"
 #include "scenario/scenario.h"
 
-/* Replicas whose workloads have the same candidate models. */
+/* Replicas whose workloads have the same candidate models, and the same
+ * GPUs per replica. */
 typedef struct wclass {
 	unsigned long long cands; /* bit m: model m holds them */
 	int n;                    /* replicas */
 	int cnt[GS_MAX_MODELS];   /* how many are on each model */
+	int span;                 /* GPUs per replica */
 } wclass;
 
 typedef struct search {
@@ -48,7 +50,7 @@ static unsigned long long cand_bits(const gs_choice *c, int wi)
 }
 
 /* A new class at the end of se->cl, with room for its best counts. */
-static int add_class(search *se, unsigned long long bits, size_t *cap)
+static int add_class(search *se, unsigned long long bits, int span, size_t *cap)
 {
 	if ((size_t)se->ncl == *cap) {
 		size_t ncap = *cap ? *cap * 2 : 8;
@@ -63,6 +65,7 @@ static int add_class(search *se, unsigned long long bits, size_t *cap)
 		*cap = ncap;
 	}
 	memset(&se->cl[se->ncl], 0, sizeof *se->cl);
+	se->cl[se->ncl].span = span;
 	se->cl[se->ncl++].cands = bits;
 	return 0;
 }
@@ -77,10 +80,10 @@ static int classes(search *se, const gs_choice *c)
 		return -1;
 	for (size_t w = 0; w < nw; w++) {
 		unsigned long long bits = cand_bits(c, (int)w);
-		int k;
-		for (k = 0; k < se->ncl && se->cl[k].cands != bits; k++)
+		int span = pl->s->w[w]->pub.gpus_per_replica, k;
+		for (k = 0; k < se->ncl && (se->cl[k].cands != bits || se->cl[k].span != span); k++)
 			;
-		if (k == se->ncl && add_class(se, bits, &cap) < 0)
+		if (k == se->ncl && add_class(se, bits, span, &cap) < 0)
 			return -1;
 		se->cls[w] = k;
 		se->cl[k].n += pl->s->w[w]->pub.replicas;
@@ -117,9 +120,9 @@ static int start(search *se, const int *model)
 	for (int k = 0; k < se->ncl; k++)
 		memset(se->cl[k].cnt, 0, sizeof se->cl[k].cnt);
 	for (size_t w = 0; w < se->pl->s->n; w++) {
-		int n = se->pl->s->w[w]->pub.replicas;
-		se->cl[se->cls[w]].cnt[model[w]] += n;
-		se->cnt[model[w]] += n;
+		const gs_workload *pw = &se->pl->s->w[w]->pub;
+		se->cl[se->cls[w]].cnt[model[w]] += pw->replicas;
+		se->cnt[model[w]] += pw->replicas * pw->gpus_per_replica;
 	}
 	for (int m = 0; m < se->pl->nmodels; m++)
 		if (best_buy(se, m, se->cnt[m], &se->per[m]) < 0)
@@ -127,13 +130,15 @@ static int start(search *se, const int *model)
 	return 0;
 }
 
-/* Replicas on `from` that may move to `to`. */
+/* Replicas on `from` that may move to `to`. Replicas of several GPUs stay
+ * where their start put them: GPU counts do not price them (a count may
+ * buy nodes too small for one), and the bought plan does. */
 static int movable(const search *se, int from, int to)
 {
 	int n = 0;
 	unsigned long long both = (1ULL << from) | (1ULL << to);
 	for (int k = 0; k < se->ncl; k++)
-		if ((se->cl[k].cands & both) == both)
+		if ((se->cl[k].cands & both) == both && se->cl[k].span <= 1)
 			n += se->cl[k].cnt[from];
 	return n;
 }
@@ -144,7 +149,7 @@ static void move(search *se, int from, int to, int n)
 	for (int k = 0; k < se->ncl && n > 0; k++) {
 		wclass *c = &se->cl[k];
 		int x = c->cnt[from] < n ? c->cnt[from] : n;
-		if ((c->cands & both) != both || x == 0)
+		if ((c->cands & both) != both || x == 0 || c->span > 1)
 			continue;
 		c->cnt[from] -= x;
 		c->cnt[to] += x;
@@ -204,14 +209,17 @@ static int improve(search *se)
 	return 0;
 }
 
-/* Replica r alone on a new dedicated GPU of the model. */
-static int add_dedicated(gs_pack *pk, const gs_gpu *model, int r)
+/* Replica r alone on new dedicated GPUs of the model, span of them. */
+static int add_dedicated(gs_pack *pk, const gs_gpu *model, int r, int span)
 {
 	gs_group alone = { 0 };
 	gs_pgpu *g = gs_pack_add_gpu(pk, model, GS_STRATEGY_DEDICATED);
 	alone.reps = &r;
 	alone.n = alone.cap = 1;
-	return g ? gs_pgpu_add_group(g, &alone) : -1;
+	if (!g)
+		return -1;
+	g->span = span;
+	return gs_pgpu_add_group(g, &alone);
 }
 
 /* Buys the search's counts: each class's replicas, in replica order, fill
@@ -231,8 +239,9 @@ static int build(search *se, gs_built *b)
 			while (m < pl->nmodels && left[m] == 0)
 				m++;
 			left[m]--;
-			b->comp += gs_workload_compute_on(pl->reps[r].w, pl->models[m]);
-			if (add_dedicated(&b->packs[m], pl->models[m], r) < 0)
+			b->comp += gs_workload_compute_on(pl->reps[r].w, pl->models[m]) *
+			           se->cl[k].span;
+			if (add_dedicated(&b->packs[m], pl->models[m], r, se->cl[k].span) < 0)
 				return -1;
 		}
 	}
@@ -243,9 +252,9 @@ static int build(search *se, gs_built *b)
 static void cheapest_gpus(const gs_planner *pl, const gs_choice *c, int *model)
 {
 	for (size_t w = 0; w < pl->s->n; w++) {
-		int best = c->cands[w][0];
+		int best = c->cands[w][0], span = pl->s->w[w]->pub.gpus_per_replica;
 		for (int k = 1; k < c->ncand[w]; k++)
-			if (pl->gpu_price[c->cands[w][k]] < pl->gpu_price[best])
+			if (gs_span_price(pl, c->cands[w][k], span) < gs_span_price(pl, best, span))
 				best = c->cands[w][k];
 		model[w] = best;
 	}

@@ -46,10 +46,13 @@ static int eval_model(const gs_planner *pl, gs_shop *shops, const gs_choice *c, 
 	return rc;
 }
 
-/* The fraction of a GPU of model m a workload needs at least, in ppm. */
+/* The fraction of a GPU of model m a workload needs at least, in ppm: a
+ * replica of several GPUs needs them whole. */
 static int64_t need_ppm(const gs_planner *pl, const gs_workload *w, int m)
 {
 	const gs_gpu *g = pl->models[m];
+	if (w->gpus_per_replica > 1)
+		return (int64_t)w->gpus_per_replica * GS_PPM;
 	int64_t mem = w->memory_bytes * GS_PPM / gs_usable_bytes(g);
 	int64_t cmp = gs_workload_compute_on(w, g) * GS_PPM / pl->target;
 	int64_t need = mem > cmp ? mem : cmp;
@@ -64,7 +67,7 @@ __extension__ typedef __int128 wide;
 
 static wide share_cost(const gs_planner *pl, const gs_workload *w, int m)
 {
-	return (wide)pl->gpu_price[m] * need_ppm(pl, w, m);
+	return (wide)gs_span_price(pl, m, w->gpus_per_replica) * need_ppm(pl, w, m);
 }
 
 /* What a replica of workload i costs at least, as the cheapest share of
@@ -103,7 +106,8 @@ static int first_choice(const gs_planner *pl, gs_choice *c, size_t i)
 		for (size_t a = 0; a < w->n_gpus; a++)
 			ok |= w->gpus[a] == g;
 		if (!ok || w->memory_bytes > gs_usable_bytes(g) ||
-		    gs_workload_compute_on(w, g) > GS_PPM || !gs_host_model_ok(pl, w, m))
+		    gs_workload_compute_on(w, g) > GS_PPM || !gs_host_model_ok(pl, w, m) ||
+		    gs_span_price(pl, m, w->gpus_per_replica) < 0)
 			continue;
 		c->cands[i][c->ncand[i]++] = m;
 		v = share_cost(pl, w, m);

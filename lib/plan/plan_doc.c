@@ -197,6 +197,7 @@ static gs_node *workload_entry(const gs_plan *p, const gs_plan_workload *pw)
 	                                            ? gib_bytes(w->host_memory_bytes)
 	                                            : gs_node_str(NULL));
 	rc |= gs_node_put(m, "arch", gs_node_str(gs_arch_name(w->arch)));
+	rc |= gs_node_put(m, "gpus_per_replica", gs_node_int(w->gpus_per_replica));
 	return gs_node_done(m, rc);
 }
 

@@ -17,7 +17,21 @@
  * key. Keys sort in the order nodes are bought. */
 #define KEY_MPS 100
 #define KEY_MIG_TS 4
+#define KEY_WIDE 10
 #define KEY_TENANT 1000
+
+/* Replicas of several GPUs (span N) on dedicated nodes of their own, one
+ * span per node: a workload's pods may land on any node of its pools, and
+ * where pods of different sizes share nodes, smaller ones landing first can
+ * leave every node with fewer than N GPUs free while as many are free in
+ * all. With one span per node its free GPUs come in multiples of N. Pinned
+ * placement (each node a pool of its own, its objects holding exactly its
+ * replicas) lets them fill a node's other GPUs with dedicated replicas of
+ * any span; DRA's templates do not pin a pod to its node, so not there. */
+static int wide_apart(const gs_planner *pl, const gs_pgpu *g)
+{
+	return gs_pgpu_span(g) > 1 && (pl->placement != GS_PLACEMENT_PINNED || pl->via_dra);
+}
 
 static long node_key(const gs_planner *pl, const gs_pgpu *g)
 {
@@ -25,16 +39,22 @@ static long node_key(const gs_planner *pl, const gs_pgpu *g)
 	int mig_ts = st == GS_STRATEGY_MIG && g->mig_ts;
 	long base = st == GS_STRATEGY_MPS ? KEY_MPS + g->k : mig_ts ? KEY_MIG_TS : (long)st;
 	int shared = st == GS_STRATEGY_TIME_SLICING || st == GS_STRATEGY_MPS || mig_ts;
+	if (wide_apart(pl, g))
+		return KEY_WIDE + gs_pgpu_span(g);
 	if (!shared || pl->via_dra)
 		return base;
 	return base + KEY_TENANT * (1L + g->g[0].tenant);
 }
+
+_Static_assert(KEY_WIDE + 64 < KEY_MPS, "spans above 64 GPUs would meet the MPS keys");
 
 static gs_strategy key_strategy(long key)
 {
 	long base = key % KEY_TENANT;
 	if (base >= KEY_MPS)
 		return GS_STRATEGY_MPS;
+	if (base > KEY_WIDE)
+		return GS_STRATEGY_DEDICATED;
 	return base == KEY_MIG_TS ? GS_STRATEGY_MIG : (gs_strategy)base;
 }
 
@@ -72,12 +92,14 @@ int gs_total_less(gs_total a, gs_total b)
 	return a.instances < b.instances;
 }
 
-/* Where replicas request host CPU or RAM, GPU counts do not price a
- * packing: it is bought as it would be, and what that costs counts. */
+/* Where replicas request host CPU or RAM, or hold several GPUs of one
+ * node, GPU counts do not price a packing: it is bought as it would be,
+ * and what that costs counts. */
 static int host_needs(const gs_planner *pl, const gs_pack *pk)
 {
-	for (int i = 0; pl->host_needs && i < pk->n; i++)
-		if (!gs_host_none(gs_host_of_pgpu(pl, &pk->gpus[i])))
+	for (int i = 0; (pl->host_needs || pl->wide) && i < pk->n; i++)
+		if (gs_pgpu_span(&pk->gpus[i]) > 1 ||
+		    (pl->host_needs && !gs_host_none(gs_host_of_pgpu(pl, &pk->gpus[i]))))
 			return 1;
 	return 0;
 }
@@ -174,7 +196,7 @@ static int to_time_slicing(const gs_planner *pl, gs_pack *pk)
 		const gs_replica *r = g->ng == 1 && g->g[0].n == 1 ? &pl->reps[g->g[0].reps[0]]
 		                                                   : NULL;
 		if (g->strategy != GS_STRATEGY_DEDICATED || !r || r->w->isolation_fault ||
-		    r->no_ts)
+		    r->no_ts || gs_pgpu_span(g) > 1)
 			continue;
 		/* Robust: the node's slots would take two of its own at once. */
 		if (pl->placement == GS_PLACEMENT_ROBUST && r->w->replicas > 1 &&

@@ -42,9 +42,11 @@ static int regroup(const gs_planner *pl, const gs_pgpu *g, gs_group *gr)
 	return 0;
 }
 
+/* A replica of several GPUs joins no other and takes none in. */
 static int whole_gpu(const gs_pgpu *g)
 {
-	return g->strategy != GS_STRATEGY_MIG && g->ng == 1 && g->g[0].n > 0;
+	return g->strategy != GS_STRATEGY_MIG && g->ng == 1 && g->g[0].n > 0 &&
+	       gs_pgpu_span(g) == 1;
 }
 
 /* Looks at the replicas of each whole GPU joining the others of one

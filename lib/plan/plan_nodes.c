@@ -4,7 +4,7 @@
  * node), then place the GPUs on them, keeping the replicas of a workload
  * with spread: node on distinct nodes. GPUs whose replicas request host
  * CPU or RAM are bought by nodes_host.c, which also keeps every node
- * within what it leaves its pods.
+ * within what it leaves its pods, and so are replicas of several GPUs.
  */
 #include "plan/host.h"
 #include "plan/nodes.h"
@@ -37,10 +37,12 @@ static int place(const gs_planner *pl, gs_shop *sh, const gs_pgpu *g, gs_strateg
 	return b ? gs_bnode_take(pl, b, g) : -1;
 }
 
+/* GPUs that a count cannot buy: host requests, or replicas of several
+ * GPUs, which need a node with that many free (nodes_host.c fits them). */
 static int host_needs(const gs_planner *pl, const gs_pgpu **gpus, int n)
 {
-	for (int i = 0; pl->host_needs && i < n; i++)
-		if (!gs_host_none(gs_host_of_pgpu(pl, gpus[i])))
+	for (int i = 0; (pl->host_needs || pl->wide) && i < n; i++)
+		if (gs_pgpu_span(gpus[i]) > 1 || !gs_host_none(gs_host_of_pgpu(pl, gpus[i])))
 			return 1;
 	return 0;
 }

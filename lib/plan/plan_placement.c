@@ -33,8 +33,10 @@ int gs_plan_placement_cost(gs_plan *p, const gs_planner *pl, gs_micros before)
 	sum->placement = pl->placement;
 	sum->pinned_per_hour =
 	    pl->placement == GS_PLACEMENT_PINNED ? -1 : sum->after_per_hour;
+	/* Replicas of several GPUs get nodes of their own span under robust
+	 * placement (plan_keys.c), which pinned lets others fill. */
 	if (pl->placement != GS_PLACEMENT_ROBUST || !pl->robust_bound ||
-	    !*pl->robust_bound)
+	    (!*pl->robust_bound && !pl->wide))
 		return 0;
 	sum->pinned_per_hour = pinned_cost(pl, before);
 	if (sum->pinned_per_hour < 0)

@@ -80,6 +80,7 @@ static int add_replicas(gs_planner *pl, const gs_scenario *s)
 			p->no_ts = no_ts;
 			p->headroom = gs_workload_memory_headroom(s, p->w);
 			pl->host_needs |= p->w->cpu_millis || p->w->host_memory_bytes;
+			pl->wide |= p->w->gpus_per_replica > 1;
 		}
 	}
 	free(tids);
@@ -144,6 +145,20 @@ int gs_planner_init(gs_planner *pl, const gs_scenario *s, const char *cloud,
 		return -1;
 	add_models(pl, s, shops);
 	return 0;
+}
+
+gs_micros gs_span_price(const gs_planner *pl, int m, int n)
+{
+	const gs_shop *sh = &pl->shops[m];
+	gs_micros best = -1;
+	if (n <= 1)
+		return pl->gpu_price[m];
+	for (int i = 0; i < sh->n; i++) {
+		gs_micros per = gs_div_ceil(sh->price[i], sh->insts[i]->gpu_count);
+		if (sh->insts[i]->gpu_count >= n && (best < 0 || per < best))
+			best = per;
+	}
+	return best;
 }
 
 void gs_planner_release(gs_planner *pl)

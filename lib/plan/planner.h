@@ -21,6 +21,10 @@
 int gs_planner_init(gs_planner *pl, const gs_scenario *s, const char *cloud,
                     gs_shop *shops);
 void gs_planner_release(gs_planner *pl);
+/* The cheapest price per GPU of model m's instances with at least n GPUs,
+ * which a replica of n GPUs may take (n <= 1: gpu_price[m]); -1 when none
+ * has that many. */
+gs_micros gs_span_price(const gs_planner *pl, int m, int n);
 
 /* ---- what a packing costs (plan_keys.c) ---------------------------------- */
 

@@ -243,7 +243,9 @@ static int spread_asks(const gs_planner *pl, const gs_pgpu *const *on, int n,
 int gs_robust_mig_node_ok(const gs_planner *pl, const gs_pgpu *const *on, int n,
                           const gs_pgpu *pg)
 {
-	if (pl->placement != GS_PLACEMENT_ROBUST || pg->strategy != GS_STRATEGY_MIG)
+	/* The device plugin's, pinned or robust: a DRA claim names its
+	 * instance. */
+	if (pl->via_dra || pg->strategy != GS_STRATEGY_MIG)
 		return 1;
 	/* Every profile of the node's GPUs that a spread: gpu workload asks
 	 * for: at most one instance of it on each GPU. */
@@ -255,8 +257,6 @@ int gs_robust_mig_node_ok(const gs_planner *pl, const gs_pgpu *const *on, int n,
 			const gs_mig_profile *prof = x->g[k].prof;
 			if (count_prof(x, prof) < 2 || !spread_asks(pl, on, n, pg, prof))
 				continue;
-			if (pl->robust_bound)
-				++*pl->robust_bound;
 			return 0;
 		}
 	}

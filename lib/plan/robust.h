@@ -47,9 +47,10 @@ gs_worst gs_robust_bind(const gs_planner *pl, gs_worst planned, gs_worst worst,
 int gs_robust_node_ok(const gs_planner *pl, const gs_pgpu *const *on, int n,
                       const gs_pgpu *pg, gs_strategy st, int k);
 
-/* Under robust placement a pod takes any MIG instance of its profile on
- * its node: may MIG GPU pg join on[0..n) when a spread: gpu workload of
- * either asks a profile that some GPU of them has twice? */
+/* Under the device plugin (pinned placement too) a pod takes any MIG
+ * instance of its profile on its node: may MIG GPU pg join on[0..n) when a
+ * spread: gpu workload of either asks a profile that some GPU of them has
+ * twice? */
 int gs_robust_mig_node_ok(const gs_planner *pl, const gs_pgpu *const *on, int n,
                           const gs_pgpu *pg);
 

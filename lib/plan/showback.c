@@ -12,7 +12,8 @@
  * The capacity a replica holds, as a share of one GPU (documented in
  * gpushare-workloads(5), OBJECTIVE):
  *   - a fault-isolated replica on a whole GPU: the whole GPU (nothing else
- *     may run there);
+ *     may run there); a replica of several GPUs: each of them whole, as
+ *     its pod holds them (the node lists it on each, nodeset.c);
  *   - any other replica on a whole GPU, dedicated, time-sliced or MPS: the
  *     larger of its share of the GPU's memory and of its compute;
  *   - a MIG instance: the larger of its memory slices over the GPU's slots
@@ -84,7 +85,8 @@ static void group_shares(const gs_planner *pl, const gs_gpu *g, const gs_group *
 	for (int i = 0; i < gr->n; i++) {
 		const gs_workload *w = pl->reps[gr->reps[i]].w;
 		int alone = gr->n == 1 && (prof || (strategy == GS_STRATEGY_DEDICATED &&
-		                                     w->isolation_fault));
+		                                     (w->isolation_fault ||
+		                                      w->gpus_per_replica > 1)));
 		v[i] = alone ? GS_PPM : need_share(w, g, mem, comp);
 	}
 	fit_whole(v, gr->n);

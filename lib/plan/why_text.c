@@ -279,13 +279,17 @@ static void put_head(gs_buf *t, const gs_decision *d)
 		gs_buf_printf(t, "MIG %s on %s", d->profile->name, d->model->name);
 		break;
 	default:
-		gs_buf_printf(t, "dedicated %s", d->model->name);
+		if (d->w->gpus_per_replica > 1)
+			gs_buf_printf(t, "dedicated %d x %s", d->w->gpus_per_replica,
+			              d->model->name);
+		else
+			gs_buf_printf(t, "dedicated %s", d->model->name);
 	}
 	gs_buf_puts(t, " (");
 	put_pct(t, comp, 0);
 	gs_buf_puts(t, " compute, ");
 	put_gib(t, d->w->memory_bytes);
-	gs_buf_puts(t, "): ");
+	gs_buf_puts(t, d->w->gpus_per_replica > 1 ? " per GPU): " : "): ");
 }
 
 static void put_rule(gs_buf *t, const gs_decision *d)
@@ -411,7 +415,9 @@ static void put_decided(gs_buf *t, const gs_decision *d, const gs_plan *p)
 		else
 			gs_buf_printf(t, "no whole %s GPU to share: the others are %s (e.g. %s/%d)",
 			              d->model->name,
-			              d->bind.with->isolation_fault ? "fault-isolated" : "in MIG",
+			              d->bind.with->isolation_fault       ? "fault-isolated"
+			              : d->bind.with->gpus_per_replica > 1 ? "of multi-GPU replicas"
+			                                                   : "in MIG",
 			              d->bind.with->name, d->bind.with_replica);
 		break;
 	case GS_WHY_RULE:
@@ -433,6 +439,11 @@ static void put_decided(gs_buf *t, const gs_decision *d, const gs_plan *p)
 	case GS_WHY_UNASKED:
 		gs_buf_printf(t, "its tenant's %d other whole %s GPUs were too many to ask the "
 		                 "rules about", d->could_ask, d->model->name);
+		break;
+	case GS_WHY_WIDE:
+		gs_buf_printf(t, "needs %d GPUs per replica, whole and on one node "
+		                 "(time-slicing, MPS and MIG share a single GPU)",
+		              d->w->gpus_per_replica);
 		break;
 	case GS_WHY_SPARE:
 		gs_buf_puts(t, "alone, on a time-slicing node rather than a dedicated one, which "
@@ -467,7 +478,7 @@ static int said_ts(const gs_decision *d)
 
 static void reject_sharing(rej *r, const gs_decision *d)
 {
-	if (d->why == GS_WHY_UNSHARED)
+	if (d->why == GS_WHY_UNSHARED || d->why == GS_WHY_WIDE)
 		return;
 	if (d->w->isolation_fault) {
 		rej_next(r, "time-slicing and MPS");
@@ -490,7 +501,7 @@ static void reject_sharing(rej *r, const gs_decision *d)
 static void reject_mig(rej *r, const gs_decision *d)
 {
 	if (d->strategy == GS_STRATEGY_MIG || d->why == GS_WHY_FAULT || d->why == GS_WHY_UNSHARED ||
-	    (d->mig.rule == GS_RULE_OK && !d->probe.tried))
+	    d->why == GS_WHY_WIDE || (d->mig.rule == GS_RULE_OK && !d->probe.tried))
 		return;
 	rej_next(r, "MIG");
 	if (d->mig.rule == GS_RULE_OK)

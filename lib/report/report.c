@@ -224,7 +224,8 @@ static void teams(gs_buf *b, const gs_plan *p)
 	gs_svg_teams(b, p);
 	gs_buf_puts(b, "</div>\n<p class=\"note\">Each team pays for the capacity its "
 	               "replicas hold: the larger of their share of a GPU's memory and of its "
-	               "compute, a MIG instance, or a whole GPU when fault-isolated. Idle "
+	               "compute, a MIG instance, or whole GPUs when fault-isolated or held by "
+	               "a replica of several. Idle "
 	               "(dashed) is what no replica holds, carried by the teams on each node in "
 	               "proportion to what they hold there. Costs and idle add up to the "
 	               "plan's cost.</p>\n</section>\n");

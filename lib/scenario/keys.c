@@ -605,6 +605,8 @@ static const gs_key keys[] = {
 	{ "name", W, GS_KEY_TEXT, 0, read_name, write_name },
 	{ "kind", W, GS_KEY_TEXT, 0, read_kind, write_kind },
 	{ "replicas", W, GS_KEY_TEXT, 0, read_replicas, write_replicas },
+	{ "gpusPerReplica", W, GS_KEY_TEXT, 0, gs_key_read_gpus_per_replica,
+	  gs_key_write_gpus_per_replica },
 	{ "gpuMemory", W, GS_KEY_TEXT, 0, read_memory, write_memory },
 	{ "compute", W, GS_KEY_TEXT, 0, read_compute, write_compute },
 	{ "measuredOn", W, GS_KEY_TEXT, 0, read_measured_on, write_measured_on },

@@ -131,16 +131,62 @@ static void no_fit_message(char *msg, size_t size, const gs_workload *w,
 			big = models[m];
 	if (w->memory_bytes <= gs_usable_bytes(big)) {
 		snprintf(msg, size, "workload '%s' needs more than one whole GPU of every "
-		         "allowed model (multi-GPU workloads are not supported yet)", w->name);
+		         "allowed model (to split it over several, set gpusPerReplica and "
+		         "give gpuMemory and compute per GPU)", w->name);
 		return;
 	}
 	need = gs_div_ceil(w->memory_bytes * 100, INT64_C(1) << 30);
 	snprintf(msg, size, "workload '%s' needs %lld.%02lld GiB of GPU memory, more than "
 	         "the %lld.%02lld GiB that %s, the largest allowed model, leaves usable "
-	         "(multi-GPU workloads are not supported yet)", w->name,
+	         "(to split it over several GPUs, set gpusPerReplica and give gpuMemory "
+	         "per GPU)", w->name,
 	         (long long)(need / 100), (long long)(need % 100),
 	         (long long)(big->usable_memory_mib * 100 / 1024 / 100),
 	         (long long)(big->usable_memory_mib * 100 / 1024 % 100), big->name);
+}
+
+/* The instance with the most GPUs that w may run on: buyable, of a model
+ * among models[0..n) (those it fits), and of its arch; NULL if none. */
+static const gs_instance *widest(const gs_scenario *s, const gs_workload *w,
+                                 const gs_gpu *const *models, size_t n)
+{
+	const gs_instance *best = NULL;
+	for (size_t i = 0; i < gs_catalog_instance_count(s->cat); i++) {
+		const gs_instance *in = gs_catalog_instance_at(s->cat, i);
+		int ok = 0;
+		for (size_t m = 0; m < n; m++)
+			ok |= in->gpu == models[m];
+		if (!ok || (w->arch != GS_ARCH_ANY && in->arch != w->arch) ||
+		    !gs_scenario_instance_ok(s, in))
+			continue;
+		if (!best || in->gpu_count > best->gpu_count)
+			best = in;
+	}
+	return best;
+}
+
+/* A replica of gpusPerReplica N holds N GPUs of one node: some instance it
+ * may run on must have them. */
+static int check_wide(const gs_scenario *s, const gs_workload *w, const gs_gpu **models,
+                      size_t n, gs_error *err)
+{
+	char msg[GS_ERROR_MSG_MAX];
+	const gs_instance *big;
+	size_t fit = 0;
+	if (w->gpus_per_replica <= 1)
+		return 0;
+	for (size_t m = 0; m < n; m++)
+		if (w->memory_bytes <= gs_usable_bytes(models[m]) &&
+		    gs_workload_compute_on(w, models[m]) <= GS_PPM)
+			models[fit++] = models[m];
+	/* No instance of its arch at all: the planner says why (host.c). */
+	big = widest(s, w, models, fit);
+	if (!big || big->gpu_count >= w->gpus_per_replica)
+		return 0;
+	snprintf(msg, sizeof msg, "workload '%s' needs %d GPUs per replica on one node, more "
+	         "than any instance it may run on has (the most: %d, %s)", w->name,
+	         w->gpus_per_replica, big->gpu_count, big->type);
+	return fail_wl(s, w, err, GS_ENOFIT, msg);
 }
 
 /* A workload must be complete, buyable, and fit one GPU of some model. */
@@ -168,7 +214,7 @@ static int check_workload(const gs_scenario *s, const wl *x, gs_error *err)
 		no_fit_message(msg, sizeof msg, w, models, n);
 		return fail_wl(s, w, err, GS_ENOFIT, msg);
 	}
-	return 0;
+	return check_wide(s, w, models, n, err);
 }
 
 int gs_scenario_validate(const gs_scenario *s, gs_error *err)

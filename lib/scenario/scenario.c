@@ -70,6 +70,7 @@ wl *gs_wl_new(const char *name)
 		return NULL;
 	}
 	w->pub.replicas = 1;
+	w->pub.gpus_per_replica = 1;
 	w->pub.memory_headroom_ppm = -1;
 	w->pub.bound = gs_kind_bound(w->pub.kind);
 	return w;

@@ -56,6 +56,12 @@ planner's lib/catalog/offer.c):
              gpu: never on one GPU (MIG slices of one GPU are one GPU)
   placement  every workload has a node its pods may land on; every object
              belongs to a workload
+  gpus       a pod lands only on a node that advertises as many units of
+             each resource as it requests (a replica of gpusPerReplica N
+             holds N GPUs of one node); its objects request exactly N (a
+             patch never changes a workload's GPU count); and more than one
+             unit of a shared resource (R >= 2) is a violation: the device
+             plugin may hand it N replicas of one GPU
   dra        pods that take DRA claims are not modelled: each such object
              is reported, never passed silently
 One line per violation: `node N (TYPE) UNIT: RULE: pods: figures`.  Exit 1
@@ -186,6 +192,7 @@ class Workload:
         self.mem = b
         obj = (spec or {}).get("object") or {}
         self.object_name = obj.get("name", self.name) if isinstance(obj, dict) else self.name
+        self.span = int(rec.get("gpus_per_replica", 1))
 
     def compute_on(self, g, cat):
         """gs_workload_compute_on: the measured share converted to model g."""
@@ -630,6 +637,11 @@ class Obj:
         for k, v in (self.ps.get("nodeSelector") or {}).items():
             if node.labels.get(k) != str(v):
                 return False
+        # The device plugin allocates a pod's units on its one node, of
+        # what the node advertises (a shared GPU: its replicas).
+        for k, c in self.requests.items():
+            if c > 1 and sum(u.replicas for u in node.units if u.resource == k) < c:
+                return False
         req = (((self.ps.get("affinity") or {}).get("nodeAffinity") or {})
                .get("requiredDuringSchedulingIgnoredDuringExecution") or {})
         terms = req.get("nodeSelectorTerms") or []
@@ -710,7 +722,10 @@ class Adversary:
                 if cands:
                     per_gpu.setdefault(u.gpu, []).append((u, cands))
                     self.check_unit(node, u, cands)
+                    self.check_shared_counts("%s %s" % (node.where(), u.name()), u, cands,
+                                             here)
             self.check_spread(node, caps, per_gpu)
+        self.check_counts()
         for o in self.objs:
             if o.claims and o.wl is not None:
                 # Never a silent pass: DRA is not modelled (yet).
@@ -722,6 +737,27 @@ class Adversary:
                 self.v("workload %s" % w, "placement",
                        "no node both matches its selectors and advertises what it requests")
         return self.out
+
+    def check_counts(self):
+        """An object's pods request what one replica holds: its workload's
+        gpusPerReplica units (DRA claims are reported apart)."""
+        for o in self.objs:
+            if o.wl is None or not o.requests:
+                continue
+            most = max(o.requests.values())
+            if most != o.wl.span:
+                self.v("object %s %s" % (o.kind, o.name), "gpus",
+                       "its pods request %d units, workload %s holds %d GPUs per replica"
+                       % (most, o.wl.name, o.wl.span))
+
+    def check_shared_counts(self, where, u, cands, here):
+        for w, _ in cands:
+            for o in here.get(w.name, []):
+                c = o.requests.get(u.resource, 0)
+                if c > 1 and u.replicas > 1:
+                    self.v(where, "gpus", "%s's pods request %d of %s, shared x%d: the "
+                           "device plugin may give them %d replicas of one GPU"
+                           % (w.name, c, u.resource, u.replicas, c))
 
     def unit_memory(self, node, u):
         g = node.model

@@ -12,6 +12,8 @@
 # naming a workload) passes; any other failure to plan fails.  ADV_SURGE=0
 # leaves out the pods of a rolling update's surge (adversary.py --no-surge).
 # With ADV_KEEP=DIR each failing input is copied there with its violations.
+# A file with placement: pinned is planned with --manifests (a Deployment
+# per workload), which its copies need.
 # GPUSHARE_PROFILES defaults to this tree's profiles.  Builds nothing.
 #
 # Ends with one line "N passed, M failed"; exits 1 on any failure.
@@ -75,11 +77,34 @@ else
 	fail "$here/test_adversary.py" "test_adversary.py (the checker's own tests)" "$tmp/self"
 fi
 
+# manifests FILE OUT: a Deployment per workload (container main, or its
+# object's), which placement: pinned needs for the copies it makes.
+manifests() {
+	"$py" - "$1" >"$2" <<'PY'
+import sys, yaml
+s = yaml.safe_load(open(sys.argv[1]))
+for w in s.get("workloads", []):
+    o = w.get("object") or {}
+    n = o.get("name", w["name"])
+    print(yaml.safe_dump({"apiVersion": "apps/v1", "kind": "Deployment",
+        "metadata": {"name": n},
+        "spec": {"replicas": 1, "selector": {"matchLabels": {"app": n}},
+                 "template": {"metadata": {"labels": {"app": n}},
+                              "spec": {"containers": [{"name": o.get("container", "main"),
+                                                        "image": "registry.example.com/x:1"}]}}}},
+        explicit_start=True, sort_keys=False), end="")
+PY
+}
+
 # one ID FILE LABEL MUST_PLAN
 one() {
 	out=$tmp/$1
 	why=$tmp/$1.why
-	$tmo "$bin" plan "$2" --emit "$out" --format json >"$out.json" 2>"$out.err"
+	man=
+	if grep -q '^placement: pinned' "$2"; then
+		manifests "$2" "$out.man" && man="--manifests $out.man"
+	fi
+	$tmo "$bin" plan "$2" --emit "$out" --format json $man >"$out.json" 2>"$out.err"
 	rc=$?
 	if [ "$rc" -eq 1 ] && [ "$4" = no ]; then
 		for n in $(sed -n 's/^[ ]*-[ ]*name:[ ]*"\{0,1\}\([a-z0-9-]*\).*$/\1/p' "$2"); do

@@ -39,7 +39,8 @@ their statement, not from the planner's code:
     the dedicated plan
 13  showback: a workload's cost_per_hour is the capacity its replicas
     hold, each node's price over its GPUs times the replica's share of a
-    GPU (a fault-isolated replica alone on a whole GPU: all of it; other
+    GPU (a fault-isolated replica alone on a whole GPU, and each GPU of a
+    replica of several: all of it; other
     replicas on whole GPUs: the larger of their memory and compute share;
     a MIG instance: the larger of its memory slices over the GPU's and its
     compute slices over the GPU's, all of it for a replica alone in it, the
@@ -53,6 +54,12 @@ their statement, not from the planner's code:
     evictionHard 100Mi and the GPU Operator's 5m / 64Mi)
 15  arch: an amd64 workload never on an arm64 node, nor arm64 on amd64
 16  one cloud: every node in the plan's cloud (cloud: all picks one)
+17  gpusPerReplica N > 1 (gpus_per_replica): each replica holds N distinct
+    whole GPUs of one node, dedicated and alone on each (it is listed on
+    each of them, and rule 1 counts it once); under placement: robust a
+    node that holds such a replica holds only replicas of the same N
+    (smaller pods landing first could fragment its free GPUs);
+    showback counts each of its GPUs whole
 
 Numbers in the plan are read as decimals.  memory_gib and compute_percent
 are rounded to 2 decimals, so every comparison allows 0.005 per rounded
@@ -264,13 +271,17 @@ class Checker:
         self.check_node_config(ni, node)
 
     def node_replicas(self, node):
-        """The workloads of every replica on the node, once per replica."""
-        out = []
+        """The workloads of every replica on the node, once per replica (a
+        replica of several GPUs is listed on each of them)."""
+        out, seen = [], set()
         for g in node["gpus"]:
-            for a in g.get("assignments") or []:
-                out.append(self.wl.get(a["workload"]))
+            asg = list(g.get("assignments") or [])
             for m in g.get("mig") or []:
-                for a in m.get("assignments") or []:
+                asg += m.get("assignments") or []
+            for a in asg:
+                key = (a["workload"], a["replica"])
+                if key not in seen:
+                    seen.add(key)
                     out.append(self.wl.get(a["workload"]))
         return [w for w in out if w is not None]
 
@@ -575,21 +586,59 @@ class Checker:
                     self.v(10, "config %r names nodes %d and %d that differ: %s"
                            % (cfg, nis[0], ni, "; ".join(diff)))
 
+    def span(self, name):
+        """The whole GPUs one replica of the workload holds (rule 17)."""
+        return int(self.wl.get(name, {}).get("gpus_per_replica", 1))
+
+    def check_wide(self, name, r, locs):
+        """Rule 17: a replica of N GPUs on N distinct whole GPUs of one
+        node, alone and dedicated on each."""
+        n = self.span(name)
+        if len({l[0] for l in locs}) > 1:
+            self.v(17, "%s/%d (%d GPUs per replica) is split across nodes: %s"
+                   % (name, r, n, "; ".join(self.where(*l) for l in locs)))
+        if len(set(locs)) != len(locs):
+            self.v(17, "%s/%d is listed twice on one GPU" % (name, r))
+        for ni, gi, mi in locs:
+            g = self.plan["nodes"][ni]["gpus"][gi]
+            if mi is not None or g["strategy"] != "dedicated" or \
+                    len(g.get("assignments") or []) != 1:
+                self.v(17, "%s/%d (%d GPUs per replica) is not alone on a dedicated GPU "
+                       "at %s" % (name, r, n, self.where(ni, gi, mi)))
+
+    def check_spans(self):
+        """Rule 17 under placement: robust: one span per node that holds a
+        replica of several GPUs."""
+        if self.plan.get("placement", "robust") != "robust":
+            return
+        for ni, node in enumerate(self.plan["nodes"]):
+            spans = sorted({self.span(w["name"]) for w in self.node_replicas(node)})
+            if len(spans) > 1 and spans[-1] > 1:
+                self.v(17, "node %d (%s): replicas of %s GPUs each share it under "
+                       "placement: robust" % (ni, node["instance"],
+                                              " and ".join(map(str, spans))))
+
     def check_replicas(self):
         seen = {}
         for name, r, ni, gi, mi, kind in self.placed:
             seen.setdefault((name, r), []).append((ni, gi, mi))
         total = 0
+        self.check_spans()
         for name, w in self.wl.items():
             n = w["replicas"]
+            span = self.span(name)
             total += n
             for r in range(n):
                 locs = seen.get((name, r), [])
                 if not locs:
                     self.v(1, "%s/%d is not placed" % (name, r))
-                elif len(locs) > 1:
-                    self.v(1, "%s/%d is placed %d times: %s"
-                           % (name, r, len(locs), "; ".join(self.where(*l) for l in locs)))
+                elif len(locs) != span:
+                    self.v(1, "%s/%d is placed %d times%s: %s"
+                           % (name, r, len(locs),
+                              "" if span == 1 else ", not on its %d GPUs" % span,
+                              "; ".join(self.where(*l) for l in locs)))
+                if span > 1 and locs:
+                    self.check_wide(name, r, locs)
         for (name, r), locs in seen.items():
             w = self.wl.get(name)
             if w is not None and not (isinstance(r, int) and 0 <= r < w["replicas"]):
@@ -622,7 +671,9 @@ class Checker:
             if w is None or w["spread"] == "none":
                 continue
             key = (name, ni, gi) if w["spread"] == "gpu" else (name, ni)
-            by.setdefault(key, []).append(r)
+            # A replica of several GPUs is listed on each: once per node.
+            if r not in by.setdefault(key, []):
+                by[key].append(r)
         for key, rs in sorted(by.items(), key=lambda kv: str(kv[0])):
             if len(rs) > 1:
                 w = self.wl[key[0]]
@@ -733,8 +784,10 @@ class Checker:
             gmem = self.dec(gm["memory_gib"])
             sh = []
             for a in asg:
+                w = self.wl.get(a["workload"], {})
                 alone = (len(asg) == 1 and g["strategy"] == "dedicated" and
-                         self.wl.get(a["workload"], {}).get("isolation") == "fault")
+                         (w.get("isolation") == "fault" or
+                          int(w.get("gpus_per_replica", 1)) > 1))
                 sh.append(Decimal(1) if alone else self.need(a, gmem, HUNDRED))
             return list(zip((a["workload"] for a in asg), self.scaled(sh)))
         profs = {p["name"]: p for p in gm.get("mig_profiles") or []}
@@ -785,7 +838,9 @@ class Checker:
                 rel = min(Decimal(1), eps / x + eps * len(claims) / h) if x > 0 else Decimal(1)
                 slack[team] = slack.get(team, Decimal(0)) + price / ngpus * (
                     free * x / h * rel + eps * len(claims) * x / h)
-        reps = {w["name"]: w["replicas"] for w in self.plan["workloads"]}
+        # One share per GPU a replica holds, each rounded to a micro-dollar.
+        reps = {w["name"]: w["replicas"] * int(w.get("gpus_per_replica", 1))
+                for w in self.plan["workloads"]}
         for w in self.plan["workloads"]:
             want = held.get(w["name"], Decimal(0))
             got = d(w["cost_per_hour"])

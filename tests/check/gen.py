@@ -9,8 +9,10 @@ keeping to the workload-file schema (version 1): cloud, pricing, via,
 targetUtilization, instances, gpus and workloads with name, kind, replicas,
 gpuMemory, compute, measuredOn, latency, isolation, tenant, team, gpus and
 spread; memoryHeadroom (file and workload) and bound, drawn from a second
-generator, and the host keys cpu, memory and arch from a third, so that the
-other keys stay what they were for a seed. Python 3 standard library only.
+generator, the host keys cpu, memory and arch from a third, and
+gpusPerReplica (with, sometimes, placement: pinned for such a file) from a
+fourth, so that the other keys stay what they were for a seed. Python 3
+standard library only.
 """
 
 import os
@@ -88,10 +90,19 @@ def host_keys(hrnd):
     return w
 
 
+def wide_keys(mrnd):
+    """gpusPerReplica of one workload, mostly left out."""
+    if mrnd.random() < 0.12:
+        return ["    gpusPerReplica: %d" % mrnd.choice([2, 2, 3, 4, 8])]
+    return []
+
+
 def gen(seed):
     rnd = random.Random(seed)
     extra = random.Random(seed * 7919 + 1)
     hrnd = random.Random(seed * 7919 + 17)
+    mrnd = random.Random(seed * 7919 + 31)
+    wide = False
     cloud = rnd.choice(CLOUDS)
     pricing = rnd.choice(["on-demand", "on-demand", "spot"])
     target = rnd.choice([None, 70, 80, 85, 90, 95, 100])
@@ -176,7 +187,13 @@ def gen(seed):
         if extra.random() < 0.2:
             w.append("    bound: %s" % extra.choice(["compute", "memory-bandwidth"]))
         w.extend(host_keys(hrnd))
+        more = wide_keys(mrnd)
+        wide |= bool(more)
+        w.extend(more)
         lines.extend(w)
+    # Pinned placement lets other replicas fill a multi-GPU node.
+    if wide and mrnd.random() < 0.3:
+        lines.insert(lines.index("workloads:"), "placement: pinned")
     return "\n".join(lines) + "\n"
 
 

@@ -41,11 +41,12 @@ def dp_config(keys):
     return "\n".join(out) + "\n"
 
 
-def deployment(name, replicas, selector, limit="nvidia.com/gpu", extra=None, meta=None):
+def deployment(name, replicas, selector, limit="nvidia.com/gpu", extra=None, meta=None,
+               count=1):
     """One patch document as 0.1.0 writes it: a comment naming the object."""
     ps = {"nodeSelector": dict(selector)}
     ps.update(extra or {})
-    ps["containers"] = [{"name": name, "resources": {"limits": {limit: 1}}}]
+    ps["containers"] = [{"name": name, "resources": {"limits": {limit: count}}}]
     doc = {"spec": {"replicas": replicas, "template": {"spec": ps}}}
     if meta:
         doc["metadata"] = meta
@@ -278,6 +279,40 @@ class AdversaryTest(unittest.TestCase):
             """))
         self.assertEqual(adversary.parse_labels_sh(os.path.join(c.dir, "labels.sh")), {
             1: {DP: "a", "gpushare.io/pool": "p1"}, 2: {DP: "b"}})
+
+    def wide_case(self, nodes, config, count):
+        """m: one replica of 3 L4s (gpusPerReplica 3), its pods requesting
+        count GPUs, on nodes of one config."""
+        c = self.case([("m", 1, 12, 40, {"gpus_per_replica": 3})], nodes)
+        c.write("device-plugin-config.yaml", dp_config({"c": config}))
+        c.labels([{DP: "c"} for _ in nodes])
+        c.write("workloads.yaml", deployment("m", 1, {DP: "c"}, count=count))
+        return c
+
+    def test_multi_gpu_pod_on_a_four_gpu_node(self):
+        c = self.wide_case(["g6.12xlarge"], ("none", 1), 3)
+        self.assertEqual(c.run(), (0, ["adversary: 1 nodes, 1 workloads, 0 violations"]))
+
+    def test_multi_gpu_pod_fits_no_one_gpu_node(self):
+        c = self.wide_case(["g6.xlarge", "g6.xlarge"], ("none", 1), 3)
+        self.assertEqual(c.run(), (1, [
+            "workload m: placement: no node both matches its selectors and advertises what "
+            "it requests"]))
+
+    def test_a_patch_that_changes_the_gpu_count(self):
+        c = self.wide_case(["g6.12xlarge"], ("none", 1), 1)
+        self.assertEqual(c.run(), (1, [
+            "object Deployment m: gpus: its pods request 1 units, workload m holds 3 GPUs "
+            "per replica"]))
+
+    def test_multi_gpu_pod_on_shared_gpus(self):
+        c = self.wide_case(["g6.12xlarge"], ("timeSlicing", 2), 3)
+        rc, out = c.run()
+        self.assertEqual(rc, 1)
+        self.assertEqual(out[-4:], [
+            "node 1 (g6.12xlarge) gpu %d time-slicing x2: gpus: m's pods request 3 of "
+            "nvidia.com/gpu, shared x2: the device plugin may give them 3 replicas of one GPU"
+            % g for g in range(4)])
 
 
 if __name__ == "__main__":

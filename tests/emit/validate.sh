@@ -98,7 +98,7 @@ for ex in examples/*.yaml; do
 	variant "$base" "$ex" --karpenter --dra --manifests "$tmp/$base.man"
 	variant "$base-examples" "$ex" --karpenter --dra --example-deployments --rename-shared
 	# The older DRA shapes, on the examples with MPS and with MIG.
-	case $base in mixed-fleet | multi-tenant-mig)
+	case $base in mixed-fleet | multi-tenant-mig | multi-gpu)
 		variant "$base-v1beta2" "$ex" --dra --dra-api v1beta2 --example-deployments
 		variant "$base-v1beta1" "$ex" --dra --dra-api v1beta1 --example-deployments ;;
 	esac

@@ -107,8 +107,9 @@ static const want_wl fixture_wls[] = {
 	/* A Job named <cronjob>-<minutes> is the CronJob's. */
 	{ "eval-nightly", "research", "CronJob", "eval-nightly", "research", 1, 1, 1,
 	  428571, A100, "p4d.24xlarge", 1, GR, 214286, 9000, 1, 9216, 22, 0 },
-	/* SM activity wins over GR; 2 GPUs per pod are 2 replicas. */
-	{ "finetune-lora", "research", "Job", "finetune-lora", "research", 1, 1, 2, 2000000, H100,
+	/* SM activity wins over GR; a pod of 2 whole GPUs is 1 replica of 2,
+	 * compute and memory the p95 over the samples of both GPUs. */
+	{ "finetune-lora", "research", "Job", "finetune-lora", "research", 1, 1, 1, 2000000, H100,
 	  "p5.48xlarge", 1, SM, 620000, 40200, 1, 40448, 62, GS_IMPORT_MULTI_GPU },
 	/* The Pending pod counts as a replica, without metrics. */
 	{ "llm-train", "research", "StatefulSet", "llm-train", "research", 3, 2, 3, 2000000, H100,
@@ -148,6 +149,8 @@ static void check_wl(const gs_import_workload *w, const want_wl *e)
 	assert_int_equal(w->gpu_memory_mib, e->gpu_memory_mib);
 	assert_int_equal(w->compute_percent, e->percent);
 	assert_int_equal(w->flags, e->flags);
+	/* Only pods of several whole GPUs make replicas of several. */
+	assert_int_equal(w->gpus_per_replica, strcmp(e->name, "finetune-lora") == 0 ? 2 : 1);
 }
 
 static void test_workloads(void **state)

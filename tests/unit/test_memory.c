@@ -317,7 +317,8 @@ static void test_alone_fills_usable(void **state)
 	                 GS_ENOFIT);
 	assert_gs_error(&err, "t.yaml:5:5: error: workload 'big' needs 22.00 GiB of GPU "
 	                      "memory, more than the 21.95 GiB that L4, the largest allowed "
-	                      "model, leaves usable (multi-GPU workloads are not supported yet)");
+	                      "model, leaves usable (to split it over several GPUs, set "
+	                      "gpusPerReplica and give gpuMemory per GPU)");
 	assert_null(s);
 }
 

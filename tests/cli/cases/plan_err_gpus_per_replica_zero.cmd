@@ -1,0 +1,1 @@
+plan $FIXTURES/multigpu/bad-value.yaml

@@ -1,0 +1,2 @@
+repl $FIXTURES/multigpu/pinned.yaml
+# stdin: $FIXTURES/repl/multigpu.gsh
