@@ -310,8 +310,12 @@ static void test_callback_stops(void **state)
 static size_t count_file(const char *path, gs_error *err, int *rc)
 {
 	sink k;
+	gs_source src;
 	memset(&k, 0, sizeof k);
-	*rc = gs_prom_read_file(path, collect, &k, err);
+	memset(&src, 0, sizeof src);
+	if ((*rc = gs_source_open_file(&src, path, err)) == 0)
+		*rc = gs_prom_read_source(&src, collect, &k, err);
+	gs_source_close(&src);
 	return k.count;
 }
 
