@@ -395,6 +395,9 @@ typedef struct gs_workload {
 	int64_t host_memory_bytes;  /* host RAM (`memory`) */
 	gs_arch arch;               /* its images' CPUs; GS_ARCH_ANY: either */
 	gs_object_ref object;       /* the object its pods belong to */
+	/* The share of its `current` instances it holds (their other GPUs
+	 * are other workloads'), in ppm; 0: all of them. */
+	int64_t current_share_ppm;
 } gs_workload;
 
 /* Loads a workload file (gpushare-workloads(5)); path "-" is stdin. The
@@ -593,6 +596,9 @@ typedef struct gs_plan_summary {
 	 * the plan's own cost when robustness cost nothing. -1: pinned. */
 	gs_placement placement;
 	gs_micros pinned_per_hour;
+	/* When before is the cluster and the plan costs more: that, and why,
+	 * in a sentence of figures (lib/plan/dearer.c); NULL otherwise. */
+	const char *costs_more;
 } gs_plan_summary;
 
 /* With `cloud: all`, each cloud whose instances the scenario may buy, the
@@ -938,6 +944,12 @@ typedef struct gs_import_gpu {
 	int64_t compute_ppm;    /* percentile of activity, of the whole GPU */
 	int64_t memory_mib;     /* percentile of framebuffer used; -1: none */
 	const char *metric;     /* DCGM field the activity came from */
+	int holders;            /* pods (not MIG) its readings went to */
+	/* How: "pod" (its one pod's series), "sole" (series without pod
+	 * labels, of the one pod that holds it), "per-pod" (each pod's own
+	 * series), "even" (the GPU's series, divided by replicas held); NULL:
+	 * to no pod. */
+	const char *division;
 } gs_import_gpu;
 
 /* A node with NVIDIA GPUs. Read-only record owned by the inventory. */
@@ -989,8 +1001,14 @@ typedef struct gs_import_workload {
 	int64_t memory_mib;        /* percentile of FB used per replica */
 	int memory_measured;
 	int64_t gpu_memory_mib;    /* what the workload file says: gpuMemory */
-	int compute_percent;       /* and compute */
+	int compute_percent;       /* and compute, up to a whole percent */
 	unsigned flags;            /* GS_IMPORT_* */
+	int64_t file_compute_ppm;  /* compute as the file writes it, in ppm */
+	/* What its pods hold today of the nodes they run on: the share of its
+	 * `current` instances (GPUs held over their GPUs), and its price (each
+	 * node's price split by the GPUs held; -1: a price is unknown). */
+	int64_t current_ppm;
+	gs_micros current_per_hour;
 } gs_import_workload;
 
 typedef struct gs_import_summary {
@@ -1003,6 +1021,8 @@ typedef struct gs_import_summary {
 	gs_micros idle_per_month;
 	size_t samples;            /* DCGM samples read (of the fields used) */
 	size_t unmatched;          /* of those, matching no pod and no GPU */
+	size_t bad_samples;        /* lines of metrics skipped as unreadable */
+	int nodes_left_out;        /* GPU nodes left out: an unknown GPU */
 } gs_import_summary;
 
 /* Reads the inventory and metrics that opts name and measures every

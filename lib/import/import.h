@@ -7,13 +7,14 @@
  *   import.c     gs_import_load: the readers in order
  *   nodes.c      GPU nodes, their resources and sharing
  *   pods.c       counted pods and the workloads they make up
- *   measure.c    DCGM samples: to pods and GPUs, then percentiles
+ *   measure.c    DCGM samples: read, to pods and GPUs, then percentiles
+ *   share.c      a GPU's readings divided among the pods that hold it
  *   inventory.c  warnings, names and keys; accessors; free
  *   output.c     the scenario, the workload file, the report document
  * The readers read kubectl's lists through kube_list.h and Prometheus's
  * samples through prom.h. Calls go one way: import.c calls the readers
- * (nodes.c, pods.c, measure.c), pods.c calls nodes.c, and the readers and
- * output.c call inventory.c, which calls none of them.
+ * (nodes.c, pods.c, measure.c) and share.c, pods.c calls nodes.c, and the
+ * readers, share.c and output.c call inventory.c, which calls none of them.
  */
 #ifndef GS_IMPORT_H
 #define GS_IMPORT_H
@@ -29,6 +30,44 @@ typedef struct samples {
 	size_t n, cap;
 } samples;
 
+/* No pod: a reading without pod labels (or with those of a pod that does
+ * not run on the GPU's node). */
+#define GS_NO_POD ((uint32_t)-1)
+
+/* One sample of a physical GPU: its value, the instant it was taken (the
+ * sample's timestamp, else its scrape: see measure.c), and the counted pod
+ * whose labels it carries. */
+typedef struct reading {
+	double v;
+	int64_t t;
+	uint32_t pod;
+} reading;
+
+typedef struct readings {
+	reading *r;
+	size_t n, cap;
+} readings;
+
+/* Samples outside what a field can read (above 100 %, below 0): a data
+ * error, counted and reported once per GPU or pod and field. */
+typedef struct bad_values {
+	size_t over, under;
+	double max;
+} bad_values;
+
+/* The samples of one MIG instance that no pod labels name. */
+typedef struct mig_inst {
+	int gpu;
+	char *id, *profile;        /* GPU_I_ID, GPU_I_PROFILE */
+	samples m[M_COUNT];
+} mig_inst;
+
+/* A replica of a GPU that a pod's series name (the vgpu label). */
+typedef struct pod_vgpu {
+	int gpu;
+	char *id;
+} pod_vgpu;
+
 /* One nvidia.com resource of a node and what one unit of it is. */
 typedef struct ires {
 	char *name;                /* "nvidia.com/mig-3g.20gb" */
@@ -36,6 +75,7 @@ typedef struct ires {
 	int64_t unit_ppm;          /* share of a GPU, for requested and idle GPUs */
 	int64_t keep_ppm, keep_mib;/* what a pod without metrics keeps */
 	const gs_mig_profile *mig; /* NULL: not a MIG slice */
+	int64_t hard_mib;          /* the most one unit can hold: GPU or slice */
 } ires;
 
 typedef struct inode {
@@ -45,7 +85,11 @@ typedef struct inode {
 	ires *res;
 	size_t n_res, cap_res;
 	gs_import_gpu *gpus;
-	samples *m;                /* gpu_count x M_COUNT */
+	samples *m;                /* gpu_count x M_COUNT: each GPU's own activity */
+	readings *raw;             /* gpu_count x M_COUNT: every sample, as read */
+	bad_values *bad;           /* gpu_count x M_COUNT */
+	mig_inst *migs;            /* MIG instances whose series name no pod */
+	size_t n_migs, cap_migs;
 } inode;
 
 /* A counted pod: Running or Pending, requesting GPUs. */
@@ -60,6 +104,13 @@ typedef struct ipod {
 	const gs_mig_profile *mig;
 	double mig_scale;          /* a MIG instance's activity to the GPU's */
 	samples m[M_COUNT];
+	int *on_gpu;               /* GPUs of its node its series name */
+	size_t n_on, cap_on;
+	pod_vgpu *vgpus;           /* distinct (GPU, vgpu) its series name */
+	size_t n_vgpus, cap_vgpus;
+	bad_values bad[M_COUNT];   /* of samples read into m directly */
+	int64_t hard_mib;          /* the most one unit holds: its GPU, its slice */
+	int64_t round_mib;         /* its share of a divided GPU's memory; 0: none */
 } ipod;
 
 typedef struct iwl {
@@ -67,6 +118,7 @@ typedef struct iwl {
 	char *name;                /* owned; the other strings are its pods' */
 	const char *ns, *kind, *owner, *team;
 	int64_t keep_ppm, keep_mib;/* per replica, when it has no metrics */
+	int64_t hard_mib, round_mib; /* the least of its pods' (ipod) */
 	size_t *pods;
 	size_t n_pods, cap_pods;
 } iwl;
@@ -89,6 +141,8 @@ struct gs_inventory {
 	char **warnings;
 	size_t n_warnings, cap_warnings;
 	gs_import_summary sum;
+	gs_strmap left_out;        /* nodes left out (unknown GPU): their pods too */
+	size_t metrics_read;       /* metrics sources read so far */
 };
 
 /* inventory.c */
@@ -140,5 +194,14 @@ void gs_import_measure_node(gs_inventory *inv, inode *n);
 /* Workload w's pods, placement, flags and percentiles, and the values of
  * the workload file. */
 int gs_import_measure_workload(gs_inventory *inv, iwl *w);
+/* The DCGM field names, by M_*. */
+const char *gs_import_metric_name(int k);
+
+/* share.c */
+
+/* Gives each node's readings to the pods that hold its GPUs (each GPU's
+ * divided among its holders), fills n->m with each GPU's own activity,
+ * and reports data errors; after the last metrics source. */
+int gs_import_share(gs_inventory *inv);
 
 #endif

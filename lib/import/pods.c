@@ -161,6 +161,11 @@ static int pod_place(gs_inventory *inv, ipod *p, const char *node, const req *r,
 	p->node = node ? gs_strmap_find(&inv->node_ix, node) : GS_STRMAP_NONE;
 	for (size_t k = 0; k < nr; k++)
 		p->units += (int)r[k].n;
+	if (node && !*node)
+		node = NULL; /* not scheduled yet */
+	if (node && p->node == GS_STRMAP_NONE &&
+	    gs_strmap_find(&inv->left_out, node) != GS_STRMAP_NONE)
+		return 0; /* its node was left out, and said so */
 	if (node && p->node == GS_STRMAP_NONE)
 		return gs_import_warn(inv, "pod '%s/%s' runs on node '%s', which is "
 		                      "not a GPU node of the node list", p->ns, p->name,
@@ -186,6 +191,7 @@ static int pod_place(gs_inventory *inv, ipod *p, const char *node, const req *r,
 		if (!p->keep_ppm) {
 			p->keep_ppm = u.keep_ppm;
 			p->keep_mib = u.keep_mib;
+			p->hard_mib = u.hard_mib;
 			p->mig = u.mig;
 		}
 	}
