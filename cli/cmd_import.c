@@ -76,12 +76,13 @@ static void print_gpu(const gs_import_gpu *p)
 		printf(", %lld MiB used", (long long)p->memory_mib);
 	printf("\n");
 	if (p->division && strcmp(p->division, "even") == 0)
-		printf("      divided evenly among its %d pods, by the replicas each holds\n",
-		       p->holders);
+		printf("      its activity divided evenly among its %d pods, by the replicas each "
+		       "holds\n", p->holders);
 	else if (p->division && strcmp(p->division, "per-pod") == 0)
-		printf("      each of its %d pods by its own series\n", p->holders);
+		printf("      its activity read per pod: each of its %d pods by its own series\n",
+		       p->holders);
 	else if (p->division && strcmp(p->division, "sole") == 0)
-		printf("      its one pod's, though its series name no pod\n");
+		printf("      its one pod's activity, though its series name no pod\n");
 }
 
 static void print_node(const gs_import_node *n)
@@ -159,7 +160,7 @@ static void print_report(const gs_inventory *inv)
 	printf("Metrics: p%d of %zu DCGM samples, %zu matching no pod or GPU", s->percentile,
 	       s->samples, s->unmatched);
 	if (s->bad_samples)
-		printf(", %zu bad lines skipped", s->bad_samples);
+		printf(", %zu bad line%s skipped", s->bad_samples, s->bad_samples == 1 ? "" : "s");
 	printf("\n");
 	if (s->nodes_left_out)
 		printf("Left out: %d GPU node%s of an unknown GPU, with their pods\n",

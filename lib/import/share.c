@@ -131,19 +131,22 @@ static int share_field(gs_inventory *inv, inode *n, int g, int k, const holder *
 		return -1;
 	if (!nh)
 		return 0;
+	/* A pod's samples are per replica (a workload's replicas are its pods'
+	 * units): a pod's own value is split over the replicas it holds. */
 	if (own) {
 		sp->own |= 1u << k;
-		for (size_t i = 0; i < r->n; i++)
-			if (find_holder(h, nh, r->r[i].pod) &&
-			    push(&inv->pods[r->r[i].pod].m[k], r->r[i].v) < 0)
+		for (size_t i = 0; i < r->n; i++) {
+			const holder *x = find_holder(h, nh, r->r[i].pod);
+			if (x && push(&inv->pods[x->pod].m[k], r->r[i].v / x->w) < 0)
 				return -1;
+		}
 		return 0;
 	}
 	if (nh > 1)
 		sp->even |= 1u << k;
 	for (size_t i = 0; i < nh; i++) {
 		samples *pm = &inv->pods[h[i].pod].m[k];
-		double f = h[i].w / sp->w;
+		double f = 1 / sp->w;
 		for (size_t j = 0; j < gm->n; j++)
 			if (push(pm, gm->v[j] * f) < 0)
 				return -1;
@@ -252,10 +255,10 @@ static int add_up(gs_inventory *inv, const holder *h, size_t nh, int k, double *
 		if (rc < 0)
 			return -1;
 		if (!rc && k == M_FB)
-			x = (double)p->keep_mib * h[i].w;
+			x = (double)p->keep_mib;
 		else if (!rc && !measured(p))
-			x = (double)p->keep_ppm * h[i].w / GS_PPM;
-		*sum += x;
+			x = (double)p->keep_ppm / GS_PPM;
+		*sum += x * h[i].w; /* per replica, times the replicas it holds */
 	}
 	return 0;
 }
@@ -321,13 +324,14 @@ static int warn_bad(gs_inventory *inv, const char *node, int g, const char *pod,
 		else
 			snprintf(where, sizeof where, "node '%s' gpu %d", node, g);
 		if (b[k].over)
-			rc = gs_import_warn(inv, "%s: %zu samples of %s above 100%% (up to "
+			rc = gs_import_warn(inv, "%s: %zu sample%s of %s above 100%% (up to "
 			                    "%.1f%%): a data error, read as 100%%", where,
-			                    b[k].over, gs_import_metric_name(k), b[k].max * 100);
+			                    b[k].over, b[k].over == 1 ? "" : "s",
+			                    gs_import_metric_name(k), b[k].max * 100);
 		if (rc == 0 && b[k].under)
-			rc = gs_import_warn(inv, "%s: %zu samples of %s below 0: a data error, "
+			rc = gs_import_warn(inv, "%s: %zu sample%s of %s below 0: a data error, "
 			                    "read as 0", where, b[k].under,
-			                    gs_import_metric_name(k));
+			                    b[k].under == 1 ? "" : "s", gs_import_metric_name(k));
 	}
 	return rc;
 }
@@ -421,19 +425,24 @@ static int share_gpu(gs_inventory *inv, inode *n, int g, const size_t *pods, siz
 		return rc;
 	pg->holders = (int)nh;
 	if (nh && read) {
+		/* Named by the field its compute comes from, else its memory. */
+		unsigned k = 1u << M_FB;
+		for (int f = M_UTIL; f >= M_SM; f--)
+			if (n->m[g * M_COUNT + f].n)
+				k = 1u << f;
 		pg->attributed = 1;
-		pg->division = sp.even   ? "even"
-		               : nh > 1  ? "per-pod"
+		pg->division = sp.even & k ? "even"
+		               : sp.own & k && nh > 1 ? "per-pod"
 		               : h[0].labelled ? "pod" : "sole";
 	}
 	if (sp.even && (rc = warn_even(inv, n, g, &sp, nh)) < 0)
 		return rc;
-	/* Each holder's share of a divided GPU's memory caps the rounding of
-	 * what it writes (measure.c). */
+	/* A replica's share of a divided GPU's memory caps the rounding of
+	 * what its workload writes (measure.c). */
 	for (size_t i = 0; sp.even && i < nh; i++) {
 		ipod *p = &inv->pods[h[i].pod];
 		double mib = (double)n->pub.gpu->usable_memory_mib;
-		int64_t part = (int64_t)floor(mib * h[i].w / sp.w);
+		int64_t part = (int64_t)floor(mib / sp.w);
 		if (!p->round_mib || part < p->round_mib)
 			p->round_mib = part;
 	}

@@ -73,8 +73,9 @@ static void unpriced(const gs_plan *p, text *t)
 	if (!s->cluster_unpriced)
 		return;
 	cause(t);
-	put(t, "%d of the cluster's %d nodes have no known price, so today's cost leaves "
-	    "them out", s->cluster_unpriced, s->cluster_nodes);
+	put(t, "%d of the cluster's %d nodes %s no known price, so today's cost leaves "
+	    "%s out", s->cluster_unpriced, s->cluster_nodes,
+	    s->cluster_unpriced == 1 ? "has" : "have", s->cluster_unpriced == 1 ? "it" : "them");
 }
 
 static void peaks(const gs_plan *p, text *t)
@@ -102,8 +103,9 @@ static void shared_today(const gs_plan *p, text *t)
 	if (!reps)
 		return;
 	cause(t);
-	put(t, "%d replica%s that share a GPU today %s one of %s own (", reps,
-	    reps == 1 ? "" : "s", reps == 1 ? "gets" : "get", reps == 1 ? "its" : "their");
+	put(t, "%d replica%s that %s a GPU today %s one of %s own (", reps,
+	    reps == 1 ? "" : "s", reps == 1 ? "shares" : "share", reps == 1 ? "gets" : "get",
+	    reps == 1 ? "its" : "their");
 	for (size_t i = 0; i < p->n_wls && named < TOP; i++) {
 		const gs_plan_workload *pw = &p->wls[i];
 		if (pw->workload->current_share_ppm && pw->strategy == GS_STRATEGY_DEDICATED)
@@ -172,7 +174,7 @@ static void per_gpu(const gs_plan *p, text *t)
 	if (now <= was)
 		return;
 	cause(t);
-	put(t, "its GPUs cost %s/h each, the cluster's %s/h", usd(now, a), usd(was, b));
+	put(t, "the plan's GPUs cost %s/h each, the cluster's %s/h", usd(now, a), usd(was, b));
 }
 
 /* The workloads whose part of the plan (what they hold, and their idle)
@@ -242,6 +244,7 @@ int gs_plan_util_error(gs_plan *p)
 	                    "GPUs (each replica at the compute it gives), more than the "
 	                    "cluster has: their compute or replicas overstate what runs "
 	                    "today (a shared GPU's whole activity charged to each of its "
-	                    "pods?); 'before' cannot be compared", sum->util_before_permille / 10,
-	                    sum->util_before_permille % 10, sum->gpus_before);
+	                    "pods?), so 'before' is not what these workloads cost today",
+	                    sum->util_before_permille / 10, sum->util_before_permille % 10,
+	                    sum->gpus_before);
 }
