@@ -55,18 +55,21 @@ typedef struct bad_values {
 	double max;
 } bad_values;
 
-/* The samples of one MIG instance that no pod labels name. */
+/* The samples of one MIG instance, as read (a time-sliced instance's
+ * readings are divided among its pods as a GPU's are). */
 typedef struct mig_inst {
 	int gpu;
 	char *id, *profile;        /* GPU_I_ID, GPU_I_PROFILE */
-	samples m[M_COUNT];
+	readings raw[M_COUNT];
 } mig_inst;
 
-/* A replica of a GPU that a pod's series name (the vgpu label). */
+/* A replica of a GPU (gpu >= 0) or of MIG instance i of the pod's node
+ * (gpu = GS_VGPU_MIG(i)) that a pod's series name (the vgpu label). */
 typedef struct pod_vgpu {
 	int gpu;
 	char *id;
 } pod_vgpu;
+#define GS_VGPU_MIG(i) (-2 - (int)(i))
 
 /* One nvidia.com resource of a node and what one unit of it is. */
 typedef struct ires {

@@ -65,7 +65,7 @@ static void node_release(inode *n)
 		free(n->raw[g].r);
 	for (size_t i = 0; i < n->n_migs; i++) {
 		for (int k = 0; k < M_COUNT; k++)
-			free(n->migs[i].m[k].v);
+			free(n->migs[i].raw[k].r);
 		free(n->migs[i].id);
 		free(n->migs[i].profile);
 	}

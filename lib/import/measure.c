@@ -283,27 +283,40 @@ static mig_inst *mig_bucket(inode *n, int g, const char *id, const char *profile
 	return m;
 }
 
-/* A MIG instance's sample: its pod's, scaled to the whole GPU, or kept
- * with its instance for share.c when no pod labels name it. */
-static int to_mig(gs_inventory *inv, const gs_prom_sample *s, int k, double v, uint32_t pod)
+/* A MIG instance's sample: a reading of the instance, with its pod when
+ * the pod runs on that node (share.c divides a time-sliced instance among
+ * its pods, and scales it to the whole GPU). Without an instance to key
+ * it by, it is its pod's own, scaled. */
+static int to_mig(reader *rd, const gs_prom_sample *s, int k, double v, uint32_t pod)
 {
+	gs_inventory *inv = rd->inv;
 	const char *gi = gs_prom_label_get(s, "GPU_I_PROFILE");
 	const char *id = gs_prom_label_get(s, "GPU_I_ID");
+	const char *vgpu = gs_prom_label_get(s, "vgpu");
 	mig_inst *m;
+	int64_t t;
 	inode *n;
 	int g = 0;
 
-	if (pod != GS_NO_POD) {
-		ipod *p = &inv->pods[pod];
+	if (!id || !(n = find_gpu(inv, s, pod, &g))) {
+		ipod *p;
+		if (pod == GS_NO_POD)
+			return 0;
+		p = &inv->pods[pod];
 		v = checked(&p->bad[k], k, v);
 		return push(&p->m[k], k == M_FB ? v : v * p->mig_scale) < 0 ? -1 : 1;
 	}
-	if (!id || !(n = find_gpu(inv, s, pod, &g)))
-		return 0;
 	if (!(m = mig_bucket(n, g, id, gi)))
 		return -1;
+	if (pod != GS_NO_POD && inv->pods[pod].node != (size_t)(n - inv->nodes))
+		pod = GS_NO_POD;
 	v = checked(&n->bad[g * M_COUNT + k], k, v);
-	return push(&m->m[k], v) < 0 ? -1 : 1;
+	if (instant(rd, s, &t) < 0 || push_reading(&m->raw[k], v, t, pod) < 0)
+		return -1;
+	if (pod != GS_NO_POD && vgpu && *vgpu &&
+	    note_vgpu(&inv->pods[pod], GS_VGPU_MIG(m - n->migs), vgpu) < 0)
+		return -1;
+	return 1;
 }
 
 static int on_sample(const gs_prom_sample *s, void *ud)
@@ -324,7 +337,7 @@ static int on_sample(const gs_prom_sample *s, void *ud)
 		v /= 100; /* a percentage; the PROF fields are ratios */
 	pod = find_pod(inv, s, mig);
 	if (mig)
-		a = to_mig(inv, s, k, v, pod);
+		a = to_mig(rd, s, k, v, pod);
 	else if ((a = to_gpu(rd, s, k, v, pod)) == 0 && pod != GS_NO_POD) {
 		/* No GPU known: the pod's own series. */
 		ipod *p = &inv->pods[pod];

@@ -19,7 +19,9 @@
  * - What a GPU's pods add up to (p95 each, and what those without
  *   readings keep) never goes above the GPU: above 100 % of its compute or
  *   its memory is a data error, said with the figures and scaled down.
- * - A MIG instance whose series name no pod is the pod's that alone asks
+ * - A MIG instance is divided among the pods that hold it the same way
+ *   (a time-sliced slice, vgpu labels included), its compute scaled to the
+ *   whole GPU; one whose series name no pod is the pod's that alone asks
  *   for that profile on the node.
  */
 #include <math.h>
@@ -40,6 +42,7 @@ typedef struct holder {
 typedef struct split {
 	unsigned even, own;      /* fields divided evenly, fields per pod */
 	int vgpu;                /* the replicas came from vgpu labels */
+	int mig;                 /* a MIG instance, not a GPU */
 	double w;                /* replicas its pods hold */
 } split;
 
@@ -115,12 +118,18 @@ static const holder *find_holder(const holder *h, size_t n, uint32_t pod)
 	return NULL;
 }
 
-/* Field k of GPU g: to the GPU's own series, and to its holders. */
-static int share_field(gs_inventory *inv, inode *n, int g, int k, const holder *h,
-                       size_t nh, split *sp)
+/* A value of field k as pod p's samples keep it: a MIG instance's
+ * compute as a share of the whole GPU. */
+static double unit_scale(const ipod *p, int k)
 {
-	readings *r = &n->raw[g * M_COUNT + k];
-	samples *gm = &n->m[g * M_COUNT + k];
+	return p->mig && k != M_FB ? p->mig_scale : 1;
+}
+
+/* Field k's readings r of one GPU or MIG instance: to its own series gm
+ * (one value per instant), and to its holders. */
+static int share_readings(gs_inventory *inv, readings *r, int k, samples *gm,
+                          const holder *h, size_t nh, split *sp)
+{
 	int own;
 
 	if (!r->n)
@@ -137,7 +146,8 @@ static int share_field(gs_inventory *inv, inode *n, int g, int k, const holder *
 		sp->own |= 1u << k;
 		for (size_t i = 0; i < r->n; i++) {
 			const holder *x = find_holder(h, nh, r->r[i].pod);
-			if (x && push(&inv->pods[x->pod].m[k], r->r[i].v / x->w) < 0)
+			ipod *p = x ? &inv->pods[x->pod] : NULL;
+			if (p && push(&p->m[k], r->r[i].v / x->w * unit_scale(p, k)) < 0)
 				return -1;
 		}
 		return 0;
@@ -145,10 +155,10 @@ static int share_field(gs_inventory *inv, inode *n, int g, int k, const holder *
 	if (nh > 1)
 		sp->even |= 1u << k;
 	for (size_t i = 0; i < nh; i++) {
-		samples *pm = &inv->pods[h[i].pod].m[k];
-		double f = 1 / sp->w;
+		ipod *p = &inv->pods[h[i].pod];
+		double f = unit_scale(p, k) / sp->w;
 		for (size_t j = 0; j < gm->n; j++)
-			if (push(pm, gm->v[j] * f) < 0)
+			if (push(&p->m[k], gm->v[j] * f) < 0)
 				return -1;
 	}
 	return 0;
@@ -156,9 +166,9 @@ static int share_field(gs_inventory *inv, inode *n, int g, int k, const holder *
 
 /* Says how a GPU's readings were divided when the data could not tell
  * its pods apart, with the GPU's figures and what each replica got. */
-static int warn_even(gs_inventory *inv, const inode *n, int g, const split *sp, size_t nh)
+static int warn_even(gs_inventory *inv, const char *where, const samples *m, const split *sp,
+                     size_t nh)
 {
-	const samples *m = &n->m[g * M_COUNT];
 	char fields[160] = "", gpu[80] = "", per[80] = "";
 	size_t o = 0;
 	int shown = 0, rc;
@@ -184,13 +194,14 @@ static int warn_even(gs_inventory *inv, const inode *n, int g, const split *sp, 
 			snprintf(per, sizeof per, "%.1f%%", x * 100 / sp->w);
 		}
 	}
-	return gs_import_warn(inv, "node '%s' gpu %d: its %zu pods hold %g replicas, and no "
-	                      "per-pod series tell their use apart (%s %s the whole GPU's%s): "
-	                      "divided evenly by the replicas each holds%s, the GPU's p%d of "
-	                      "%s is %s per replica", n->name, g, nh, sp->w, fields,
-	                      strchr(fields, ',') ? "are" : "is",
+	return gs_import_warn(inv, "%s: its %zu pods hold %g replicas, and no per-pod series "
+	                      "tell their use apart (%s %s the whole %s's%s): divided evenly "
+	                      "by the replicas each holds%s, the %s's p%d of %s is %s per "
+	                      "replica", where, nh, sp->w, fields,
+	                      strchr(fields, ',') ? "are" : "is", sp->mig ? "instance" : "GPU",
 	                      sp->vgpu ? ", copied per vgpu replica" : "",
-	                      sp->vgpu ? " (vgpu labels)" : "", inv->percentile, gpu, per);
+	                      sp->vgpu ? " (vgpu labels)" : "", sp->mig ? "instance" : "GPU",
+	                      inv->percentile, gpu, per);
 }
 
 /* ---- holders ----------------------------------------------------------------- */
@@ -346,36 +357,84 @@ static int mig_pod_measured(const ipod *p)
 	return 0;
 }
 
-/* An instance no pod labels name goes to the one pod of the node that asks
- * for its profile, when it is the only instance of that profile read. */
-static int share_migs(gs_inventory *inv, inode *n, const size_t *pods, size_t np)
+/* The pods whose series name MIG instance i, and their replicas of it
+ * (its vgpu labels, else one). */
+static size_t mig_holders(const gs_inventory *inv, const inode *n, size_t i, holder *out,
+                          split *sp)
 {
-	for (size_t i = 0; i < n->n_migs; i++) {
-		const mig_inst *mi = &n->migs[i];
-		size_t same = 0, cands = 0;
-		ipod *cand = NULL;
-		for (size_t j = 0; j < n->n_migs; j++)
-			same += strcmp(n->migs[j].profile, mi->profile) == 0;
-		for (size_t j = 0; j < np; j++) {
-			ipod *p = &inv->pods[pods[j]];
-			if (p->mig && strcmp(p->mig->name, mi->profile) == 0) {
-				cands++;
-				cand = p;
-			}
+	const mig_inst *mi = &n->migs[i];
+	size_t nh = 0;
+	sp->w = 0;
+	for (int k = 0; k < M_COUNT; k++)
+		for (size_t j = 0; j < mi->raw[k].n; j++) {
+			uint32_t pod = mi->raw[k].r[j].pod;
+			const ipod *p;
+			int v = 0;
+			if (pod == GS_NO_POD || find_holder(out, nh, pod))
+				continue;
+			p = &inv->pods[pod];
+			for (size_t x = 0; x < p->n_vgpus; x++)
+				v += p->vgpus[x].gpu == GS_VGPU_MIG(i);
+			sp->vgpu |= v > 0;
+			out[nh] = (holder){ pod, v ? v : 1, 1 };
+			sp->w += out[nh++].w;
 		}
-		if (same != 1 || cands != 1 || mig_pod_measured(cand)) {
-			for (int k = 0; k < M_COUNT; k++)
-				inv->sum.unmatched += mi->m[k].n;
-			continue;
-		}
-		for (int k = 0; k < M_COUNT; k++) {
-			double f = k == M_FB ? 1 : cand->mig_scale;
-			for (size_t j = 0; j < mi->m[k].n; j++)
-				if (push(&cand->m[k], mi->m[k].v[j] * f) < 0)
-					return -1;
+	return nh;
+}
+
+/* An instance no pod labels name is the pod's that alone asks for its
+ * profile on the node, when it is the only instance of that profile read
+ * and that pod has no samples of its own. */
+static size_t mig_alone(const gs_inventory *inv, const inode *n, size_t i,
+                        const size_t *pods, size_t np, holder *out, split *sp)
+{
+	const mig_inst *mi = &n->migs[i];
+	size_t same = 0, cands = 0, at = 0;
+	for (size_t j = 0; j < n->n_migs; j++)
+		same += strcmp(n->migs[j].profile, mi->profile) == 0;
+	for (size_t j = 0; j < np; j++) {
+		const ipod *p = &inv->pods[pods[j]];
+		if (p->mig && strcmp(p->mig->name, mi->profile) == 0) {
+			cands++;
+			at = pods[j];
 		}
 	}
-	return 0;
+	if (same != 1 || cands != 1 || mig_pod_measured(&inv->pods[at]))
+		return 0;
+	out[0] = (holder){ (uint32_t)at, 1, 0 };
+	sp->w = 1;
+	return 1;
+}
+
+/* Each MIG instance's readings to the pods that hold it, as a GPU's. */
+static int share_migs(gs_inventory *inv, inode *n, const size_t *pods, size_t np,
+                      holder *h)
+{
+	int rc = 0;
+	for (size_t i = 0; i < n->n_migs && rc == 0; i++) {
+		mig_inst *mi = &n->migs[i];
+		split sp = { .mig = 1 };
+		samples m[M_COUNT];
+		size_t nh = mig_holders(inv, n, i, h, &sp);
+
+		memset(m, 0, sizeof m);
+		if (!nh)
+			nh = mig_alone(inv, n, i, pods, np, h, &sp);
+		for (int k = 0; k < M_COUNT && rc == 0; k++) {
+			if (!nh)
+				inv->sum.unmatched += mi->raw[k].n;
+			rc = share_readings(inv, &mi->raw[k], k, &m[k], h, nh, &sp);
+		}
+		if (rc == 0 && sp.even) {
+			char where[400];
+			snprintf(where, sizeof where, "node '%s' gpu %d MIG %s instance %s",
+			         n->name, mi->gpu, mi->profile, mi->id);
+			rc = warn_even(inv, where, m, &sp, nh);
+		}
+		for (int k = 0; k < M_COUNT; k++)
+			free(m[k].v);
+	}
+	return rc;
 }
 
 /* ---- a node --------------------------------------------------------------------- */
@@ -416,10 +475,11 @@ static int share_gpu(gs_inventory *inv, inode *n, int g, const size_t *pods, siz
 	int rc = 0, read = 0;
 
 	for (int k = 0; k < M_COUNT && rc == 0; k++) {
-		read |= n->raw[g * M_COUNT + k].n > 0;
-		rc = share_field(inv, n, g, k, h, nh, &sp);
-		free(n->raw[g * M_COUNT + k].r);
-		n->raw[g * M_COUNT + k] = (readings){ 0 };
+		readings *r = &n->raw[g * M_COUNT + k];
+		read |= r->n > 0;
+		rc = share_readings(inv, r, k, &n->m[g * M_COUNT + k], h, nh, &sp);
+		free(r->r);
+		*r = (readings){ 0 };
 	}
 	if (rc < 0)
 		return rc;
@@ -435,8 +495,12 @@ static int share_gpu(gs_inventory *inv, inode *n, int g, const size_t *pods, siz
 		               : sp.own & k && nh > 1 ? "per-pod"
 		               : h[0].labelled ? "pod" : "sole";
 	}
-	if (sp.even && (rc = warn_even(inv, n, g, &sp, nh)) < 0)
-		return rc;
+	if (sp.even) {
+		char where[300];
+		snprintf(where, sizeof where, "node '%s' gpu %d", n->name, g);
+		if ((rc = warn_even(inv, where, &n->m[g * M_COUNT], &sp, nh)) < 0)
+			return rc;
+	}
 	/* A replica's share of a divided GPU's memory caps the rounding of
 	 * what its workload writes (measure.c). */
 	for (size_t i = 0; sp.even && i < nh; i++) {
@@ -472,7 +536,7 @@ static int share_node(gs_inventory *inv, inode *n, const size_t *pods, size_t np
 		rc = gs_import_warn(inv, "node '%s': its pods request %.2f GPUs of its %d: a data "
 		                    "error (the pod list and the node list disagree)", n->name,
 		                    (double)n->pub.requested_ppm / GS_PPM, n->pub.gpu_count);
-	return rc == 0 ? share_migs(inv, n, pods, np) : rc;
+	return rc == 0 ? share_migs(inv, n, pods, np, h) : rc;
 }
 
 int gs_import_share(gs_inventory *inv)

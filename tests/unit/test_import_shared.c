@@ -223,6 +223,47 @@ static void test_own(void **state)
 	gs_import_free(inv);
 }
 
+/* A MIG instance time-sliced 2 ways, each replica a pod: its series copied
+ * per vgpu replica, divided, and scaled from the 1g instance to the GPU. */
+static void test_mig_vgpu(void **state)
+{
+	static const char h100[] = LIST(
+		NODE("h", "p5.4xlarge", "NVIDIA-H100-80GB-HBM3",
+		     ",\"nvidia.com/mig.strategy\":\"mixed\","
+		     "\"nvidia.com/mig-1g.10gb.replicas\":\"2\"",
+		     "\"nvidia.com/mig-1g.10gb\":\"2\""));
+	static const char two[] = LIST(
+		POD("ml", "s-0", "s", "h", "nvidia.com/mig-1g.10gb", "1") ","
+		POD("ml", "s-1", "s", "h", "nvidia.com/mig-1g.10gb", "1"));
+#define MIGL(pod, v) "Hostname=\"h\",gpu=\"0\",GPU_I_PROFILE=\"1g.10gb\",GPU_I_ID=\"9\"" \
+	PODL(pod) ",vgpu=\"" v "\""
+	static const char metrics[] =
+		"DCGM_FI_PROF_GR_ENGINE_ACTIVE{" MIGL("s-0", "0") "} 0.70\n"
+		"DCGM_FI_PROF_GR_ENGINE_ACTIVE{" MIGL("s-1", "1") "} 0.70\n";
+#undef MIGL
+	gs_error err;
+	int rc;
+	gs_inventory *inv = import_mem(h100, two, metrics, 0, &err, &rc);
+	(void)state;
+
+	assert_gs_ok(rc, &err);
+	/* 0.70 of the instance over 2 replicas, 1/7 of the H100 each. */
+	assert_int_equal(wl(inv, "s")->compute_ppm, 50000);
+	/* Without metrics one would keep half the slice: 1/14, 9984 / 2 MiB. */
+	assert_int_equal(wl(inv, "s")->requested_ppm, 142856); /* 2 x 142857 / 2 */
+	assert_string_equal(gs_import_warning_at(inv, 0),
+	                    "node 'h' gpu 0 MIG 1g.10gb instance 9: its 2 pods hold 2 replicas, "
+	                    "and no per-pod series tell their use apart "
+	                    "(DCGM_FI_PROF_GR_ENGINE_ACTIVE is the whole instance's, copied per "
+	                    "vgpu replica): divided evenly by the replicas each holds (vgpu "
+	                    "labels), the instance's p95 of 70.0% active is 35.0% per replica");
+	gs_import_free(inv);
+	inv = import_mem(h100, two, NULL, 0, &err, &rc);
+	assert_int_equal(wl(inv, "s")->compute_ppm, 71428);
+	assert_int_equal(wl(inv, "s")->gpu_memory_mib, 4992);
+	gs_import_free(inv);
+}
+
 /* ---- 3: a GPU one pod holds is that pod's ------------------------------------------ */
 
 static void test_sole(void **state)
@@ -408,7 +449,8 @@ static void test_current_share(void **state)
 	gs_scenario *s = tu_scenario(cat, "t.yaml",
 	                             "version: 1\ncloud: aws\nworkloads:\n"
 	                             "- {name: a, replicas: 3, gpuMemory: 1GiB, compute: 10%,\n"
-	                             "   current: {instance: g4dn.xlarge, count: 1, share: 37.5%}}\n"
+	                             "   current: {instance: g4dn.xlarge, count: 1,\n"
+	                             "             share: 37.5%}}\n"
 	                             "- {name: b, replicas: 1, gpuMemory: 1GiB, compute: 10%,\n"
 	                             "   current: {instance: g4dn.xlarge, count: 2}}\n");
 	gs_plan *p = tu_plan(s);
@@ -498,6 +540,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_kept_share),  cmocka_unit_test(test_even),
 		cmocka_unit_test(test_vgpu),        cmocka_unit_test(test_own),
+		cmocka_unit_test(test_mig_vgpu),
 		cmocka_unit_test(test_sole),        cmocka_unit_test(test_data_errors),
 		cmocka_unit_test(test_overcommit),  cmocka_unit_test(test_bad_lines),
 		cmocka_unit_test(test_unknown_gpu), cmocka_unit_test(test_cluster_key),
