@@ -85,11 +85,11 @@ static void peaks(const gs_plan *p, text *t)
 	if (sum->util_before_permille <= target)
 		return;
 	cause(t);
-	put(t, "sized at their peaks (the compute each replica needs at once), the "
-	    "workloads need %d.%d%% of the cluster's %d GPUs, above targetUtilization "
-	    "%d.%d%%, so the plan has more of them busy at once than the cluster has",
-	    sum->util_before_permille / 10, sum->util_before_permille % 10, sum->gpus_before,
-	    target / 10, target % 10);
+	put(t, "each replica sized at its peak compute (or its request, where it has no "
+	    "metrics), the workloads need %d.%d%% of the cluster's %d GPUs, above "
+	    "targetUtilization %d.%d%%: the plan keeps more GPUs busy at once than the "
+	    "cluster does", sum->util_before_permille / 10, sum->util_before_permille % 10,
+	    sum->gpus_before, target / 10, target % 10);
 }
 
 static void shared_today(const gs_plan *p, text *t)

@@ -527,10 +527,10 @@ static void test_util_error(void **state)
 		                "'before' is not what these workloads cost today") == 0;
 	assert_true(found);
 	assert_non_null(sum->costs_more);
-	assert_non_null(strstr(sum->costs_more, "sized at their peaks (the compute each replica "
-	                                        "needs at once), the workloads need 150.0% of "
-	                                        "the cluster's 1 GPUs, above targetUtilization "
-	                                        "90.0%"));
+	assert_non_null(strstr(sum->costs_more, "each replica sized at its peak compute (or its "
+	                                        "request, where it has no metrics), the "
+	                                        "workloads need 150.0% of the cluster's 1 GPUs, "
+	                                        "above targetUtilization 90.0%"));
 	gs_plan_free(p);
 	gs_scenario_free(s);
 }
