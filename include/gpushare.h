@@ -1029,10 +1029,13 @@ typedef struct gs_import_summary {
  * workload and GPU. Compute comes from DCGM_FI_PROF_SM_ACTIVE, else
  * DCGM_FI_PROF_GR_ENGINE_ACTIVE, else DCGM_FI_DEV_GPU_UTIL; memory from
  * DCGM_FI_DEV_FB_USED; each the opts->percentile over all samples of a
- * workload's pods (nearest rank). A workload without samples keeps what
- * it requested: a whole GPU (compute 100%, memory the GPU's), or its MIG
- * slice. Unknown GPU products are errors naming the label value. The
- * catalog must outlive the inventory. */
+ * workload's pods, per replica (nearest rank). A shared GPU's readings are
+ * divided among the pods that hold it (gpushare-import(1), "Shared GPUs").
+ * A workload without samples keeps what it requested: a whole GPU (compute
+ * 100%, memory the GPU's), its MIG slice, or its share of a time-sliced or
+ * MPS GPU. A bad metrics line and a node of an unknown GPU are warnings
+ * (the node left out with its pods), or with opts->strict errors naming
+ * the line or the label value. The catalog must outlive the inventory. */
 GS_EXPORT
 int gs_import_load(const gs_catalog *cat, const gs_import_opts *opts,
                    gs_inventory **out, gs_error *err);
@@ -1072,9 +1075,11 @@ const char *gs_import_warning_at(const gs_inventory *inv, size_t i);
 
 /* A scenario of the scheduled workloads: replicas, gpuMemory (percentile
  * of FB used rounded up to 0.5 GiB, at most the GPU's memory), compute
- * (rounded up to a whole percent, at least 1%), measuredOn, team, tenant,
- * current; cloud from the nodes. Its cluster cost is the on-demand price
- * of the GPU nodes. The caller frees *out with gs_scenario_free. */
+ * (measured: rounded up to 0.1%, at least 1%; kept: the exact share),
+ * measuredOn, team, tenant, current (with the share of its instances it
+ * holds); cloud from the nodes. Its cluster cost is the on-demand price
+ * of the GPU nodes, each once (the file's `cluster`). The caller frees
+ * *out with gs_scenario_free. */
 GS_EXPORT
 int gs_import_scenario(const gs_inventory *inv, gs_scenario **out, gs_error *err);
 /* That scenario as a workload file (YAML) with a header comment; the

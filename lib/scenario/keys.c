@@ -623,7 +623,7 @@ static const gs_key keys[] = {
 	{ "arch", F, GS_KEY_TEXT, 0, read_arch, write_arch },
 	{ "namespace", F, GS_KEY_TEXT, 0, gs_key_read_namespace, gs_key_write_namespace },
 	{ "placement", F, GS_KEY_TEXT, 0, gs_key_read_placement, gs_key_write_placement },
-	{ "cluster", F, GS_KEY_SUB, 0, gs_key_read_cluster, gs_key_write_cluster },
+	{ "cluster", F, GS_KEY_TEXT, 1, gs_key_read_cluster, gs_key_write_cluster },
 	{ "workloads", F, GS_KEY_TEXT, 1, NULL, NULL }, /* load.c, write.c */
 
 	{ "name", W, GS_KEY_TEXT, 0, read_name, write_name },
