@@ -11,9 +11,10 @@
  *   labels their series carry, else what they request.
  * - Where two series of a GPU differ at one instant they are each pod's
  *   own (the per-process values some exporters give): each pod keeps its
- *   own. Otherwise they are the GPU's, and its readings are divided among
- *   its pods by the replicas each holds, with a warning saying so: never
- *   the whole GPU's activity to each of them.
+ *   own, scaled down at an instant where they add up to more than the
+ *   device read. Otherwise they are the GPU's, and its readings are
+ *   divided among its pods by the replicas each holds, with a warning
+ *   saying so: never the whole GPU's activity to each of them.
  * - A GPU only one pod holds is that pod's, series without pod labels
  *   included (the only pod on an L4 is what makes it busy or idle).
  * - What a GPU's pods add up to (p95 each, and what those without
@@ -44,6 +45,10 @@ typedef struct split {
 	int vgpu;                /* the replicas came from vgpu labels */
 	int mig;                 /* a MIG instance, not a GPU */
 	double w;                /* replicas its pods hold */
+	/* Per field: instants where the pods' own readings add up to more than
+	 * the device's, and the largest such sum with the device's reading. */
+	size_t over[M_COUNT];
+	double over_sum[M_COUNT], over_dev[M_COUNT];
 } split;
 
 static int push(samples *s, double v)
@@ -125,6 +130,37 @@ static double unit_scale(const ipod *p, int k)
 	return p->mig && k != M_FB ? p->mig_scale : 1;
 }
 
+/* Each pod's own readings (r sorted by instant), split over the replicas
+ * it holds; at an instant where the device's own reading is less than the
+ * pods' sum, their parts of it: pods never hold more than it measured. */
+static int share_own(gs_inventory *inv, const readings *r, int k, const holder *h,
+                     size_t nh, split *sp)
+{
+	for (size_t i = 0, j; i < r->n; i = j) {
+		double sum = 0, bare = -1, f = 1;
+		for (j = i; j < r->n && r->r[j].t == r->r[i].t; j++) {
+			if (r->r[j].pod == GS_NO_POD && bare < 0)
+				bare = r->r[j].v;
+			else if (find_holder(h, nh, r->r[j].pod))
+				sum += r->r[j].v;
+		}
+		if (bare >= 0 && sum > bare * (1 + 1e-9)) {
+			f = bare / sum;
+			if (!sp->over[k]++ || sum > sp->over_sum[k]) {
+				sp->over_sum[k] = sum;
+				sp->over_dev[k] = bare;
+			}
+		}
+		for (size_t x = i; x < j; x++) {
+			const holder *o = find_holder(h, nh, r->r[x].pod);
+			ipod *p = o ? &inv->pods[o->pod] : NULL;
+			if (p && push(&p->m[k], r->r[x].v * f / o->w * unit_scale(p, k)) < 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
 /* Field k's readings r of one GPU or MIG instance: to its own series gm
  * (one value per instant), and to its holders. */
 static int share_readings(gs_inventory *inv, readings *r, int k, samples *gm,
@@ -144,13 +180,7 @@ static int share_readings(gs_inventory *inv, readings *r, int k, samples *gm,
 	 * units): a pod's own value is split over the replicas it holds. */
 	if (own) {
 		sp->own |= 1u << k;
-		for (size_t i = 0; i < r->n; i++) {
-			const holder *x = find_holder(h, nh, r->r[i].pod);
-			ipod *p = x ? &inv->pods[x->pod] : NULL;
-			if (p && push(&p->m[k], r->r[i].v / x->w * unit_scale(p, k)) < 0)
-				return -1;
-		}
-		return 0;
+		return share_own(inv, r, k, h, nh, sp);
 	}
 	if (nh > 1)
 		sp->even |= 1u << k;
@@ -202,6 +232,29 @@ static int warn_even(gs_inventory *inv, const char *where, const samples *m, con
 	                      sp->vgpu ? ", copied per vgpu replica" : "",
 	                      sp->vgpu ? " (vgpu labels)" : "", sp->mig ? "instance" : "GPU",
 	                      inv->percentile, gpu, per);
+}
+
+/* Own readings that add up to more than the device read: a data error. */
+static int warn_over(gs_inventory *inv, const char *where, const split *sp)
+{
+	int rc = 0;
+	for (int k = 0; k < M_COUNT && rc == 0; k++) {
+		char a[40], b[40];
+		if (!sp->over[k])
+			continue;
+		if (k == M_FB) {
+			snprintf(a, sizeof a, "%.0f MiB", sp->over_sum[k]);
+			snprintf(b, sizeof b, "%.0f MiB", sp->over_dev[k]);
+		} else {
+			snprintf(a, sizeof a, "%.1f%%", sp->over_sum[k] * 100);
+			snprintf(b, sizeof b, "%.1f%%", sp->over_dev[k] * 100);
+		}
+		rc = gs_import_warn(inv, "%s: at %zu instant%s its pods' own %s add up to more "
+		                    "than the device's (%s against %s): a data error; each pod "
+		                    "is read as its part of the device's", where, sp->over[k],
+		                    sp->over[k] == 1 ? "" : "s", gs_import_metric_name(k), a, b);
+	}
+	return rc;
 }
 
 /* ---- holders ----------------------------------------------------------------- */
@@ -425,11 +478,14 @@ static int share_migs(gs_inventory *inv, inode *n, const size_t *pods, size_t np
 				inv->sum.unmatched += mi->raw[k].n;
 			rc = share_readings(inv, &mi->raw[k], k, &m[k], h, nh, &sp);
 		}
-		if (rc == 0 && sp.even) {
+		if (rc == 0) {
 			char where[400];
 			snprintf(where, sizeof where, "node '%s' gpu %d MIG %s instance %s",
 			         n->name, mi->gpu, mi->profile, mi->id);
-			rc = warn_even(inv, where, m, &sp, nh);
+			if (sp.even)
+				rc = warn_even(inv, where, m, &sp, nh);
+			if (rc == 0)
+				rc = warn_over(inv, where, &sp);
 		}
 		for (int k = 0; k < M_COUNT; k++)
 			free(m[k].v);
@@ -495,10 +551,11 @@ static int share_gpu(gs_inventory *inv, inode *n, int g, const size_t *pods, siz
 		               : sp.own & k && nh > 1 ? "per-pod"
 		               : h[0].labelled ? "pod" : "sole";
 	}
-	if (sp.even) {
+	{
 		char where[300];
 		snprintf(where, sizeof where, "node '%s' gpu %d", n->name, g);
-		if ((rc = warn_even(inv, where, &n->m[g * M_COUNT], &sp, nh)) < 0)
+		if ((sp.even && (rc = warn_even(inv, where, &n->m[g * M_COUNT], &sp, nh)) < 0) ||
+		    (rc = warn_over(inv, where, &sp)) < 0)
 			return rc;
 	}
 	/* A replica's share of a divided GPU's memory caps the rounding of

@@ -295,18 +295,23 @@ static void test_data_errors(void **state)
 	                              "DCGM_FI_DEV_GPU_UTIL{" TS PODL("b-0") "} 80\n");
 	(void)state;
 
-	/* Own values: a-0 0.60, a-1 0.30, b-0 0.80 over its 2 replicas; a-2,
-	 * without readings, keeps its 1/8. They add up to 0.60 + 0.30 + 0.125 +
-	 * 0.40 x 2 = 1.825 of the GPU: scaled by 1/1.825. */
-	assert_int_equal(wl(inv, "a")->compute_ppm, 328767);
-	assert_int_equal(wl(inv, "b")->compute_ppm, 219178);
+	/* Own values, 0.60 + 0.30 + 0.80 = 1.70 where the device read 0.90:
+	 * each pod its part of the 0.90 (a-0 0.3176, a-1 0.1588, b-0 0.4235
+	 * over its 2 replicas). With a-2, without readings, keeping its 1/8,
+	 * the GPU's pods add up to 1.025: scaled by 1/1.025. */
+	assert_int_equal(wl(inv, "a")->compute_ppm, 309900);
+	assert_int_equal(wl(inv, "b")->compute_ppm, 206600);
 	assert_int_equal(wl(inv, "api")->compute_ppm, GS_PPM);
-	assert_int_equal(gs_import_warning_count(inv), 2);
+	assert_int_equal(gs_import_warning_count(inv), 3);
 	assert_string_equal(gs_import_warning_at(inv, 0),
-	                    "node 'ts' gpu 0: its 4 pods add up to 182.5% of the GPU (p95 of "
+	                    "node 'ts' gpu 0: at 1 instant its pods' own DCGM_FI_DEV_GPU_UTIL add "
+	                    "up to more than the device's (170.0% against 90.0%): a data error; "
+	                    "each pod is read as its part of the device's");
+	assert_string_equal(gs_import_warning_at(inv, 1),
+	                    "node 'ts' gpu 0: its 4 pods add up to 102.5% of the GPU (p95 of "
 	                    "DCGM_FI_DEV_GPU_UTIL): a data error; their shares are scaled to "
 	                    "100%");
-	assert_string_equal(gs_import_warning_at(inv, 1),
+	assert_string_equal(gs_import_warning_at(inv, 2),
 	                    "node 'l4' gpu 0: 1 sample of DCGM_FI_DEV_GPU_UTIL above 100% (up "
 	                    "to 130.0%): a data error, read as 100%");
 	gs_import_free(inv);
