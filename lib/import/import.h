@@ -7,14 +7,16 @@
  *   import.c     gs_import_load: the readers in order
  *   nodes.c      GPU nodes, their resources and sharing
  *   pods.c       counted pods and the workloads they make up
- *   measure.c    DCGM samples: read, to pods and GPUs, then percentiles
+ *   metrics.c    DCGM samples read as readings of GPUs and MIG instances
  *   share.c      a GPU's readings divided among the pods that hold it
+ *   measure.c    readings reduced to percentiles, idle GPUs, file values
  *   inventory.c  warnings, names and keys; accessors; free
  *   output.c     the scenario, the workload file, the report document
  * The readers read kubectl's lists through kube_list.h and Prometheus's
  * samples through prom.h. Calls go one way: import.c calls the readers
- * (nodes.c, pods.c, measure.c) and share.c, pods.c calls nodes.c, and the
- * readers, share.c and output.c call inventory.c, which calls none of them.
+ * (nodes.c, pods.c, metrics.c), share.c and measure.c, pods.c calls
+ * nodes.c, and they and output.c call inventory.c, which calls none of
+ * them; share.c and measure.c name fields through metrics.c.
  */
 #ifndef GS_IMPORT_H
 #define GS_IMPORT_H
@@ -186,19 +188,22 @@ int gs_import_read_pods(gs_inventory *inv, const gs_source *src);
  * else namespace-owner, else numbered), so the names are deterministic. */
 int gs_import_name_workloads(gs_inventory *inv);
 
+/* metrics.c */
+
+/* Reads the DCGM samples of a metrics source as readings of the GPUs (and
+ * MIG instances) of the nodes read before, with their pods. */
+int gs_import_read_metrics(gs_inventory *inv, const gs_source *src);
+/* The DCGM field names, by M_*. */
+const char *gs_import_metric_name(int k);
+
 /* measure.c */
 
-/* Attributes the DCGM samples of a Prometheus file to the pods and GPUs
- * read before. */
-int gs_import_read_metrics(gs_inventory *inv, const gs_source *src);
 /* Node n's GPUs at the percentile, its idle GPUs and their cost; adds
  * them to the summary. */
 void gs_import_measure_node(gs_inventory *inv, inode *n);
 /* Workload w's pods, placement, flags and percentiles, and the values of
  * the workload file. */
 int gs_import_measure_workload(gs_inventory *inv, iwl *w);
-/* The DCGM field names, by M_*. */
-const char *gs_import_metric_name(int k);
 
 /* share.c */
 
