@@ -43,6 +43,19 @@ static char *pct(int64_t ppm, char *buf, size_t size)
 	return buf;
 }
 
+/* "12.5%" from ppm, as the workload file writes it (up to 4 decimals). */
+static char *share(int64_t ppm, char *buf, size_t size)
+{
+	int n = snprintf(buf, size, "%lld.%04lld", (long long)(ppm / 10000),
+	                 (long long)(ppm % 10000));
+	while (n > 0 && buf[n - 1] == '0')
+		buf[--n] = '\0';
+	if (n > 0 && buf[n - 1] == '.')
+		buf[--n] = '\0';
+	snprintf(buf + n, size - (size_t)n, "%%");
+	return buf;
+}
+
 /* "0.38" GPUs from ppm of a GPU, rounded to hundredths. */
 static char *gpus(int64_t ppm, char *buf, size_t size)
 {
@@ -62,6 +75,14 @@ static void print_gpu(const gs_import_gpu *p)
 	if (p->memory_mib >= 0)
 		printf(", %lld MiB used", (long long)p->memory_mib);
 	printf("\n");
+	if (p->division && strcmp(p->division, "even") == 0)
+		printf("      its activity divided evenly among its %d pods, by the replicas each "
+		       "holds\n", p->holders);
+	else if (p->division && strcmp(p->division, "per-pod") == 0)
+		printf("      its activity read per pod: each of its %d pods by its own series\n",
+		       p->holders);
+	else if (p->division && strcmp(p->division, "sole") == 0)
+		printf("      its one pod's activity, though its series name no pod\n");
 }
 
 static void print_node(const gs_import_node *n)
@@ -89,7 +110,7 @@ static void print_node(const gs_import_node *n)
 
 static void print_workload(const gs_import_workload *w)
 {
-	char a[32], b[32];
+	char a[32], b[32], c[32];
 	printf("  %s (%s %s/%s, team %s)\n", w->name, w->owner_kind, w->namespace_, w->owner,
 	       w->team);
 	if (w->flags & GS_IMPORT_UNSCHEDULED) {
@@ -109,8 +130,13 @@ static void print_workload(const gs_import_workload *w)
 		printf(", memory %lld MiB\n", (long long)w->memory_mib);
 	else
 		printf(", memory: no metrics, keeps %lld MiB\n", (long long)w->memory_mib);
-	printf("    writes gpuMemory %lldMiB, compute %d%%\n", (long long)w->gpu_memory_mib,
-	       w->compute_percent);
+	printf("    writes gpuMemory %lldMiB, compute %s\n", (long long)w->gpu_memory_mib,
+	       share(w->file_compute_ppm, b, sizeof b));
+	if (w->current_ppm < GS_PPM)
+		printf("    holds %s of %s today (%s/h)\n", share(w->current_ppm, a, sizeof a),
+		       w->nodes == 1 ? "its node" : "its nodes",
+		       w->current_per_hour < 0 ? "price unknown"
+		                               : cli_price(w->current_per_hour, c, sizeof c));
 	if (w->flags & GS_IMPORT_PARTIAL)
 		printf("    no metrics for %d of %d pods\n", w->pods - w->pods_measured, w->pods);
 	if (w->flags & GS_IMPORT_MIXED_MODELS)
@@ -132,8 +158,14 @@ static void print_report(const gs_inventory *inv)
 	       cli_money(s->cost_per_hour * s->hours_per_month, m, sizeof m));
 	printf("Idle:    %d of %d GPUs, %s/month\n", s->idle_gpus, s->gpus,
 	       cli_money(s->idle_per_month, idle, sizeof idle));
-	printf("Metrics: p%d of %zu DCGM samples, %zu matching no pod or GPU\n", s->percentile,
+	printf("Metrics: p%d of %zu DCGM samples, %zu matching no pod or GPU", s->percentile,
 	       s->samples, s->unmatched);
+	if (s->bad_samples)
+		printf(", %zu bad line%s skipped", s->bad_samples, s->bad_samples == 1 ? "" : "s");
+	printf("\n");
+	if (s->nodes_left_out)
+		printf("Left out: %d GPU node%s of an unknown GPU, with their pods\n",
+		       s->nodes_left_out, s->nodes_left_out == 1 ? "" : "s");
 	printf("\nNODES\n");
 	for (size_t i = 0; i < gs_import_node_count(inv); i++)
 		print_node(gs_import_node_at(inv, i));

@@ -55,6 +55,9 @@ static int import_scenario(const gs_catalog *cat, const cli_cluster *cl, gs_scen
 	gs_inventory *inv = NULL;
 	gs_error err;
 	int rc = cli_cluster_load(cl, cat, &inv);
+	/* What the import had to assume is part of the plan's input. */
+	for (size_t i = 0; rc == EXIT_OK && i < gs_import_warning_count(inv); i++)
+		cli_warning("%s", gs_import_warning_at(inv, i));
 	if (rc == EXIT_OK) {
 		char name[512];
 		snprintf(name, sizeof name, "the cluster in %s", cli_cluster_name(cl));

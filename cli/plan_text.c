@@ -75,6 +75,11 @@ static void print_summary(const gs_plan_summary *s, const char *file, size_t nw)
 	printf("Plan for %s:\n%zu workload%s, %d replica%s, %s prices\n\n", file, nw,
 	       nw == 1 ? "" : "s", s->replicas, s->replicas == 1 ? "" : "s",
 	       gs_pricing_name(s->pricing));
+	/* Before the table, so that nobody reads its figures without it. */
+	if (s->costs_more) {
+		cli_print_hanging("COSTS MORE: ", s->costs_more, 12);
+		printf("\n");
+	}
 	printf("%-14s %14s %14s %14s\n", "", "before", "after", "saved");
 	pct(d, sizeof d, s->savings_permille);
 	printf("%-14s %14s %14s %14s  %s\n", "per hour",

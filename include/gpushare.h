@@ -399,6 +399,9 @@ typedef struct gs_workload {
 	 * (`gpusPerReplica`); 1 unless set. Its compute and gpuMemory are per
 	 * GPU. */
 	int gpus_per_replica;
+	/* The share of its `current` instances it holds (their other GPUs
+	 * are other workloads'), in ppm; 0: all of them. */
+	int64_t current_share_ppm;
 } gs_workload;
 
 /* Loads a workload file (gpushare-workloads(5)); path "-" is stdin. The
@@ -597,6 +600,9 @@ typedef struct gs_plan_summary {
 	 * the plan's own cost when robustness cost nothing. -1: pinned. */
 	gs_placement placement;
 	gs_micros pinned_per_hour;
+	/* When before is the cluster and the plan costs more: that, and why,
+	 * in a sentence of figures (lib/plan/dearer.c); NULL otherwise. */
+	const char *costs_more;
 } gs_plan_summary;
 
 /* With `cloud: all`, each cloud whose instances the scenario may buy, the
@@ -945,6 +951,12 @@ typedef struct gs_import_gpu {
 	int64_t compute_ppm;    /* percentile of activity, of the whole GPU */
 	int64_t memory_mib;     /* percentile of framebuffer used; -1: none */
 	const char *metric;     /* DCGM field the activity came from */
+	int holders;            /* pods (not MIG) its readings went to */
+	/* How: "pod" (its one pod's series), "sole" (series without pod
+	 * labels, of the one pod that holds it), "per-pod" (each pod's own
+	 * series), "even" (the GPU's series, divided by replicas held); NULL:
+	 * to no pod. */
+	const char *division;
 } gs_import_gpu;
 
 /* A node with NVIDIA GPUs. Read-only record owned by the inventory. */
@@ -997,13 +1009,19 @@ typedef struct gs_import_workload {
 	int64_t memory_mib;        /* percentile of FB used per replica */
 	int memory_measured;
 	int64_t gpu_memory_mib;    /* what the workload file says: gpuMemory */
-	int compute_percent;       /* and compute */
+	int compute_percent;       /* and compute, up to a whole percent */
 	unsigned flags;            /* GS_IMPORT_* */
 	/* Whole GPUs one pod requests (the most of its pods): its file's
 	 * gpusPerReplica; each such pod is one replica, and compute_ppm and
 	 * memory_mib are per GPU (percentiles over every sample of each of its
 	 * GPUs). 1 for pods of one GPU, of a MIG slice or of a shared GPU. */
 	int gpus_per_replica;
+	int64_t file_compute_ppm;  /* compute as the file writes it, in ppm */
+	/* What its pods hold today of the nodes they run on: the share of its
+	 * `current` instances (GPUs held over their GPUs), and its price (each
+	 * node's price split by the GPUs held; -1: a price is unknown). */
+	int64_t current_ppm;
+	gs_micros current_per_hour;
 } gs_import_workload;
 
 typedef struct gs_import_summary {
@@ -1016,16 +1034,21 @@ typedef struct gs_import_summary {
 	gs_micros idle_per_month;
 	size_t samples;            /* DCGM samples read (of the fields used) */
 	size_t unmatched;          /* of those, matching no pod and no GPU */
+	size_t bad_samples;        /* lines of metrics skipped as unreadable */
+	int nodes_left_out;        /* GPU nodes left out: an unknown GPU */
 } gs_import_summary;
 
 /* Reads the inventory and metrics that opts name and measures every
  * workload and GPU. Compute comes from DCGM_FI_PROF_SM_ACTIVE, else
  * DCGM_FI_PROF_GR_ENGINE_ACTIVE, else DCGM_FI_DEV_GPU_UTIL; memory from
  * DCGM_FI_DEV_FB_USED; each the opts->percentile over all samples of a
- * workload's pods (nearest rank). A workload without samples keeps what
- * it requested: a whole GPU (compute 100%, memory the GPU's), or its MIG
- * slice. Unknown GPU products are errors naming the label value. The
- * catalog must outlive the inventory. */
+ * workload's pods, per replica (nearest rank). A shared GPU's readings are
+ * divided among the pods that hold it (gpushare-import(1), "Shared GPUs").
+ * A workload without samples keeps what it requested: a whole GPU (compute
+ * 100%, memory the GPU's), its MIG slice, or its share of a time-sliced or
+ * MPS GPU. A bad metrics line and a node of an unknown GPU are warnings
+ * (the node left out with its pods), or with opts->strict errors naming
+ * the line or the label value. The catalog must outlive the inventory. */
 GS_EXPORT
 int gs_import_load(const gs_catalog *cat, const gs_import_opts *opts,
                    gs_inventory **out, gs_error *err);
@@ -1070,9 +1093,11 @@ const char *gs_import_warning_at(const gs_inventory *inv, size_t i);
 
 /* A scenario of the scheduled workloads: replicas, gpuMemory (percentile
  * of FB used rounded up to 0.5 GiB, at most the GPU's memory), compute
- * (rounded up to a whole percent, at least 1%), measuredOn, team, tenant,
- * current; cloud from the nodes. Its cluster cost is the on-demand price
- * of the GPU nodes. The caller frees *out with gs_scenario_free. */
+ * (measured: rounded up to 0.1%, at least 1%; kept: the exact share),
+ * measuredOn, team, tenant, current (with the share of its instances it
+ * holds); cloud from the nodes. Its cluster cost is the on-demand price
+ * of the GPU nodes, each once (the file's `cluster`). The caller frees
+ * *out with gs_scenario_free. */
 GS_EXPORT
 int gs_import_scenario(const gs_inventory *inv, gs_scenario **out, gs_error *err);
 /* That scenario as a workload file (YAML) with a header comment; the

@@ -274,7 +274,7 @@ const repl_cmd repl_commands[] = {
 	  NULL, 1, -1 },
 	{ "set", cmd_set, "NAME|* KEY=VALUE...", "change a workload's keys, or the scenario's",
 	  "Set keys of the workload NAME, with the syntax of a workload file\n"
-	  "(gpushare-workloads(5)); lists are written a,b and current as TYPE:COUNT,\n"
+	  "(gpushare-workloads(5)); lists are written a,b, current as TYPE:COUNT[:SHARE],\n"
 	  "object one key at a time (object.kind=StatefulSet; object= for the\n"
 	  "defaults). With *, set the scenario's keys: cloud, pricing, via,\n"
 	  "targetUtilization, instances, gpus, namespace and placement.",

@@ -13,9 +13,8 @@
  *     through one claim is split equally between them;
  *   - under the usage basis, the replicas of time-sliced and MPS GPUs
  *     held by pods with samples of their own are replaced by what those
- *     pods used: each its mean activity, where k pods report the very
- *     same series (an exporter without per-pod series gives every pod
- *     the GPU's) that series' mean over k; all of it while it fits in the
+ *     pods used: each its mean activity (the import has divided a GPU's
+ *     readings among its holders already); all of it while it fits in the
  *     shared GPUs left after the pods without samples, who keep their
  *     replicas, else that room divided by their activity;
  *   - when the pods hold more than the node's GPUs, all are scaled down.
@@ -113,28 +112,12 @@ static void node_setup(gs_chargeback *c, size_t ni, const size_t *holds, size_t 
 		x->shared_cap = x->total;
 }
 
-/* Whether pods a and b report the very same activity samples: what
- * dcgm-exporter without per-pod series does under time-slicing and MPS,
- * where every pod on a GPU gets the GPU's own series. */
-static int same_series(gs_chargeback *c, size_t a, size_t b)
+/* What a measured holder used, in units: its mean activity. The import
+ * has already divided a shared GPU's readings among the pods that hold it
+ * (lib/import/share.c), so each pod's samples are its own part. */
+static int64_t activity(gs_chargeback *c, const cholder *h)
 {
-	const double *x, *y;
-	size_t n = gs_hold_pod_samples(c->inv, a, &x);
-	return n > 0 && n == gs_hold_pod_samples(c->inv, b, &y) &&
-	       memcmp(x, y, n * sizeof *x) == 0;
-}
-
-/* What each measured holder used, in units: its mean activity, or, when k
- * pods report one series between them, that series' mean over k. *dups
- * counts the pods that share a series. */
-static int64_t activity(gs_chargeback *c, const cholder *h, const int *measured, size_t n,
-                        size_t i, int *dups)
-{
-	size_t k = 0;
-	for (size_t j = 0; j < n; j++)
-		k += measured[j] && (j == i || same_series(c, h[i].pod, h[j].pod));
-	*dups += k > 1;
-	return llround(c->pods[h[i].pod].activity * U / (double)k);
+	return llround(c->pods[h->pod].activity * U);
 }
 
 /* Under the usage basis: the shared replicas of pods with samples become
@@ -146,7 +129,7 @@ static int by_usage(gs_chargeback *c, const node_ctx *x, cholder *h, const int64
 {
 	int64_t pool = x->shared_cap, rest = x->total, kept = 0, sum = 0, used;
 	int64_t *act = calloc(n ? n : 1, sizeof *act);
-	int *measured = calloc(n ? n : 1, sizeof *measured), dups = 0, rc = 0;
+	int *measured = calloc(n ? n : 1, sizeof *measured);
 
 	if (!act || !measured) {
 		free(act);
@@ -161,7 +144,7 @@ static int by_usage(gs_chargeback *c, const node_ctx *x, cholder *h, const int64
 	for (size_t i = 0; i < n; i++) {
 		if (!measured[i])
 			continue;
-		sum += act[i] = activity(c, h, measured, n, i, &dups);
+		sum += act[i] = activity(c, &h[i]);
 		h[i].weight -= shared[i];
 		h[i].by_usage = 1;
 	}
@@ -170,13 +153,9 @@ static int by_usage(gs_chargeback *c, const node_ctx *x, cholder *h, const int64
 	for (size_t i = 0; i < n && sum > 0; i++)
 		if (measured[i])
 			h[i].weight += (int64_t)((gs_wide)used * act[i] / sum);
-	if (dups)
-		rc = gs_cost_warn(c, "node '%s': %d pods report the same activity series (an "
-		                  "exporter without per-pod series): each is charged an even part "
-		                  "of it", x->n->name, dups);
 	free(act);
 	free(measured);
-	return rc;
+	return 0;
 }
 
 static int by_pod(const void *a, const void *b)

@@ -18,6 +18,10 @@ static int finish(gs_inventory *inv)
 	int rc = gs_import_warn_duplicates(inv);
 	if (rc == 0)
 		rc = gs_import_name_workloads(inv);
+	if (rc == 0)
+		rc = gs_import_share(inv);
+	if (rc < 0)
+		return rc;
 	inv->sum.cloud = NULL;
 	for (size_t i = 0; i < inv->n_nodes; i++) {
 		const gs_instance *in = inv->nodes[i].pub.instance;

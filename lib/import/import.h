@@ -7,7 +7,9 @@
  *   import.c     gs_import_load: the readers in order
  *   nodes.c      GPU nodes, their resources and sharing
  *   pods.c       counted pods and the workloads they make up
- *   measure.c    DCGM samples: to pods and GPUs, then percentiles
+ *   metrics.c    DCGM samples read as readings of GPUs and MIG instances
+ *   share.c      a GPU's readings divided among the pods that hold it
+ *   measure.c    readings reduced to percentiles, idle GPUs, file values
  *   inventory.c  warnings, names and keys; accessors; free
  *   owners.c     the workload that owns a pod
  *   duplicates.c nodes and pods that several lists (or one) repeat
@@ -16,10 +18,11 @@
  *   claims.c     DRA ResourceClaims: the GPUs they allocate to pods
  * The readers read kubectl's lists through kube_list.h and Prometheus's
  * samples through prom.h. Calls go one way: import.c calls the readers
- * (nodes.c, pods.c, claims.c, measure.c), pods.c calls nodes.c and
- * claims.c, the pod readers call owners.c and holders.c, and the readers
- * and output.c call inventory.c, which calls none of them but to free
- * what holders.c keeps.
+ * (nodes.c, pods.c, claims.c, metrics.c), share.c and measure.c; pods.c
+ * calls nodes.c and claims.c, the pod readers call owners.c and holders.c;
+ * they and output.c call inventory.c, which calls none of them but to
+ * free what holders.c keeps; share.c and measure.c name fields through
+ * metrics.c.
  */
 #ifndef GS_IMPORT_H
 #define GS_IMPORT_H
@@ -35,6 +38,47 @@ typedef struct samples {
 	size_t n, cap;
 } samples;
 
+/* No pod: a reading without pod labels (or with those of a pod that does
+ * not run on the GPU's node). */
+#define GS_NO_POD ((uint32_t)-1)
+
+/* One sample of a physical GPU: its value, the instant it was taken (the
+ * sample's timestamp, else its scrape: see measure.c), and the counted pod
+ * whose labels it carries. */
+typedef struct reading {
+	double v;
+	int64_t t;
+	uint32_t pod;
+} reading;
+
+typedef struct readings {
+	reading *r;
+	size_t n, cap;
+} readings;
+
+/* Samples outside what a field can read (above 100 %, below 0): a data
+ * error, counted and reported once per GPU or pod and field. */
+typedef struct bad_values {
+	size_t over, under;
+	double max;
+} bad_values;
+
+/* The samples of one MIG instance, as read (a time-sliced instance's
+ * readings are divided among its pods as a GPU's are). */
+typedef struct mig_inst {
+	int gpu;
+	char *id, *profile;        /* GPU_I_ID, GPU_I_PROFILE */
+	readings raw[M_COUNT];
+} mig_inst;
+
+/* A replica of a GPU (gpu >= 0) or of MIG instance i of the pod's node
+ * (gpu = GS_VGPU_MIG(i)) that a pod's series name (the vgpu label). */
+typedef struct pod_vgpu {
+	int gpu;
+	char *id;
+} pod_vgpu;
+#define GS_VGPU_MIG(i) (-2 - (int)(i))
+
 /* One nvidia.com resource of a node and what one unit of it is. */
 typedef struct ires {
 	char *name;                /* "nvidia.com/mig-3g.20gb" */
@@ -43,6 +87,7 @@ typedef struct ires {
 	int64_t keep_ppm, keep_mib;/* what a pod without metrics keeps */
 	const gs_mig_profile *mig; /* NULL: not a MIG slice */
 	int replicas;              /* units per device (time-slicing, MPS) */
+	int64_t hard_mib;          /* the most one unit can hold: GPU or slice */
 } ires;
 
 typedef struct inode {
@@ -52,7 +97,11 @@ typedef struct inode {
 	ires *res;
 	size_t n_res, cap_res;
 	gs_import_gpu *gpus;
-	samples *m;                /* gpu_count x M_COUNT */
+	samples *m;                /* gpu_count x M_COUNT: each GPU's own activity */
+	readings *raw;             /* gpu_count x M_COUNT: every sample, as read */
+	bad_values *bad;           /* gpu_count x M_COUNT */
+	mig_inst *migs;            /* MIG instances whose series name no pod */
+	size_t n_migs, cap_migs;
 } inode;
 
 /* A counted pod: Running or Pending, requesting GPUs. */
@@ -68,6 +117,13 @@ typedef struct ipod {
 	double mig_scale;          /* a MIG instance's activity to the GPU's */
 	samples m[M_COUNT];
 	int whole;                 /* every unit it requests is a whole GPU */
+	int *on_gpu;               /* GPUs of its node its series name */
+	size_t n_on, cap_on;
+	pod_vgpu *vgpus;           /* distinct (GPU, vgpu) its series name */
+	size_t n_vgpus, cap_vgpus;
+	bad_values bad[M_COUNT];   /* of samples read into m directly */
+	int64_t hard_mib;          /* the most one unit holds: its GPU, its slice */
+	int64_t round_mib;         /* its share of a divided GPU's memory; 0: none */
 } ipod;
 
 typedef struct iwl {
@@ -75,6 +131,7 @@ typedef struct iwl {
 	char *name;                /* owned; the other strings are its pods' */
 	const char *ns, *kind, *owner, *team;
 	int64_t keep_ppm, keep_mib;/* per replica, when it has no metrics */
+	int64_t hard_mib, round_mib; /* the least of its pods' (ipod) */
 	size_t *pods;
 	size_t n_pods, cap_pods;
 } iwl;
@@ -109,6 +166,8 @@ struct gs_inventory {
 	/* duplicates.c: nodes [0] and pods [1] seen again, and the first */
 	size_t dup_count[2];
 	char dup_first[2][GS_IMPORT_POD_KEY];
+	gs_strmap left_out;        /* nodes left out (unknown GPU): their pods too */
+	size_t metrics_read;       /* metrics sources read so far */
 };
 
 /* inventory.c */
@@ -168,11 +227,16 @@ int gs_import_duplicate(gs_inventory *inv, int pods, const char *key);
 /* One warning per kind that had repeats, counting them. */
 int gs_import_warn_duplicates(gs_inventory *inv);
 
+/* metrics.c */
+
+/* Reads the DCGM samples of a metrics source as readings of the GPUs (and
+ * MIG instances) of the nodes read before, with their pods. */
+int gs_import_read_metrics(gs_inventory *inv, const gs_source *src);
+/* The DCGM field names, by M_*. */
+const char *gs_import_metric_name(int k);
+
 /* measure.c */
 
-/* Attributes the DCGM samples of a Prometheus file to the pods and GPUs
- * read before. */
-int gs_import_read_metrics(gs_inventory *inv, const gs_source *src);
 /* Node n's GPUs at the percentile, its idle GPUs and their cost; adds
  * them to the summary. */
 void gs_import_measure_node(gs_inventory *inv, inode *n);
@@ -195,5 +259,11 @@ int gs_import_claim_pod(gs_inventory *inv, const gs_node *meta, const char *name
 /* Adds the GPUs that a list of ResourceClaims allocates to the pods that
  * reserve them; the pod lists are read first. */
 int gs_import_read_claims(gs_inventory *inv, const gs_source *src);
+/* share.c */
+
+/* Gives each node's readings to the pods that hold its GPUs (each GPU's
+ * divided among its holders), fills n->m with each GPU's own activity,
+ * and reports data errors; after the last metrics source. */
+int gs_import_share(gs_inventory *inv);
 
 #endif

@@ -61,6 +61,17 @@ static void node_release(inode *n)
 {
 	for (size_t g = 0; n->m && g < n->pub.n_gpus * M_COUNT; g++)
 		free(n->m[g].v);
+	for (size_t g = 0; n->raw && g < n->pub.n_gpus * M_COUNT; g++)
+		free(n->raw[g].r);
+	for (size_t i = 0; i < n->n_migs; i++) {
+		for (int k = 0; k < M_COUNT; k++)
+			free(n->migs[i].raw[k].r);
+		free(n->migs[i].id);
+		free(n->migs[i].profile);
+	}
+	free(n->migs);
+	free(n->raw);
+	free(n->bad);
 	for (size_t r = 0; r < n->n_res; r++)
 		free(n->res[r].name);
 	free(n->m);
@@ -77,6 +88,10 @@ static void pod_release(ipod *p)
 		free(p->m[k].v);
 	for (size_t c = 0; c < p->n_containers; c++)
 		free(p->containers[c]);
+	for (size_t v = 0; v < p->n_vgpus; v++)
+		free(p->vgpus[v].id);
+	free(p->vgpus);
+	free(p->on_gpu);
 	free(p->containers);
 	free(p->ns);
 	free(p->name);
@@ -107,6 +122,7 @@ void gs_import_free(gs_inventory *inv)
 	gs_strmap_release(&inv->node_ix);
 	gs_strmap_release(&inv->pod_ix);
 	gs_strmap_release(&inv->wl_ix);
+	gs_strmap_release(&inv->left_out);
 	free(inv->warnings);
 	free(inv->nodes);
 	free(inv->pods);

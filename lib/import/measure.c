@@ -1,132 +1,15 @@
 /*
- * measure.c - the DCGM samples: each attributed to the pod (by the
- * exporter's pod labels) and to the GPU (by host and index) it was taken
- * on, then reduced to a percentile per GPU and per workload, and to the
- * idle GPUs of each node.
+ * measure.c - the readings reduced: a percentile per GPU and per
+ * workload (per replica), the idle GPUs of each node, what each workload
+ * holds of its nodes today, and the values of the workload file. The
+ * readings come from metrics.c, given to pods by share.c.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "import/import.h"
-#include "import/kube_list.h"
 #include "import/prom.h"
-
-static const char *const metric_names[M_COUNT] = {
-	"DCGM_FI_PROF_SM_ACTIVE", "DCGM_FI_PROF_GR_ENGINE_ACTIVE",
-	"DCGM_FI_DEV_GPU_UTIL", "DCGM_FI_DEV_FB_USED",
-};
-
-const char *gs_import_metric_field(size_t i)
-{
-	return i < M_COUNT ? metric_names[i] : NULL;
-}
-
-static int push(samples *s, double v)
-{
-	if (gs_grow(&s->v, &s->cap, s->n + 1, sizeof *s->v) < 0)
-		return -1;
-	s->v[s->n++] = v;
-	return 0;
-}
-
-/* ---- attributing --------------------------------------------------------- */
-
-static int metric_kind(const char *name)
-{
-	for (int k = 0; k < M_COUNT; k++)
-		if (strcmp(name, metric_names[k]) == 0)
-			return k;
-	return -1;
-}
-
-/* A label's value, or when it is absent or empty the fallback label's. */
-static const char *label2(const gs_prom_sample *s, const char *a, const char *b)
-{
-	const char *v = gs_prom_label_get(s, a);
-	if ((!v || !*v) && b)
-		v = gs_prom_label_get(s, b);
-	return v && *v ? v : NULL;
-}
-
-/* Prometheus renames the exporter's own pod labels to exported_* when
- * its scrape target has labels of the same name; those are the workload's. */
-static int to_pod(gs_inventory *inv, const gs_prom_sample *s, int k, double v)
-{
-	const char *pod = label2(s, "exported_pod", "pod");
-	const char *ns = label2(s, "exported_namespace", "namespace");
-	const char *ctr = label2(s, "exported_container", "container");
-	const char *gi = gs_prom_label_get(s, "GPU_I_PROFILE");
-	char key[GS_IMPORT_POD_KEY];
-	size_t pi, i;
-	ipod *p;
-
-	if (!pod || !ns)
-		return 0;
-	pi = gs_strmap_find(&inv->pod_ix, gs_import_pod_key(key, ns, pod));
-	if (pi == GS_STRMAP_NONE)
-		return 0;
-	p = &inv->pods[pi];
-	/* A MIG pod's activity is its GPU instance's, not the whole GPU's. */
-	if ((gi != NULL) != (p->mig != NULL))
-		return 0;
-	for (i = 0; ctr && i < p->n_containers && strcmp(p->containers[i], ctr) != 0; i++)
-		;
-	if (ctr && i == p->n_containers)
-		return 0;
-	if (gi && k != M_FB)
-		v *= p->mig_scale;
-	return push(&p->m[k], v) < 0 ? -1 : 1;
-}
-
-static int to_gpu(gs_inventory *inv, const gs_prom_sample *s, int k, double v,
-                  int of_pod)
-{
-	const char *host = label2(s, "Hostname", "node");
-	const char *gpu = gs_prom_label_get(s, "gpu");
-	int64_t g;
-	size_t ni;
-	inode *n;
-
-	if (!host)
-		host = label2(s, "kubernetes_node", NULL);
-	if (!host || !gpu || gs_prom_label_get(s, "GPU_I_PROFILE") ||
-	    (ni = gs_strmap_find(&inv->node_ix, host)) == GS_STRMAP_NONE)
-		return 0;
-	n = &inv->nodes[ni];
-	if (gs_kube_digits(gpu, &g) < 0 || g >= n->pub.gpu_count)
-		return 0;
-	n->gpus[g].attributed |= of_pod;
-	return push(&n->m[g * M_COUNT + k], v) < 0 ? -1 : 1;
-}
-
-static int on_sample(const gs_prom_sample *s, void *ud)
-{
-	gs_inventory *inv = ud;
-	int k = metric_kind(s->name), a, b;
-	double v = s->value;
-
-	if (k < 0)
-		return 0;
-	inv->sum.samples++;
-	if (isnan(v))
-		return 0; /* no reading */
-	if (k == M_UTIL)
-		v /= 100; /* a percentage; the PROF fields are ratios */
-	if (v < 0)
-		v = 0;
-	if (k != M_FB && v > 1)
-		v = 1;
-	if ((a = to_pod(inv, s, k, v)) < 0 || (b = to_gpu(inv, s, k, v, a)) < 0)
-		return gs_fail_nomem(inv->err);
-	inv->sum.unmatched += !a && !b;
-	return 0;
-}
-
-int gs_import_read_metrics(gs_inventory *inv, const gs_source *src)
-{
-	return gs_prom_read_source(src, on_sample, inv, inv->err);
-}
 
 /* ---- reducing ------------------------------------------------------------ */
 
@@ -138,7 +21,7 @@ static void measure_gpu(gs_inventory *inv, inode *n, int g)
 		if (!m[k].n)
 			continue;
 		pg->measured = 1;
-		pg->metric = metric_names[k];
+		pg->metric = gs_import_metric_name(k);
 		pg->compute_ppm = llround(gs_percentile(m[k].v, m[k].n, inv->percentile) * GS_PPM);
 	}
 	if (m[M_FB].n)
@@ -146,9 +29,9 @@ static void measure_gpu(gs_inventory *inv, inode *n, int g)
 		                                             inv->percentile));
 }
 
-/* Idle GPUs. GPUs that pods' samples name are allocated; of the others,
- * the requests take busy ones first, then unmeasured ones (the benefit
- * of the doubt), then quiet ones, which are allocated but idle. */
+/* Idle GPUs. GPUs whose readings went to pods are allocated; of the
+ * others, the requests take busy ones first, then unmeasured ones (the
+ * benefit of the doubt), then quiet ones, which are allocated but idle. */
 void gs_import_measure_node(gs_inventory *inv, inode *n)
 {
 	int owned = 0, owned_low = 0, busy = 0, unmeasured = 0, requested, rest, idle;
@@ -252,17 +135,58 @@ static int wl_placement(gs_inventory *inv, iwl *w)
 	return 0;
 }
 
-/* What the workload file will say: FB used up to the next 0.5 GiB, no more
- * than its GPU (or MIG slice) holds; compute up to a whole percent. */
+/* What its pods hold of the nodes they run on today: the share of the
+ * `current` instances (GPUs held over those instances' GPUs) and its
+ * price (each node's price split by the GPUs its pods hold). */
+static void wl_current(const gs_inventory *inv, iwl *w)
+{
+	gs_import_workload *pw = &w->pub;
+	int64_t held = 0, of;
+
+	pw->current_per_hour = 0;
+	for (size_t i = 0; i < w->n_pods; i++) {
+		const ipod *p = &inv->pods[w->pods[i]];
+		const gs_import_node *n;
+		if (p->node == GS_STRMAP_NONE)
+			continue;
+		n = &inv->nodes[p->node].pub;
+		held += p->ppm;
+		if (n->price_per_hour < 0 || pw->current_per_hour < 0)
+			pw->current_per_hour = -1;
+		else if (n->gpu_count > 0)
+			pw->current_per_hour += gs_div_round(n->price_per_hour * p->ppm,
+			                                     (int64_t)n->gpu_count * GS_PPM);
+	}
+	of = pw->instance ? (int64_t)pw->instance->gpu_count * pw->nodes * GS_PPM : 0;
+	pw->current_ppm = !of || held >= of ? GS_PPM : gs_div_round(held * GS_PPM, of);
+	if (pw->current_ppm < 1)
+		pw->current_ppm = 1;
+}
+
+/* What the workload file will say. Memory: FB used up to the next 0.5 GiB
+ * (at most the replica's share of a GPU whose readings were divided, so
+ * the rounding never makes them outgrow it), never more than one replica
+ * can hold (its GPU or MIG slice); without metrics, exactly what it keeps.
+ * Compute: measured, up to the next 0.1% and at least 1%; kept, exactly
+ * (1/8 of a GPU is 12.5%, so eight fit on one); at most 100%. */
 static void file_values(iwl *w)
 {
 	gs_import_workload *pw = &w->pub;
-	int64_t mib = pw->memory_measured ? (pw->memory_mib + 511) / 512 * 512 : pw->memory_mib;
-	int pct = (int)((pw->compute_ppm + 9999) / 10000);
-	if (w->keep_mib && mib > w->keep_mib)
-		mib = w->keep_mib;
-	pw->gpu_memory_mib = mib < 512 ? 512 : mib;
-	pw->compute_percent = pct < 1 ? 1 : pct > 100 ? 100 : pct;
+	int64_t m = pw->memory_mib, c = pw->compute_ppm;
+
+	if (pw->memory_measured) {
+		int64_t up = ((m > 0 ? m : 1) + 511) / 512 * 512;
+		if (w->round_mib && up > w->round_mib)
+			up = w->round_mib > m ? w->round_mib : m;
+		m = w->hard_mib && up > w->hard_mib ? w->hard_mib : up;
+	}
+	pw->gpu_memory_mib = m > 0 ? m : 512; /* nothing known: the least measured */
+	if (pw->metric) {
+		c = (c + 999) / 1000 * 1000;
+		c = c < 10000 ? 10000 : c;
+	}
+	pw->file_compute_ppm = c < 1 ? 1 : c > GS_PPM ? GS_PPM : c;
+	pw->compute_percent = (int)((pw->file_compute_ppm + 9999) / 10000);
 }
 
 int gs_import_measure_workload(gs_inventory *inv, iwl *w)
@@ -279,7 +203,10 @@ int gs_import_measure_workload(gs_inventory *inv, iwl *w)
 		if (!w->keep_ppm && p->keep_ppm) {
 			w->keep_ppm = p->keep_ppm;
 			w->keep_mib = p->keep_mib;
+			w->hard_mib = p->hard_mib;
 		}
+		if (p->round_mib && (!w->round_mib || p->round_mib < w->round_mib))
+			w->round_mib = p->round_mib;
 	}
 	if ((rc = gs_import_pod_replicas(inv, w)) < 0 || (rc = wl_placement(inv, w)) < 0)
 		return rc;
@@ -291,7 +218,7 @@ int gs_import_measure_workload(gs_inventory *inv, iwl *w)
 		if ((rc = wl_field(inv, w, k, &x)) < 0)
 			return rc;
 		if (rc > 0) {
-			pw->metric = metric_names[k];
+			pw->metric = gs_import_metric_name(k);
 			pw->compute_ppm = llround(x * GS_PPM);
 		}
 	}
@@ -302,5 +229,6 @@ int gs_import_measure_workload(gs_inventory *inv, iwl *w)
 	pw->memory_measured = rc > 0;
 	pw->memory_mib = rc > 0 ? (int64_t)ceil(x) : w->keep_mib;
 	file_values(w);
+	wl_current(inv, w);
 	return 0;
 }

@@ -71,10 +71,14 @@ int gs_import_unit_of(const inode *n, const gs_node *labels, const char *res,
 	} else {
 		return -1;
 	}
-	u->keep_ppm = u->mig ? GS_PPM * u->mig->compute_slices / g->mig_compute_slices : GS_PPM;
+	u->unit_ppm = u->mig ? GS_PPM * u->mig->compute_slices / g->mig_compute_slices : GS_PPM;
 	/* A whole GPU holds at most what the driver leaves usable. */
-	u->keep_mib = u->mig ? u->mig->memory_mib : g->usable_memory_mib;
-	u->unit_ppm = u->keep_ppm / rep;
+	u->hard_mib = u->mig ? u->mig->memory_mib : g->usable_memory_mib;
+	/* A replica of a shared GPU (or slice) keeps its share of it: 1/8 of a
+	 * GPU time-sliced 8 ways, never the whole GPU. */
+	u->unit_ppm /= rep;
+	u->keep_ppm = u->unit_ppm;
+	u->keep_mib = u->hard_mib / rep;
 	u->replicas = (int)rep;
 	return 0;
 }
@@ -129,34 +133,61 @@ static int node_resources(gs_inventory *inv, inode *n, const gs_node *labels,
 	return 0;
 }
 
-static int node_gpu(gs_inventory *inv, const char *file, inode *n,
-                    const gs_node *at)
+/* Left out, with the pods that run on it, when the GPU is unknown: one
+ * unknown node does not stop the import of the others (unless strict,
+ * where it is the located error it is). */
+static int leave_out(gs_inventory *inv, const char *file, const char *name,
+                     const gs_node *at, int code, const char *fmt, const char *what)
 {
-	const gs_instance *in = n->pub.instance;
+	char msg[GS_ERROR_MSG_MAX];
+	snprintf(msg, sizeof msg, fmt, name, what);
+	if (inv->strict)
+		return gs_fail_node(inv->err, code, file, at, "%s", msg);
+	if (gs_strmap_find(&inv->left_out, name) == GS_STRMAP_NONE &&
+	    gs_strmap_put(&inv->left_out, name, 0) < 0)
+		return gs_fail_nomem(inv->err);
+	inv->sum.nodes_left_out++;
+	return gs_import_warn(inv, "%s: left out, with the pods that run on it", msg);
+}
+
+/* Which GPU the node has: the product label, else the instance type's.
+ * Returns 0, 1 when the node is left out, or an error. */
+static int node_gpu(gs_inventory *inv, const char *file, const char *name,
+                    const char *product, const gs_instance *in, const gs_node *at,
+                    const gs_gpu **gpu, const gs_mig_profile **mig)
+{
 	int rc;
-	if (!n->product) {
+	*mig = NULL;
+	if (!product) {
 		if (in) {
-			n->pub.gpu = in->gpu;
+			*gpu = in->gpu;
 			return 0;
 		}
-		return gs_fail_node(inv->err, GS_ESCHEMA, file, at,
-		                    "node '%s' has NVIDIA GPUs but no "
-		                    "nvidia.com/gpu.product label and no known "
-		                    "instance type (is gpu-feature-discovery running?)",
-		                    n->name);
+		rc = leave_out(inv, file, name, at, GS_ESCHEMA,
+		               "node '%s' has NVIDIA GPUs but no nvidia.com/gpu.product "
+		               "label and no known instance type%s", " (is "
+		               "gpu-feature-discovery running?)");
+		return rc < 0 ? rc : 1;
 	}
-	rc = resolve_product(inv->cat, n->product, &n->pub.gpu, &n->mig);
+	rc = resolve_product(inv->cat, product, gpu, mig);
 	if (rc == -2)
-		return gs_fail_node(inv->err, GS_ENOTFOUND, file, at,
-		                    "node '%s': unknown MIG profile in GPU product "
-		                    "'%s' (label nvidia.com/gpu.product)",
-		                    n->name, n->product);
-	if (rc < 0)
-		return gs_fail_node(inv->err, GS_ENOTFOUND, file, at,
-		                    "node '%s': unknown GPU product '%s' (label "
-		                    "nvidia.com/gpu.product; see 'gpushare gpus', "
-		                    "or add a GPU profile)",
-		                    n->name, n->product);
+		rc = leave_out(inv, file, name, at, GS_ENOTFOUND,
+		               "node '%s': unknown MIG profile in GPU product '%s' (label "
+		               "nvidia.com/gpu.product)", product);
+	else if (rc < 0)
+		rc = leave_out(inv, file, name, at, GS_ENOTFOUND,
+		               "node '%s': unknown GPU product '%s' (label "
+		               "nvidia.com/gpu.product; see 'gpushare gpus', or add a GPU "
+		               "profile)", product);
+	else
+		return 0;
+	return rc < 0 ? rc : 1;
+}
+
+/* A node that reports another GPU than its instance type has. */
+static int check_gpu(gs_inventory *inv, const inode *n)
+{
+	const gs_instance *in = n->pub.instance;
 	if (in && in->gpu != n->pub.gpu)
 		return gs_import_warn(inv, "node '%s': instance type %s has %s GPUs, "
 		                      "the node reports %s", n->name, in->type,
@@ -193,7 +224,9 @@ static int node_count(gs_inventory *inv, inode *n, const gs_node *labels)
 	n->pub.gpu_count = (int)c;
 	n->pub.n_gpus = (size_t)c;
 	if (!(n->pub.gpus = n->gpus = calloc((size_t)c, sizeof *n->gpus)) ||
-	    !(n->m = calloc((size_t)c * M_COUNT, sizeof *n->m)))
+	    !(n->m = calloc((size_t)c * M_COUNT, sizeof *n->m)) ||
+	    !(n->raw = calloc((size_t)c * M_COUNT, sizeof *n->raw)) ||
+	    !(n->bad = calloc((size_t)c * M_COUNT, sizeof *n->bad)))
 		return gs_fail_nomem(inv->err);
 	for (int g = 0; g < c; g++) {
 		n->gpus[g].index = g;
@@ -250,9 +283,11 @@ static int node_add(gs_inventory *inv, const char *name, const char *product,
 static int read_node(const char *file, const gs_node *it, size_t i, void *ud)
 {
 	gs_inventory *inv = ud;
-	const gs_node *meta, *labels, *st, *cap, *alloc, *at;
+	const gs_node *meta, *labels, *st, *cap, *alloc;
 	const char *name, *product, *type;
-	inode *n = NULL, probe = { 0 };
+	const gs_mig_profile *mig;
+	const gs_gpu *gpu;
+	inode *n = NULL;
 	int64_t v;
 	int rc;
 
@@ -265,21 +300,23 @@ static int read_node(const char *file, const gs_node *it, size_t i, void *ud)
 	product = gs_kube_str(labels, "nvidia.com/gpu.product");
 	if (!product && !has_gpus(cap) && !has_gpus(alloc))
 		return 0; /* not a GPU node */
-	if (gs_strmap_find(&inv->node_ix, name) != GS_STRMAP_NONE)
+	if (gs_strmap_find(&inv->node_ix, name) != GS_STRMAP_NONE ||
+	    gs_strmap_find(&inv->left_out, name) != GS_STRMAP_NONE)
 		return gs_import_duplicate(inv, 0, name);
 	if (!(type = gs_kube_str(labels, "node.kubernetes.io/instance-type")))
 		type = gs_kube_str(labels, "beta.kubernetes.io/instance-type");
 	/* The GPU before the node is added: a second call on this item (the
 	 * list reader's, to locate an error) must fail as the first did. */
-	probe.name = (char *)name;
-	probe.product = (char *)product;
-	probe.pub.instance = type ? gs_instance_find(inv->cat, type) : NULL;
-	at = product ? gs_node_get(labels, "nvidia.com/gpu.product") : it;
-	if ((rc = node_gpu(inv, file, &probe, at)) < 0 ||
-	    (rc = node_add(inv, name, product, type, &n)) < 0)
+	rc = node_gpu(inv, file, name, product, type ? gs_instance_find(inv->cat, type) : NULL,
+	              product ? gs_node_get(labels, "nvidia.com/gpu.product") : it, &gpu, &mig);
+	if (rc != 0)
+		return rc < 0 ? rc : 0;
+	if ((rc = node_add(inv, name, product, type, &n)) < 0)
 		return rc;
-	n->pub.gpu = probe.pub.gpu;
-	n->mig = probe.mig;
+	n->pub.gpu = gpu;
+	n->mig = mig;
+	if ((rc = check_gpu(inv, n)) < 0)
+		return rc;
 	/* Mixed MIG nodes say replicas "0"; per-profile labels carry theirs. */
 	if (label_int(labels, "nvidia.com/gpu.replicas", &v) == 0 && v > 1)
 		n->pub.replicas = v > 1000 ? 1000 : (int)v;

@@ -10,6 +10,7 @@
 
 #include "base/buf.h"
 #include "import/import.h"
+#include "scenario/scenario.h"
 
 /* ---- the scenario and the workload file ---------------------------------- */
 
@@ -76,6 +77,19 @@ static int set_object(gs_scenario *s, const gs_inventory *inv, const iwl *w, gs_
 	return rc;
 }
 
+/* The instances its pods run on, and (when they share them) the share of
+ * those instances its pods hold, so that the workloads' `current` add up
+ * to no more than the cluster. */
+static int set_current(gs_scenario *s, const iwl *w, gs_error *err)
+{
+	const gs_import_workload *pw = &w->pub;
+	if (pw->current_ppm >= GS_PPM)
+		return setf(s, w->name, "current", err, "%s:%d", pw->instance->type, pw->nodes);
+	return setf(s, w->name, "current", err, "%s:%d:%lld.%04lld%%", pw->instance->type,
+	            pw->nodes, (long long)(pw->current_ppm / 10000),
+	            (long long)(pw->current_ppm % 10000));
+}
+
 static int add_workload(gs_scenario *s, const gs_inventory *inv, const iwl *w,
                         gs_error *err)
 {
@@ -90,7 +104,9 @@ static int add_workload(gs_scenario *s, const gs_inventory *inv, const iwl *w,
 	    (rc = setf(s, n, "replicas", err, "%d", pw->replicas)) < 0 ||
 	    (rc = setf(s, n, "gpuMemory", err, "%lldMiB",
 	               (long long)pw->gpu_memory_mib)) < 0 ||
-	    (rc = setf(s, n, "compute", err, "%d%%", pw->compute_percent)) < 0 ||
+	    (rc = setf(s, n, "compute", err, "%lld.%04lld%%",
+	               (long long)(pw->file_compute_ppm / 10000),
+	               (long long)(pw->file_compute_ppm % 10000))) < 0 ||
 	    (rc = setf(s, n, "measuredOn", err, "%s", pw->gpu->name)) < 0 ||
 	    (rc = setf(s, n, "team", err, "%s", w->team)) < 0 ||
 	    (rc = setf(s, n, "tenant", err, "%s", tenant)) < 0)
@@ -102,8 +118,7 @@ static int add_workload(gs_scenario *s, const gs_inventory *inv, const iwl *w,
 	if (pw->gpus_per_replica > 1 &&
 	    (rc = setf(s, n, "gpusPerReplica", err, "%d", pw->gpus_per_replica)) < 0)
 		return rc;
-	if (pw->instance && (rc = setf(s, n, "current", err, "%s:%d", pw->instance->type,
-	                               pw->nodes)) < 0)
+	if (pw->instance && (rc = set_current(s, w, err)) < 0)
 		return rc;
 	return set_object(s, inv, w, err);
 }
@@ -165,6 +180,8 @@ int gs_import_scenario(const gs_inventory *inv, gs_scenario **out, gs_error *err
 	/* What the cluster costs today: a later plan compares with this. */
 	gs_scenario_set_cluster(s, inv->sum.cost_per_hour > 0 ? inv->sum.cost_per_hour : -1,
 	                        inv->sum.gpus, inv->sum.nodes);
+	for (size_t i = 0; i < inv->n_nodes; i++)
+		s->cluster_unpriced += inv->nodes[i].pub.price_per_hour < 0;
 	*out = s;
 	return 0;
 }
@@ -252,6 +269,7 @@ int gs_import_write(const gs_inventory *inv, const char *path, int exclusive, gs
 /* ---- the utilization report ---------------------------------------------- */
 
 static gs_node *pct(int64_t ppm) { return gs_node_fixed(ppm, 10000, 1); }
+static gs_node *pct4(int64_t ppm) { return gs_node_fixed(ppm, 10000, 4); }
 static gs_node *gpus(int64_t ppm) { return gs_node_fixed(ppm, GS_PPM, 2); }
 static gs_node *price(gs_micros m)
 {
@@ -269,6 +287,8 @@ static gs_node *gpu_node(const gs_import_gpu *g)
 	                                                      : gs_node_str(NULL));
 	rc |= gs_node_put(m, "metric", gs_node_str(g->metric));
 	rc |= gs_node_put(m, "pod_metrics", gs_node_bool(g->attributed));
+	rc |= gs_node_put(m, "holders", gs_node_int(g->holders));
+	rc |= gs_node_put(m, "division", gs_node_str(g->division));
 	return gs_node_done(m, rc);
 }
 
@@ -332,6 +352,9 @@ static gs_node *workload_node(const gs_import_workload *w)
 	rc |= gs_node_put(m, "compute", gs_node_int(w->compute_percent));
 	rc |= gs_node_put(m, "flags", flags_node(w->flags));
 	rc |= gs_node_put(m, "gpus_per_replica", gs_node_int(w->gpus_per_replica));
+	rc |= gs_node_put(m, "compute_written_percent", pct4(w->file_compute_ppm));
+	rc |= gs_node_put(m, "current_share_percent", pct4(w->current_ppm));
+	rc |= gs_node_put(m, "current_per_hour", price(w->current_per_hour));
 	return gs_node_done(m, rc);
 }
 
@@ -353,6 +376,8 @@ static gs_node *summary_node(const gs_import_summary *s)
 	rc |= gs_node_put(m, "idle_per_month", gs_node_money(s->idle_per_month, 2));
 	rc |= gs_node_put(m, "samples", gs_node_int((int64_t)s->samples));
 	rc |= gs_node_put(m, "unmatched_samples", gs_node_int((int64_t)s->unmatched));
+	rc |= gs_node_put(m, "bad_samples", gs_node_int((int64_t)s->bad_samples));
+	rc |= gs_node_put(m, "nodes_left_out", gs_node_int(s->nodes_left_out));
 	return gs_node_done(m, rc);
 }
 

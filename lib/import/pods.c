@@ -108,6 +108,11 @@ static int pod_place(gs_inventory *inv, ipod *p, const char *node, const req *r,
 		p->units += (int)r[k].n;
 		p->whole &= strcmp(r[k].res, "nvidia.com/gpu") == 0;
 	}
+	if (node && !*node)
+		node = NULL; /* not scheduled yet */
+	if (node && p->node == GS_STRMAP_NONE &&
+	    gs_strmap_find(&inv->left_out, node) != GS_STRMAP_NONE)
+		return 0; /* its node was left out, and said so */
 	if (node && p->node == GS_STRMAP_NONE)
 		return gs_import_warn(inv, "pod '%s/%s' runs on node '%s', which is "
 		                      "not a GPU node of the node list", p->ns, p->name,
@@ -138,6 +143,7 @@ static int pod_place(gs_inventory *inv, ipod *p, const char *node, const req *r,
 		if (!p->keep_ppm) {
 			p->keep_ppm = u.keep_ppm;
 			p->keep_mib = u.keep_mib;
+			p->hard_mib = u.hard_mib;
 			p->mig = u.mig;
 		}
 	}

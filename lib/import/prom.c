@@ -29,7 +29,9 @@ typedef struct parser {
 	const char *file;
 	gs_error *err;
 	gs_prom_fn fn;
+	gs_prom_bad_fn bad;   /* NULL: a bad line fails the file */
 	void *ud;
+	int in_fn;            /* the failure is the callback's, not the line's */
 	unsigned long line;
 	char *scratch;        /* unescaped names and values of one line */
 	size_t cap, used;
@@ -529,11 +531,23 @@ static int parse_line(parser *p, const char *s, size_t n)
 		return GS_ENOMEM;
 	if (!f->first_sample)
 		f->first_sample = p->line;
-	return p->fn(&smp, p->ud);
+	p->in_fn = 1;
+	rc = p->fn(&smp, p->ud);
+	p->in_fn = 0;
+	return rc;
 }
 
-int gs_prom_parse_text(const char *name, const char *buf, size_t len,
-                       gs_prom_fn fn, void *ud, gs_error *err)
+/* A line's failure: the callback's and out of memory stop; a bad line is
+ * passed to p->bad, which skips it (0) or stops (negative). */
+static int line_failed(parser *p, int rc)
+{
+	if (rc == 0 || p->in_fn || rc == GS_ENOMEM || !p->bad)
+		return rc;
+	return p->bad(p->err, p->ud) < 0 ? rc : 0;
+}
+
+static int parse_text(const char *name, const char *buf, size_t len, gs_prom_fn fn,
+                      gs_prom_bad_fn bad, void *ud, gs_error *err)
 {
 	parser p;
 	size_t pos = 0;
@@ -543,6 +557,7 @@ int gs_prom_parse_text(const char *name, const char *buf, size_t len,
 	p.file = name;
 	p.err = err;
 	p.fn = fn;
+	p.bad = bad;
 	p.ud = ud;
 	/* Names and values are never longer than the line they came from. */
 	p.cap = GS_PROM_MAX_LINE + GS_PROM_MAX_LABELS + 2;
@@ -565,11 +580,18 @@ int gs_prom_parse_text(const char *name, const char *buf, size_t len,
 			rc = fail(&p, (size_t)(nul - (buf + pos)), "NUL byte in the line");
 		else
 			rc = parse_line(&p, buf + pos, n);
+		rc = line_failed(&p, rc);
 		pos = end + 1;
 	}
 	free(p.scratch);
 	fam_free(&p);
 	return rc;
+}
+
+int gs_prom_parse_text(const char *name, const char *buf, size_t len,
+                       gs_prom_fn fn, void *ud, gs_error *err)
+{
+	return parse_text(name, buf, len, fn, NULL, ud, err);
 }
 
 const char *gs_prom_label_get(const gs_prom_sample *s, const char *name)
@@ -587,9 +609,17 @@ static int query_fail(const char *name, gs_error *err, const gs_node *at, const 
 	return gs_fail_node(err, GS_ESCHEMA, name, at, "not a Prometheus query result: %s", what);
 }
 
-/* One [timestamp, "value"] pair of a series. */
+/* What walking a query result calls. */
+typedef struct query_cb {
+	gs_prom_fn fn;
+	gs_prom_bad_fn bad;
+	void *ud;
+} query_cb;
+
+/* One [timestamp, "value"] pair of a series; a value that does not parse
+ * goes to cb->bad when there is one. */
 static int query_point(const char *name, const gs_node *pt, gs_prom_sample *s,
-                       gs_prom_fn fn, void *ud, gs_error *err)
+                       const query_cb *cb, gs_error *err)
 {
 	const gs_node *ts, *v;
 	double t;
@@ -604,16 +634,18 @@ static int query_point(const char *name, const gs_node *pt, gs_prom_sample *s,
 	t = strtod(ts->text, &end);
 	if (!*ts->text || *end || !(t > -9.2e15 && t < 9.2e15))
 		return query_fail(name, err, ts, "invalid timestamp");
-	if (gs_prom_parse_value(v->text, strlen(v->text), &s->value) < 0)
-		return gs_fail_node(err, GS_ESYNTAX, name, v,
-		                    "invalid sample value '%.40s'", v->text);
+	if (gs_prom_parse_value(v->text, strlen(v->text), &s->value) < 0) {
+		int rc = gs_fail_node(err, GS_ESYNTAX, name, v,
+		                      "invalid sample value '%.40s'", v->text);
+		return cb->bad && cb->bad(err, cb->ud) == 0 ? 0 : rc;
+	}
 	s->has_time = 1;
 	s->time_ms = (int64_t)llround(t * 1000.0);
-	return fn(s, ud);
+	return cb->fn(s, cb->ud);
 }
 
 static int query_series(const char *name, const gs_node *r, int matrix,
-                        gs_prom_fn fn, void *ud, gs_error *err)
+                        const query_cb *cb, gs_error *err)
 {
 	gs_prom_label labels[GS_PROM_MAX_LABELS];
 	gs_prom_sample s;
@@ -644,13 +676,13 @@ static int query_series(const char *name, const gs_node *r, int matrix,
 		                    "metrics by name, without aggregation)");
 	s.labels = labels;
 	if (!matrix)
-		return query_point(name, vals, &s, fn, ud, err);
+		return query_point(name, vals, &s, cb, err);
 	for (size_t i = 0; i < vals->n && rc == 0; i++)
-		rc = query_point(name, vals->items[i], &s, fn, ud, err);
+		rc = query_point(name, vals->items[i], &s, cb, err);
 	return rc;
 }
 
-static int query_walk(const char *name, const gs_node *root, gs_prom_fn fn, void *ud,
+static int query_walk(const char *name, const gs_node *root, const query_cb *cb,
                       gs_error *err)
 {
 	const gs_node *st = gs_node_get(root, "status"), *data = gs_node_get(root, "data");
@@ -670,26 +702,40 @@ static int query_walk(const char *name, const gs_node *root, gs_prom_fn fn, void
 		                    "resultType is '%.40s', expected 'matrix' or "
 		                    "'vector'", type->text);
 	for (size_t i = 0; i < res->n && rc == 0; i++)
-		rc = query_series(name, res->items[i], matrix, fn, ud, err);
+		rc = query_series(name, res->items[i], matrix, cb, err);
 	return rc;
 }
 
-int gs_prom_parse_query(const char *name, const char *buf, size_t len,
-                        gs_prom_fn fn, void *ud, gs_error *err)
+static int parse_query(const char *name, const char *buf, size_t len, const query_cb *cb,
+                       gs_error *err)
 {
 	gs_node *root = NULL;
 	/* JSON through the YAML reader, for positions (see import.c). */
 	int rc = gs_yaml_read_buffer(name, buf, len, &root, err);
 	if (rc < 0)
 		return rc;
-	rc = root->kind == GS_NODE_MAP ? query_walk(name, root, fn, ud, err)
+	rc = root->kind == GS_NODE_MAP ? query_walk(name, root, cb, err)
 	                               : query_fail(name, err, root, "expected an object");
 	gs_node_free(root);
 	return rc;
 }
 
+int gs_prom_parse_query(const char *name, const char *buf, size_t len,
+                        gs_prom_fn fn, void *ud, gs_error *err)
+{
+	query_cb cb = { fn, NULL, ud };
+	return parse_query(name, buf, len, &cb, err);
+}
+
 int gs_prom_read_source(const gs_source *src, gs_prom_fn fn, void *ud, gs_error *err)
 {
+	return gs_prom_read_source_skip(src, fn, NULL, ud, err);
+}
+
+int gs_prom_read_source_skip(const gs_source *src, gs_prom_fn fn, gs_prom_bad_fn bad,
+                             void *ud, gs_error *err)
+{
+	query_cb cb = { fn, bad, ud };
 	const char *name = src->name;
 	char *buf;
 	size_t len, i = 0;
@@ -698,8 +744,8 @@ int gs_prom_read_source(const gs_source *src, gs_prom_fn fn, void *ud, gs_error 
 		return rc;
 	while (i < len && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\n' || buf[i] == '\r'))
 		i++;
-	rc = i < len && buf[i] == '{' ? gs_prom_parse_query(name, buf, len, fn, ud, err)
-	                              : gs_prom_parse_text(name, buf, len, fn, ud, err);
+	rc = i < len && buf[i] == '{' ? parse_query(name, buf, len, &cb, err)
+	                              : parse_text(name, buf, len, fn, bad, ud, err);
 	free(buf);
 	return rc;
 }

@@ -52,6 +52,16 @@ int gs_prom_parse_query(const char *name, const char *buf, size_t len,
  * '{' (which cannot start an exposition line). */
 int gs_prom_read_source(const gs_source *src, gs_prom_fn fn, void *ud, gs_error *err);
 
+/* Called for a line of the text format that does not parse (or a sample
+ * value of a query result), with err located and filled: 0 skips it and
+ * reading goes on, a negative return stops with that error. */
+typedef int (*gs_prom_bad_fn)(const gs_error *err, void *ud);
+
+/* The same, passing each bad line to bad (NULL: a bad line fails). Limits
+ * of the whole file (its size) and a query result's structure still fail. */
+int gs_prom_read_source_skip(const gs_source *src, gs_prom_fn fn, gs_prom_bad_fn bad,
+                             void *ud, gs_error *err);
+
 /* The value of label `name` on the sample, or NULL. Borrowed. */
 const char *gs_prom_label_get(const gs_prom_sample *s, const char *name);
 

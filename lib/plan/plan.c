@@ -80,7 +80,10 @@ static gs_micros current_cost(const gs_scenario *s)
 			cost = 0;
 		/* What runs today may have no spot price: count it on demand. */
 		price = gs_instance_price(s, w->current);
-		cost += (price >= 0 ? price : w->current->on_demand) * w->current_count;
+		price = (price >= 0 ? price : w->current->on_demand) * w->current_count;
+		/* Its share, when it shares its instances with other workloads. */
+		cost += w->current_share_ppm ? gs_div_round(price * w->current_share_ppm, GS_PPM)
+		                             : price;
 	}
 	return cost;
 }
@@ -239,6 +242,8 @@ static int fill(gs_plan *p, gs_planner *pl, gs_choice *c, const gs_built *after,
 	if (plan_teams(p) < 0)
 		return -1;
 	sum_showback(p);
+	if (gs_plan_costs_more(p) < 0 || gs_plan_util_error(p) < 0)
+		return -1;
 	/* The reasons quote what each workload pays, idle included. */
 	if (gs_plan_why(p) < 0)
 		return -1;

@@ -285,6 +285,7 @@ int gs_doc_plan(const gs_plan *p, gs_doc **out, gs_error *err)
 	rc |= gs_node_put(root, "teams", teams);
 	rc |= gs_node_put(root, "warnings", warns);
 	rc |= gs_node_put(root, "sharing_limit", gs_node_str(s->sharing_limit));
+	rc |= gs_node_put(root, "costs_more", gs_node_str(s->costs_more));
 	rc |= gs_node_put(root, "placement", gs_node_str(s->placement == GS_PLACEMENT_PINNED
 	                                                     ? "pinned" : "robust"));
 	rc |= gs_node_put(root, "pinned_per_hour",

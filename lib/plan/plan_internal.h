@@ -53,6 +53,14 @@ void *gs_plan_alloc(gs_plan *p, size_t n, size_t size);
 char *gs_plan_strdup(gs_plan *p, const char *s);
 int gs_plan_warn(gs_plan *p, const char *fmt, ...) GS_PRINTF(2, 3);
 
+/* ---- what the summary says (dearer.c) ------------------------------------ */
+
+/* Sets sum.costs_more when before is the cluster and the plan costs more
+ * than it, with the causes the data shows; after the showback. */
+int gs_plan_costs_more(gs_plan *p);
+/* Warns when the workloads ask more than 100 % of the cluster's GPUs. */
+int gs_plan_util_error(gs_plan *p);
+
 /* ---- the records --------------------------------------------------------- */
 
 struct gs_planner;

@@ -38,6 +38,8 @@ static const char css[] =
 	".card .v{font-size:1.6rem;font-weight:600;font-variant-numeric:tabular-nums}\n"
 	".card .was{font-size:.85rem;color:var(--muted);font-variant-numeric:tabular-nums}\n"
 	".card.good{border-color:#8fb8a3;background:#eef7f2}\n"
+	".warn{border:1px solid #d69e2e;background:#fffaf0;border-radius:.5rem;"
+	"padding:.6rem 1rem}\n"
 	".scroll{overflow-x:auto}\n"
 	"table{border-collapse:collapse;width:100%;font-size:.95rem}\n"
 	"th,td{padding:.45rem .6rem;border-bottom:1px solid var(--line);text-align:left;"
@@ -196,7 +198,13 @@ static void summary(gs_buf *b, const gs_plan *p, const char *title)
 	              nw, nw == 1 ? "" : "s", s->replicas, s->replicas == 1 ? "" : "s",
 	              gs_pricing_name(s->pricing), s->hours_per_month);
 	gs_buf_puts(b, "<section aria-labelledby=\"h-summary\">\n"
-	               "<h2 id=\"h-summary\">Before and after</h2>\n<div class=\"cards\">\n");
+	               "<h2 id=\"h-summary\">Before and after</h2>\n");
+	if (s->costs_more) {
+		gs_buf_puts(b, "<p class=\"warn\" role=\"alert\"><strong>Costs more.</strong> ");
+		gs_html_esc(b, s->costs_more);
+		gs_buf_puts(b, "</p>\n");
+	}
+	gs_buf_puts(b, "<div class=\"cards\">\n");
 	card(b, s->savings_per_hour > 0 ? "good" : NULL, "Saved");
 	gs_html_permille(b, s->savings_permille);
 	gs_buf_puts(b, "</p><p class=\"was\">");

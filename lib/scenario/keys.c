@@ -258,20 +258,40 @@ static int write_spread(const gs_key_src *s, gs_node *map, const char *key)
 	return put_str(map, key, spread_names[s->w->pub.spread]);
 }
 
-/* What the workload runs on today: {instance: TYPE, count: N}. */
+/* The share of its instances a workload holds: more than 0, at most 100%. */
+static int read_current_share(gs_ctx *c, const gs_node *v, int64_t *out)
+{
+	const gs_node *x = gs_node_get(v, "share");
+	int rc;
+	*out = 0;
+	if (!x)
+		return 0;
+	if ((rc = gs_scalar_share(c, x, out)) < 0)
+		return rc;
+	if (*out <= 0 || *out > GS_PPM)
+		return gs_fail_node(c->err, GS_ESCHEMA, c->file, x,
+		                    "current share must be more than 0%% and at most 100%%, "
+		                    "not '%s'", x->text);
+	if (*out == GS_PPM)
+		*out = 0;
+	return 0;
+}
+
+/* What the workload runs on today: {instance: TYPE, count: N, share: S}. */
 static int read_current(const gs_key_dst *d, const gs_node *v)
 {
-	static const char *const keys[] = { "instance", "count" };
+	static const char *const keys[] = { "instance", "count", "share" };
 	gs_ctx *c = d->c;
 	gs_workload *pw = &d->w->pub;
 	const char *type = NULL, *near;
-	int64_t count = 1;
+	int64_t count = 1, share = 0;
 	int rc;
 
 	if ((rc = gs_need_kind(c, v, GS_NODE_MAP, "'current'")) < 0 ||
-	    (rc = gs_check_keys(c, v, keys, 2)) < 0 ||
+	    (rc = gs_check_keys(c, v, keys, 3)) < 0 ||
 	    (rc = gs_get_str(c, v, "instance", 1, &type)) < 0 ||
-	    (rc = gs_get_int(c, v, "count", 0, 1, 100000, &count)) < 0)
+	    (rc = gs_get_int(c, v, "count", 0, 1, 100000, &count)) < 0 ||
+	    (rc = read_current_share(c, v, &share)) < 0)
 		return rc;
 	if (!(pw->current = gs_instance_find(d->s->cat, type))) {
 		near = gs_instance_suggest(d->s->cat, type);
@@ -282,6 +302,7 @@ static int read_current(const gs_key_dst *d, const gs_node *v)
 		                    near ? "'?)" : "");
 	}
 	pw->current_count = (int)count;
+	pw->current_share_ppm = share;
 	return 0;
 }
 
@@ -296,6 +317,8 @@ static int write_current(const gs_key_src *s, gs_node *map, const char *key)
 	c = gs_node_new(GS_NODE_MAP, NULL);
 	rc |= put_str(c, "instance", w->current->type);
 	rc |= gs_node_put(c, "count", gs_node_int(w->current_count));
+	if (w->current_share_ppm)
+		rc |= gs_node_put(c, "share", gs_share_node(w->current_share_ppm));
 	rc |= gs_node_put(map, key, c);
 	return rc;
 }
@@ -600,6 +623,7 @@ static const gs_key keys[] = {
 	{ "arch", F, GS_KEY_TEXT, 0, read_arch, write_arch },
 	{ "namespace", F, GS_KEY_TEXT, 0, gs_key_read_namespace, gs_key_write_namespace },
 	{ "placement", F, GS_KEY_TEXT, 0, gs_key_read_placement, gs_key_write_placement },
+	{ "cluster", F, GS_KEY_TEXT, 1, gs_key_read_cluster, gs_key_write_cluster },
 	{ "workloads", F, GS_KEY_TEXT, 1, NULL, NULL }, /* load.c, write.c */
 
 	{ "name", W, GS_KEY_TEXT, 0, read_name, write_name },

@@ -81,5 +81,9 @@ int gs_key_write_placement(const gs_key_src *s, gs_node *map, const char *key);
 /* keys_gpus.c: the row `gpusPerReplica` (a workload's). */
 int gs_key_read_gpus_per_replica(const gs_key_dst *d, const gs_node *v);
 int gs_key_write_gpus_per_replica(const gs_key_src *s, gs_node *map, const char *key);
+/* keys_cluster.c: the file's `cluster` ({costPerHour, gpus, nodes}), what
+ * the cluster it was imported from costs today. */
+int gs_key_read_cluster(const gs_key_dst *d, const gs_node *v);
+int gs_key_write_cluster(const gs_key_src *s, gs_node *map, const char *key);
 
 #endif

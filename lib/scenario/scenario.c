@@ -136,6 +136,7 @@ int gs_scenario_clone(const gs_scenario *src, gs_scenario **out, gs_error *err)
 	s->cluster_cost = src->cluster_cost;
 	s->cluster_gpus = src->cluster_gpus;
 	s->cluster_nodes = src->cluster_nodes;
+	s->cluster_unpriced = src->cluster_unpriced;
 	if (gs_str_assign(&s->cloud, src->cloud) ||
 	    gs_str_assign(&s->namespace_, src->namespace_) ||
 	    (src->file && gs_str_assign(&s->file, src->file)))
@@ -318,6 +319,7 @@ void gs_scenario_set_cluster(gs_scenario *s, gs_micros per_hour, int gpus, int n
 	s->cluster_cost = per_hour;
 	s->cluster_gpus = gpus;
 	s->cluster_nodes = nodes;
+	s->cluster_unpriced = 0;
 }
 
 /* ---- what may be bought ------------------------------------------------------ */

@@ -56,6 +56,7 @@ struct gs_scenario {
 	gs_arch arch;              /* the workloads' default arch */
 	char *namespace_;          /* `namespace`; NULL: "default" */
 	gs_placement placement;    /* `placement` */
+	int cluster_unpriced;      /* of cluster_nodes, those without a known price */
 };
 
 /* scenario.c: a workload with the defaults (NULL when out of memory), and

@@ -23,19 +23,25 @@ static gs_node *list_node(const char *text)
 	return n;
 }
 
-/* "TYPE[:COUNT]" as {instance: TYPE, count: COUNT}. */
+/* "TYPE[:COUNT[:SHARE]]" as {instance: TYPE, count: COUNT, share: SHARE}. */
 static gs_node *pair_node(const char *text)
 {
 	const char *colon = strchr(text, ':');
+	const char *colon2 = colon ? strchr(colon + 1, ':') : NULL;
 	char *type = colon ? gs_strndup(text, (size_t)(colon - text)) : gs_strdup(text);
+	char *count = colon2 ? gs_strndup(colon + 1, (size_t)(colon2 - colon - 1))
+	                     : colon ? gs_strdup(colon + 1) : NULL;
 	gs_node *n = gs_node_new(GS_NODE_MAP, NULL);
 
-	if (!type || gs_node_put(n, "instance", gs_node_new(GS_NODE_STRING, type)) < 0 ||
-	    (colon && gs_node_put(n, "count", gs_node_new(GS_NODE_STRING, colon + 1)) < 0)) {
+	if (!type || (colon && !count) ||
+	    gs_node_put(n, "instance", gs_node_new(GS_NODE_STRING, type)) < 0 ||
+	    (colon && gs_node_put(n, "count", gs_node_new(GS_NODE_STRING, count)) < 0) ||
+	    (colon2 && gs_node_put(n, "share", gs_node_new(GS_NODE_STRING, colon2 + 1)) < 0)) {
 		gs_node_free(n);
 		n = NULL;
 	}
 	free(type);
+	free(count);
 	return n;
 }
 

@@ -90,12 +90,15 @@ static const want_wl fixture_wls[] = {
 	/* p95 of 0.40, 0.55, 0.60 of a 1g slice: 0.60 x 1/7 of the GPU. */
 	{ "j-e2e-1", "default", "Job", "j-e2e-1", "default", 2, 1, 2, 285714, A100, "p4d.24xlarge",
 	  1, GR, 85714, 3500, 1, 3584, 9, GS_IMPORT_PARTIAL },
-	/* 5 x 0.12 and 5 x 0.156205: rank 10 of 10. */
+	/* Five pods share one T4 and their series are its copies: the GPU at
+	 * two instants (0.156205 scraped, 0.12 with a timestamp), p95 = rank 2
+	 * = 0.156205, divided by the 5 replicas held: 0.031241; FB 5120 / 5. */
 	{ "time-slicing-verification", "default", "Deployment", "time-slicing-verification",
-	  "default", 5, 5, 5, 625000, "T4", "g4dn.xlarge", 1, GR, 156205, 5120, 1, 5120, 16, 0 },
-	/* No metrics on a whole T4: it keeps the 15360 - 393 MiB usable. */
+	  "default", 5, 5, 5, 625000, "T4", "g4dn.xlarge", 1, GR, 31241, 1024, 1, 1024, 4, 0 },
+	/* No metrics on a T4 time-sliced 4 ways: a replica keeps a quarter of it,
+	 * 25% and (15360 - 393) / 4 MiB, never the whole GPU. */
 	{ "ts-share", "gpu-sharing-test", "Deployment", "ts-share", "gpu-sharing-test", 4, 0, 4,
-	  1000000, "T4", "g4dn.12xlarge", 1, NULL, 1000000, 14967, 0, 14967, 100,
+	  1000000, "T4", "g4dn.12xlarge", 1, NULL, 250000, 3741, 0, 3741, 25,
 	  GS_IMPORT_NO_METRICS },
 	/* The same name in two namespaces: the second gets its namespace. */
 	{ "mig-demo-cuda-vectoradd", "mig-demo", "Pod", "cuda-vectoradd", "mig-demo", 1, 1, 1,
@@ -114,8 +117,10 @@ static const want_wl fixture_wls[] = {
 	/* The Pending pod counts as a replica, without metrics. */
 	{ "llm-train", "research", "StatefulSet", "llm-train", "research", 3, 2, 3, 2000000, H100,
 	  "p5.48xlarge", 1, GR, 970000, 63000, 1, 63488, 97, GS_IMPORT_PARTIAL },
-	{ "notebook-alice", "research", "Pod", "notebook-alice", "research", 1, 0, 1, 142857, A100,
-	  "p4d.24xlarge", 1, NULL, 142857, 4864, 0, 4864, 15, GS_IMPORT_NO_METRICS },
+	/* The 1g.5gb instance whose series name no pod is the one pod of its node
+	 * that asks for a 1g.5gb: 0.995687 x 1/7 of the GPU. */
+	{ "notebook-alice", "research", "Pod", "notebook-alice", "research", 1, 1, 1, 142857, A100,
+	  "p4d.24xlarge", 1, GR, 142241, 4864, 0, 4864, 15, 0 },
 };
 
 static void check_wl(const gs_import_workload *w, const want_wl *e)
@@ -161,11 +166,20 @@ static void test_workloads(void **state)
 	for (size_t i = 0; i < N_OF(fixture_wls); i++)
 		check_wl(gs_import_workload_at(inv, i), &fixture_wls[i]);
 	assert_null(gs_import_workload_at(inv, N_OF(fixture_wls)));
-	assert_int_equal(gs_import_warning_count(inv), 1);
+	assert_int_equal(gs_import_warning_count(inv), 3);
 	assert_string_equal(gs_import_warning_at(inv, 0),
 	                    "pod 'research/debug-shell' runs on node 'gpu-l4-gone', which is not a "
 	                    "GPU node of the node list");
-	assert_null(gs_import_warning_at(inv, 1));
+	assert_string_equal(gs_import_warning_at(inv, 1),
+	                    "node 'gpu-t4-a' gpu 0: its 5 pods hold 5 replicas, and no per-pod "
+	                    "series tell their use apart (DCGM_FI_PROF_GR_ENGINE_ACTIVE, "
+	                    "DCGM_FI_DEV_GPU_UTIL, DCGM_FI_DEV_FB_USED are the whole GPU's): "
+	                    "divided evenly by the replicas each holds, the GPU's p95 of 15.6% "
+	                    "active and 5120 MiB used is 3.1% and 1024 MiB per replica");
+	assert_string_equal(gs_import_warning_at(inv, 2),
+	                    "node 'gpu-t4-b': 4 of its pods run on its 4 GPUs, and no series "
+	                    "names which GPU each holds: they keep what they request");
+	assert_null(gs_import_warning_at(inv, 3));
 	gs_import_free(inv);
 }
 
@@ -385,7 +399,7 @@ static void test_nodes(void **state)
 	assert_int_equal(s->cost_per_hour, 103393284);
 	assert_int_equal(s->idle_per_month, INT64_C(55304707656));
 	assert_int_equal(s->samples, 92);
-	assert_int_equal(s->unmatched, 1); /* the 1g.5gb instance without pod labels */
+	assert_int_equal(s->unmatched, 0); /* the 1g.5gb instance is notebook-alice's */
 	gs_import_free(inv);
 }
 
@@ -398,10 +412,12 @@ static void test_percentile_50(void **state)
 	const gs_import_node *h100 = gs_import_node_at(inv, 4);
 	(void)state;
 
-	assert_int_equal(tsv->compute_ppm, 120000);  /* rank 5 of 10: 0.12 */
-	assert_int_equal(tsv->memory_mib, 4845);
-	assert_int_equal(tsv->gpu_memory_mib, 5120);
-	assert_int_equal(tsv->compute_percent, 12);
+	/* The GPU's rank 1 of 2, 0.12 and 4845 MiB, over its 5 replicas. */
+	assert_int_equal(tsv->compute_ppm, 24000);
+	assert_int_equal(tsv->memory_mib, 969);
+	assert_int_equal(tsv->gpu_memory_mib, 1024);
+	assert_int_equal(tsv->file_compute_ppm, 24000);
+	assert_int_equal(tsv->compute_percent, 3);
 	assert_int_equal(ft->compute_ppm, 40000);    /* rank 3 of 6 */
 	assert_int_equal(ft->compute_percent, 4);
 	assert_int_equal(llm->compute_ppm, 820000);  /* rank 5 of 9 (a NaN is no sample) */
@@ -546,7 +562,9 @@ static void test_render_and_write(void **state)
 	/* The file loads back as the same workloads. */
 	assert_gs_ok(gs_scenario_load(cat, path, &back, &err), &err);
 	assert_int_equal(gs_scenario_workload_count(back), 9);
-	assert_int_equal(gs_scenario_find(back, "time-slicing-verification")->compute_ppm, 160000);
+	assert_int_equal(gs_scenario_find(back, "time-slicing-verification")->compute_ppm, 32000);
+	assert_int_equal(gs_scenario_find(back, "ts-share")->compute_ppm, 250000);
+	assert_int_equal(gs_scenario_find(back, "cuda-vectoradd")->compute_ppm, 142857);
 	assert_int_equal(gs_scenario_find(back, "j-e2e-1")->memory_bytes, INT64_C(3584) << 20);
 	/* Exclusive refuses to overwrite; not exclusive replaces. */
 	assert_true(gs_import_write(inv, path, 1, &err) < 0);
@@ -636,6 +654,7 @@ static void test_errors(void **state)
 		o.pods = cases[i].pods;
 		o.metrics = bad_line;
 		o.n_metrics = (size_t)cases[i].metrics;
+		o.strict = 1; /* without, bad lines and unknown GPUs are warnings */
 		if (gs_import_load(cat, &o, &inv, &err) != cases[i].code)
 			fail_msg("case %zu: code %d, expected %d", i, err.code, cases[i].code);
 		assert_ptr_equal(inv, (gs_inventory *)&o);

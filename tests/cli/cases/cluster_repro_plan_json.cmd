@@ -1,0 +1,2 @@
+plan --nodes $FIXTURES/cluster/nodes.json --pods $FIXTURES/cluster/pods.json --metrics $REPO/tests/fixtures/import/samples/l4-aws-kops.cncf-ai-conformance.prom --metrics $REPO/tests/fixtures/import/samples/t4-ericsson-ccd-91pct-util.cncf-ai-conformance.prom --metrics $REPO/tests/fixtures/import/samples/l40s-upcloud.cncf-ai-conformance.prom --format json
+# The same plan as JSON: before is the cluster, costs_more null, utilization <= 100%.
