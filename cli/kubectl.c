@@ -189,7 +189,8 @@ static int slurp(kubectl *k, char **buf, size_t *len, gs_error *err)
 			size_t want = cap * 2 + 65536;
 			char *q = cap > (64u << 20) ? NULL : realloc(*buf, want);
 			if (!q)
-				return fail(err, k->name, "the output is over 64 MiB, or out of memory");
+				return fail(err, k->name,
+				            "the output is over 64 MiB, or out of memory");
 			*buf = q;
 			cap = want;
 		}
