@@ -170,6 +170,12 @@ static int finish(kubectl *k, gs_error *err)
 	last_line(k->err, msg, sizeof msg);
 	if (*msg)
 		return fail(err, k->name, "%s", msg);
+	/* Where posix_spawnp cannot report a failed exec (it is emulated, as
+	 * under valgrind), the child exits 127, the shell's "not found". */
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+		return fail(err, k->name,
+		            "cannot run '%s': %s (install kubectl, or name it in KUBECTL)",
+		            binary(), strerror(ENOENT));
 	if (WIFSIGNALED(status))
 		return fail(err, k->name, "kubectl was killed by signal %d",
 		                  WTERMSIG(status));
