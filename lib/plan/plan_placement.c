@@ -67,8 +67,9 @@ int gs_plan_placement_cost(gs_plan *p, const gs_planner *pl, gs_micros before)
 	sum->placement = pl->placement;
 	sum->pinned_per_hour =
 	    pl->placement == GS_PLACEMENT_PINNED ? -1 : sum->after_per_hour;
-	/* Replicas of several GPUs get nodes of their own span under robust
-	 * placement (plan_keys.c), which pinned lets others fill. */
+	/* Replicas of several GPUs share nodes under robust placement only
+	 * where all their workloads fit at once (robust_span.c); pinned lets
+	 * others fill the rest. */
 	if (pl->placement != GS_PLACEMENT_ROBUST || !pl->robust_bound ||
 	    (!*pl->robust_bound && !pl->wide))
 		return 0;

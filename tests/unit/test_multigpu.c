@@ -188,8 +188,8 @@ static void test_replicas_never_split(void **state)
 }
 
 /* Robust: two 1-GPU training replicas do not fill the g5.12xlarge's 4th
- * GPUs (2 x $5.672 + 2 x $1.006 = $13.356); pinned they do ($11.344), and
- * the robust plan says so. */
+ * GPUs, as both may land on one node (3 + 2 > 4): 2 x $5.672 + 2 x $1.006
+ * = $13.356; pinned they do ($11.344), and the robust plan says so. */
 static void test_robust_and_pinned(void **state)
 {
 	static const char train[] = "  - {name: train, object: {container: main}, kind: training, "
