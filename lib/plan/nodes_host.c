@@ -17,6 +17,7 @@
 
 #include "plan/host.h"
 #include "plan/nodes.h"
+#include "plan/robust.h"
 
 /* How many open nodes a GPU looks at: enough on sorted input, few enough
  * to stay linear. */
@@ -168,8 +169,9 @@ static int place(const hbuy *hb, int pos, gs_strategy st, int k, int first, int 
 	return b ? gs_bnode_take(hb->pl, b, g) : -1;
 }
 
-/* Each node on the cheapest instance type that still holds it. */
-static int downsize(const gs_shop *sh, gs_nodeset *out, int first)
+/* Each node on the cheapest instance type that still holds it (and, where
+ * it mixes spans, all its workloads may land there: robust_span.c). */
+static int downsize(const gs_planner *pl, const gs_shop *sh, gs_nodeset *out, int first)
 {
 	for (int j = first; j < out->n; j++) {
 		gs_bnode *b = &out->v[j];
@@ -178,7 +180,9 @@ static int downsize(const gs_shop *sh, gs_nodeset *out, int first)
 		for (int t = 0; t < sh->n; t++) {
 			gs_host room = { sh->cpu[t], sh->mem[t] };
 			if (sh->insts[t]->gpu_count >= b->n && gs_host_fits(used, room) &&
-			    sh->price[t] < (best < 0 ? b->price : sh->price[best]))
+			    sh->price[t] < (best < 0 ? b->price : sh->price[best]) &&
+			    gs_robust_span_ok(pl, (const gs_pgpu *const *)b->gpus, b->n, NULL,
+			                      sh->insts[t]->gpu_count))
 				best = t;
 		}
 		if (best < 0)
@@ -261,7 +265,7 @@ int gs_nodes_buy_host(const gs_planner *pl, gs_shop *sh, const gs_pgpu **gpus, i
 		rc = place(&hb, pos, st, k, first, &cur, out);
 	if (rc == 0) {
 		gs_nodeset_drop_empty(out, first);
-		rc = downsize(sh, out, first);
+		rc = downsize(pl, sh, out, first);
 	}
 	/* Replicas of several GPUs are no count's to buy: only host requests
 	 * are noted against it. */

@@ -73,7 +73,9 @@ int gs_bnode_clash(const gs_planner *pl, const gs_bnode *b, const gs_pgpu *g)
 		}
 	return !gs_robust_node_ok(pl, (const gs_pgpu *const *)b->gpus, b->n, g, b->strategy,
 	                          b->k) ||
-	       !gs_robust_mig_node_ok(pl, (const gs_pgpu *const *)b->gpus, b->n, g);
+	       !gs_robust_mig_node_ok(pl, (const gs_pgpu *const *)b->gpus, b->n, g) ||
+	       !gs_robust_span_ok(pl, (const gs_pgpu *const *)b->gpus, b->n, g,
+	                          b->inst->gpu_count);
 }
 
 int gs_bnode_take(const gs_planner *pl, gs_bnode *b, const gs_pgpu *g)

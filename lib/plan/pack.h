@@ -169,6 +169,8 @@ typedef struct gs_planner {
 	long *robust_bound;        /* counts where that worst case, not the
 	                            * planned replicas, refused a place; or NULL */
 	int wide;                  /* some workload has gpusPerReplica above 1 */
+	int wide_apart;            /* robust: replicas of several GPUs on nodes
+	                            * of their own span (plan_placement.c) */
 } gs_planner;
 
 /* ---- packing a model (pack.c) ------------------------------------------- */

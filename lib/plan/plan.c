@@ -295,7 +295,9 @@ static int make(gs_plan *p, gs_planner *pl, gs_error *err)
 	memset(&after, 0, sizeof after);
 	memset(&before, 0, sizeof before);
 	p->sum.placement = pl->placement; /* pools are named by it */
-	rc = ded ? gs_choice_init(pl, &c) : -1;
+	rc = ded ? gs_plan_wide_apart(pl) : -1;
+	if (rc == 0)
+		rc = gs_choice_init(pl, &c);
 
 	if (rc == -2) {
 		rc = gs_host_no_model(pl, &pl->s->w[c.failed]->pub, err);

@@ -20,17 +20,20 @@
 #define KEY_WIDE 10
 #define KEY_TENANT 1000
 
-/* Replicas of several GPUs (span N) on dedicated nodes of their own, one
- * span per node: a workload's pods may land on any node of its pools, and
- * where pods of different sizes share nodes, smaller ones landing first can
- * leave every node with fewer than N GPUs free while as many are free in
- * all. With one span per node its free GPUs come in multiples of N. Pinned
- * placement (each node a pool of its own, its objects holding exactly its
- * replicas) lets them fill a node's other GPUs with dedicated replicas of
- * any span; DRA's templates do not pin a pod to its node, so not there. */
+/* Replicas of several GPUs (span N) share the dedicated nodes under the
+ * device plugin: on one node its GPUs are interchangeable, so any order of
+ * arrival fits as long as what the node's pool admits does. Where pods of
+ * different sizes share a pool of several nodes, smaller ones landing first
+ * could leave every node with fewer than N GPUs free while as many are free
+ * in all: a node that mixes spans is a pool of its own (plan_pools.c), and
+ * under robust placement holds the worst case of its workloads
+ * (robust_span.c, checked as nodes are bought). DRA's templates do not pin
+ * a pod to its node, so there they keep nodes of their own, one span each,
+ * and so they do under robust where that plan costs less (wide_apart). */
 static int wide_apart(const gs_planner *pl, const gs_pgpu *g)
 {
-	return gs_pgpu_span(g) > 1 && (pl->placement != GS_PLACEMENT_PINNED || pl->via_dra);
+	return gs_pgpu_span(g) > 1 &&
+	       (pl->via_dra || (pl->wide_apart && pl->placement == GS_PLACEMENT_ROBUST));
 }
 
 static long node_key(const gs_planner *pl, const gs_pgpu *g)

@@ -27,14 +27,49 @@ static gs_micros pinned_cost(const gs_planner *pl, gs_micros before)
 	return cost;
 }
 
+/* The "after" cost of the plan with replicas of several GPUs kept to
+ * nodes of their own span (apart) or not; -1 when it cannot be built. */
+static gs_micros wide_cost(const gs_planner *pl, int apart)
+{
+	gs_planner alt = *pl;
+	gs_choice c;
+	gs_built b;
+	gs_micros cost = -1;
+	alt.wide_apart = apart;
+	alt.robust_bound = NULL;
+	memset(&b, 0, sizeof b);
+	if (gs_choice_init(&alt, &c) == 0 && gs_choose_models(&alt, alt.shops, &c) == 0 &&
+	    gs_build_after(&alt, alt.shops, &c, &b) == 0)
+		cost = b.cost;
+	gs_built_release(&b);
+	gs_choice_release(&alt, &c);
+	return cost;
+}
+
+int gs_plan_wide_apart(gs_planner *pl)
+{
+	gs_micros mixed, apart;
+	pl->wide_apart = 0;
+	/* The local search over models is greedy: where wide replicas may
+	 * share nodes, it can gather every workload onto one large instance
+	 * and find no single move off it cheaper. Apart is a plan too. */
+	if (!pl->wide || pl->via_dra || pl->quick || pl->placement != GS_PLACEMENT_ROBUST)
+		return 0;
+	mixed = wide_cost(pl, 0);
+	apart = wide_cost(pl, 1);
+	pl->wide_apart = apart >= 0 && (mixed < 0 || apart < mixed);
+	return 0;
+}
+
 int gs_plan_placement_cost(gs_plan *p, const gs_planner *pl, gs_micros before)
 {
 	gs_plan_summary *sum = &p->sum;
 	sum->placement = pl->placement;
 	sum->pinned_per_hour =
 	    pl->placement == GS_PLACEMENT_PINNED ? -1 : sum->after_per_hour;
-	/* Replicas of several GPUs get nodes of their own span under robust
-	 * placement (plan_keys.c), which pinned lets others fill. */
+	/* Replicas of several GPUs share nodes under robust placement only
+	 * where all their workloads fit at once (robust_span.c); pinned lets
+	 * others fill the rest. */
 	if (pl->placement != GS_PLACEMENT_ROBUST || !pl->robust_bound ||
 	    (!*pl->robust_bound && !pl->wide))
 		return 0;

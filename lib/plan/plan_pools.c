@@ -51,8 +51,25 @@ static size_t node_workloads(const gs_plan_node *nd, uintptr_t **out)
 	return u;
 }
 
+/* Whether the node's workloads w[0..n) mix spans: replicas of several GPUs
+ * beside replicas of another span. */
+static int mixes_spans(const uintptr_t *w, size_t n)
+{
+	int lo = 0, hi = 0;
+	for (size_t k = 0; k < n; k++) {
+		int s = ((const gs_workload *)w[k])->gpus_per_replica;
+		s = s > 1 ? s : 1;
+		lo = !lo || s < lo ? s : lo;
+		hi = s > hi ? s : hi;
+	}
+	return hi > 1 && lo != hi;
+}
+
 /* What makes two nodes one pool, as text: under pinned placement each
- * node is a pool of its own, as its objects hold exactly its replicas. */
+ * node is a pool of its own, as its objects hold exactly its replicas; so
+ * is a node that mixes spans, as in a pool of several such nodes smaller
+ * pods landing first could leave none with a wide one's GPUs free. Nodes
+ * of one span pool as others do: their free GPUs come in its multiples. */
 static int pool_key(const gs_plan *p, size_t i, gs_buf *b)
 {
 	const gs_plan_node *nd = &p->nodes[i];
@@ -65,7 +82,7 @@ static int pool_key(const gs_plan *p, size_t i, gs_buf *b)
 	              nd->mig_config ? nd->mig_config : "");
 	for (size_t k = 0; k < n; k++)
 		gs_buf_printf(b, "%jx,", (uintmax_t)w[k]);
-	if (p->sum.placement == GS_PLACEMENT_PINNED)
+	if (p->sum.placement == GS_PLACEMENT_PINNED || mixes_spans(w, n))
 		gs_buf_printf(b, "|%zu", i);
 	free(w);
 	return b->failed ? -1 : 0;

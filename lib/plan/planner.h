@@ -125,4 +125,9 @@ int gs_plan_uniform_note(gs_plan *p, const gs_planner *pl);
  * before); else the plan's own cost. */
 int gs_plan_placement_cost(gs_plan *p, const gs_planner *pl, gs_micros before);
 
+/* Under robust placement, whether replicas of several GPUs keep nodes of
+ * their own span: sets pl->wide_apart where that plan costs less than
+ * theirs sharing dedicated nodes (plan_keys.c). */
+int gs_plan_wide_apart(gs_planner *pl);
+
 #endif

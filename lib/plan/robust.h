@@ -54,4 +54,12 @@ int gs_robust_node_ok(const gs_planner *pl, const gs_pgpu *const *on, int n,
 int gs_robust_mig_node_ok(const gs_planner *pl, const gs_pgpu *const *on, int n,
                           const gs_pgpu *pg);
 
+/* Under placement: robust (not DRA), may dedicated GPU pg (NULL: none)
+ * join on[0..n) on a node of `gpus` GPUs? Where the node's workloads mix
+ * spans, the replicas they may land there (each workload's span times
+ * min(its replicas, what the node holds of them; 1 with spread: node))
+ * must fit its GPUs together. */
+int gs_robust_span_ok(const gs_planner *pl, const gs_pgpu *const *on, int n,
+                      const gs_pgpu *pg, int gpus);
+
 #endif

@@ -57,8 +57,11 @@ their statement, not from the planner's code:
 17  gpusPerReplica N > 1 (gpus_per_replica): each replica holds N distinct
     whole GPUs of one node, dedicated and alone on each (it is listed on
     each of them, and rule 1 counts it once); under placement: robust a
-    node that holds such a replica holds only replicas of the same N
-    (smaller pods landing first could fragment its free GPUs);
+    node that holds such a replica beside replicas of another span is a
+    pool of its own (its pool label is on no other node: in a pool of
+    several nodes smaller pods landing first could fragment its free
+    GPUs), and its workloads' worst case fits it: each one's span times
+    min(replicas, what the node holds of them; 1 with spread: node);
     showback counts each of its GPUs whole
 
 Numbers in the plan are read as decimals.  memory_gib and compute_percent
@@ -607,16 +610,34 @@ class Checker:
                        "at %s" % (name, r, n, self.where(ni, gi, mi)))
 
     def check_spans(self):
-        """Rule 17 under placement: robust: one span per node that holds a
-        replica of several GPUs."""
+        """Rule 17 under placement: robust: a node that mixes a span of
+        several GPUs with others is a pool of its own, and holds every
+        replica its pool admits at once."""
         if self.plan.get("placement", "robust") != "robust":
             return
+        pools = {}
+        for node in self.plan["nodes"]:
+            pools[node.get("pool")] = pools.get(node.get("pool"), 0) + 1
         for ni, node in enumerate(self.plan["nodes"]):
-            spans = sorted({self.span(w["name"]) for w in self.node_replicas(node)})
-            if len(spans) > 1 and spans[-1] > 1:
+            names = sorted({w["name"] for w in self.node_replicas(node)})
+            spans = sorted({self.span(n) for n in names})
+            if len(spans) < 2 or spans[-1] < 2:
+                continue
+            if pools.get(node.get("pool")) != 1:
                 self.v(17, "node %d (%s): replicas of %s GPUs each share it under "
-                       "placement: robust" % (ni, node["instance"],
-                                              " and ".join(map(str, spans))))
+                       "placement: robust, and its pool %r has %d nodes"
+                       % (ni, node["instance"], " and ".join(map(str, spans)),
+                          node.get("pool"), pools.get(node.get("pool"), 0)))
+            gpus = len(node["gpus"])
+            worst = 0
+            for n in names:
+                w = self.wl.get(n, {})
+                most = 1 if w.get("spread") == "node" else int(w.get("replicas", 1))
+                worst += self.span(n) * min(most, gpus // self.span(n))
+            if worst > gpus:
+                self.v(17, "node %d (%s): its workloads %s may land %d GPUs of pods "
+                       "on its %d under placement: robust"
+                       % (ni, node["instance"], ", ".join(names), worst, gpus))
 
     def check_replicas(self):
         seen = {}

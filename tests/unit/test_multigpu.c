@@ -2,7 +2,8 @@
  * test_multigpu.c - replicas of several GPUs (gpusPerReplica): the key
  * read, written back and refused; a replica of N GPUs planned dedicated on
  * one node with N GPUs or more, priced as N of its GPUs; robust placement
- * keeping such nodes to one size, pinned letting others fill them; and the
+ * filling such nodes only where all their workloads fit at once, pinned
+ * letting others fill them; and the
  * patch and DRA template requesting N.
  */
 #include <stdlib.h>
@@ -187,8 +188,8 @@ static void test_replicas_never_split(void **state)
 }
 
 /* Robust: two 1-GPU training replicas do not fill the g5.12xlarge's 4th
- * GPUs (2 x $5.672 + 2 x $1.006 = $13.356); pinned they do ($11.344), and
- * the robust plan says so. */
+ * GPUs, as both may land on one node (3 + 2 > 4): 2 x $5.672 + 2 x $1.006
+ * = $13.356; pinned they do ($11.344), and the robust plan says so. */
 static void test_robust_and_pinned(void **state)
 {
 	static const char train[] = "  - {name: train, object: {container: main}, kind: training, "
@@ -218,6 +219,79 @@ static void test_robust_and_pinned(void **state)
 	gs_plan_free(p);
 	gs_scenario_free(pinned);
 	gs_scenario_free(robust);
+}
+
+/* Robust: a replica of 2 H100s and three 1-GPU dedicated ones on a node of
+ * their own pool: all its workloads may land there at once (2 + 3 = 5 of
+ * 8 GPUs), so one p5.48xlarge ($55.04/h) holds them, not one more
+ * p5.4xlarge each ($55.04 + 3 x $6.88 = $75.68); the 2-GPU replica first,
+ * on GPUs 0-1, the others on 2-4, 5-7 idle. */
+static void test_robust_mixed_node(void **state)
+{
+	static const char yaml[] =
+	    "version: 1\n"
+	    "cloud: aws\n"
+	    "instances: [\"p5.*\"]\n"
+	    "workloads:\n"
+	    "  - {name: lora, object: {container: main}, kind: training, replicas: 1,\n"
+	    "     gpusPerReplica: 2, gpuMemory: 70GiB, compute: 100%, gpus: [H100-SXM5-80GB]}\n"
+	    "  - {name: train, object: {container: main}, kind: training, replicas: 3,\n"
+	    "     gpuMemory: 70GiB, compute: 100%, gpus: [H100-SXM5-80GB]}\n";
+	gs_scenario *s = tu_scenario(cat, "t.yaml", yaml);
+	gs_plan *p = tu_plan(s);
+	const gs_plan_summary *sum = gs_plan_summary_get(p);
+	const gs_plan_node *n = gs_plan_node_at(p, 0);
+	(void)state;
+	assert_int_equal(sum->placement, GS_PLACEMENT_ROBUST);
+	assert_int_equal(gs_plan_node_count(p), 1);
+	assert_string_equal(n->instance->type, "p5.48xlarge");
+	assert_int_equal(sum->after_per_hour, 55040000);
+	assert_int_equal(sum->pinned_per_hour, 55040000);
+	assert_int_equal(sum->gpus_after, 8);
+	assert_int_equal(gpus_of(n, find(s, "lora"), 0), 2);
+	for (int r = 0; r < 3; r++)
+		assert_int_equal(gpus_of(n, find(s, "train"), r), 1);
+	assert_string_equal(n->gpus[2].assignments[0].workload->name, "train");
+	assert_int_equal(n->gpus[5].n_assignments, 0);
+	/* Its pool is its own, named after its configuration. */
+	assert_non_null(n->pool);
+	assert_string_equal(n->pool, n->config);
+	gs_plan_free(p);
+	gs_scenario_free(s);
+}
+
+/* Two such nodes of one configuration and the same workloads (spread:
+ * node puts one replica of each on each: 2 + 1 of 8 GPUs) are two pools:
+ * in one pool of both, a 1-GPU pod could land where the other planned its
+ * 2-GPU one. $110.08/h, not 2 x $55.04 + 2 x $6.88. */
+static void test_robust_mixed_pools(void **state)
+{
+	static const char yaml[] =
+	    "version: 1\n"
+	    "cloud: aws\n"
+	    "instances: [\"p5.*\"]\n"
+	    "workloads:\n"
+	    "  - {name: lora, object: {container: main}, kind: training, replicas: 2,\n"
+	    "     spread: node, gpusPerReplica: 2, gpuMemory: 70GiB, compute: 100%,\n"
+	    "     gpus: [H100-SXM5-80GB]}\n"
+	    "  - {name: train, object: {container: main}, kind: training, replicas: 2,\n"
+	    "     spread: node, gpuMemory: 70GiB, compute: 100%, gpus: [H100-SXM5-80GB]}\n";
+	gs_scenario *s = tu_scenario(cat, "t.yaml", yaml);
+	gs_plan *p = tu_plan(s);
+	(void)state;
+	assert_int_equal(gs_plan_summary_get(p)->after_per_hour, 110080000);
+	assert_int_equal(gs_plan_node_count(p), 2);
+	for (size_t i = 0; i < 2; i++) {
+		const gs_plan_node *n = gs_plan_node_at(p, i);
+		assert_string_equal(n->instance->type, "p5.48xlarge");
+		assert_int_equal(gpus_of(n, find(s, "lora"), (int)i), 2);
+		assert_int_equal(gpus_of(n, find(s, "train"), (int)i), 1);
+	}
+	assert_string_equal(gs_plan_node_at(p, 0)->config, gs_plan_node_at(p, 1)->config);
+	assert_string_equal(gs_plan_node_at(p, 0)->pool, "p5.48xlarge-none");
+	assert_string_equal(gs_plan_node_at(p, 1)->pool, "p5.48xlarge-none-p2");
+	gs_plan_free(p);
+	gs_scenario_free(s);
 }
 
 /* ---- emitted ------------------------------------------------------------- */
@@ -266,6 +340,8 @@ int main(void)
 		cmocka_unit_test(test_one_replica_on_one_node),
 		cmocka_unit_test(test_replicas_never_split),
 		cmocka_unit_test(test_robust_and_pinned),
+		cmocka_unit_test(test_robust_mixed_node),
+		cmocka_unit_test(test_robust_mixed_pools),
 		cmocka_unit_test(test_emit_requests_n),
 	};
 	return cmocka_run_group_tests(tests, tu_catalog_setup, tu_catalog_teardown);
