@@ -332,6 +332,9 @@ int cli_cluster_add_claims(const cli_cmd *self, void *args, const char *file);
 int cli_cluster_given(const cli_cluster *c);
 /* -1 when the inputs go together, else the exit status after a usage error. */
 int cli_cluster_check(const cli_cmd *self, const cli_cluster *c);
+/* Parses a command that takes a cluster and no other argument (args
+ * starts with its cli_cluster): -1 to go on, else the exit status. */
+int cli_cluster_parse(const cli_cmd *self, int argc, char **argv, void *args);
 /* What names the cluster in titles: the first node list. */
 const char *cli_cluster_name(const cli_cluster *c);
 /* Reads and measures it; EXIT_OK, or the status after reporting. */

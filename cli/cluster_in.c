@@ -101,6 +101,17 @@ int cli_cluster_check(const cli_cmd *self, const cli_cluster *c)
 	return cli_prom_check(self, &c->prom);
 }
 
+int cli_cluster_parse(const cli_cmd *self, int argc, char **argv, void *args)
+{
+	int first, rc;
+
+	if ((rc = cli_parse(self, argc, argv, args, &first)) != CLI_DONE)
+		return rc;
+	if (first < argc)
+		return cli_usage_error(self, "unexpected argument '%s'", argv[first]);
+	return cli_cluster_check(self, (const cli_cluster *)args);
+}
+
 const char *cli_cluster_name(const cli_cluster *c)
 {
 	if (live(c))

@@ -279,13 +279,9 @@ static int output(const cost_args *a, const gs_chargeback *cb)
 
 static int parse(const cli_cmd *self, int argc, char **argv, cost_args *a)
 {
-	int first, rc;
+	int rc = cli_cluster_parse(self, argc, argv, a);
 
-	if ((rc = cli_parse(self, argc, argv, a, &first)) != CLI_DONE)
-		return rc;
-	if (first < argc)
-		return cli_usage_error(self, "unexpected argument '%s'", argv[first]);
-	if ((rc = cli_cluster_check(self, &a->cl)) >= 0)
+	if (rc >= 0)
 		return rc;
 	if (a->force && !a->report)
 		return cli_usage_error(self, "--force needs --report");

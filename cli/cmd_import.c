@@ -181,13 +181,9 @@ static void print_report(const gs_inventory *inv)
 /* Returns -1 to go on, else the exit status (after --help or an error). */
 static int parse(const cli_cmd *self, int argc, char **argv, import_args *a)
 {
-	int first, rc;
+	int rc = cli_cluster_parse(self, argc, argv, a);
 
-	if ((rc = cli_parse(self, argc, argv, a, &first)) != CLI_DONE)
-		return rc;
-	if (first < argc)
-		return cli_usage_error(self, "unexpected argument '%s'", argv[first]);
-	if ((rc = cli_cluster_check(self, &a->cl)) >= 0)
+	if (rc >= 0)
 		return rc;
 	if (a->force && !a->output)
 		return cli_usage_error(self, "--force needs --output");
