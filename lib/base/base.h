@@ -87,6 +87,15 @@ int64_t gs_div_ceil(int64_t num, int64_t den);  /* den > 0, num >= 0 */
 int gs_write_atomic(const char *path, const char *data, size_t len,
                     int exclusive, gs_error *err);
 
+/* Products of micro-dollars and weights in ppm overflow 64 bits. */
+__extension__ typedef __int128 gs_wide;
+/* money.c: splits total over weights w[0..n) (their sum above 0) exactly:
+ * each part is rounded down, and the micro-dollars left go one each to
+ * the parts with the largest remainders (ties to the earlier part), so the
+ * parts add up to total and none is a micro-dollar from its exact share.
+ * Returns 0, or -1 when out of memory. */
+int gs_money_split(gs_micros total, const gs_wide *w, size_t n, gs_micros *out);
+
 /* file.c: reads a whole file (path "-" is stdin) up to GS_READ_MAX_BYTES. */
 int gs_file_read(const char *path, char **buf, size_t *len, gs_error *err);
 /* source.c: reads what is left of a source, up to GS_READ_MAX_BYTES; *buf

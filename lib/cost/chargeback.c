@@ -1,8 +1,8 @@
 /*
  * chargeback.c - who pays for which GPU: each GPU node's price split over
  * the pods that hold it (weights.c says how much each holds) and idle,
- * exactly (split.c); then the pods' costs added up per workload, and the
- * rows made (rows.c). Accessors and release.
+ * exactly (gs_money_split, in lib/base); then the pods' costs added up per
+ * workload, and the rows made (rows.c). Accessors and release.
  *
  * A node's price P is split once, over its holders and idle, with the
  * weights that give each its exact share: of the GPU part (gpu_weight_pct
@@ -121,7 +121,7 @@ static int split_node(gs_chargeback *c, const gs_import_node *in, const cholder 
 	for (size_t i = 0; i < n; i++)
 		w[i] = h[i].weight * (pct * held + (100 - pct) * total);
 	w[n] = pct * (total - held) * held;
-	rc = gs_cost_split(in->price_per_hour, w, n + 1, got) < 0 ? gs_fail_nomem(c->err) : 0;
+	rc = gs_money_split(in->price_per_hour, w, n + 1, got) < 0 ? gs_fail_nomem(c->err) : 0;
 	free(w);
 	return rc;
 }

@@ -3,7 +3,6 @@
  *
  *   chargeback.c  gs_chargeback_make: pods, nodes, money; accessors; free
  *   weights.c     what each pod holds of one node, in weight units
- *   split.c       a price split exactly by weights (largest remainder)
  *   rows.c        idle spread over the workloads; rows by workload,
  *                 namespace or team
  *   cost_doc.c    the JSON/YAML document and the CSV
@@ -19,7 +18,6 @@
 #include "base/base.h"
 #include "import/holders.h"
 
-__extension__ typedef __int128 gs_wide;
 
 /* One GPU in weight units: divisible by 1 to 8, 10, 12, 14 and 15, so the
  * shares of replicas and of MIG slices are exact. */
@@ -78,11 +76,6 @@ int gs_cost_warn(gs_chargeback *c, const char *fmt, ...) GS_PRINTF(2, 3);
 int gs_cost_weigh(gs_chargeback *c, size_t ni, const size_t *holds, size_t n,
                   cholder **out, size_t *n_out);
 
-/* split.c: splits total over weights w[0..n) exactly: each part rounded
- * down, the micro-dollars left one each to the largest remainders, ties
- * to the earlier part. The weights add up to more than 0. Returns 0 or -1
- * when out of memory. */
-int gs_cost_split(gs_micros total, const gs_wide *w, size_t n, gs_micros *out);
 
 /* rows.c: spreads idle (with spread_idle), then makes the rows and the
  * team rows. */

@@ -31,7 +31,7 @@ static int spread(gs_chargeback *c)
 		rc = gs_fail_nomem(c->err);
 	for (size_t i = 0; rc == 0 && i < c->n_wls; i++)
 		w[i] = c->wls[i].held;
-	if (rc == 0 && gs_cost_split(idle, w, c->n_wls, got) < 0)
+	if (rc == 0 && gs_money_split(idle, w, c->n_wls, got) < 0)
 		rc = gs_fail_nomem(c->err);
 	for (size_t i = 0; rc == 0 && i < c->n_wls; i++)
 		c->wls[i].idle = got[i];

@@ -33,7 +33,7 @@
 #include "plan/plan_internal.h"
 #include "scenario/scenario.h"
 
-__extension__ typedef __int128 wide;
+typedef gs_wide wide;
 
 /* The larger of w's share of memory and of compute on g, in ppm of g. */
 static int64_t need_share(const gs_workload *w, const gs_gpu *g, int64_t mem_bytes,
@@ -115,45 +115,6 @@ static void gpu_shares(const gs_planner *pl, const gs_pgpu *pg, int *reps, int64
 	}
 }
 
-typedef struct part {
-	wide want;    /* price x weight */
-	gs_micros got;
-	int item;
-} part;
-
-static int by_remainder(const void *a, const void *b)
-{
-	const part *x = a, *y = b;
-	if (x->want != y->want)
-		return x->want < y->want ? 1 : -1;
-	return x->item - y->item;
-}
-
-/* Splits price over weights w[0..n) (of total W) exactly: each part is
- * rounded down, and the micro-dollars left go one each to the largest
- * remainders, ties to the earlier part. */
-static int split(gs_micros price, const wide *w, int n, wide W, gs_micros *out)
-{
-	part *p = malloc((size_t)(n ? n : 1) * sizeof *p);
-	gs_micros left = price;
-	if (!p)
-		return -1;
-	for (int i = 0; i < n; i++) {
-		wide x = (wide)price * w[i];
-		p[i].got = (gs_micros)(x / W);
-		p[i].want = x % W;
-		p[i].item = i;
-		left -= p[i].got;
-	}
-	qsort(p, (size_t)n, sizeof *p, by_remainder);
-	for (int i = 0; left > 0 && n > 0; i = (i + 1) % n, left--)
-		p[i].got++;
-	for (int i = 0; i < n; i++)
-		out[p[i].item] = p[i].got;
-	free(p);
-	return 0;
-}
-
 /* The replicas of node b, the share of a GPU each holds, and their count. */
 static int node_shares(const gs_planner *pl, const gs_bnode *b, int **reps, int64_t **held)
 {
@@ -181,7 +142,7 @@ int gs_split_micros(gs_micros total, const int64_t *w, int n, gs_micros *out)
 	if (sum == 0)
 		for (int i = 0; i < n; i++)
 			sum += v[i] = 1;
-	rc = n ? split(total, v, n, sum, out) : 0;
+	rc = n ? gs_money_split(total, v, (size_t)n, out) : 0;
 	free(v);
 	return rc;
 }
@@ -208,7 +169,7 @@ int gs_showback_node(gs_plan *p, const gs_planner *pl, const gs_bnode *b)
 		w[2 * i] = (wide)held[i] * h;
 		w[2 * i + 1] = (wide)held[i] * (idle > 0 ? idle : 0);
 	}
-	if (n > 0 && split(b->price, w, 2 * n, (wide)h * (h + (idle > 0 ? idle : 0)), got) < 0)
+	if (n > 0 && gs_money_split(b->price, w, (size_t)(2 * n), got) < 0)
 		goto done;
 	for (int i = 0; i < n; i++) {
 		p->rep_cost[reps[i]] += got[2 * i];
