@@ -50,7 +50,7 @@ FUZZ_SRC = $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BIN = $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%)
 FLIB_OBJ = $(LIB_SRC:%.c=build/fuzz/%.o)
 FUZZ_SECONDS ?= 60
-FUZZ_CFLAGS = $(STD) $(WARN) -g -O1 $(DEPS_CFLAGS) -Iinclude -Ilib \
+FUZZ_CFLAGS = $(STD) $(WARN) -g -O1 $(DEPS_CFLAGS) -Iinclude -Ilib -MMD -MP \
 	-fsanitize=fuzzer-no-link,address,undefined
 SCLI_OBJ = $(CLI_SRC:%.c=build/san/%.o)
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=build/san/tests/%)
@@ -273,4 +273,4 @@ clean:
 	install uninstall format clean
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(SLIB_OBJ:.o=.d) $(SCLI_OBJ:.o=.d) \
-    $(VLIB_OBJ:.o=.d) $(VCLI_OBJ:.o=.d) $(FLIB_OBJ:.o=.d)
+    $(VLIB_OBJ:.o=.d) $(VCLI_OBJ:.o=.d) $(FLIB_OBJ:.o=.d) $(FUZZ_BIN:=.d)
