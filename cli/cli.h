@@ -230,6 +230,10 @@ int cli_unknown_gpu(const gs_catalog *cat, const char *name);
 /* Reports err as "gpushare: FILE:LINE:COL: error: MSG" and returns the exit
  * status for its code. */
 int cli_fail(const gs_error *err);
+/* Writes the HTML page html (taken: freed here) to path atomically, an
+ * existing path only with force, and says so; EXIT_OK or the status after
+ * reporting. */
+int cli_write_page(const char *path, char *html, int force);
 int cli_status(int code);
 
 /* Loads the catalog from --profiles, $GPUSHARE_PROFILES, the source tree

@@ -240,14 +240,9 @@ static int write_report(const gs_chargeback *cb, const char *title, const char *
 {
 	char *html = NULL;
 	gs_error err;
-	int rc = EXIT_OK;
-	if (gs_report_cost_html(cb, title, &html, &err) < 0 ||
-	    gs_write_file(path, html, strlen(html), !force, &err) < 0)
-		rc = cli_fail(&err);
-	else
-		cli_info("wrote the report to %s", path);
-	free(html);
-	return rc;
+	if (gs_report_cost_html(cb, title, &html, &err) < 0)
+		return cli_fail(&err);
+	return cli_write_page(path, html, force);
 }
 
 static int output(const cost_args *a, const gs_chargeback *cb)

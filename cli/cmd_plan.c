@@ -33,19 +33,13 @@ const cli_opt plan_opts[] = {
 	CLI_OPT_END,
 };
 
-/* The HTML page, written like every other file: atomically. */
 static int write_report(const gs_plan *plan, const char *title, const char *path, int force)
 {
 	char *html = NULL;
 	gs_error err;
-	int rc = EXIT_OK;
-	if (gs_report_html(plan, title, &html, &err) < 0 ||
-	    gs_write_file(path, html, strlen(html), !force, &err) < 0)
-		rc = cli_fail(&err);
-	else
-		cli_info("wrote the report to %s", path);
-	free(html);
-	return rc;
+	if (gs_report_html(plan, title, &html, &err) < 0)
+		return cli_fail(&err);
+	return cli_write_page(path, html, force);
 }
 
 /* The scenario of a cluster: what gpushare import reads, compared with

@@ -300,3 +300,16 @@ char *cli_gib(int64_t mib, char *buf, size_t size)
 	         hundredths % 100);
 	return buf;
 }
+
+/* An HTML page, written like every other file: atomically. */
+int cli_write_page(const char *path, char *html, int force)
+{
+	gs_error err;
+	int rc = EXIT_OK;
+	if (gs_write_file(path, html, strlen(html), !force, &err) < 0)
+		rc = cli_fail(&err);
+	else
+		cli_info("wrote the report to %s", path);
+	free(html);
+	return rc;
+}
