@@ -15,8 +15,9 @@ PKG_CONFIG ?= pkg-config
 CFLAGS ?= -O2 -g
 STD = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 WARN = -Wall -Wextra -Wpedantic -Werror
-DEPS_CFLAGS = $(shell $(PKG_CONFIG) --cflags yaml-0.1 libcjson)
-DEPS_LIBS = $(shell $(PKG_CONFIG) --libs yaml-0.1 libcjson)
+# COIN-OR CBC solves the optimiser's programs (lib/plan/milp.c, its one seam).
+DEPS_CFLAGS = $(shell $(PKG_CONFIG) --cflags yaml-0.1 libcjson cbc)
+DEPS_LIBS = $(shell $(PKG_CONFIG) --libs yaml-0.1 libcjson cbc)
 RL_LIBS = $(shell $(PKG_CONFIG) --libs readline 2>/dev/null || echo -lreadline)
 # libcurl is the CLI's alone (--prometheus, cli/prom_http.c): the library
 # never opens a socket.

@@ -39,6 +39,28 @@ static void print_placement(const gs_plan_summary *s)
 	cli_print_hanging("robust: ", line, 8);
 }
 
+/* How far the plan can be from the best possible, from the lower bound
+ * it proved: the gap rounded up, since it is an "at most". */
+static void print_bound(const gs_plan_summary *s)
+{
+	char a[32], g[32], line[320];
+	const char *by = strcmp(s->lower_bound_by, "program") == 0
+	                 ? "the optimiser's integer program"
+	                 : "the memory and compute every GPU offers";
+	if (s->lower_bound_per_hour <= 0)
+		return;
+	if (strcmp(s->lower_bound_by, "optimum") == 0) {
+		cli_print_hanging("bound: ", "no plan under these rules costs less (proven by the "
+		                  "optimiser's integer program)", 7);
+		return;
+	}
+	pct(g, sizeof g, gs_plan_gap_permille(s));
+	snprintf(line, sizeof line, "no plan under these rules costs less than %s/h (%s); "
+	         "this plan is at most %s above the best possible",
+	         cli_money(s->lower_bound_per_hour, a, sizeof a), by, g);
+	cli_print_hanging("bound: ", line, 7);
+}
+
 /* What "before" is, and the other figures a saving is stated against:
  * today's bill where it is known, and the cheapest plan with a whole GPU
  * per replica where before is the cluster instead. */
@@ -65,6 +87,7 @@ static void print_baselines(const gs_plan_summary *s)
 	if (s->sharing_limit)
 		cli_print_hanging("limit: ", s->sharing_limit, 7);
 	print_placement(s);
+	print_bound(s);
 }
 
 static void print_summary(const gs_plan_summary *s, const char *file, size_t nw)

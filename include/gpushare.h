@@ -603,6 +603,15 @@ typedef struct gs_plan_summary {
 	/* When before is the cluster and the plan costs more: that, and why,
 	 * in a sentence of figures (lib/plan/dearer.c); NULL otherwise. */
 	const char *costs_more;
+	/* What no plan of these workloads under the plan's rules can cost
+	 * less than, per hour; -1: none. lower_bound_by says how it is
+	 * known: "optimum" (the plan is proven the cheapest), "program" (the
+	 * optimiser's integer program, solved or bounded), "volume" (every GPU
+	 * holds at most its memory and its compute, at its model's cheapest
+	 * price per GPU). Under placement: robust it bounds the pinned plans,
+	 * which include every robust one. */
+	gs_micros lower_bound_per_hour;
+	const char *lower_bound_by;
 } gs_plan_summary;
 
 /* With `cloud: all`, each cloud whose instances the scenario may buy, the
@@ -625,9 +634,19 @@ typedef struct gs_plan_cloud {
 
 typedef struct gs_plan_opts {
 	unsigned version;  /* GS_PLAN_OPTS_VERSION, set by _INIT */
+	/* Wall-time limit of the optimiser's search, in ms; 0: the default,
+	 * GS_PLAN_TIME_LIMIT_MS. The search is deterministic below it; a
+	 * search the limit stops keeps its best plan and its bound. */
+	unsigned time_limit_ms;
 } gs_plan_opts;
-#define GS_PLAN_OPTS_VERSION 1
-#define GS_PLAN_OPTS_INIT { GS_PLAN_OPTS_VERSION }
+#define GS_PLAN_TIME_LIMIT_MS 10000
+#define GS_PLAN_OPTS_VERSION 2
+#define GS_PLAN_OPTS_INIT { GS_PLAN_OPTS_VERSION, 0 }
+
+/* How much the plan may cost above the best possible, from its lower
+ * bound, in tenths of a percent rounded up; -1 without a bound. */
+GS_EXPORT
+int gs_plan_gap_permille(const gs_plan_summary *s);
 
 /* Plans the scenario: the cheapest deployable placement (ties: fewer GPUs,
  * then fewer instances), in one cloud: the scenario's, or with `cloud:

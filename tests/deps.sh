@@ -3,7 +3,7 @@
 # installed. As root it installs what is missing; otherwise it prints the
 # exact apt-get line and fails, so nothing half-builds.
 set -u
-pkgs="libyaml-dev libcjson-dev libreadline-dev libcurl4-openssl-dev pkg-config"
+pkgs="libyaml-dev libcjson-dev libreadline-dev libcurl4-openssl-dev coinor-libcbc-dev pkg-config"
 if [ "${1:-run}" = check ]; then
 	pkgs="$pkgs libcmocka-dev mandoc python3-yaml valgrind clang libclang-rt-14-dev chromium"
 	pkgs="$pkgs prometheus" # tests/live/prometheus.sh: a real server and promtool

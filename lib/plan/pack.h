@@ -253,6 +253,10 @@ gs_rule gs_mig_holds(const gs_planner *pl, const gs_gpu *g, const gs_group *gr,
  * candidate's shortfall in f. */
 gs_rule gs_mig_rule(const gs_planner *pl, const gs_gpu *g, const gs_group *gr,
                     const gs_mig_profile **prof, gs_rule_figs *f);
+/* Places the instance gr (its profile in gr->prof) on MIG GPU pg when the
+ * geometry and the rules allow: 1 if placed, 0 if not, -1 when out of
+ * memory. */
+int gs_mig_place(const gs_planner *pl, gs_pgpu *pg, const gs_group *gr);
 /* Packs the MIG instances inst[0..n) onto new GPUs at the end of pk. */
 int gs_pack_mig(const gs_planner *pl, const gs_gpu *g, gs_group **inst, int n,
                 gs_pack *pk);

@@ -169,6 +169,11 @@ static int mig_try(const gs_planner *pl, gs_pgpu *pg, const gs_group *gr)
 	return 1;
 }
 
+int gs_mig_place(const gs_planner *pl, gs_pgpu *pg, const gs_group *gr)
+{
+	return mig_try(pl, pg, gr);
+}
+
 static int spread_of(const gs_group *g, const gs_planner *pl)
 {
 	for (int i = 0; i < g->n; i++)

@@ -12,6 +12,7 @@
 #include "plan/decision.h"
 #include "plan/host.h"
 #include "plan/plan_internal.h"
+#include "plan/opt.h"
 #include "plan/planner.h"
 #include "scenario/scenario.h"
 
@@ -283,15 +284,50 @@ static int build_uniform(gs_planner *pl, gs_choice *c, gs_built *after)
 	return rc;
 }
 
-static int make(gs_plan *p, gs_planner *pl, gs_error *err)
+void gs_plan_bound_set(gs_plan *p, gs_micros bound)
+{
+	p->sum.lower_bound_per_hour = bound;
+	if (bound >= 0 && bound >= p->sum.after_per_hour)
+		p->sum.lower_bound_by = "optimum";
+}
+
+/* The better of the optimiser's bound (when its program holds every
+ * option) and the volume bound. */
+static void bound(gs_plan *p, const gs_planner *pl, const gs_choice *c,
+                  const gs_opt_result *opt)
+{
+	gs_micros v = gs_volume_bound(pl, c);
+	p->sum.lower_bound_by = "volume";
+	if (opt->bound >= 0 && opt->bound >= v) {
+		v = opt->bound;
+		p->sum.lower_bound_by = "program";
+	}
+	gs_plan_bound_set(p, v);
+}
+
+int gs_plan_gap_permille(const gs_plan_summary *s)
+{
+	gs_wide over;
+	if (s->lower_bound_per_hour <= 0)
+		return -1;
+	over = (gs_wide)(s->after_per_hour - s->lower_bound_per_hour) * 1000;
+	if (over <= 0)
+		return 0;
+	return (int)((over + s->lower_bound_per_hour - 1) / s->lower_bound_per_hour);
+}
+
+static int make(gs_plan *p, gs_planner *pl, double seconds, gs_error *err)
 {
 	gs_choice c;
 	gs_built after, before;
+	gs_opt_result opt;
 	gs_micros *ded = calloc(pl->s->n ? pl->s->n : 1, sizeof *ded);
 	size_t nr = (size_t)(pl->nreps ? pl->nreps : 1);
 	int rc;
 
 	memset(&c, 0, sizeof c);
+	memset(&opt, 0, sizeof opt);
+	opt.bound = -1;
 	memset(&after, 0, sizeof after);
 	memset(&before, 0, sizeof before);
 	p->sum.placement = pl->placement; /* pools are named by it */
@@ -309,12 +345,16 @@ static int make(gs_plan *p, gs_planner *pl, gs_error *err)
 	                !(p->rep_idle = calloc(nr, sizeof *p->rep_idle))))
 		rc = -1;
 	if (rc == 0 && (rc = build_uniform(pl, &c, &after)) == 0)
+		rc = seconds > 0 ? gs_opt_improve(pl, pl->shops, &c, &after, seconds, &opt) : 0;
+	if (rc == 0)
 		rc = gs_build_before(pl, pl->shops, &c, &before);
 	if (rc == -2)
 		rc = gs_fail(err, GS_ENOFIT, "no instance in %s holds the host CPU and RAM that "
 		             "the replicas of one GPU request", pl->cloud);
 	if (rc == 0)
 		rc = fill(p, pl, &c, &after, &before, ded);
+	if (rc == 0)
+		bound(p, pl, &c, &opt);
 	if (rc == -1)
 		rc = gs_fail_nomem(err);
 done:
@@ -343,8 +383,8 @@ int gs_plan_estimate(const gs_scenario *s, const char *cloud, gs_micros *share)
 	return rc;
 }
 
-int gs_plan_in(const gs_scenario *s, const char *cloud, int quick, gs_plan **out,
-               gs_error *err)
+int gs_plan_in(const gs_scenario *s, const char *cloud, int quick, double seconds,
+               gs_plan **out, gs_error *err)
 {
 	gs_shop shops[GS_MAX_MODELS];
 	gs_planner pl;
@@ -361,7 +401,7 @@ int gs_plan_in(const gs_scenario *s, const char *cloud, int quick, gs_plan **out
 	else {
 		pl.quick = quick;
 		pl.robust_bound = &bound;
-		rc = make(p, &pl, err);
+		rc = make(p, &pl, quick ? 0 : seconds, err);
 	}
 	gs_planner_release(&pl);
 	if (rc < 0) {

@@ -39,6 +39,7 @@ typedef struct tried {
 	gs_plan_cloud *v;    /* per cloud of the catalog, in its order */
 	char **why;          /* owned copies of the reasons */
 	size_t n;
+	gs_micros bound;     /* the least lower bound of the clouds so far */
 } tried;
 
 static void tried_free(tried *t)
@@ -54,13 +55,21 @@ static int set_why(tried *t, size_t i, const char *why)
 	return (t->why[i] = gs_strdup(why)) ? 0 : -1;
 }
 
+/* A plan lives in one cloud: the best possible is the least over them. */
+static void bound_at_most(tried *t, gs_micros b)
+{
+	if (b >= 0 && (t->bound < 0 || b < t->bound))
+		t->bound = b;
+}
+
 /* Plans s in cloud i: the better plan goes to *best, the outcome to t. */
-static int try_cloud(const gs_scenario *s, size_t i, gs_plan **best, tried *t, gs_error *err)
+static int try_cloud(const gs_scenario *s, double seconds, size_t i, gs_plan **best, tried *t,
+                     gs_error *err)
 {
 	gs_plan_cloud *c = &t->v[i];
 	gs_plan *p = NULL;
 	gs_error e;
-	int rc = gs_plan_in(s, c->cloud, 0, &p, &e);
+	int rc = gs_plan_in(s, c->cloud, 0, seconds, &p, &e);
 
 	if (rc == GS_ENOFIT)
 		return set_why(t, i, e.msg) < 0 ? gs_fail_nomem(err) : 0;
@@ -69,6 +78,7 @@ static int try_cloud(const gs_scenario *s, size_t i, gs_plan **best, tried *t, g
 		return rc;
 	}
 	c->planned = 1;
+	bound_at_most(t, p->sum.lower_bound_per_hour);
 	c->after_per_hour = p->sum.after_per_hour;
 	c->gpus = p->sum.gpus_after;
 	c->instances = p->sum.instances_after;
@@ -97,7 +107,7 @@ static int estimate_all(const gs_scenario *s, tried *t, gs_error *err)
 		if (rc == -2) {
 			gs_error e;
 			c->estimate_per_hour = -1;
-			if (gs_plan_in(s, c->cloud, 1, &p, &e) == GS_ENOFIT) {
+			if (gs_plan_in(s, c->cloud, 1, 0, &p, &e) == GS_ENOFIT) {
 				if (set_why(t, i, e.msg) < 0)
 					return gs_fail_nomem(err);
 			} else {
@@ -125,7 +135,8 @@ static long next_cloud(const gs_scenario *s, const tried *t, const char *done)
 /* Plans the clouds by estimate, skipping those the best plan already
  * beats: an estimate is what the shares alone cost, and packing and
  * buying whole instances only add to it. */
-static int plan_clouds(const gs_scenario *s, tried *t, gs_plan **best, gs_error *err)
+static int plan_clouds(const gs_scenario *s, double seconds, tried *t, gs_plan **best,
+                       gs_error *err)
 {
 	char *done = calloc(t->n ? t->n : 1, 1), why[256], a[32], b[32];
 	long k;
@@ -135,7 +146,7 @@ static int plan_clouds(const gs_scenario *s, tried *t, gs_plan **best, gs_error 
 		gs_plan_cloud *c = &t->v[k];
 		done[k] = 1;
 		if (!*best || c->estimate_per_hour < (*best)->sum.after_per_hour) {
-			rc = try_cloud(s, (size_t)k, best, t, err);
+			rc = try_cloud(s, seconds, (size_t)k, best, t, err);
 			continue;
 		}
 		gs_micros_format(c->estimate_per_hour, 2, a, sizeof a);
@@ -143,6 +154,8 @@ static int plan_clouds(const gs_scenario *s, tried *t, gs_plan **best, gs_error 
 		snprintf(why, sizeof why, "not planned: its estimate, $%s/h, is not below the "
 		         "plan in %s ($%s/h)", a, (*best)->sum.cloud, b);
 		c->planned = -1;
+		/* Shares alone cost no more than any plan there. */
+		bound_at_most(t, c->estimate_per_hour);
 		if (set_why(t, (size_t)k, why) < 0)
 			rc = gs_fail_nomem(err);
 	}
@@ -203,10 +216,10 @@ static int none_holds(const gs_scenario *s, const tried *t, gs_error *err)
 	return gs_fail_at(err, GS_ENOFIT, s->file, 0, 0, "%s", msg);
 }
 
-static int cheapest_cloud(const gs_scenario *s, gs_plan **out, gs_error *err)
+static int cheapest_cloud(const gs_scenario *s, double seconds, gs_plan **out, gs_error *err)
 {
 	size_t nc = gs_catalog_cloud_count(s->cat);
-	tried t = { calloc(nc ? nc : 1, sizeof *t.v), calloc(nc ? nc : 1, sizeof *t.why), nc };
+	tried t = { calloc(nc ? nc : 1, sizeof *t.v), calloc(nc ? nc : 1, sizeof *t.why), nc, -1 };
 	gs_plan *best = NULL;
 	int rc = t.v && t.why ? 0 : gs_fail_nomem(err);
 
@@ -215,11 +228,13 @@ static int cheapest_cloud(const gs_scenario *s, gs_plan **out, gs_error *err)
 		t.v[i].after_per_hour = -1;
 	}
 	if (rc == 0 && (rc = estimate_all(s, &t, err)) == 0)
-		rc = plan_clouds(s, &t, &best, err);
+		rc = plan_clouds(s, seconds, &t, &best, err);
 	if (rc == 0 && !best)
 		rc = none_holds(s, &t, err);
 	if (rc == 0 && keep_tried(s, best, &t) < 0)
 		rc = gs_fail_nomem(err);
+	if (rc == 0)
+		gs_plan_bound_set(best, t.bound);
 	tried_free(&t);
 	if (rc < 0) {
 		gs_plan_free(best);
@@ -232,6 +247,7 @@ static int cheapest_cloud(const gs_scenario *s, gs_plan **out, gs_error *err)
 int gs_plan_make(const gs_scenario *s, const gs_plan_opts *opts, gs_plan **out,
                  gs_error *err)
 {
+	double seconds = GS_PLAN_TIME_LIMIT_MS / 1000.0;
 	int rc;
 
 	if (opts && (rc = gs_check_version(opts->version, GS_PLAN_OPTS_VERSION,
@@ -239,7 +255,9 @@ int gs_plan_make(const gs_scenario *s, const gs_plan_opts *opts, gs_plan **out,
 		return rc;
 	if ((rc = gs_scenario_validate(s, err)) < 0)
 		return rc;
+	if (opts && opts->time_limit_ms > 0)
+		seconds = opts->time_limit_ms / 1000.0;
 	if (strcmp(s->cloud, "all") != 0)
-		return gs_plan_in(s, s->cloud, 0, out, err);
-	return cheapest_cloud(s, out, err);
+		return gs_plan_in(s, s->cloud, 0, seconds, out, err);
+	return cheapest_cloud(s, seconds, out, err);
 }

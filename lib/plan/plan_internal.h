@@ -38,7 +38,9 @@ struct gs_plan {
 
 /* Plans s in `cloud`, a cloud of the catalog (the scenario is valid);
  * quick skips the local search over GPU models. */
-int gs_plan_in(const gs_scenario *s, const char *cloud, int quick, gs_plan **out,
+/* Sets p's lower bound (-1: none) and how it is known. */
+void gs_plan_bound_set(gs_plan *p, gs_micros bound);
+int gs_plan_in(const gs_scenario *s, const char *cloud, int quick, double seconds, gs_plan **out,
                gs_error *err);
 /* What the workloads' cheapest shares of an instance cost in `cloud`: a first
  * estimate, no plan. -2 when some workload fits nothing there, -1 when

@@ -26,6 +26,13 @@ void gs_planner_release(gs_planner *pl);
  * has that many. */
 gs_micros gs_span_price(const gs_planner *pl, int m, int n);
 
+/* ---- what every plan costs at least (bound.c) ---------------------------- */
+
+struct gs_choice;
+/* The volume bound over c's candidate models; -1 when a replica has
+ * none. */
+gs_micros gs_volume_bound(const gs_planner *pl, const struct gs_choice *c);
+
 /* ---- what a packing costs (plan_keys.c) ---------------------------------- */
 
 /* A bought packing: compared by cost, then GPUs, then instances. */

@@ -1,0 +1,202 @@
+/*
+ * milp.c - the seam to COIN-OR CBC (EPL-2.0, Debian's coinor-libcbc-dev):
+ * the model is kept in plain arrays and handed to CBC's C interface
+ * whole, so CBC's lifetime is one call and its logging is off.
+ */
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <Cbc_C_Interface.h>
+
+/* CBC's infinity (its C header leaves INF to C++). */
+#define INF DBL_MAX
+
+#include "plan/milp.h"
+
+typedef struct entry {
+	int row, col;
+	double val;
+} entry;
+
+struct gs_milp {
+	double *cost, *ub;
+	char *integer;
+	int ncols, capcols;
+	double *lo, *hi;
+	int nrows, caprows;
+	entry *e;
+	size_t ne, cape;
+	double *x;     /* the last solution */
+};
+
+gs_milp *gs_milp_new(void) { return calloc(1, sizeof(gs_milp)); }
+
+void gs_milp_free(gs_milp *m)
+{
+	if (!m)
+		return;
+	free(m->cost);
+	free(m->ub);
+	free(m->integer);
+	free(m->lo);
+	free(m->hi);
+	free(m->e);
+	free(m->x);
+	free(m);
+}
+
+int gs_milp_cols(const gs_milp *m) { return m->ncols; }
+
+static int grow(void **p, int *cap, int need, size_t size)
+{
+	int ncap;
+	void *q;
+	if (need <= *cap)
+		return 0;
+	ncap = *cap ? *cap * 2 : 64;
+	while (ncap < need)
+		ncap *= 2;
+	if (!(q = realloc(*p, (size_t)ncap * size)))
+		return -1;
+	*p = q;
+	*cap = ncap;
+	return 0;
+}
+
+int gs_milp_col(gs_milp *m, double cost, double ub, int integer)
+{
+	int cap = m->capcols, c = m->ncols;
+	if (grow((void **)&m->cost, &cap, c + 1, sizeof *m->cost) < 0)
+		return -1;
+	cap = m->capcols;
+	if (grow((void **)&m->ub, &cap, c + 1, sizeof *m->ub) < 0)
+		return -1;
+	cap = m->capcols;
+	if (grow((void **)&m->integer, &cap, c + 1, 1) < 0)
+		return -1;
+	m->capcols = cap;
+	m->cost[c] = cost;
+	m->ub[c] = ub < 0 ? INF : ub;
+	m->integer[c] = (char)(integer != 0);
+	return m->ncols++;
+}
+
+static int add_entries(gs_milp *m, const int *cols, const double *vals, int n)
+{
+	if (m->ne + (size_t)n > m->cape) {
+		size_t ncap = m->cape ? m->cape * 2 : 256;
+		entry *q;
+		while (ncap < m->ne + (size_t)n)
+			ncap *= 2;
+		if (!(q = realloc(m->e, ncap * sizeof *q)))
+			return -1;
+		m->e = q;
+		m->cape = ncap;
+	}
+	for (int i = 0; i < n; i++)
+		m->e[m->ne++] = (entry){ m->nrows, cols[i], vals[i] };
+	return 0;
+}
+
+int gs_milp_row(gs_milp *m, const int *cols, const double *vals, int n, double lo,
+                double hi)
+{
+	int cap = m->caprows, r = m->nrows;
+	if (grow((void **)&m->lo, &cap, r + 1, sizeof *m->lo) < 0)
+		return -1;
+	cap = m->caprows;
+	if (grow((void **)&m->hi, &cap, r + 1, sizeof *m->hi) < 0)
+		return -1;
+	m->caprows = cap;
+	if (add_entries(m, cols, vals, n) < 0)
+		return -1;
+	m->lo[r] = lo <= -1e30 ? -INF : lo;
+	m->hi[r] = hi >= 1e30 ? INF : hi;
+	m->nrows++;
+	return 0;
+}
+
+static int by_col(const void *a, const void *b)
+{
+	const entry *x = a, *y = b;
+	if (x->col != y->col)
+		return x->col < y->col ? -1 : 1;
+	return (x->row > y->row) - (x->row < y->row);
+}
+
+/* The column-major arrays CBC loads. */
+static Cbc_Model *load(gs_milp *m)
+{
+	CoinBigIndex *start = malloc(((size_t)m->ncols + 1) * sizeof *start);
+	int *index = malloc((m->ne ? m->ne : 1) * sizeof *index);
+	double *value = malloc((m->ne ? m->ne : 1) * sizeof *value);
+	double *lb = calloc((size_t)m->ncols + 1, sizeof *lb);
+	Cbc_Model *cbc = NULL;
+	size_t k = 0;
+
+	if (start && index && value && lb && (cbc = Cbc_newModel())) {
+		qsort(m->e, m->ne, sizeof *m->e, by_col);
+		for (int c = 0; c < m->ncols; c++) {
+			start[c] = (CoinBigIndex)k;
+			for (; k < m->ne && m->e[k].col == c; k++) {
+				index[k] = m->e[k].row;
+				value[k] = m->e[k].val;
+			}
+		}
+		start[m->ncols] = (CoinBigIndex)k;
+		Cbc_loadProblem(cbc, m->ncols, m->nrows, start, index, value, lb, m->ub,
+		                m->cost, m->lo, m->hi);
+		for (int c = 0; c < m->ncols; c++)
+			if (m->integer[c])
+				Cbc_setInteger(cbc, c);
+	}
+	free(start);
+	free(index);
+	free(value);
+	free(lb);
+	return cbc;
+}
+
+static void result_of(gs_milp *m, Cbc_Model *cbc, gs_milp_result *res)
+{
+	const double *sol = Cbc_numberSavedSolutions(cbc) > 0 || Cbc_isProvenOptimal(cbc)
+	                    ? Cbc_getColSolution(cbc) : NULL;
+	res->bound = Cbc_getBestPossibleObjValue(cbc);
+	res->x = NULL;
+	res->status = GS_MILP_NONE;
+	if (!sol || Cbc_isProvenInfeasible(cbc))
+		return;
+	memcpy(m->x, sol, (size_t)m->ncols * sizeof *m->x);
+	res->x = m->x;
+	res->obj = Cbc_getObjValue(cbc);
+	res->status = Cbc_isProvenOptimal(cbc) ? GS_MILP_OPTIMAL : GS_MILP_FEASIBLE;
+	if (res->status == GS_MILP_OPTIMAL)
+		res->bound = res->obj;
+}
+
+int gs_milp_solve(gs_milp *m, int nodes, double seconds, gs_milp_result *res)
+{
+	Cbc_Model *cbc;
+	double *x = realloc(m->x, ((size_t)m->ncols + 1) * sizeof *x);
+
+	memset(res, 0, sizeof *res);
+	if (!x)
+		return -1;
+	m->x = x;
+	if (!(cbc = load(m)))
+		return -1;
+	Cbc_setLogLevel(cbc, 0);
+	Cbc_setMaximumNodes(cbc, nodes);
+	Cbc_setMaximumSeconds(cbc, seconds);
+	if (Cbc_solve(cbc) < 0 || Cbc_isAbandoned(cbc)) {
+		Cbc_deleteModel(cbc);
+		return -1;
+	}
+	result_of(m, cbc, res);
+	if (!isfinite(res->bound))
+		res->bound = -INF;
+	Cbc_deleteModel(cbc);
+	return 0;
+}

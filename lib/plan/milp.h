@@ -1,0 +1,48 @@
+/*
+ * milp.h - a mixed-integer linear program and its solver (milp.c, the one
+ * file that sees COIN-OR CBC). The optimiser (opt*.c) states its models
+ * here; nothing else in the library knows which solver answers them.
+ *
+ * Only lib/plan/ includes it.
+ */
+#ifndef GS_PLAN_MILP_H
+#define GS_PLAN_MILP_H
+
+typedef struct gs_milp gs_milp;
+
+/* A new empty minimisation; NULL when out of memory. */
+gs_milp *gs_milp_new(void);
+void gs_milp_free(gs_milp *m);
+
+/* A column 0 <= x <= ub (ub < 0: unbounded) costing `cost` per unit,
+ * integral or not: its index, or -1 when out of memory. */
+int gs_milp_col(gs_milp *m, double cost, double ub, int integer);
+/* A row lo <= sum vals[i] * x[cols[i]] <= hi (use -1e30 / 1e30 for
+ * none): 0, or -1 when out of memory. */
+int gs_milp_row(gs_milp *m, const int *cols, const double *vals, int n, double lo,
+                double hi);
+int gs_milp_cols(const gs_milp *m);
+
+typedef enum gs_milp_status {
+	GS_MILP_OPTIMAL,    /* proven optimal */
+	GS_MILP_FEASIBLE,   /* a solution, stopped by a limit before the proof */
+	GS_MILP_NONE,       /* no solution found (infeasible, or the limit hit) */
+} gs_milp_status;
+
+/* What a solve found. x (one value per column) belongs to m and lives
+ * until m is freed or solved again; NULL with GS_MILP_NONE. bound is a
+ * proven lower bound of the optimum (the relaxation's where the search
+ * stopped early). */
+typedef struct gs_milp_result {
+	gs_milp_status status;
+	double obj, bound;
+	const double *x;
+} gs_milp_result;
+
+/* Solves within `nodes` branch-and-bound nodes (deterministic: the same
+ * model always gives the same answer) and `seconds` of wall time (a
+ * safety net: when it stops the search, the answer may vary with the
+ * machine). 0, or -1 when out of memory or the solver failed. */
+int gs_milp_solve(gs_milp *m, int nodes, double seconds, gs_milp_result *res);
+
+#endif

@@ -1,0 +1,181 @@
+/*
+ * opt.c - directs the optimiser (opt.h): which plans it takes on, one
+ * program per way the plan may share (MIG or MPS, where a plan may not
+ * hold both), and the bound it proves.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan/opt.h"
+#include "scenario/scenario.h"
+
+static int has_mig_model(const gs_planner *pl)
+{
+	for (int m = 0; m < pl->nmodels; m++)
+		if (pl->models[m]->mig_slots)
+			return 1;
+	return 0;
+}
+
+/* Each workload's model: the one that holds most of its replicas. */
+static int remodel(const gs_planner *pl, gs_choice *c, const gs_built *b)
+{
+	int *most = calloc((size_t)pl->s->n * (size_t)pl->nmodels + 1, sizeof *most);
+	if (!most)
+		return -1;
+	for (int m = 0; m < b->npacks; m++)
+		for (int i = 0; i < b->packs[m].n; i++)
+			for (int j = 0; j < b->packs[m].gpus[i].ng; j++) {
+				const gs_group *gr = &b->packs[m].gpus[i].g[j];
+				for (int k = 0; k < gr->n; k++) {
+					size_t w = (size_t)pl->reps[gr->reps[k]].wi;
+					most[w * (size_t)pl->nmodels + (size_t)m]++;
+				}
+			}
+	for (size_t w = 0; w < pl->s->n; w++) {
+		int best = c->model[w];
+		for (int m = 0; m < pl->nmodels; m++)
+			if (most[w * (size_t)pl->nmodels + m] >
+			    most[w * (size_t)pl->nmodels + (size_t)best])
+				best = m;
+		c->model[w] = best;
+	}
+	free(most);
+	return 0;
+}
+
+/* Under placement: robust a workload is one object with one template:
+ * its replicas keep to one model and request one thing (a whole GPU, or
+ * one MIG profile). */
+static int one_request(const gs_planner *pl, const gs_built *b)
+{
+	int ok = 1;
+	int *model = malloc(((size_t)pl->s->n + 1) * sizeof *model);
+	const gs_mig_profile **prof = calloc((size_t)pl->s->n + 1, sizeof *prof);
+	if (!model || !prof) {
+		ok = -1;
+		goto done;
+	}
+	for (size_t w = 0; w < pl->s->n; w++)
+		model[w] = -1;
+	for (int m = 0; ok == 1 && m < b->npacks; m++)
+		for (int i = 0; ok == 1 && i < b->packs[m].n; i++)
+			for (int j = 0; ok == 1 && j < b->packs[m].gpus[i].ng; j++) {
+				const gs_group *gr = &b->packs[m].gpus[i].g[j];
+				for (int k = 0; k < gr->n; k++) {
+					int w = pl->reps[gr->reps[k]].wi;
+					if (model[w] < 0) {
+						model[w] = m;
+						prof[w] = gr->prof;
+					}
+					ok &= model[w] == m && prof[w] == gr->prof;
+				}
+			}
+done:
+	free(model);
+	free(prof);
+	return ok;
+}
+
+/* The program's plan bought, in b; -2 when its solution is no plan. */
+static int bought(gs_opt *o, gs_shop *shops, const double *x, gs_built *b)
+{
+	int rc = gs_built_init(o->pl, b);
+	if (rc == 0)
+		rc = gs_opt_realize(o, x, b);
+	for (int m = 0; rc == 0 && m < o->pl->nmodels; m++)
+		rc = gs_merge_dedicated(o->pl, &shops[m], &b->packs[m]);
+	if (rc == 0 && o->pl->placement == GS_PLACEMENT_ROBUST && (rc = one_request(o->pl, b)) == 0)
+		rc = -2;
+	if (rc == 1)
+		rc = 0;
+	if (rc == 0)
+		rc = gs_built_buy(o->pl, shops, b);
+	return rc;
+}
+
+static int fewer(const gs_built *a, const gs_built *b)
+{
+	long ga = 0, gb = 0;
+	if (a->cost != b->cost)
+		return a->cost < b->cost;
+	for (int i = 0; i < a->ns.n; i++)
+		ga += a->ns.v[i].inst->gpu_count;
+	for (int i = 0; i < b->ns.n; i++)
+		gb += b->ns.v[i].inst->gpu_count;
+	return ga < gb;
+}
+
+/* One program, under the planner's no_mig / no_mps as they stand: its
+ * plan replaces *best when cheaper; its bound is folded into res. */
+static int variant(gs_planner *pl, gs_shop *shops, const gs_choice *c, gs_built *best,
+                   double seconds, gs_opt_result *res)
+{
+	gs_opt o;
+	gs_milp *m = NULL;
+	gs_milp_result r;
+	gs_built b;
+	int rc;
+
+	memset(&b, 0, sizeof b);
+	if ((rc = gs_opt_init(&o, pl, c)) == 0 && (rc = gs_opt_columns(&o)) == -2)
+		rc = 0;
+	if (rc < 0 || o.too_big) {
+		res->exact = 0;
+		goto done;
+	}
+	if (!(m = gs_milp_new()) || gs_opt_solve(&o, shops, m, seconds, &r) < 0) {
+		rc = -1;
+		goto done;
+	}
+	res->tried = 1;
+	res->exact &= !o.shared_mig;
+	res->proven &= r.status == GS_MILP_OPTIMAL;
+	if (r.bound > -1e30 && (res->bound < 0 || (gs_micros)ceil(r.bound - 1e-6) < res->bound))
+		res->bound = (gs_micros)ceil(r.bound - 1e-6);
+	if (r.status == GS_MILP_NONE)
+		goto done;
+	if ((rc = bought(&o, shops, r.x, &b)) == -2) {
+		rc = 0;
+		goto done;
+	}
+	if (rc == 0 && fewer(&b, best)) {
+		gs_built_release(best);
+		*best = b;
+		memset(&b, 0, sizeof b);
+		res->improved = 1;
+	}
+done:
+	gs_built_release(&b);
+	gs_milp_free(m);
+	gs_opt_release(&o);
+	return rc;
+}
+
+int gs_opt_improve(gs_planner *pl, gs_shop *shops, gs_choice *c, gs_built *after,
+                   double seconds, gs_opt_result *res)
+{
+	int no_mig = pl->no_mig, no_mps = pl->no_mps, rc = 0;
+	int split = !pl->via_dra && has_mig_model(pl) && !no_mig && !no_mps;
+
+	memset(res, 0, sizeof *res);
+	res->bound = -1;
+	res->exact = res->proven = 1;
+	if (pl->wide || pl->nreps == 0 ||
+	    pl->nreps > GS_OPT_MAX_REPLICAS)
+		return 0;
+	/* A device-plugin plan holds MIG or MPS, not both (plan_build.c). */
+	for (int v = 0; v < (split ? 2 : 1) && rc == 0; v++) {
+		pl->no_mps = split ? v == 0 : no_mps;
+		pl->no_mig = split ? v == 1 : no_mig;
+		rc = variant(pl, shops, c, after, seconds / (split ? 2 : 1), res);
+	}
+	pl->no_mig = no_mig;
+	pl->no_mps = no_mps;
+	if (rc == 0 && res->improved)
+		rc = remodel(pl, c, after);
+	if (!res->tried || !res->exact)
+		res->bound = -1;
+	return rc;
+}

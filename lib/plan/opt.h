@@ -1,0 +1,100 @@
+/*
+ * opt.h - the optimiser: the packing as one integer program, solved
+ * exactly where it is small (opt.c directs; opt_cols.c states the columns,
+ * opt_model.c the rows and the solve, opt_realize.c turns a solution into
+ * packings the planner buys).
+ *
+ * The program is a set cover: a column per way to fill one GPU (a maximal
+ * group of one tenant's replicas on a whole GPU of a model, a replica
+ * alone, or a maximal MIG geometry whose instances each hold one replica
+ * of a profile that holds it, upsizing allowed), rows that cover every
+ * workload's replicas, and, per model, instances of each type whose GPUs
+ * cover the GPUs used, at their prices. Workloads may split across models.
+ * Node rules (one sharing configuration per node, host CPU and RAM) are
+ * left to buying, so the program's optimum is a lower bound of every plan
+ * its columns can express.
+ *
+ * Only lib/plan/ includes it.
+ */
+#ifndef GS_PLAN_OPT_H
+#define GS_PLAN_OPT_H
+
+#include "plan/milp.h"
+#include "plan/planner.h"
+
+/* The most replicas, and columns, the optimiser takes on. */
+#define GS_OPT_MAX_REPLICAS 400
+#define GS_OPT_MAX_COLUMNS 60000
+/* Branch-and-bound nodes per solve: the deterministic budget. */
+#define GS_OPT_NODES 20000
+/* Steps of the search for the groups of one tenant on one model. */
+#define GS_OPT_MAX_VISITS 2000000L
+
+/* What the optimiser found. */
+typedef struct gs_opt_result {
+	int tried;       /* a program was solved */
+	int improved;    /* its plan replaced the heuristic's */
+	int exact;       /* the columns hold every option the rules allow:
+	                  * bound is a lower bound of every plan */
+	int proven;      /* solved to optimality */
+	gs_micros bound; /* -1: none */
+} gs_opt_result;
+
+/* For a small plan: solves the program and, when its plan bought costs
+ * less than *after, replaces *after (and moves each workload's model in c
+ * to where most of its replicas went). Under placement: robust the
+ * columns hold each GPU's worst case (the packer's rule), and a plan that
+ * splits a workload's requests is not taken. seconds bounds the solver's
+ * wall time. 0, or -1 when out of memory. */
+int gs_opt_improve(gs_planner *pl, gs_shop *shops, gs_choice *c, gs_built *after,
+                   double seconds, gs_opt_result *res);
+
+/* ---- the program's parts (opt_cols.c, opt_model.c, opt_realize.c) ------- */
+
+enum { GS_OPT_WHOLE, GS_OPT_GEOMETRY };
+
+/* One column that fills a GPU of a model: a group of replicas counted per
+ * workload (items[first..first+n)), or a MIG geometry (profile counts in
+ * items, `w` being the profile's index in the GPU's table). */
+typedef struct gs_opt_item {
+	int w, count;
+} gs_opt_item;
+
+typedef struct gs_opt_col {
+	int kind, model, tenant;
+	int first, n;
+	int col;       /* in the program */
+} gs_opt_col;
+
+/* A workload's replicas in a profile of a model: y columns. */
+typedef struct gs_opt_slot {
+	int w, model, prof, col;
+} gs_opt_slot;
+
+typedef struct gs_opt {
+	gs_planner *pl;
+	const gs_choice *c;
+	int nw;                /* workloads */
+	int **wreps;           /* per workload: its replicas' indices */
+	int *wn;
+	gs_opt_col *cols;
+	int ncols, capcols;
+	gs_opt_item *items;
+	int nitems, capitems;
+	gs_opt_slot *slots;
+	int nslots, capslots;
+	int shared_mig;        /* some replica could share a MIG instance */
+	int too_big;           /* more columns than GS_OPT_MAX_COLUMNS */
+	int inst_col[GS_MAX_MODELS][GS_SHOP_MAX];
+} gs_opt;
+
+int gs_opt_init(gs_opt *o, gs_planner *pl, const gs_choice *c);
+void gs_opt_release(gs_opt *o);
+/* Every column of the program, under pl's no_mig / no_mps. */
+int gs_opt_columns(gs_opt *o);
+/* The program of o's columns, solved. */
+int gs_opt_solve(gs_opt *o, gs_shop *shops, gs_milp *m, double seconds, gs_milp_result *r);
+/* Packings from a solution: b gets one per model (gs_built_init first). */
+int gs_opt_realize(gs_opt *o, const double *x, gs_built *b);
+
+#endif

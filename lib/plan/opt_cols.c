@@ -1,0 +1,359 @@
+/*
+ * opt_cols.c - the optimiser's columns: each way to fill one GPU. Groups on
+ * a whole GPU are asked of the packer's own rule (gs_can_join), so a column
+ * is exactly a group the packer could have built; since every rule only
+ * gets easier as replicas leave a group, maximal groups suffice.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan/opt.h"
+#include "scenario/scenario.h"
+
+static int grow(void **p, int *cap, int need, size_t size)
+{
+	int ncap;
+	void *q;
+	if (need <= *cap)
+		return 0;
+	ncap = *cap ? *cap * 2 : 64;
+	while (ncap < need)
+		ncap *= 2;
+	if (!(q = realloc(*p, (size_t)ncap * size)))
+		return -1;
+	*p = q;
+	*cap = ncap;
+	return 0;
+}
+
+int gs_opt_init(gs_opt *o, gs_planner *pl, const gs_choice *c)
+{
+	memset(o, 0, sizeof *o);
+	o->pl = pl;
+	o->c = c;
+	o->nw = (int)pl->s->n;
+	if (!(o->wreps = calloc((size_t)o->nw + 1, sizeof *o->wreps)) ||
+	    !(o->wn = calloc((size_t)o->nw + 1, sizeof *o->wn)))
+		return -1;
+	for (int r = 0; r < pl->nreps; r++)
+		o->wn[pl->reps[r].wi]++;
+	for (int w = 0; w < o->nw; w++) {
+		if (!(o->wreps[w] = malloc((size_t)(o->wn[w] ? o->wn[w] : 1) * sizeof(int))))
+			return -1;
+		o->wn[w] = 0;
+	}
+	for (int r = 0; r < pl->nreps; r++) {
+		int w = pl->reps[r].wi;
+		o->wreps[w][o->wn[w]++] = r;
+	}
+	return 0;
+}
+
+void gs_opt_release(gs_opt *o)
+{
+	for (int w = 0; o->wreps && w < o->nw; w++)
+		free(o->wreps[w]);
+	free(o->wreps);
+	free(o->wn);
+	free(o->cols);
+	free(o->items);
+	free(o->slots);
+	memset(o, 0, sizeof *o);
+}
+
+static int may_use(const gs_opt *o, int w, int m)
+{
+	for (int k = 0; k < o->c->ncand[w]; k++)
+		if (o->c->cands[w][k] == m)
+			return 1;
+	return 0;
+}
+
+/* A new column of kind on model m whose items follow: its index. */
+static int col_open(gs_opt *o, int kind, int m, int tenant)
+{
+	gs_opt_col *col;
+	if (o->ncols >= GS_OPT_MAX_COLUMNS) {
+		o->too_big = 1;
+		return -2;
+	}
+	if (grow((void **)&o->cols, &o->capcols, o->ncols + 1, sizeof *o->cols) < 0)
+		return -1;
+	col = &o->cols[o->ncols];
+	memset(col, 0, sizeof *col);
+	col->kind = kind;
+	col->model = m;
+	col->tenant = tenant;
+	col->first = o->nitems;
+	col->col = -1;
+	return o->ncols++;
+}
+
+static int col_item(gs_opt *o, int c, int w, int count)
+{
+	if (grow((void **)&o->items, &o->capitems, o->nitems + 1, sizeof *o->items) < 0)
+		return -1;
+	o->items[o->nitems++] = (gs_opt_item){ w, count };
+	o->cols[c].n++;
+	return 0;
+}
+
+/* ---- groups on a whole GPU ----------------------------------------------- */
+
+typedef struct dfs {
+	gs_opt *o;
+	int m, tenant;
+	const gs_gpu *g;
+	const int *ws;   /* the tenant's shareable workloads on m */
+	int n;
+	int *count;
+	long visits;
+	gs_group gr;
+} dfs;
+
+/* May one more replica of ws[k] join the group? */
+static int joins(dfs *d, int k)
+{
+	int w = d->ws[k];
+	if (d->count[k] >= d->o->wn[w])
+		return 0;
+	if (d->gr.n == 0)
+		return 1;
+	return gs_can_join(d->o->pl, d->g, &d->gr, d->o->wreps[w][d->count[k]]);
+}
+
+static int emit_group(dfs *d)
+{
+	int c;
+	if (d->gr.n == 0)
+		return 0;
+	for (int k = 0; k < d->n; k++)
+		if (joins(d, k))
+			return 0;   /* not maximal */
+	if ((c = col_open(d->o, GS_OPT_WHOLE, d->m, d->tenant)) < 0)
+		return c;
+	for (int k = 0; k < d->n; k++)
+		if (d->count[k] && col_item(d->o, c, d->ws[k], d->count[k]) < 0)
+			return -1;
+	return 0;
+}
+
+/* Chooses how many of ws[i..] the group takes, most first. */
+static int rec(dfs *d, int i)
+{
+	gs_group saved = d->gr;
+	int added = 0, rc = 0;
+	if (i == d->n)
+		return emit_group(d);
+	while (joins(d, i)) {
+		int w = d->ws[i];
+		if (gs_group_join(d->o->pl, d->g, &d->gr, d->o->wreps[w][d->count[i]]) < 0)
+			return -1;
+		d->count[i]++;
+		added++;
+	}
+	for (;;) {
+		if (++d->visits > GS_OPT_MAX_VISITS) {
+			d->o->too_big = 1;
+			return -2;
+		}
+		if ((rc = rec(d, i + 1)) < 0 || added == 0)
+			break;
+		d->count[i]--;
+		added--;
+		d->gr.n--;
+		d->gr.mem -= d->o->pl->reps[d->gr.reps[d->gr.n]].w->memory_bytes;
+		d->gr.comp -= gs_rep_comp(d->o->pl, d->gr.reps[d->gr.n], d->g);
+		/* The flags are the most of the members' (all of one workload
+		 * alike): the level's are gone with its last replica. */
+		if (added == 0) {
+			d->gr.no_ts = saved.no_ts;
+			d->gr.headroom = saved.headroom;
+		}
+	}
+	return rc;
+}
+
+static int tenant_groups(gs_opt *o, int m, int tenant, int *ws, int n)
+{
+	dfs d;
+	int rc;
+	memset(&d, 0, sizeof d);
+	d.o = o;
+	d.m = m;
+	d.tenant = tenant;
+	d.g = o->pl->models[m];
+	d.ws = ws;
+	d.n = n;
+	d.gr.tenant = tenant;
+	if (!(d.count = calloc((size_t)n + 1, sizeof *d.count)))
+		return -1;
+	rc = rec(&d, 0);
+	free(d.count);
+	free(d.gr.reps);
+	return rc;
+}
+
+/* The tenant's workloads on m that may share a whole GPU, largest first
+ * (the search then meets full groups early). */
+static int64_t sort_key(const gs_opt *o, int w, int m)
+{
+	return gs_rep_size(o->pl, o->wreps[w][0], o->pl->models[m]);
+}
+
+static const gs_opt *sort_o;
+static int sort_m;
+
+static int by_size(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	int64_t sx = sort_key(sort_o, x, sort_m), sy = sort_key(sort_o, y, sort_m);
+	if (sx != sy)
+		return sx > sy ? -1 : 1;
+	return x - y;
+}
+
+static int shareable(const gs_opt *o, int w, int m, int tenant)
+{
+	const gs_replica *r;
+	if (o->wn[w] == 0 || !may_use(o, w, m))
+		return 0;
+	r = &o->pl->reps[o->wreps[w][0]];
+	return r->tenant == tenant && !r->w->isolation_fault && r->w->gpus_per_replica <= 1;
+}
+
+static int whole_columns(gs_opt *o, int m, int *ws)
+{
+	for (int t = 0; t < o->pl->ntenants; t++) {
+		int n = 0, rc;
+		for (int w = 0; w < o->nw; w++)
+			if (shareable(o, w, m, t))
+				ws[n++] = w;
+		sort_o = o;
+		sort_m = m;
+		qsort(ws, (size_t)n, sizeof *ws, by_size);
+		if (n && (rc = tenant_groups(o, m, t, ws, n)) < 0)
+			return rc;
+	}
+	/* A fault-isolated replica alone on a GPU (the others' groups of one
+	 * are among the maximal groups where nothing may join them). */
+	for (int w = 0; w < o->nw; w++) {
+		int c, t;
+		if (o->wn[w] == 0 || !may_use(o, w, m))
+			continue;
+		t = o->pl->reps[o->wreps[w][0]].tenant;
+		if (shareable(o, w, m, t))
+			continue;
+		if ((c = col_open(o, GS_OPT_WHOLE, m, t)) < 0 ||
+		    col_item(o, c, w, 1) < 0)
+			return c < 0 ? c : -1;
+	}
+	return 0;
+}
+
+/* ---- MIG geometries ------------------------------------------------------ */
+
+typedef struct geo_ud {
+	gs_opt *o;
+	int m;
+	int rc;
+} geo_ud;
+
+static int geometry(const gs_mig_profile *const *profiles, const size_t *counts, size_t n,
+                    void *ud)
+{
+	geo_ud *u = ud;
+	const gs_gpu *g = u->o->pl->models[u->m];
+	int c = col_open(u->o, GS_OPT_GEOMETRY, u->m, -1);
+	if (c < 0) {
+		u->rc = c;
+		return 1;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (counts[i] && col_item(u->o, c, (int)(profiles[i] - g->mig_profiles),
+		                          (int)counts[i]) < 0) {
+			u->rc = -1;
+			return 1;
+		}
+	return 0;
+}
+
+static int slot_add(gs_opt *o, int w, int m, int prof)
+{
+	if (grow((void **)&o->slots, &o->capslots, o->nslots + 1, sizeof *o->slots) < 0)
+		return -1;
+	o->slots[o->nslots++] = (gs_opt_slot){ w, m, prof, -1 };
+	return 0;
+}
+
+/* Workload w's replicas alone in an instance of each profile that holds
+ * one (upsizing allowed). */
+static int slots_of(gs_opt *o, int w, int m)
+{
+	const gs_gpu *g = o->pl->models[m];
+	const gs_replica *r = &o->pl->reps[o->wreps[w][0]];
+	int x = o->wreps[w][0], any = 0;
+	gs_group one;
+	memset(&one, 0, sizeof one);
+	one.tenant = r->tenant;
+	one.n = 1;
+	one.reps = &x;
+	one.mem = r->w->memory_bytes;
+	one.comp = gs_rep_comp(o->pl, x, g);
+	one.headroom = r->headroom;
+	for (size_t p = 0; p < g->n_mig_profiles; p++) {
+		const gs_mig_profile *pr = &g->mig_profiles[p];
+		if (!gs_mig_candidate(g, pr) ||
+		    gs_mig_holds(o->pl, g, &one, pr, NULL) != GS_RULE_OK)
+			continue;
+		if (slot_add(o, w, m, (int)p) < 0)
+			return -1;
+		any = 1;
+	}
+	/* Two such replicas of a tenant might share one instance, which no
+	 * column here states: the bound then covers these columns only. */
+	if (any && !r->w->isolation_fault && !r->no_ts)
+		o->shared_mig = 1;
+	return 0;
+}
+
+static int mig_columns(gs_opt *o, int m)
+{
+	const gs_gpu *g = o->pl->models[m];
+	const gs_mig_profile *allowed[64];
+	size_t na = 0;
+	geo_ud u = { o, m, 0 };
+	int nslots = o->nslots;
+	for (int w = 0; w < o->nw; w++) {
+		if (o->wn[w] == 0 || !may_use(o, w, m) || o->pl->reps[o->wreps[w][0]].no_mig ||
+		    o->pl->reps[o->wreps[w][0]].w->gpus_per_replica > 1)
+			continue;
+		if (slots_of(o, w, m) < 0)
+			return -1;
+	}
+	if (o->nslots == nslots)
+		return 0;
+	for (size_t p = 0; p < g->n_mig_profiles && na < 64; p++)
+		if (gs_mig_candidate(g, &g->mig_profiles[p]))
+			allowed[na++] = &g->mig_profiles[p];
+	if (gs_mig_enumerate(g, allowed, na, GS_MIG_MAXIMAL, geometry, &u, NULL) < 0 &&
+	    u.rc == 0)
+		return -1;
+	return u.rc;
+}
+
+int gs_opt_columns(gs_opt *o)
+{
+	int *ws = malloc((size_t)(o->nw ? o->nw : 1) * sizeof *ws);
+	int rc = ws ? 0 : -1;
+	o->ncols = o->nitems = o->nslots = 0;
+	o->shared_mig = o->too_big = 0;
+	for (int m = 0; m < o->pl->nmodels && rc == 0; m++) {
+		const gs_gpu *g = o->pl->models[m];
+		rc = whole_columns(o, m, ws);
+		if (rc == 0 && g->mig_slots && !o->pl->no_mig)
+			rc = mig_columns(o, m);
+	}
+	free(ws);
+	return rc;
+}

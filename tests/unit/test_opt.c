@@ -1,0 +1,96 @@
+/*
+ * test_opt.c - the optimiser: the solver seam (milp.c) on programs whose
+ * answers are known, and the plan's proven bound. Exact figures from the
+ * shipped profiles (a g6.xlarge, one L4, costs $0.8048/h).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+#include "plan/milp.h"
+#include "scenario/scenario.h"
+
+TU_CATALOG_GROUP(cat)
+
+/* min 3x + 2y, x + y >= 3.5, integral: y = 4. */
+static void test_milp_rounds_up(void **state)
+{
+	gs_milp *m = gs_milp_new();
+	gs_milp_result r;
+	int cols[2];
+	double one[2] = { 1, 1 };
+	(void)state;
+	assert_non_null(m);
+	cols[0] = gs_milp_col(m, 3, -1, 1);
+	cols[1] = gs_milp_col(m, 2, -1, 1);
+	assert_int_equal(gs_milp_row(m, cols, one, 2, 3.5, 1e30), 0);
+	assert_int_equal(gs_milp_solve(m, 1000, 10, &r), 0);
+	assert_int_equal(r.status, GS_MILP_OPTIMAL);
+	assert_true(r.obj > 7.999 && r.obj < 8.001);
+	assert_true(r.bound > 7.999 && r.bound < 8.001);
+	assert_true(r.x[0] < 0.001 && r.x[1] > 3.999 && r.x[1] < 4.001);
+	gs_milp_free(m);
+}
+
+/* x <= 1 and x >= 2: no solution, and no crash. */
+static void test_milp_infeasible(void **state)
+{
+	gs_milp *m = gs_milp_new();
+	gs_milp_result r;
+	int c;
+	double one = 1;
+	(void)state;
+	c = gs_milp_col(m, 1, 1, 1);
+	assert_int_equal(gs_milp_row(m, &c, &one, 1, 2, 1e30), 0);
+	assert_int_equal(gs_milp_solve(m, 1000, 10, &r), 0);
+	assert_int_equal(r.status, GS_MILP_NONE);
+	assert_null(r.x);
+	gs_milp_free(m);
+}
+
+/* Memory-heavy, compute-heavy and small replicas of one tenant on L4s
+ * (19.76 GiB and 90% for shared pods): the three fit one GPU together
+ * (17.5 GiB, 87%) but no two of a kind do, so 4 GPUs hold 12 replicas. */
+#define TRIPLES "version: 1\nplacement: pinned\ninstances: [g6.xlarge]\nworkloads:\n" \
+	"  - {name: mem, replicas: 4, gpuMemory: 11GiB, compute: 12%}\n" \
+	"  - {name: cpu, replicas: 4, gpuMemory: 1.5GiB, compute: 60%}\n" \
+	"  - {name: small, replicas: 4, gpuMemory: 5GiB, compute: 15%}\n"
+
+static void test_plan_proves_its_optimum(void **state)
+{
+	gs_scenario *s = tu_scenario(cat, "t.yaml", TRIPLES);
+	gs_plan *p = tu_plan(s);
+	const gs_plan_summary *sum = gs_plan_summary_get(p);
+	(void)state;
+	assert_int_equal(sum->gpus_after, 4);
+	assert_int_equal(sum->after_per_hour, 4 * 804800);
+	assert_int_equal(sum->lower_bound_per_hour, 4 * 804800);
+	assert_string_equal(sum->lower_bound_by, "optimum");
+	assert_int_equal(gs_plan_gap_permille(sum), 0);
+	gs_plan_free(p);
+	gs_scenario_free(s);
+}
+
+/* The examples' bound, from memory and compute alone: never above the plan. */
+static void test_volume_bound_below_the_plan(void **state)
+{
+	gs_scenario *s = tu_scenario_file(cat, "../examples/workloads.yaml");
+	gs_plan *p = tu_plan(s);
+	const gs_plan_summary *sum = gs_plan_summary_get(p);
+	(void)state;
+	assert_true(sum->lower_bound_per_hour > 0);
+	assert_true(sum->lower_bound_per_hour <= sum->after_per_hour);
+	gs_plan_free(p);
+	gs_scenario_free(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_milp_rounds_up),
+		cmocka_unit_test(test_milp_infeasible),
+		cmocka_unit_test(test_plan_proves_its_optimum),
+		cmocka_unit_test(test_volume_bound_below_the_plan),
+	};
+	return cmocka_run_group_tests(tests, tu_catalog_setup, tu_catalog_teardown);
+}
