@@ -1,51 +1,215 @@
 /*
- * bound.c - the volume bound: no GPU holds more than its usable memory or
- * more than all of its compute (MIG instances included), and no GPU of a
- * model costs less than the model's cheapest price per GPU, so each sum of
- * the replicas' cheapest shares, by memory and apart by compute, is a
- * lower bound of every plan. The optimiser proves a tighter one where it
- * runs (opt.c); this one is for plans too large for it.
+ * bound.c - the volume bound, for plans too large for the optimiser's
+ * program (opt.c proves a tighter one where it runs).
+ *
+ * Each replica is given, per candidate model, a share of a GPU's memory a
+ * and of its compute b, the least any way of placing it there takes, such
+ * that on every GPU the shares of its replicas add up to at most 1 in
+ * each: on a whole GPU shared or not, memory over the usable memory and
+ * compute over targetUtilization (alone above the target, or isolated: the
+ * whole GPU); in a MIG instance, the instance's memory and compute slices
+ * over the GPU's, times the replica's part of the instance where it may
+ * share it. A GPU of model m costs at least p_m, its model's cheapest price
+ * per GPU, so for any weights 0 <= l_m <= 1 each GPU costs at least
+ * p_m (l_m sum a + (1 - l_m) sum b), and every plan at least
+ *   L(l) = sum over replicas of min over models of p_m (l_m a + (1 - l_m) b).
+ * The weights are searched coordinate by coordinate; any of them gives a
+ * valid bound.
  */
+#include <math.h>
+#include <stdlib.h>
+
 #include "plan/planner.h"
 #include "scenario/scenario.h"
 
-/* Replica r's cheapest share of a GPU among its candidates: by memory
- * (mem) and by compute (comp), in micro-dollars times ppm. */
-static void cheapest(const gs_planner *pl, const gs_choice *c, int r, gs_wide *mem,
-                     gs_wide *comp)
+/* Weights tried per model, and rounds over the models. */
+#define STEPS 20
+#define ROUNDS 3
+
+typedef struct share {
+	double a, b;
+} share;
+
+static double lesser(double x, double y) { return x < y ? x : y; }
+
+/* The least shares of an instance of profile p of g for a replica of w. */
+static share in_mig(const gs_planner *pl, const gs_workload *w, const gs_gpu *g,
+                    const gs_mig_profile *p, int may_share)
 {
-	const gs_workload *w = pl->reps[r].w;
-	int wi = pl->reps[r].wi;
-	*mem = *comp = -1;
-	for (int k = 0; k < c->ncand[wi]; k++) {
-		int m = c->cands[wi][k];
-		const gs_gpu *g = pl->models[m];
-		gs_wide price = pl->gpu_price[m];
-		gs_wide vm, vc;
-		if (w->gpus_per_replica > 1) {
-			vm = vc = price * w->gpus_per_replica * GS_PPM;
-		} else {
-			vm = price * w->memory_bytes * GS_PPM / gs_usable_bytes(g);
-			vc = price * gs_workload_compute_on(w, g);
-		}
-		if (*mem < 0 || vm < *mem)
-			*mem = vm;
-		if (*comp < 0 || vc < *comp)
-			*comp = vc;
+	double ms = (double)p->memory_slices / g->mig_slots;
+	double cs = (double)p->compute_slices / g->mig_compute_slices;
+	double part = (double)p->sm_count / g->sm_count;
+	double comp = (double)gs_workload_compute_on(w, g) / GS_PPM;
+	double target = (double)pl->target / GS_PPM;
+	share s = { ms, cs };
+	if (may_share && comp <= target * part) {
+		s.a = ms * (double)w->memory_bytes / (double)(p->memory_mib << 20);
+		s.b = cs * comp / (target * part);
 	}
+	return s;
+}
+
+static share least(const gs_planner *pl, const gs_replica *r, int m)
+{
+	const gs_workload *w = r->w;
+	const gs_gpu *g = pl->models[m];
+	double comp = (double)gs_workload_compute_on(w, g) / GS_PPM;
+	double target = (double)pl->target / GS_PPM;
+	share s = { 1, 1 };
+	if (w->gpus_per_replica > 1) {
+		s.a = s.b = w->gpus_per_replica;
+		return s;
+	}
+	if (!w->isolation_fault && comp <= target) {
+		s.a = (double)w->memory_bytes / (double)gs_usable_bytes(g);
+		s.b = comp / target;
+	}
+	for (size_t i = 0; g->mig_slots && !pl->no_mig && !r->no_mig && i < g->n_mig_profiles;
+	     i++) {
+		const gs_mig_profile *p = &g->mig_profiles[i];
+		share t;
+		if (!gs_mig_candidate(g, p) || w->memory_bytes > (p->memory_mib << 20) ||
+		    comp > (double)p->sm_count / g->sm_count)
+			continue;
+		t = in_mig(pl, w, g, p, !w->isolation_fault && !r->no_ts);
+		s.a = lesser(s.a, t.a);
+		s.b = lesser(s.b, t.b);
+	}
+	return s;
+}
+
+/* The plain form, another valid bound that the MIG shares can undercut:
+ * the larger of the replicas' cheapest memory over usable memory, and of
+ * their compute over all of a GPU's. */
+static double plain(const gs_planner *pl, const gs_choice *c)
+{
+	double mem = 0, comp = 0;
+	for (int r = 0; r < pl->nreps; r++) {
+		const gs_workload *w = pl->reps[r].w;
+		int wi = pl->reps[r].wi;
+		double bm = -1, bc = -1;
+		for (int k = 0; k < c->ncand[wi]; k++) {
+			int m = c->cands[wi][k];
+			const gs_gpu *g = pl->models[m];
+			double p = (double)pl->gpu_price[m], vm, vc;
+			vm = vc = p * w->gpus_per_replica;
+			if (w->gpus_per_replica <= 1) {
+				vm = p * (double)w->memory_bytes / (double)gs_usable_bytes(g);
+				vc = p * (double)gs_workload_compute_on(w, g) / GS_PPM;
+			}
+			bm = bm < 0 || vm < bm ? vm : bm;
+			bc = bc < 0 || vc < bc ? vc : bc;
+		}
+		mem += bm < 0 ? 0 : bm;
+		comp += bc < 0 ? 0 : bc;
+	}
+	return mem > comp ? mem : comp;
+}
+
+typedef struct vol {
+	int nw, nm;
+	int *cand;        /* per workload x model: 1 when a candidate */
+	share *s;         /* per workload x model */
+	double *reps;     /* per workload */
+	double *price;    /* per model */
+	double *l;        /* per model: the weight */
+} vol;
+
+static double cost_of(const vol *v, int w, int m)
+{
+	const share *s = &v->s[(size_t)w * v->nm + m];
+	return v->price[m] * (v->l[m] * s->a + (1 - v->l[m]) * s->b);
+}
+
+static double value(const vol *v)
+{
+	double sum = 0;
+	for (int w = 0; w < v->nw; w++) {
+		double best = -1;
+		for (int m = 0; m < v->nm; m++)
+			if (v->cand[(size_t)w * v->nm + m]) {
+				double c = cost_of(v, w, m);
+				if (best < 0 || c < best)
+					best = c;
+			}
+		sum += v->reps[w] * (best < 0 ? 0 : best);
+	}
+	return sum;
+}
+
+/* All weights l at once: coordinate search alone can stall where the
+ * function has a kink. */
+static double all_at(vol *v, double l)
+{
+	for (int m = 0; m < v->nm; m++)
+		v->l[m] = l;
+	return value(v);
+}
+
+/* The best weight of model m, the others held. */
+static double tune(vol *v, int m, double now)
+{
+	double keep = v->l[m];
+	for (int k = 0; k <= STEPS; k++) {
+		double x;
+		v->l[m] = (double)k / STEPS;
+		if ((x = value(v)) > now) {
+			now = x;
+			keep = v->l[m];
+		}
+	}
+	v->l[m] = keep;
+	return now;
+}
+
+static int fill(vol *v, const gs_planner *pl, const gs_choice *c)
+{
+	for (int r = 0; r < pl->nreps; r++) {
+		int w = pl->reps[r].wi;
+		if (v->reps[w]++ > 0)
+			continue;
+		if (c->ncand[w] == 0)
+			return -1;
+		for (int k = 0; k < c->ncand[w]; k++) {
+			int m = c->cands[w][k];
+			v->cand[(size_t)w * v->nm + m] = 1;
+			v->s[(size_t)w * v->nm + m] = least(pl, &pl->reps[r], m);
+		}
+	}
+	for (int m = 0; m < v->nm; m++) {
+		v->price[m] = (double)pl->gpu_price[m];
+		v->l[m] = 0.5;
+	}
+	return 0;
 }
 
 gs_micros gs_volume_bound(const gs_planner *pl, const gs_choice *c)
 {
-	gs_wide mem = 0, comp = 0;
-	for (int r = 0; r < pl->nreps; r++) {
-		gs_wide m, k;
-		cheapest(pl, c, r, &m, &k);
-		if (m < 0)
-			return -1;
-		mem += m;
-		comp += k;
+	vol v = { (int)pl->s->n, pl->nmodels, NULL, NULL, NULL, NULL, NULL };
+	size_t n = (size_t)v.nw * (size_t)v.nm + 1;
+	double best = -1;
+	v.cand = calloc(n, sizeof *v.cand);
+	v.s = calloc(n, sizeof *v.s);
+	v.reps = calloc((size_t)v.nw + 1, sizeof *v.reps);
+	v.price = calloc((size_t)v.nm + 1, sizeof *v.price);
+	v.l = calloc((size_t)v.nm + 1, sizeof *v.l);
+	if (v.cand && v.s && v.reps && v.price && v.l && fill(&v, pl, c) == 0) {
+		double lo = all_at(&v, 0), hi = all_at(&v, 1);
+		best = all_at(&v, 0.5);
+		if (lo > best || hi > best)
+			best = lo > hi ? all_at(&v, 0) : all_at(&v, 1);
+		for (int round = 0; round < ROUNDS; round++)
+			for (int m = 0; m < v.nm; m++)
+				best = tune(&v, m, best);
 	}
-	/* Rounded down: a bound may not exceed what it bounds. */
-	return (gs_micros)((mem > comp ? mem : comp) / GS_PPM);
+	if (best >= 0 && plain(pl, c) > best)
+		best = plain(pl, c);
+	free(v.cand);
+	free(v.s);
+	free(v.reps);
+	free(v.price);
+	free(v.l);
+	/* Down, and a hair more for the sums' rounding: a bound may not
+	 * exceed what it bounds. */
+	return best < 0 ? -1 : (gs_micros)floor(best * (1 - 1e-9));
 }
