@@ -107,10 +107,19 @@ static int fewer(const gs_built *a, const gs_built *b)
 	return ga < gb;
 }
 
+static int shares_instance(const gs_opt *o, const double *x)
+{
+	for (int i = 0; i < o->nslots; i++)
+		if (o->slots[i].shared && x[o->slots[i].col] > 0.5)
+			return 1;
+	return 0;
+}
+
 /* One program, under the planner's no_mig / no_mps as they stand: its
- * plan replaces *best when cheaper; its bound is folded into res. */
-static int variant(gs_planner *pl, gs_shop *shops, const gs_choice *c, gs_built *best,
-                   double seconds, gs_opt_result *res)
+ * plan replaces *best when cheaper; the bound of the relaxation (not of
+ * the program without shared instances) is folded into res. */
+static int solve(gs_planner *pl, gs_shop *shops, const gs_choice *c, gs_built *best,
+                 double seconds, gs_opt_result *res, int no_shared, int *retry)
 {
 	gs_opt o;
 	gs_milp *m = NULL;
@@ -119,8 +128,12 @@ static int variant(gs_planner *pl, gs_shop *shops, const gs_choice *c, gs_built 
 	int rc;
 
 	memset(&b, 0, sizeof b);
-	if ((rc = gs_opt_init(&o, pl, c)) == 0 && (rc = gs_opt_columns(&o)) == -2)
-		rc = 0;
+	*retry = 0;
+	if ((rc = gs_opt_init(&o, pl, c)) == 0) {
+		o.no_shared = no_shared;
+		if ((rc = gs_opt_columns(&o)) == -2)
+			rc = 0;
+	}
 	if (rc < 0 || o.too_big) {
 		res->exact = 0;
 		goto done;
@@ -130,26 +143,42 @@ static int variant(gs_planner *pl, gs_shop *shops, const gs_choice *c, gs_built 
 		goto done;
 	}
 	res->tried = 1;
-	res->exact &= !o.shared_mig;
-	res->proven &= r.status == GS_MILP_OPTIMAL;
-	if (r.bound > -1e30 && (res->bound < 0 || (gs_micros)ceil(r.bound - 1e-6) < res->bound))
-		res->bound = (gs_micros)ceil(r.bound - 1e-6);
+	if (!no_shared) {
+		res->proven &= r.status == GS_MILP_OPTIMAL;
+		if (r.bound > -1e30 &&
+		    (res->bound < 0 || (gs_micros)ceil(r.bound - 1e-6) < res->bound))
+			res->bound = (gs_micros)ceil(r.bound - 1e-6);
+	}
 	if (r.status == GS_MILP_NONE)
 		goto done;
 	if ((rc = bought(&o, shops, r.x, &b)) == -2) {
+		/* Not a plan (a replica the rules would not seat): the
+		 * heuristic's stands. */
+		*retry = !no_shared && shares_instance(&o, r.x);
 		rc = 0;
-		goto done;
-	}
-	if (rc == 0 && fewer(&b, best)) {
+	} else if (rc == 0 && fewer(&b, best)) {
 		gs_built_release(best);
 		*best = b;
 		memset(&b, 0, sizeof b);
 		res->improved = 1;
+	} else if (rc == 0) {
+		/* Shared instances the rules then refused to seat: the program
+		 * again with one replica per instance. */
+		*retry = !no_shared && shares_instance(&o, r.x);
 	}
 done:
 	gs_built_release(&b);
 	gs_milp_free(m);
 	gs_opt_release(&o);
+	return rc;
+}
+
+static int variant(gs_planner *pl, gs_shop *shops, const gs_choice *c, gs_built *best,
+                   double seconds, gs_opt_result *res)
+{
+	int retry, rc = solve(pl, shops, c, best, seconds / 2, res, 0, &retry);
+	if (rc == 0 && retry)
+		rc = solve(pl, shops, c, best, seconds / 2, res, 1, &retry);
 	return rc;
 }
 

@@ -6,8 +6,8 @@
  *
  * The program is a set cover: a column per way to fill one GPU (a maximal
  * group of one tenant's replicas on a whole GPU of a model, a replica
- * alone, or a maximal MIG geometry whose instances each hold one replica
- * of a profile that holds it, upsizing allowed), rows that cover every
+ * alone, or a maximal MIG geometry whose instances hold replicas of a
+ * profile that holds them, upsizing allowed), rows that cover every
  * workload's replicas, and, per model, instances of each type whose GPUs
  * cover the GPUs used, at their prices. Workloads may split across models.
  * Node rules (one sharing configuration per node, host CPU and RAM) are
@@ -34,8 +34,8 @@
 typedef struct gs_opt_result {
 	int tried;       /* a program was solved */
 	int improved;    /* its plan replaced the heuristic's */
-	int exact;       /* the columns hold every option the rules allow:
-	                  * bound is a lower bound of every plan */
+	int exact;       /* the program relaxes the rules: bound is a lower
+	                  * bound of every plan (not when it was too large) */
 	int proven;      /* solved to optimality */
 	gs_micros bound; /* -1: none */
 } gs_opt_result;
@@ -66,9 +66,13 @@ typedef struct gs_opt_col {
 	int col;       /* in the program */
 } gs_opt_col;
 
-/* A workload's replicas in a profile of a model: y columns. */
+/* A workload's replicas in instances of a profile of a model (y
+ * columns): alone, an instance each, or shared, each taking its part of
+ * an instance's memory and compute (ppm, rounded down: a relaxation). */
 typedef struct gs_opt_slot {
 	int w, model, prof, col;
+	int shared;
+	int64_t mem, comp;
 } gs_opt_slot;
 
 typedef struct gs_opt {
@@ -83,8 +87,11 @@ typedef struct gs_opt {
 	int nitems, capitems;
 	gs_opt_slot *slots;
 	int nslots, capslots;
-	int shared_mig;        /* some replica could share a MIG instance */
 	int too_big;           /* more columns than GS_OPT_MAX_COLUMNS */
+	int no_shared;         /* MIG instances hold one replica each: no
+	                        * longer a relaxation, but every solution
+	                        * seats (set before gs_opt_columns) */
+	int used_shared;       /* the last solution shares an instance */
 	int inst_col[GS_MAX_MODELS][GS_SHOP_MAX];
 } gs_opt;
 

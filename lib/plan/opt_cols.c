@@ -278,21 +278,39 @@ static int geometry(const gs_mig_profile *const *profiles, const size_t *counts,
 	return 0;
 }
 
-static int slot_add(gs_opt *o, int w, int m, int prof)
+static int slot_add(gs_opt *o, gs_opt_slot s)
 {
 	if (grow((void **)&o->slots, &o->capslots, o->nslots + 1, sizeof *o->slots) < 0)
 		return -1;
-	o->slots[o->nslots++] = (gs_opt_slot){ w, m, prof, -1 };
+	s.col = -1;
+	o->slots[o->nslots++] = s;
 	return 0;
 }
 
-/* Workload w's replicas alone in an instance of each profile that holds
- * one (upsizing allowed). */
+/* A replica's part of a shared instance of p: its memory over what the
+ * instance offers time-sliced, its compute over the instance's share at
+ * the target; 0 when it cannot share one. */
+static int shared_part(const gs_opt *o, const gs_replica *r, const gs_gpu *g,
+                       const gs_mig_profile *p, int64_t comp, gs_opt_slot *s)
+{
+	int64_t offer = gs_memory_offer(g, p, GS_STRATEGY_TIME_SLICING, r->headroom);
+	int64_t cap = (int64_t)p->sm_count * GS_PPM / g->sm_count * o->pl->target / GS_PPM;
+	if (r->w->isolation_fault || r->no_ts || r->w->memory_bytes > offer || comp > cap ||
+	    offer <= 0 || cap <= 0)
+		return 0;
+	s->shared = 1;
+	s->mem = r->w->memory_bytes * GS_PPM / offer;
+	s->comp = comp * GS_PPM / cap;
+	return 1;
+}
+
+/* Workload w's replicas in instances of each profile that holds one
+ * (upsizing allowed): alone, and shared where they may be. */
 static int slots_of(gs_opt *o, int w, int m)
 {
 	const gs_gpu *g = o->pl->models[m];
 	const gs_replica *r = &o->pl->reps[o->wreps[w][0]];
-	int x = o->wreps[w][0], any = 0;
+	int x = o->wreps[w][0];
 	gs_group one;
 	memset(&one, 0, sizeof one);
 	one.tenant = r->tenant;
@@ -303,17 +321,14 @@ static int slots_of(gs_opt *o, int w, int m)
 	one.headroom = r->headroom;
 	for (size_t p = 0; p < g->n_mig_profiles; p++) {
 		const gs_mig_profile *pr = &g->mig_profiles[p];
+		gs_opt_slot s = { w, m, (int)p, -1, 0, 0, 0 };
 		if (!gs_mig_candidate(g, pr) ||
 		    gs_mig_holds(o->pl, g, &one, pr, NULL) != GS_RULE_OK)
 			continue;
-		if (slot_add(o, w, m, (int)p) < 0)
+		if (slot_add(o, s) < 0 ||
+		    (!o->no_shared && shared_part(o, r, g, pr, one.comp, &s) && slot_add(o, s) < 0))
 			return -1;
-		any = 1;
 	}
-	/* Two such replicas of a tenant might share one instance, which no
-	 * column here states: the bound then covers these columns only. */
-	if (any && !r->w->isolation_fault && !r->no_ts)
-		o->shared_mig = 1;
 	return 0;
 }
 
@@ -347,7 +362,7 @@ int gs_opt_columns(gs_opt *o)
 	int *ws = malloc((size_t)(o->nw ? o->nw : 1) * sizeof *ws);
 	int rc = ws ? 0 : -1;
 	o->ncols = o->nitems = o->nslots = 0;
-	o->shared_mig = o->too_big = 0;
+	o->too_big = 0;
 	for (int m = 0; m < o->pl->nmodels && rc == 0; m++) {
 		const gs_gpu *g = o->pl->models[m];
 		rc = whole_columns(o, m, ws);

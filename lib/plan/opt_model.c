@@ -78,30 +78,46 @@ static int demand_rows(gs_opt *o, gs_milp *m, row *r)
 	return 0;
 }
 
+/* The instances of profile p of model md in the geometries bought, less
+ * what the slots take of them: by memory (mem) or by compute. */
+static int profile_row(gs_opt *o, gs_milp *m, row *r, int md, int p, int by_comp)
+{
+	for (int i = 0; i < o->nslots; i++) {
+		const gs_opt_slot *s = &o->slots[i];
+		double part = !s->shared ? 1 : (double)(by_comp ? s->comp : s->mem) / GS_PPM;
+		if (s->model == md && s->prof == p && row_put(r, s->col, -part) < 0)
+			return -1;
+	}
+	for (int i = 0; i < o->ncols; i++) {
+		const gs_opt_col *c = &o->cols[i];
+		if (c->kind != GS_OPT_GEOMETRY || c->model != md)
+			continue;
+		for (int k = 0; k < c->n; k++)
+			if (o->items[c->first + k].w == p &&
+			    row_put(r, c->col, o->items[c->first + k].count) < 0)
+				return -1;
+	}
+	return row_done(m, r, 0);
+}
+
 /* Per model and profile: instances in the geometries bought hold the
- * replicas put in that profile. */
+ * replicas put in that profile, one alone or several sharing each (a
+ * shared instance's members add up to at most all of its memory and of
+ * its compute at the target). */
 static int profile_rows(gs_opt *o, gs_milp *m, row *r)
 {
 	for (int md = 0; md < o->pl->nmodels; md++) {
 		const gs_gpu *g = o->pl->models[md];
 		for (size_t p = 0; g->mig_slots && p < g->n_mig_profiles; p++) {
-			int any = 0;
+			int any = 0, shared = 0;
 			for (int i = 0; i < o->nslots; i++)
 				if (o->slots[i].model == md && o->slots[i].prof == (int)p) {
 					any = 1;
-					if (row_put(r, o->slots[i].col, -1) < 0)
-						return -1;
+					shared |= o->slots[i].shared;
 				}
-			for (int i = 0; any && i < o->ncols; i++) {
-				const gs_opt_col *c = &o->cols[i];
-				if (c->kind != GS_OPT_GEOMETRY || c->model != md)
-					continue;
-				for (int k = 0; k < c->n; k++)
-					if (o->items[c->first + k].w == (int)p &&
-					    row_put(r, c->col, o->items[c->first + k].count) < 0)
-						return -1;
-			}
-			if (row_done(m, r, 0) < 0)
+			if (any && profile_row(o, m, r, md, (int)p, 0) < 0)
+				return -1;
+			if (shared && profile_row(o, m, r, md, (int)p, 1) < 0)
 				return -1;
 		}
 	}

@@ -15,8 +15,9 @@ typedef struct real {
 	gs_opt *o;
 	const double *x;
 	int *next;      /* per workload: its next replica to place */
-	int *want;      /* per slot: replicas still to put in its profile */
 	gs_built *b;
+	struct pend *pend;
+	int npend, cappend;
 } real;
 
 static int copies(const real *r, int col)
@@ -56,41 +57,98 @@ static int fill_whole(real *r, const gs_opt_col *c)
 	return rc;
 }
 
-/* Replica x alone in an instance of profile p of g. */
-static void one_of(const gs_planner *pl, const gs_gpu *g, int *x, const gs_mig_profile *p,
-                   gs_group *gr)
-{
-	const gs_replica *rep = &pl->reps[*x];
-	memset(gr, 0, sizeof *gr);
-	gr->tenant = rep->tenant;
-	gr->n = gr->cap = 1;
-	gr->reps = x;
-	gr->mem = rep->w->memory_bytes;
-	gr->comp = gs_rep_comp(pl, *x, g);
-	gr->no_ts = rep->no_ts;
-	gr->headroom = rep->headroom;
-	gr->prof = p;
-}
+/* An instance to seat: a group of one profile of a model, from the
+ * solution's slots. */
+typedef struct pend {
+	int m, p, shared, seated;
+	gs_group g;
+} pend;
 
-/* An instance of profile p on pg for some replica the solution put in p. */
-static int seat(real *r, gs_pgpu *pg, int m, int p)
+static int pend_new(real *r, const gs_opt_slot *s, int x)
 {
 	gs_opt *o = r->o;
-	const gs_gpu *g = o->pl->models[m];
+	const gs_gpu *g = o->pl->models[s->model];
+	pend *d;
+	if (r->npend == r->cappend) {
+		int ncap = r->cappend ? r->cappend * 2 : 16;
+		pend *q = realloc(r->pend, (size_t)ncap * sizeof *q);
+		if (!q)
+			return -1;
+		r->pend = q;
+		r->cappend = ncap;
+	}
+	d = &r->pend[r->npend++];
+	memset(d, 0, sizeof *d);
+	d->m = s->model;
+	d->p = s->prof;
+	d->shared = s->shared;
+	d->g.tenant = o->pl->reps[x].tenant;
+	d->g.prof = &g->mig_profiles[s->prof];
+	return gs_group_join(o->pl, g, &d->g, x);
+}
+
+/* Does replica x fit the shared instance d with its members? */
+static int pend_takes(real *r, pend *d, int x)
+{
+	const gs_planner *pl = r->o->pl;
+	const gs_gpu *g = pl->models[d->m];
+	gs_group t = d->g;
+	int ok;
+	if (pl->reps[x].tenant != d->g.tenant || gs_spread_conflict(pl, d->g.reps, d->g.n, x))
+		return 0;
+	t.reps = malloc(((size_t)d->g.n + 1) * sizeof *t.reps);
+	if (!t.reps)
+		return -1;
+	memcpy(t.reps, d->g.reps, (size_t)d->g.n * sizeof *t.reps);
+	t.cap = d->g.n + 1;
+	ok = gs_group_join(pl, g, &t, x) == 0 && !t.no_ts &&
+	     gs_mig_holds(pl, g, &t, t.prof, NULL) == GS_RULE_OK;
+	free(t.reps);
+	return ok;
+}
+
+/* Replica x into slot s's instances: a shared one that takes it, else a
+ * new one. */
+static int pend_put(real *r, const gs_opt_slot *s, int x)
+{
+	for (int i = 0; s->shared && i < r->npend; i++) {
+		pend *d = &r->pend[i];
+		int ok;
+		if (!d->shared || d->m != s->model || d->p != s->prof)
+			continue;
+		if ((ok = pend_takes(r, d, x)) < 0)
+			return -1;
+		if (ok)
+			return gs_group_join(r->o->pl, r->o->pl->models[d->m], &d->g, x);
+	}
+	return pend_new(r, s, x);
+}
+
+/* The replicas the solution puts in MIG instances, grouped. */
+static int pendings(real *r)
+{
+	gs_opt *o = r->o;
 	for (int i = 0; i < o->nslots; i++) {
 		const gs_opt_slot *s = &o->slots[i];
-		gs_group gr;
-		int x, rc;
-		if (s->model != m || s->prof != p || r->want[i] == 0 ||
-		    r->next[s->w] >= o->wn[s->w])
+		for (int k = copies(r, s->col); k > 0 && r->next[s->w] < o->wn[s->w]; k--)
+			if (pend_put(r, s, o->wreps[s->w][r->next[s->w]++]) < 0)
+				return -1;
+	}
+	return 0;
+}
+
+/* An instance of profile p on pg for the next group that it fits. */
+static int seat(real *r, gs_pgpu *pg, int m, int p)
+{
+	for (int i = 0; i < r->npend; i++) {
+		pend *d = &r->pend[i];
+		int rc;
+		if (d->seated || d->m != m || d->p != p)
 			continue;
-		x = o->wreps[s->w][r->next[s->w]];
-		one_of(o->pl, g, &x, &g->mig_profiles[p], &gr);
-		if ((rc = gs_mig_place(o->pl, pg, &gr)) < 0)
+		if ((rc = gs_mig_place(r->o->pl, pg, &d->g)) < 0)
 			return -1;
 		if (rc == 1) {
-			r->want[i]--;
-			r->next[s->w]++;
+			d->seated = 1;
 			return 0;
 		}
 	}
@@ -116,39 +174,27 @@ static int fill_geometry(real *r, const gs_opt_col *c)
 	return 0;
 }
 
-/* Replicas the geometries could not seat, packed as the packer would. */
+/* Instances the geometries could not seat, packed as the packer would. */
 static int leftovers(real *r, int m)
 {
-	gs_opt *o = r->o;
-	const gs_gpu *g = o->pl->models[m];
+	gs_group **inst = calloc((size_t)r->npend + 1, sizeof *inst);
 	int n = 0, rc;
-	gs_group *v = calloc((size_t)o->pl->nreps + 1, sizeof *v);
-	gs_group **inst = calloc((size_t)o->pl->nreps + 1, sizeof *inst);
-	int *xs = malloc(((size_t)o->pl->nreps + 1) * sizeof *xs);
-	rc = v && inst && xs ? 0 : -1;
-	for (int i = 0; i < o->nslots && rc == 0; i++) {
-		const gs_opt_slot *s = &o->slots[i];
-		for (; s->model == m && r->want[i] > 0 && r->next[s->w] < o->wn[s->w];
-		     r->want[i]--) {
-			xs[n] = o->wreps[s->w][r->next[s->w]++];
-			one_of(o->pl, g, &xs[n], &g->mig_profiles[s->prof], &v[n]);
-			inst[n] = &v[n];
-			n++;
-		}
-	}
-	if (rc == 0 && n)
-		rc = gs_pack_mig(o->pl, g, inst, n, &r->b->packs[m]);
-	free(v);
+	if (!inst)
+		return -1;
+	for (int i = 0; i < r->npend; i++)
+		if (!r->pend[i].seated && r->pend[i].m == m)
+			inst[n++] = &r->pend[i].g;
+	rc = n ? gs_pack_mig(r->o->pl, r->o->pl->models[m], inst, n, &r->b->packs[m]) : 0;
 	free(inst);
-	free(xs);
 	return rc;
 }
 
 static int realize(real *r)
 {
 	gs_opt *o = r->o;
-	for (int i = 0; i < o->nslots; i++)
-		r->want[i] = copies(r, o->slots[i].col);
+	/* MIG first: whole-GPU groups take what is left, surplus and all. */
+	if (pendings(r) < 0)
+		return -1;
 	for (int i = 0; i < o->ncols; i++) {
 		const gs_opt_col *c = &o->cols[i];
 		for (int k = copies(r, c->col); k > 0; k--)
@@ -167,13 +213,13 @@ static int realize(real *r)
 
 int gs_opt_realize(gs_opt *o, const double *x, gs_built *b)
 {
-	real r = { o, x, NULL, NULL, b };
+	real r = { o, x, NULL, b, NULL, 0, 0 };
 	int rc = -1;
-	r.next = calloc((size_t)o->nw + 1, sizeof *r.next);
-	r.want = calloc((size_t)o->nslots + 1, sizeof *r.want);
-	if (r.next && r.want)
+	if ((r.next = calloc((size_t)o->nw + 1, sizeof *r.next)))
 		rc = realize(&r);
+	for (int i = 0; i < r.npend; i++)
+		free(r.pend[i].g.reps);
+	free(r.pend);
 	free(r.next);
-	free(r.want);
 	return rc;
 }
