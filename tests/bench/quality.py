@@ -24,6 +24,9 @@ import fleet     # noqa: E402
 
 TOP = os.path.dirname(os.path.dirname(HERE))
 EPS = 1e-6
+# The MIG profiles gpushare plans with: the base profiles, no media-engine variants
+# (gpushare-workloads(5) ADVICE). optimum.py's default, classic, lacks 1g.20gb on H100.
+MIG_SET = "base"
 
 
 def tools_dir():
@@ -88,13 +91,14 @@ def run_plan(gpushare, path, out):
 
 def run_optimum(tools, path, caps, cache, timeout):
     """optimum.py's JSON, cached under the fleet's, the capacities' and the options' hash."""
-    key = sha256(path, sha256(caps), sha256(os.path.join(tools, "optimum.py")), str(timeout))
+    key = sha256(path, sha256(caps), sha256(os.path.join(tools, "optimum.py")), str(timeout),
+                 MIG_SET)
     hit = os.path.join(cache, key + ".json")
     if os.path.isfile(hit):
         with open(hit) as f:
             return json.load(f)
     p = subprocess.run([sys.executable, os.path.join(tools, "optimum.py"), path,
-                        "--gpu-json", caps, "--timeout", str(timeout)],
+                        "--gpu-json", caps, "--timeout", str(timeout), "--mig-set", MIG_SET],
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         res = json.loads(p.stdout)
