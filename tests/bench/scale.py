@@ -105,8 +105,9 @@ def main(argv):
         rc, secs, mib = timed([a.gpushare, "plan", path, "--format", "json"], out, a.timeout)
         ffd = None if a.no_ffd else baseline.ffd(cat, head, wls, 0.1)[0]
         if rc is None:
-            print("%9d %9d %6.1f   TIMEOUT after %g s %s" % (n, len(wls), gen, a.timeout,
-                                                          fmt_ffd(ffd, None)))
+            print("%9d %9d %6.1f   TIMEOUT after %g s (killed) %s  %s"
+                  % (n, len(wls), gen, a.timeout, fmt_ffd(ffd, None),
+                     verdict(n, None, None)))
             continue
         if rc != 0:
             print("%9d %9d %6.1f   FAILED: exit %d" % (n, len(wls), gen, rc))
