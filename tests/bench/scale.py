@@ -30,7 +30,7 @@ GAP_TARGET = 2.0       # %, on 10^3..10^5 replicas
 
 def timed(argv, out, timeout):
     """Runs argv with stdout to `out`; returns (exit status or None on timeout, seconds,
-    peak RSS MiB)."""
+    peak RSS MiB, at the kill on a timeout)."""
     with open(out, "wb") as f:
         t0 = time.monotonic()
         p = subprocess.Popen(argv, stdout=f, stderr=subprocess.PIPE)
@@ -44,9 +44,10 @@ def timed(argv, out, timeout):
                 return p.returncode, secs, ru.ru_maxrss / 1024.0
             if time.monotonic() > deadline:
                 p.send_signal(signal.SIGKILL)
-                os.wait4(p.pid, 0)
+                _, _, ru = os.wait4(p.pid, 0)
+                p.returncode = -signal.SIGKILL
                 p.stderr.close()
-                return None, timeout, None
+                return None, timeout, ru.ru_maxrss / 1024.0
             time.sleep(0.01)
 
 
@@ -105,8 +106,8 @@ def main(argv):
         rc, secs, mib = timed([a.gpushare, "plan", path, "--format", "json"], out, a.timeout)
         ffd = None if a.no_ffd else baseline.ffd(cat, head, wls, 0.1)[0]
         if rc is None:
-            print("%9d %9d %6.1f   TIMEOUT after %g s (killed) %s  %s"
-                  % (n, len(wls), gen, a.timeout, fmt_ffd(ffd, None),
+            print("%9d %9d %6.1f  TIMEOUT after %g s (killed at %.1f MiB) %s  %s"
+                  % (n, len(wls), gen, a.timeout, mib, fmt_ffd(ffd, None),
                      verdict(n, None, None)))
             continue
         if rc != 0:
