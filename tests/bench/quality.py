@@ -70,10 +70,10 @@ def planner_copy(path, rules):
     return out
 
 
-def run_plan(gpushare, path, out):
+def run_plan(gpushare, path, out, placement="pinned"):
     t0 = time.monotonic()
     with open(out, "wb") as f:
-        p = subprocess.run([gpushare, "plan", path, "--placement", "pinned", "--format",
+        p = subprocess.run([gpushare, "plan", path, "--placement", placement, "--format",
                             "json"], stdout=f, stderr=subprocess.PIPE)
     secs = time.monotonic() - t0
     if p.returncode != 0:
@@ -152,7 +152,7 @@ def parse_args(argv):
 
 
 HDR = ("class  repl seed   plan_$/h    opt_$/h plan/opt    FFD_$/h plan/FFD     LB_$/h  gap%"
-       "  bound  plan_s  check")
+       "  bound  plan_s  robust_$/h  check")
 
 
 def main(argv):
@@ -182,8 +182,11 @@ def main(argv):
                 head, wls = fleet.write(cls, n, seed, path)
                 r = {"cls": cls, "n": n, "seed": seed}
                 try:
+                    mine = planner_copy(path, a.rules)
                     r["plan"], r["lb"], r["gap"], r["secs"] = run_plan(
-                        a.gpushare, planner_copy(path, a.rules), path[:-5] + ".json")
+                        a.gpushare, mine, path[:-5] + ".json")
+                    r["robust"] = run_plan(a.gpushare, mine, path[:-5] + ".robust.json",
+                                           "robust")[0]
                 except (RuntimeError, ValueError, KeyError) as e:
                     print("%-6s %4d %4d  PLAN FAILED: %s" % (cls, n, seed, e))
                     errors += 1
@@ -209,10 +212,11 @@ def print_row(r):
     ratio_opt = r["plan"] / r["opt"] if r["opt"] else None
     bound = "-" if r["bound_ok"] is None else ("ok" if r["bound_ok"] else "INVALID")
     opt = fmt(r["opt"], "10.4f") if r["opt"] else "%10s" % (r["status"] or "-")[:10]
-    print("%-6s %4d %4d %10.4f %s %8s %10.4f %8.4f %10s %5s %6s %7.2f  %s%s"
+    print("%-6s %4d %4d %10.4f %s %8s %10.4f %8.4f %10s %5s %6s %7.2f %11.4f  %s%s"
           % (r["cls"], r["n"], r["seed"], r["plan"], opt, fmt(ratio_opt, ".4f"), r["ffd"],
              r["plan"] / r["ffd"], fmt(r["lb"], ".4f"), fmt(r["gap"], ".2f"), bound,
-             r["secs"], r["check"], (": " + r["why"]) if r["check"] == "FAIL" else ""))
+             r["secs"], r["robust"], r["check"],
+             (": " + r["why"]) if r["check"] == "FAIL" else ""))
     sys.stdout.flush()
 
 
@@ -249,6 +253,12 @@ def summary(rows, tools, errors):
     for r in invalid:
         print("  INVALID bound: %s %d seed %d: %.4f > optimum %.4f"
               % (r["cls"], r["n"], r["seed"], r["lb"], r["opt"]))
+    if rows:
+        dear = [r for r in rows if r["robust"] > r["plan"] + EPS]
+        print("placement robust (the default) costs more than pinned on %d of %d fleets; "
+              "robust/pinned mean %.4f, worst %.4f"
+              % (len(dear), len(rows), sum(r["robust"] / r["plan"] for r in rows) / len(rows),
+                 max(r["robust"] / r["plan"] for r in rows)))
     print("check_plan.py failures: %s" % (len(failed) if tools else "NOT RUN"))
     if errors:
         return 2
