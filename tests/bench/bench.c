@@ -782,8 +782,8 @@ static void run_size(long size, result *res)
 	if (size == REPLAN_SIZE) {
 		/* The REPL's what-if: one edit, then a fresh plan, on this fleet
 		 * plus a tenant whose heavy replicas the planner gives MPS (the
-		 * fleet above has MIG in play but no MPS). Its first plan is the
-		 * REPL's current one and is not timed. */
+		 * fleet above alone ends with MIG GPUs and no MPS ones). Its first
+		 * plan is the REPL's current one and is not timed. */
 		gs_plan *p1 = NULL;
 		if (add_mps_tenant(s, &err) < 0 || gs_plan_make(s, &opts, &p1, &err) < 0) {
 			fail(res, "re-plan fleet", &err);
@@ -952,7 +952,8 @@ int main(int argc, char **argv)
 			if (!r->ok || !r->have_replan)
 				continue;
 			found = 1;
-			printf("re-plan (%ld replicas: set %s compute 35%%, then gs_plan_make): "
+			printf("re-plan (%ld replicas + 24 of tenant tmps: set %s compute 35%%, "
+			       "then gs_plan_make): "
 			       "%.1f ms, "
 			       "after $%.2f/h, %ld MIG and %ld MPS GPUs%s; REPL target <%.0f ms: "
 			       "%s\n",
