@@ -191,6 +191,7 @@ check-run: build/header-check.o $(UNIT_BIN) build/san/gpushare all
 	@sh tests/hardening/run.sh build/san/gpushare
 	@sh tests/report/run.sh build/san/gpushare
 	@python3 tests/cost/sum.py build/san/gpushare
+	@sh tests/bench/smoke.sh build/san/gpushare
 	@sh tests/completion/run.sh build/san/gpushare
 	@sh tests/man/lint.sh
 	@sh tests/man/options.sh build/san/gpushare
@@ -213,10 +214,26 @@ build/bench/import_big: tests/bench/import_big.c tests/bench/rng.h
 	@$(if $(Q),echo "  CC      $@")
 	$(Q)$(CC) $(STD) $(WARN) -O2 -o $@ tests/bench/import_big.c
 
+# Plan quality against optimum.py (OPTIMUM_DIR, default ../shared/tools/bench)
+# and FFD, and the speed of 'gpushare plan --format json' at scale.
+QUALITY_CLASSES = ts,hetero,mig
+QUALITY_SIZES = 20,40,80
+QUALITY_SEEDS = 10
+SCALE_SIZES = 100000,1000000
+SCALE_TIMEOUT = 120
+
 bench: build/bench/bench build/bench/import_gen build/bench/import_big gpushare
 	./build/bench/bench $(BENCH_SIZES)
+	@$(MAKE) -s bench-quality bench-scale
 	./build/bench/import_gen
 	./build/bench/import_big $(IMPORT_BIG)
+
+bench-quality: gpushare
+	python3 tests/bench/quality.py --classes $(QUALITY_CLASSES) --sizes $(QUALITY_SIZES) \
+	    --seeds $(QUALITY_SEEDS)
+
+bench-scale: gpushare
+	python3 tests/bench/scale.py --sizes $(SCALE_SIZES) --timeout $(SCALE_TIMEOUT)
 
 install: all
 	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig \
@@ -271,7 +288,7 @@ clean:
 	rm -rf build gpushare libgpushare.a libgpushare.so gpushare.pc gpushare-*.tar.gz
 
 .PHONY: all deps deps-check demo check check-run check-valgrind fuzz fuzz-smoke bench dist \
-	install uninstall format clean
+	install uninstall format clean bench-quality bench-scale
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(SLIB_OBJ:.o=.d) $(SCLI_OBJ:.o=.d) \
     $(VLIB_OBJ:.o=.d) $(VCLI_OBJ:.o=.d) $(FLIB_OBJ:.o=.d) $(FUZZ_BIN:=.d)

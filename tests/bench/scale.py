@@ -1,0 +1,138 @@
+#!/usr/bin/env python3
+"""scale.py - times the command a user runs, `gpushare plan FILE --format json > out`, on
+mixed fleets of 10^5 and 10^6 replicas (tests/bench/README.md, "Speed at scale").
+
+  scale.py [--sizes 100000,1000000] [--seed 1] [--timeout 120] [--no-ffd]
+           [--gpushare ./gpushare] [--dir build/bench/scale]
+
+Wall time and peak RSS are the child's alone (os.wait4's ru_maxrss); writing the fleet is
+not counted. Exit 0 unless a plan fails (a missed target or a timeout prints FAIL or
+TIMEOUT only); 2 on bad arguments."""
+
+import argparse
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import baseline  # noqa: E402
+import fleet     # noqa: E402
+
+TOP = os.path.dirname(os.path.dirname(HERE))
+# replicas -> (seconds, MiB); sizes without a target print "-"
+TARGETS = {100000: (1.0, 256.0), 1000000: (10.0, 2048.0)}
+GAP_TARGET = 2.0       # %, on 10^3..10^5 replicas
+
+
+def timed(argv, out, timeout):
+    """Runs argv with stdout to `out`; returns (exit status or None on timeout, seconds,
+    peak RSS MiB, at the kill on a timeout)."""
+    with open(out, "wb") as f:
+        t0 = time.monotonic()
+        p = subprocess.Popen(argv, stdout=f, stderr=subprocess.PIPE)
+        deadline = t0 + timeout
+        while True:
+            pid, status, ru = os.wait4(p.pid, os.WNOHANG)
+            if pid:
+                secs = time.monotonic() - t0
+                p.returncode = os.waitstatus_to_exitcode(status)
+                p.stderr.close()
+                return p.returncode, secs, ru.ru_maxrss / 1024.0
+            if time.monotonic() > deadline:
+                p.send_signal(signal.SIGKILL)
+                _, _, ru = os.wait4(p.pid, 0)
+                p.returncode = -signal.SIGKILL
+                p.stderr.close()
+                return None, timeout, ru.ru_maxrss / 1024.0
+            time.sleep(0.01)
+
+
+def read_plan(out):
+    with open(out) as f:
+        doc = json.load(f)
+    cost = doc["cost"]
+    lb = cost.get("lower_bound_per_hour")
+    gap = cost.get("gap_percent")
+    if gap is None and lb:
+        gap = 100.0 * (cost["after_per_hour"] / lb - 1.0)
+    pinned = doc.get("pinned_per_hour")
+    return cost["after_per_hour"], lb, gap, pinned, doc["gpus"]["after"]
+
+
+def parse_args(argv):
+    ap = argparse.ArgumentParser(description="times gpushare plan --format json at scale")
+    ap.add_argument("--sizes", default="100000,1000000")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--timeout", type=float, default=120.0, help="seconds per plan")
+    ap.add_argument("--no-ffd", action="store_true", help="skip the FFD baseline")
+    ap.add_argument("--gpushare", default=os.path.join(TOP, "gpushare"))
+    ap.add_argument("--dir", default=os.path.join(TOP, "build", "bench", "scale"))
+    a = ap.parse_args(argv)
+    try:
+        a.sizes = [int(x) for x in a.sizes.split(",")]
+    except ValueError:
+        ap.error("sizes are whole numbers")
+    return a
+
+
+def verdict(n, secs, mib):
+    if n not in TARGETS:
+        return "-"
+    ts, tm = TARGETS[n]
+    ok = secs is not None and mib is not None and secs <= ts and mib <= tm
+    return "%s (<= %g s, <= %g MiB)" % ("PASS" if ok else "FAIL", ts, tm)
+
+
+def main(argv):
+    a = parse_args(argv)
+    os.makedirs(a.dir, exist_ok=True)
+    cat = None if a.no_ffd else baseline.Catalog(a.gpushare)
+    print("gpushare plan FILE --format json > out: mixed fleets (cloud aws, on-demand), seed %d"
+          % a.seed)
+    print()
+    print(" replicas workloads  gen_s   wall_s  peak_MiB    plan_$/h  plan_GPUs  pinned_$/h"
+          "      LB_$/h   gap%     FFD_$/h plan/FFD  target")
+    failed = 0
+    for n in a.sizes:
+        path = os.path.join(a.dir, "mixed-%d-%d.yaml" % (n, a.seed))
+        t0 = time.monotonic()
+        head, wls = fleet.write("mixed", n, a.seed, path)
+        gen = time.monotonic() - t0
+        out = path[:-5] + ".json"
+        rc, secs, mib = timed([a.gpushare, "plan", path, "--format", "json"], out, a.timeout)
+        ffd = None if a.no_ffd else baseline.ffd(cat, head, wls, 0.1)[0]
+        if rc is None:
+            print("%9d %9d %6.1f  TIMEOUT after %g s (killed at %.1f MiB) %s  %s"
+                  % (n, len(wls), gen, a.timeout, mib, fmt_ffd(ffd, None),
+                     verdict(n, None, None)))
+            continue
+        if rc != 0:
+            print("%9d %9d %6.1f   FAILED: exit %d" % (n, len(wls), gen, rc))
+            failed += 1
+            continue
+        cost, lb, gap, pinned, gpus = read_plan(out)
+        gap_txt = "-" if gap is None else "%.2f" % gap
+        print("%9d %9d %6.1f %8.2f %9.1f %11.2f %10d %11s %11s %6s %s  %s"
+              % (n, len(wls), gen, secs, mib, cost, gpus,
+                 "-" if pinned is None else "%.2f" % pinned,
+                 "-" if lb is None else "%.2f" % lb,
+                 gap_txt, fmt_ffd(ffd, cost), verdict(n, secs, mib)))
+        if gap is not None and 1000 <= n <= 100000:
+            print("%9s gap target <= %.0f %%: %s" % ("", GAP_TARGET,
+                                                     "PASS" if gap <= GAP_TARGET else "FAIL"))
+        sys.stdout.flush()
+    return 1 if failed else 0
+
+
+def fmt_ffd(ffd, cost):
+    if ffd is None:
+        return "%11s %8s" % ("-", "-")
+    return "%11.2f %8s" % (ffd, "-" if cost is None else "%.4f" % (cost / ffd))
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,37 @@
+#!/bin/sh
+# The bench scripts' smoke test (make check): fleet.py writes the same bytes
+# for the same seed, and quality.py plans three small fleets and computes
+# their FFD baseline, without optimum.py. Usage: smoke.sh GPUSHARE
+set -eu
+bin=${1:?usage: smoke.sh GPUSHARE}
+dir=build/bench/smoke
+rm -rf "$dir"
+mkdir -p "$dir"
+fail() { echo "bench smoke: $*" >&2; exit 1; }
+
+# Determinism: one pinned digest per class (a change of the generator or of
+# Python's seeding shows here first), and two runs give the same bytes.
+for want in "ts 1108170148b931e9" "hetero 005d80d65096097c" "mig 04464937d15774e2" \
+    "mixed fd0e126f1cd4ca5a"; do
+	set -- $want
+	python3 tests/bench/fleet.py "$1" 20 0 "$dir/$1.yaml"
+	got=$(sha256sum "$dir/$1.yaml" | cut -c1-16)
+	[ "$got" = "$2" ] || fail "fleet.py $1 20 0: sha256 $got, expected $2"
+	[ "$(cat "$dir/$1.yaml.meta.json")" = "{\"class\": \"$1\"}" ] || fail "$1: meta.json"
+done
+python3 tests/bench/fleet.py mixed 1000 0 "$dir/a.yaml"
+python3 tests/bench/fleet.py mixed 1000 0 "$dir/b.yaml"
+cmp -s "$dir/a.yaml" "$dir/b.yaml" || fail "fleet.py mixed 1000 0: two runs differ"
+
+python3 tests/bench/quality.py --no-optimum --sizes 20 --seeds 1 --gpushare "$bin" \
+    --dir "$dir/q" >"$dir/quality.out" || fail "quality.py exited $? ($dir/quality.out)"
+rows=$(grep -c '^\(ts\|hetero\|mig\) *20 *0 ' "$dir/quality.out" || true)
+[ "$rows" = 3 ] || fail "quality.py printed $rows fleet rows, expected 3"
+grep -q '^optimum: NOT RUN' "$dir/quality.out" || fail "quality.py ran optimum.py"
+# FFD's figures for these fleets, worked out by the rules of README.md.
+for want in "ts 11.0660" "hetero 8.4160" "mig 73.4677"; do
+	set -- $want
+	got=$(awk -v c="$1" '$1 == c { print $7 }' "$dir/quality.out")
+	[ "$got" = "$2" ] || fail "FFD of $1 20 0: $got, expected $2"
+done
+echo "bench smoke: ok"
