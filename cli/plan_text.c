@@ -293,12 +293,22 @@ static void print_cloud(const gs_plan *p)
 	cli_print_hanging("cloud          ", line, 15);
 }
 
+/* The plan's JSON or YAML goes out as it is written: a large plan never
+ * sits in memory as a document. */
+static int to_stdout(void *ctx, const char *data, size_t len)
+{
+	(void)ctx;
+	return fwrite(data, 1, len, stdout) == len ? 0 : GS_EIO;
+}
+
 int cli_plan_print(const gs_plan *plan, const gs_scenario *scn, int fmt)
 {
 	gs_error err;
-	gs_doc *doc;
 	if (fmt != FMT_TEXT)
-		return gs_doc_plan(plan, &doc, &err) < 0 ? cli_fail(&err) : cli_print_doc(doc, fmt);
+		return gs_plan_write(plan, fmt == FMT_JSON ? GS_FORMAT_JSON : GS_FORMAT_YAML,
+		                     to_stdout, NULL, &err) < 0
+		           ? cli_fail(&err)
+		           : EXIT_OK;
 	print_summary(gs_plan_summary_get(plan),
 	              gs_scenario_file(scn) ? gs_scenario_file(scn) : "the current scenario",
 	              gs_scenario_workload_count(scn));
