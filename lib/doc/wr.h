@@ -31,7 +31,7 @@ typedef struct gs_wr_level {
 struct gs_wr {
 	const gs_wr_ops *ops;
 	int rc;              /* the first failure (a GS_E* code), or 0 */
-	const char *why;     /* its message, when not out of memory */
+	char why[160];       /* its message, when not out of memory */
 	int done;            /* the root value is written */
 	size_t depth;        /* open maps and sequences */
 	gs_wr_level lv[GS_WR_MAX_DEPTH];
@@ -42,7 +42,8 @@ struct gs_wr {
 	char out[GS_WR_CHUNK];
 };
 
-/* wr_out.c. Records the first failure (why: a static message; NULL for no memory). */
+/* wr_out.c. Records the first failure (why: its message, copied; NULL
+ * when out of memory). */
 void gs_wr_fail(gs_wr *w, int rc, const char *why);
 /* Appends bytes to the output, handing full chunks to write. */
 void gs_wr_out(gs_wr *w, const char *data, size_t n);

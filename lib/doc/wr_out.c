@@ -3,6 +3,7 @@
  * handed to the caller's write function each time it fills, and the
  * writer's sticky failure. The backends write through here only.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "doc/wr.h"
@@ -12,7 +13,7 @@ void gs_wr_fail(gs_wr *w, int rc, const char *why)
 	if (w->rc)
 		return;
 	w->rc = rc;
-	w->why = why;
+	snprintf(w->why, sizeof w->why, "%s", why ? why : "");
 }
 
 void gs_wr_flush(gs_wr *w)

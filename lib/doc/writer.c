@@ -151,10 +151,9 @@ static int end(gs_wr *w, gs_error *err)
 	if (!w->rc)
 		w->ops->finish(w);
 	gs_wr_flush(w);
-	if (w->rc == GS_ENOMEM && !w->why)
+	if (w->rc == GS_ENOMEM && !w->why[0])
 		return gs_fail_nomem(err);
-	return w->rc ? gs_fail(err, w->rc, "%s", w->why ? w->why : "cannot write the document")
-	             : 0;
+	return w->rc ? gs_fail(err, w->rc, "%s", w->why) : 0;
 }
 
 static void release(gs_wr *w)

@@ -4,6 +4,7 @@
  * Trees are walked into its events, and the streaming writer (wr.h) hands
  * it the same events as they come: libyaml's emitter streams already.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
@@ -188,10 +189,17 @@ static int stream_handler(void *data, unsigned char *chunk, size_t size)
 static void yaml_failed(gs_wr *w)
 {
 	yaml_wr *y = w->be;
-	if (y->em.error == YAML_MEMORY_ERROR)
+	char why[160];
+	if (w->rc)
+		return;
+	if (y->em.error == YAML_MEMORY_ERROR) {
 		gs_wr_fail(w, GS_ENOMEM, NULL);
-	else
-		gs_wr_fail(w, GS_EINVAL, y->em.problem ? y->em.problem : "emitter error");
+		return;
+	}
+	/* As gs_yaml_render says it. */
+	snprintf(why, sizeof why, "cannot write YAML: %s",
+	         y->em.problem ? y->em.problem : "emitter error");
+	gs_wr_fail(w, GS_EINVAL, why);
 }
 
 static void emitted(gs_wr *w, int ok)
