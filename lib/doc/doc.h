@@ -118,6 +118,7 @@ int gs_fail_node(gs_error *err, int code, const char *file,
 /* number.c: the text of a decimal value, as the tree and the streaming
  * writer both write it. GS_NUMBER_TEXT bytes are always enough. */
 #define GS_NUMBER_TEXT 48
+void gs_number_int(int64_t v, char *buf);
 /* v/scale rounded half away from zero to `decimals` places. */
 void gs_number_fixed(int64_t v, int scale, int decimals, char *buf);
 /* Exact dollars with every digit the catalog has, at least `decimals`. */

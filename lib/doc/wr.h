@@ -6,6 +6,8 @@
 #ifndef GS_DOC_WR_H
 #define GS_DOC_WR_H
 
+#include <string.h>
+
 #include "doc/doc.h"
 
 /* The backend's hooks. writer.c calls each before it updates its levels,
@@ -46,7 +48,19 @@ struct gs_wr {
  * when out of memory). */
 void gs_wr_fail(gs_wr *w, int rc, const char *why);
 /* Appends bytes to the output, handing full chunks to write. */
-void gs_wr_out(gs_wr *w, const char *data, size_t n);
+void gs_wr_out_slow(gs_wr *w, const char *data, size_t n);
+/* The same; most appends are a few bytes that fit the chunk, so they are
+ * inlined. (Bytes after a failure land in the chunk and are never
+ * written.) */
+static inline void gs_wr_out(gs_wr *w, const char *data, size_t n)
+{
+	if (n < GS_WR_CHUNK - w->used) {
+		memcpy(w->out + w->used, data, n);
+		w->used += n;
+	} else {
+		gs_wr_out_slow(w, data, n);
+	}
+}
 void gs_wr_puts(gs_wr *w, const char *s);
 /* Hands what the chunk holds to write. */
 void gs_wr_flush(gs_wr *w);

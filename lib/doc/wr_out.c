@@ -27,7 +27,7 @@ void gs_wr_flush(gs_wr *w)
 		gs_wr_fail(w, rc, rc == GS_ENOMEM ? NULL : "cannot write the document");
 }
 
-void gs_wr_out(gs_wr *w, const char *data, size_t n)
+void gs_wr_out_slow(gs_wr *w, const char *data, size_t n)
 {
 	while (n && !w->rc) {
 		size_t room = GS_WR_CHUNK - w->used, k = n < room ? n : room;

@@ -5,8 +5,6 @@
  * goes through one fixed chunk, so writing a document of any size takes
  * the same memory (wr_out.c).
  */
-#include <inttypes.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -124,8 +122,8 @@ void gs_wr_bool(gs_wr *w, int v) { scalar(w, GS_NODE_BOOL, v ? "true" : "false")
 
 void gs_wr_int(gs_wr *w, int64_t v)
 {
-	char buf[32];
-	snprintf(buf, sizeof buf, "%" PRId64, v);
+	char buf[GS_NUMBER_TEXT];
+	gs_number_int(v, buf);
 	scalar(w, GS_NODE_NUMBER, buf);
 }
 
