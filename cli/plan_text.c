@@ -294,21 +294,31 @@ static void print_cloud(const gs_plan *p)
 }
 
 /* The plan's JSON or YAML goes out as it is written: a large plan never
- * sits in memory as a document. */
+ * sits in memory as a document. A failed stdout stops the writing; main
+ * reports it, as for every command's output. */
 static int to_stdout(void *ctx, const char *data, size_t len)
 {
-	(void)ctx;
-	return fwrite(data, 1, len, stdout) == len ? 0 : GS_EIO;
+	int *lost = ctx;
+	if (fwrite(data, 1, len, stdout) == len)
+		return 0;
+	*lost = 1;
+	return GS_EIO;
+}
+
+static int print_doc(const gs_plan *plan, int fmt)
+{
+	gs_error err;
+	int lost = 0;
+	if (gs_plan_write(plan, fmt == FMT_JSON ? GS_FORMAT_JSON : GS_FORMAT_YAML, to_stdout,
+	                  &lost, &err) < 0 && !lost)
+		return cli_fail(&err);
+	return EXIT_OK;
 }
 
 int cli_plan_print(const gs_plan *plan, const gs_scenario *scn, int fmt)
 {
-	gs_error err;
 	if (fmt != FMT_TEXT)
-		return gs_plan_write(plan, fmt == FMT_JSON ? GS_FORMAT_JSON : GS_FORMAT_YAML,
-		                     to_stdout, NULL, &err) < 0
-		           ? cli_fail(&err)
-		           : EXIT_OK;
+		return print_doc(plan, fmt);
 	print_summary(gs_plan_summary_get(plan),
 	              gs_scenario_file(scn) ? gs_scenario_file(scn) : "the current scenario",
 	              gs_scenario_workload_count(scn));
