@@ -296,6 +296,16 @@ static void test_large_document(void **state)
 		rc |= gs_node_put(m, "replica", gs_node_int(i));
 		rc |= gs_node_push(seq, m);
 	}
+	/* One string longer than the chunk, with escapes across its edges. */
+	{
+		char *big = malloc(200001);
+		assert_non_null(big);
+		for (int i = 0; i < 200000; i++)
+			big[i] = i % 7 == 0 ? '"' : i % 11 == 0 ? '\n' : (char)('a' + i % 26);
+		big[200000] = '\0';
+		rc |= gs_node_push(seq, gs_node_str(big));
+		free(big);
+	}
 	assert_int_equal(rc, 0);
 	for (int f = 0; f < 2; f++) {
 		gs_format fmt = f ? GS_FORMAT_YAML : GS_FORMAT_JSON;
