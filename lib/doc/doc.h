@@ -3,7 +3,9 @@
  *
  * YAML and JSON input are parsed into this tree (with source positions), so
  * the loaders never see libyaml or cJSON; JSON and YAML output are rendered
- * from it, so both formats carry exactly the same content.
+ * from it, so both formats carry exactly the same content. A document too
+ * large to hold (a plan of 10^6 replicas) is written through the streaming
+ * writer below instead, to the same bytes.
  */
 #ifndef GS_DOC_H
 #define GS_DOC_H
