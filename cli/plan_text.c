@@ -316,12 +316,32 @@ static void print_cloud(const gs_plan *p)
 	cli_print_hanging("cloud          ", line, 15);
 }
 
-int cli_plan_print(const gs_plan *plan, const gs_scenario *scn, int fmt)
+/* The plan's JSON or YAML goes out as it is written: a large plan never
+ * sits in memory as a document. A failed stdout stops the writing; main
+ * reports it, as for every command's output. */
+static int to_stdout(void *ctx, const char *data, size_t len)
+{
+	int *lost = ctx;
+	if (fwrite(data, 1, len, stdout) == len)
+		return 0;
+	*lost = 1;
+	return GS_EIO;
+}
+
+static int print_doc(const gs_plan *plan, int fmt)
 {
 	gs_error err;
-	gs_doc *doc;
+	int lost = 0;
+	if (gs_plan_write(plan, fmt == FMT_JSON ? GS_FORMAT_JSON : GS_FORMAT_YAML, to_stdout,
+	                  &lost, &err) < 0 && !lost)
+		return cli_fail(&err);
+	return EXIT_OK;
+}
+
+int cli_plan_print(const gs_plan *plan, const gs_scenario *scn, int fmt)
+{
 	if (fmt != FMT_TEXT)
-		return gs_doc_plan(plan, &doc, &err) < 0 ? cli_fail(&err) : cli_print_doc(doc, fmt);
+		return print_doc(plan, fmt);
 	print_summary(gs_plan_summary_get(plan),
 	              gs_scenario_file(scn) ? gs_scenario_file(scn) : "the current scenario",
 	              gs_scenario_workload_count(scn));

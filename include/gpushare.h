@@ -1319,6 +1319,18 @@ int gs_doc_render(const gs_doc *doc, gs_format fmt, char **out, gs_error *err);
 GS_EXPORT
 void gs_doc_free(gs_doc *doc);
 
+/* Receives a streamed document's bytes in order, a chunk at a time: returns
+ * 0, or a negative GS_E* code that stops the writing (the writer then
+ * fails with that code). */
+typedef int (*gs_write_fn)(void *ctx, const char *data, size_t len);
+
+/* The document of gs_doc_plan, byte for byte what gs_doc_render gives for
+ * it, written straight to `write` without building it: the memory it takes
+ * does not grow with the plan. */
+GS_EXPORT
+int gs_plan_write(const gs_plan *p, gs_format fmt, gs_write_fn write, void *ctx,
+                  gs_error *err);
+
 /* The stable JSON/YAML shapes documented in gpushare(1). `filter` selects
  * one GPU (NULL: all); cloud/gpu select instances (NULL: all). */
 GS_EXPORT

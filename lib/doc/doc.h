@@ -3,7 +3,9 @@
  *
  * YAML and JSON input are parsed into this tree (with source positions), so
  * the loaders never see libyaml or cJSON; JSON and YAML output are rendered
- * from it, so both formats carry exactly the same content.
+ * from it, so both formats carry exactly the same content. A document too
+ * large to hold (a plan of 10^6 replicas) is written through the streaming
+ * writer below instead, to the same bytes.
  */
 #ifndef GS_DOC_H
 #define GS_DOC_H
@@ -112,5 +114,46 @@ int gs_json_read_buffer(const char *name, const char *buf, size_t len,
 /* Fills err with at's position in file (see gs_fail_at). */
 int gs_fail_node(gs_error *err, int code, const char *file,
                  const gs_node *at, const char *fmt, ...) GS_PRINTF(5, 6);
+
+/* ---- streaming ------------------------------------------------------- */
+
+/* number.c: the text of a decimal value, as the tree and the streaming
+ * writer both write it. GS_NUMBER_TEXT bytes are always enough. */
+#define GS_NUMBER_TEXT 48
+void gs_number_int(int64_t v, char *buf);
+/* v/scale rounded half away from zero to `decimals` places. */
+void gs_number_fixed(int64_t v, int scale, int decimals, char *buf);
+/* Exact dollars with every digit the catalog has, at least `decimals`. */
+void gs_number_money(gs_micros m, int decimals, char *buf);
+
+/* writer.c: a document written as it is described, in JSON or YAML
+ * bytes identical to what gs_json_render and gs_yaml_render give for the
+ * same tree, without building one; or, for callers that need it, built
+ * as a tree. The state is O(depth) and fixed in size; errors are sticky
+ * (later calls do nothing) and reported once by the finish call, so a
+ * describer writes freely and checks once. */
+typedef struct gs_wr gs_wr;
+#define GS_WR_MAX_DEPTH 32
+
+int gs_wr_new(gs_format fmt, gs_write_fn write, void *ctx, gs_wr **out, gs_error *err);
+int gs_wr_new_tree(gs_wr **out, gs_error *err);
+void gs_wr_map(gs_wr *w);               /* begin a map */
+void gs_wr_seq(gs_wr *w);               /* begin a sequence */
+void gs_wr_end(gs_wr *w);               /* end the innermost map or sequence */
+void gs_wr_key(gs_wr *w, const char *key); /* in a map, before each value */
+void gs_wr_str(gs_wr *w, const char *s);   /* NULL s writes null */
+void gs_wr_int(gs_wr *w, int64_t v);
+void gs_wr_bool(gs_wr *w, int v);
+void gs_wr_null(gs_wr *w);
+void gs_wr_money(gs_wr *w, gs_micros m, int decimals); /* as gs_node_money */
+void gs_wr_fixed(gs_wr *w, int64_t v, int scale, int decimals); /* as gs_node_fixed */
+/* Ends the document (flushing the last bytes to write) and frees w; a
+ * misused writer (an unfinished document, a value without its key) fails
+ * with GS_EINVAL. */
+int gs_wr_finish(gs_wr *w, gs_error *err);
+/* The same for a tree writer: *root gets the tree (the caller frees it). */
+int gs_wr_finish_tree(gs_wr *w, gs_node **root, gs_error *err);
+/* A gs_write_fn that appends to the gs_buf ctx. */
+int gs_wr_to_buf(void *ctx, const char *data, size_t len);
 
 #endif

@@ -43,34 +43,15 @@ gs_node *gs_node_bool(int v)
 
 gs_node *gs_node_fixed(int64_t v, int scale, int decimals)
 {
-	char buf[48];
-	int64_t pow = 1, q;
-	for (int i = 0; i < decimals; i++)
-		pow *= 10;
-	/* Round v/scale to `decimals` places, half away from zero. */
-	q = gs_div_round(v * pow, scale);
-	if (decimals == 0) {
-		snprintf(buf, sizeof buf, "%" PRId64, q);
-	} else {
-		int64_t a = q < 0 ? -q : q;
-		snprintf(buf, sizeof buf, "%s%" PRId64 ".%0*" PRId64, q < 0 ? "-" : "",
-		         a / pow, decimals, a % pow);
-	}
+	char buf[GS_NUMBER_TEXT];
+	gs_number_fixed(v, scale, decimals, buf);
 	return gs_node_new(GS_NODE_NUMBER, buf);
 }
 
 gs_node *gs_node_money(gs_micros m, int decimals)
 {
-	char buf[48];
-	size_t n;
-	const char *dot;
-
-	/* Every digit the catalog has, but at least `decimals` of them. */
-	gs_micros_format(m, 6, buf, sizeof buf);
-	n = strlen(buf);
-	dot = strchr(buf, '.');
-	while (dot && n > (size_t)(dot - buf) + 1 + (size_t)decimals && buf[n - 1] == '0')
-		buf[--n] = '\0';
+	char buf[GS_NUMBER_TEXT];
+	gs_number_money(m, decimals, buf);
 	return gs_node_new(GS_NODE_NUMBER, buf);
 }
 

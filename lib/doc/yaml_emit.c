@@ -1,13 +1,17 @@
 /*
  * yaml_emit.c - the one place that writes YAML: every value goes through
  * libyaml's emitter, so no user string can break the document's structure.
+ * Trees are walked into its events, and the streaming writer (wr.h) hands
+ * it the same events as they come: libyaml's emitter streams already.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
 
 #include "base/buf.h"
 #include "doc/doc.h"
+#include "doc/wr.h"
 
 /* libyaml's output handler: appends to a gs_buf, and tells libyaml to
  * stop once the buffer has failed. */
@@ -42,14 +46,14 @@ int gs_yaml_retyped(const char *s)
 	       gs_strcaseeq(p, "nan") || gs_strcaseeq(s, ".nan");
 }
 
-static int emit_scalar(yaml_emitter_t *em, const gs_node *n)
+/* One scalar, in the style both the tree and the streaming writer use. */
+static int emit_text(yaml_emitter_t *em, gs_node_kind kind, const char *text)
 {
 	yaml_event_t ev;
-	const char *text = n->text ? n->text : "";
-	int is_str = n->kind == GS_NODE_STRING;
+	int is_str = kind == GS_NODE_STRING;
 	yaml_scalar_style_t style = YAML_ANY_SCALAR_STYLE;
 
-	if (n->kind == GS_NODE_NULL)
+	if (kind == GS_NODE_NULL)
 		text = "null";
 	if (is_str && gs_yaml_retyped(text))
 		style = YAML_DOUBLE_QUOTED_SCALAR_STYLE;
@@ -62,6 +66,11 @@ static int emit_scalar(yaml_emitter_t *em, const gs_node *n)
 	                                  (int)strlen(text), 1, 1, style))
 		return -1;
 	return yaml_emitter_emit(em, &ev) ? 0 : -1;
+}
+
+static int emit_scalar(yaml_emitter_t *em, const gs_node *n)
+{
+	return emit_text(em, n->kind, n->text ? n->text : "");
 }
 
 static int emit_node(yaml_emitter_t *em, const gs_node *n)
@@ -95,6 +104,18 @@ static int emit_node(yaml_emitter_t *em, const gs_node *n)
 	if (!yaml_mapping_end_event_initialize(&ev) || !yaml_emitter_emit(em, &ev))
 		return -1;
 	return 0;
+}
+
+/* The one layout of every YAML gpushare writes. */
+static int setup(yaml_emitter_t *em, yaml_write_handler_t *handler, void *data)
+{
+	if (!yaml_emitter_initialize(em))
+		return 0;
+	yaml_emitter_set_output(em, handler, data);
+	yaml_emitter_set_unicode(em, 1);
+	yaml_emitter_set_width(em, -1);
+	yaml_emitter_set_indent(em, 2);
+	return 1;
 }
 
 /* Documents are separated by "---" when there is more than one. */
@@ -132,12 +153,8 @@ int gs_yaml_render_stream(const gs_node *const *docs, size_t n, char **out,
 	gs_buf b = GS_BUF_INIT;
 	int rc;
 
-	if (!yaml_emitter_initialize(&em))
+	if (!setup(&em, write_handler, &b))
 		return gs_fail_nomem(err);
-	yaml_emitter_set_output(&em, write_handler, &b);
-	yaml_emitter_set_unicode(&em, 1);
-	yaml_emitter_set_width(&em, -1);
-	yaml_emitter_set_indent(&em, 2);
 	rc = emit_documents(&em, docs, n);
 	if (rc < 0 && !b.failed && em.error != YAML_MEMORY_ERROR)
 		rc = gs_fail(err, GS_EINVAL, "cannot write YAML: %s",
@@ -151,3 +168,138 @@ int gs_yaml_render_stream(const gs_node *const *docs, size_t n, char **out,
 	}
 	return gs_buf_detach(&b, out, err);
 }
+
+/* ---- the streaming writer's backend ------------------------------------- */
+
+/* A begun map or sequence waits for the next event: only then is it known
+ * to be empty, which the tree path writes in flow style ("{}", "[]"). */
+typedef struct yaml_wr {
+	yaml_emitter_t em;
+	int pending; /* -1: nothing waits; else 1 for a map, 0 for a sequence */
+} yaml_wr;
+
+static int stream_handler(void *data, unsigned char *chunk, size_t size)
+{
+	gs_wr *w = data;
+	gs_wr_out(w, (const char *)chunk, size);
+	return !w->rc;
+}
+
+/* libyaml failed: out of memory, the output stopped, or its own refusal. */
+static void yaml_failed(gs_wr *w)
+{
+	yaml_wr *y = w->be;
+	char why[160];
+	if (w->rc)
+		return;
+	if (y->em.error == YAML_MEMORY_ERROR) {
+		gs_wr_fail(w, GS_ENOMEM, NULL);
+		return;
+	}
+	/* As gs_yaml_render says it. */
+	snprintf(why, sizeof why, "cannot write YAML: %s",
+	         y->em.problem ? y->em.problem : "emitter error");
+	gs_wr_fail(w, GS_EINVAL, why);
+}
+
+static void emitted(gs_wr *w, int ok)
+{
+	if (!ok)
+		yaml_failed(w);
+}
+
+static void start_pending(gs_wr *w, int empty)
+{
+	yaml_wr *y = w->be;
+	yaml_event_t ev;
+	int ok;
+
+	if (y->pending < 0 || w->rc)
+		return;
+	if (y->pending)
+		ok = yaml_mapping_start_event_initialize(
+			&ev, NULL, NULL, 1,
+			empty ? YAML_FLOW_MAPPING_STYLE : YAML_BLOCK_MAPPING_STYLE);
+	else
+		ok = yaml_sequence_start_event_initialize(
+			&ev, NULL, NULL, 1,
+			empty ? YAML_FLOW_SEQUENCE_STYLE : YAML_BLOCK_SEQUENCE_STYLE);
+	y->pending = -1;
+	emitted(w, ok && yaml_emitter_emit(&y->em, &ev));
+}
+
+static void yaml_open(gs_wr *w, int map)
+{
+	start_pending(w, 0);
+	((yaml_wr *)w->be)->pending = map;
+}
+
+static void yaml_close(gs_wr *w, int map, size_t n)
+{
+	yaml_wr *y = w->be;
+	yaml_event_t ev;
+	int ok;
+
+	start_pending(w, n == 0);
+	if (w->rc)
+		return;
+	ok = map ? yaml_mapping_end_event_initialize(&ev)
+	         : yaml_sequence_end_event_initialize(&ev);
+	emitted(w, ok && yaml_emitter_emit(&y->em, &ev));
+}
+
+static void yaml_scalar(gs_wr *w, gs_node_kind kind, const char *text)
+{
+	start_pending(w, 0);
+	if (!w->rc)
+		emitted(w, emit_text(&((yaml_wr *)w->be)->em, kind, text) == 0);
+}
+
+static void yaml_key(gs_wr *w, const char *key)
+{
+	yaml_scalar(w, GS_NODE_STRING, key);
+}
+
+static void yaml_finish(gs_wr *w)
+{
+	yaml_wr *y = w->be;
+	yaml_event_t ev;
+	emitted(w, yaml_document_end_event_initialize(&ev, 1) &&
+	               yaml_emitter_emit(&y->em, &ev) &&
+	               yaml_stream_end_event_initialize(&ev) &&
+	               yaml_emitter_emit(&y->em, &ev) && yaml_emitter_flush(&y->em));
+}
+
+static void yaml_free(gs_wr *w)
+{
+	yaml_wr *y = w->be;
+	if (!y)
+		return;
+	yaml_emitter_delete(&y->em);
+	free(y);
+}
+
+int gs_wr_yaml_start(gs_wr *w)
+{
+	yaml_wr *y = calloc(1, sizeof *y);
+	yaml_event_t ev;
+
+	if (!y)
+		return -1;
+	if (!setup(&y->em, stream_handler, w)) {
+		free(y);
+		return -1;
+	}
+	y->pending = -1;
+	w->be = y;
+	/* One document, its start implicit: as gs_yaml_render writes one. */
+	emitted(w, yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING) &&
+	               yaml_emitter_emit(&y->em, &ev) &&
+	               yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 1) &&
+	               yaml_emitter_emit(&y->em, &ev));
+	return 0;
+}
+
+const gs_wr_ops gs_wr_yaml_ops = {
+	yaml_open, yaml_close, yaml_key, yaml_scalar, yaml_finish, yaml_free,
+};

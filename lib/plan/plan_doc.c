@@ -1,295 +1,323 @@
 /*
  * plan_doc.c - the plan's JSON/YAML contract. Keys are documented in
  * gpushare(1): add keys, never rename them.
+ *
+ * The plan is described once, to a streaming writer (doc/doc.h): written
+ * straight out as JSON or YAML by gs_plan_write, so that a plan of a
+ * million replicas takes no document tree, or built as a tree by
+ * gs_doc_plan for the callers that want one.
  */
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "doc/doc.h"
 #include "plan/plan_internal.h"
 #include "scenario/scenario.h"
 
-static gs_node *money(gs_micros m) { return gs_node_money(m, 2); }
-static gs_node *pct_ppm(int64_t ppm) { return gs_node_fixed(ppm, 10000, 2); }
-static gs_node *gib_bytes(int64_t b) { return gs_node_fixed(b, 1 << 30, 2); }
-static gs_node *permille(int v) { return gs_node_fixed(v, 10, 1); }
-static gs_node *cores(int64_t millis) { return gs_node_fixed(millis, 1000, 3); }
+/* A key and its value, the one shape every entry below is made of. */
+static void kstr(gs_wr *w, const char *k, const char *s) { gs_wr_key(w, k); gs_wr_str(w, s); }
+static void kint(gs_wr *w, const char *k, int64_t v) { gs_wr_key(w, k); gs_wr_int(w, v); }
+static void knull(gs_wr *w, const char *k) { gs_wr_key(w, k); gs_wr_null(w); }
 
-static gs_node *assignment(const gs_assignment *a, int mps)
+static void money(gs_wr *w, const char *k, gs_micros m)
 {
-	gs_node *m = gs_node_new(GS_NODE_MAP, NULL);
-	int rc = 0;
-	rc |= gs_node_put(m, "workload", gs_node_str(a->workload->name));
-	rc |= gs_node_put(m, "replica", gs_node_int(a->replica));
-	rc |= gs_node_put(m, "memory_gib", gib_bytes(a->workload->memory_bytes));
-	rc |= gs_node_put(m, "compute_percent", pct_ppm(a->compute_ppm));
-	if (mps) {
-		rc |= gs_node_put(m, "thread_percent", gs_node_int(a->thread_percent));
-		rc |= gs_node_put(m, "memory_limit_mib", gs_node_int(a->memory_limit_mib));
-	}
-	return gs_node_done(m, rc);
+	gs_wr_key(w, k);
+	gs_wr_money(w, m, 2);
 }
 
-static gs_node *assignments(const gs_assignment *a, size_t n, int mps)
+static void fixed(gs_wr *w, const char *k, int64_t v, int scale, int decimals)
 {
-	gs_node *seq = gs_node_new(GS_NODE_SEQ, NULL);
-	int rc = 0;
-	for (size_t i = 0; seq && i < n; i++)
-		rc |= gs_node_push(seq, assignment(&a[i], mps));
-	return gs_node_done(seq, rc);
+	gs_wr_key(w, k);
+	gs_wr_fixed(w, v, scale, decimals);
+}
+
+static void pct_ppm(gs_wr *w, const char *k, int64_t ppm) { fixed(w, k, ppm, 10000, 2); }
+static void gib_bytes(gs_wr *w, const char *k, int64_t b) { fixed(w, k, b, 1 << 30, 2); }
+static void permille(gs_wr *w, const char *k, int v) { fixed(w, k, v, 10, 1); }
+static void cores(gs_wr *w, const char *k, int64_t millis) { fixed(w, k, millis, 1000, 3); }
+
+static void assignments(gs_wr *w, const gs_assignment *a, size_t n, int mps)
+{
+	gs_wr_key(w, "assignments");
+	gs_wr_seq(w);
+	for (size_t i = 0; i < n; i++) {
+		gs_wr_map(w);
+		kstr(w, "workload", a[i].workload->name);
+		kint(w, "replica", a[i].replica);
+		gib_bytes(w, "memory_gib", a[i].workload->memory_bytes);
+		pct_ppm(w, "compute_percent", a[i].compute_ppm);
+		if (mps) {
+			kint(w, "thread_percent", a[i].thread_percent);
+			kint(w, "memory_limit_mib", a[i].memory_limit_mib);
+		}
+		gs_wr_end(w);
+	}
+	gs_wr_end(w);
 }
 
 /* Planned device memory against what the GPU or instance offers. */
-static int memory_keys(gs_node *e, int64_t mem, int64_t offer, int64_t room)
+static void memory_keys(gs_wr *w, int64_t mem, int64_t offer, int64_t room)
 {
-	int rc = 0;
-	rc |= gs_node_put(e, "memory_planned_gib", gib_bytes(mem));
-	rc |= gs_node_put(e, "memory_capacity_gib", gib_bytes(offer));
-	rc |= gs_node_put(e, "memory_headroom_percent", pct_ppm(room));
-	return rc;
+	gib_bytes(w, "memory_planned_gib", mem);
+	gib_bytes(w, "memory_capacity_gib", offer);
+	pct_ppm(w, "memory_headroom_percent", room);
 }
 
-static gs_node *mig_entry(const gs_plan_mig *m)
+static void mig_entry(gs_wr *w, const gs_plan_mig *m)
 {
-	gs_node *e = gs_node_new(GS_NODE_MAP, NULL);
-	int rc = 0;
-	rc |= gs_node_put(e, "profile", gs_node_str(m->profile->name));
-	rc |= gs_node_put(e, "start", gs_node_int(m->start));
+	gs_wr_map(w);
+	kstr(w, "profile", m->profile->name);
+	kint(w, "start", m->start);
 	/* An instance alone is "none" to the device plugin. */
-	rc |= gs_node_put(e, "strategy",
-	                  gs_node_str(m->strategy == GS_STRATEGY_DEDICATED
-	                                      ? "none" : gs_strategy_name(m->strategy)));
-	rc |= gs_node_put(e, "replicas", gs_node_int(m->replicas));
-	rc |= gs_node_put(e, "assignments", assignments(m->assignments, m->n_assignments, 0));
-	rc |= memory_keys(e, m->memory_bytes, m->memory_offer_bytes, m->memory_headroom_ppm);
-	return gs_node_done(e, rc);
+	kstr(w, "strategy",
+	     m->strategy == GS_STRATEGY_DEDICATED ? "none" : gs_strategy_name(m->strategy));
+	kint(w, "replicas", m->replicas);
+	assignments(w, m->assignments, m->n_assignments, 0);
+	memory_keys(w, m->memory_bytes, m->memory_offer_bytes, m->memory_headroom_ppm);
+	gs_wr_end(w);
 }
 
-static gs_node *gpu_entry(const gs_plan_gpu *g)
+static void gpu_entry(gs_wr *w, const gs_plan_gpu *g)
 {
-	gs_node *e = gs_node_new(GS_NODE_MAP, NULL);
-	gs_node *mig = gs_node_new(GS_NODE_SEQ, NULL);
-	int rc = 0;
+	gs_wr_map(w);
+	kint(w, "index", g->index);
+	kstr(w, "model", g->model->name);
+	kstr(w, "strategy", gs_strategy_name(g->strategy));
+	kint(w, "replicas", g->replicas);
+	gs_wr_key(w, "mig");
+	gs_wr_seq(w);
 	for (size_t i = 0; i < g->n_mig; i++)
-		rc |= gs_node_push(mig, mig_entry(&g->mig[i]));
-	rc |= gs_node_put(e, "index", gs_node_int(g->index));
-	rc |= gs_node_put(e, "model", gs_node_str(g->model->name));
-	rc |= gs_node_put(e, "strategy", gs_node_str(gs_strategy_name(g->strategy)));
-	rc |= gs_node_put(e, "replicas", gs_node_int(g->replicas));
-	rc |= gs_node_put(e, "mig", mig);
-	rc |= gs_node_put(e, "assignments", assignments(g->assignments, g->n_assignments,
-	                                                g->strategy == GS_STRATEGY_MPS));
-	rc |= memory_keys(e, g->memory_bytes, g->memory_offer_bytes, g->memory_headroom_ppm);
-	return gs_node_done(e, rc);
+		mig_entry(w, &g->mig[i]);
+	gs_wr_end(w);
+	assignments(w, g->assignments, g->n_assignments, g->strategy == GS_STRATEGY_MPS);
+	memory_keys(w, g->memory_bytes, g->memory_offer_bytes, g->memory_headroom_ppm);
+	gs_wr_end(w);
 }
 
-static gs_node *node_entry(const gs_plan_node *n)
+static void node_entry(gs_wr *w, const gs_plan_node *n)
 {
-	gs_node *e = gs_node_new(GS_NODE_MAP, NULL);
-	gs_node *gpus = gs_node_new(GS_NODE_SEQ, NULL);
-	int rc = 0;
+	gs_wr_map(w);
+	kstr(w, "instance", n->instance->type);
+	kstr(w, "cloud", n->instance->cloud);
+	money(w, "price_per_hour", n->price_per_hour);
+	kstr(w, "config", n->config);
+	kstr(w, "pool", n->pool);
+	kstr(w, "mig_config", n->mig_config);
+	gs_wr_key(w, "gpus");
+	gs_wr_seq(w);
 	for (size_t i = 0; i < n->n_gpus; i++)
-		rc |= gs_node_push(gpus, gpu_entry(&n->gpus[i]));
-	rc |= gs_node_put(e, "instance", gs_node_str(n->instance->type));
-	rc |= gs_node_put(e, "cloud", gs_node_str(n->instance->cloud));
-	rc |= gs_node_put(e, "price_per_hour", money(n->price_per_hour));
-	rc |= gs_node_put(e, "config", gs_node_str(n->config));
-	rc |= gs_node_put(e, "pool", gs_node_str(n->pool));
-	rc |= gs_node_put(e, "mig_config", gs_node_str(n->mig_config));
-	rc |= gs_node_put(e, "gpus", gpus);
-	rc |= gs_node_put(e, "arch", gs_node_str(gs_arch_name(n->instance->arch)));
-	rc |= gs_node_put(e, "allocatable_cpu", cores(n->cpu_allocatable_millis));
-	rc |= gs_node_put(e, "allocatable_memory_gib", gib_bytes(n->memory_allocatable_bytes));
-	rc |= gs_node_put(e, "requested_cpu", cores(n->cpu_requested_millis));
-	rc |= gs_node_put(e, "requested_memory_gib", gib_bytes(n->memory_requested_bytes));
-	return gs_node_done(e, rc);
+		gpu_entry(w, &n->gpus[i]);
+	gs_wr_end(w);
+	kstr(w, "arch", gs_arch_name(n->instance->arch));
+	cores(w, "allocatable_cpu", n->cpu_allocatable_millis);
+	gib_bytes(w, "allocatable_memory_gib", n->memory_allocatable_bytes);
+	cores(w, "requested_cpu", n->cpu_requested_millis);
+	gib_bytes(w, "requested_memory_gib", n->memory_requested_bytes);
+	gs_wr_end(w);
 }
 
 /* What before is, the cheapest plan with a whole GPU per replica, today's
  * bill as a share, and the capacity nobody holds. */
-static int baselines(gs_node *m, const gs_plan_summary *s)
+static void baselines(gs_wr *w, const gs_plan_summary *s)
 {
-	int rc = 0;
-	rc |= gs_node_put(m, "before_is", gs_node_str(s->before_is_cluster ? "cluster"
-	                                                                    : "dedicated"));
-	rc |= gs_node_put(m, "dedicated_per_hour", money(s->dedicated_per_hour));
-	rc |= gs_node_put(m, "savings_vs_dedicated_per_hour",
-	                  money(s->savings_vs_dedicated_per_hour));
-	rc |= gs_node_put(m, "savings_vs_dedicated_percent",
-	                  permille(s->savings_vs_dedicated_permille));
-	rc |= gs_node_put(m, "current_savings_percent",
-	                  s->current_per_hour < 0 ? gs_node_str(NULL)
-	                                          : permille(s->current_savings_permille));
-	rc |= gs_node_put(m, "idle_per_hour", money(s->idle_per_hour));
-	return rc;
+	kstr(w, "before_is", s->before_is_cluster ? "cluster" : "dedicated");
+	money(w, "dedicated_per_hour", s->dedicated_per_hour);
+	money(w, "savings_vs_dedicated_per_hour", s->savings_vs_dedicated_per_hour);
+	permille(w, "savings_vs_dedicated_percent", s->savings_vs_dedicated_permille);
+	if (s->current_per_hour < 0)
+		knull(w, "current_savings_percent");
+	else
+		permille(w, "current_savings_percent", s->current_savings_permille);
+	money(w, "idle_per_hour", s->idle_per_hour);
 }
 
-static gs_node *cost_entry(const gs_plan *p)
+static void cost_entry(gs_wr *w, const gs_plan *p)
 {
 	const gs_plan_summary *s = &p->sum;
-	gs_node *m = gs_node_new(GS_NODE_MAP, NULL);
-	int h = s->hours_per_month, rc = 0;
-	rc |= gs_node_put(m, "pricing", gs_node_str(gs_pricing_name(s->pricing)));
-	rc |= gs_node_put(m, "before_per_hour", money(s->before_per_hour));
-	rc |= gs_node_put(m, "after_per_hour", money(s->after_per_hour));
-	rc |= gs_node_put(m, "savings_per_hour", money(s->savings_per_hour));
-	rc |= gs_node_put(m, "savings_percent", permille(s->savings_permille));
-	rc |= gs_node_put(m, "hours_per_month", gs_node_int(h));
-	rc |= gs_node_put(m, "before_per_month", money(s->before_per_hour * h));
-	rc |= gs_node_put(m, "after_per_month", money(s->after_per_hour * h));
-	rc |= gs_node_put(m, "savings_per_month", money(s->savings_per_hour * h));
-	rc |= gs_node_put(m, "current_per_hour",
-	                  s->current_per_hour < 0 ? gs_node_str(NULL) : money(s->current_per_hour));
-	rc |= gs_node_put(m, "current_savings_per_hour",
-	                  s->current_per_hour < 0 ? gs_node_str(NULL)
-	                                          : money(s->current_per_hour - p->current_after));
-	rc |= baselines(m, s);
-	return gs_node_done(m, rc);
-}
-
-static gs_node *pair(const char *a, int64_t x, const char *b, int64_t y)
-{
-	gs_node *m = gs_node_new(GS_NODE_MAP, NULL);
-	if (gs_node_put(m, a, gs_node_int(x)) | gs_node_put(m, b, gs_node_int(y))) {
-		gs_node_free(m);
-		return NULL;
+	int h = s->hours_per_month;
+	gs_wr_key(w, "cost");
+	gs_wr_map(w);
+	kstr(w, "pricing", gs_pricing_name(s->pricing));
+	money(w, "before_per_hour", s->before_per_hour);
+	money(w, "after_per_hour", s->after_per_hour);
+	money(w, "savings_per_hour", s->savings_per_hour);
+	permille(w, "savings_percent", s->savings_permille);
+	kint(w, "hours_per_month", h);
+	money(w, "before_per_month", s->before_per_hour * h);
+	money(w, "after_per_month", s->after_per_hour * h);
+	money(w, "savings_per_month", s->savings_per_hour * h);
+	if (s->current_per_hour < 0) {
+		knull(w, "current_per_hour");
+		knull(w, "current_savings_per_hour");
+	} else {
+		money(w, "current_per_hour", s->current_per_hour);
+		money(w, "current_savings_per_hour", s->current_per_hour - p->current_after);
 	}
-	return m;
+	baselines(w, s);
+	gs_wr_end(w);
 }
 
-static gs_node *notes(const gs_plan_workload *pw)
+/* gpus and instances: before, after and dedicated (the cheapest plan with
+ * a whole GPU per replica; before too, unless before is a cluster). */
+static void counts(gs_wr *w, const char *k, int64_t before, int64_t after, int64_t dedicated)
 {
-	gs_node *seq = gs_node_new(GS_NODE_SEQ, NULL);
-	int rc = 0;
-	for (size_t i = 0; seq && i < pw->n_notes; i++)
-		rc |= gs_node_push(seq, gs_node_str(pw->notes[i]));
-	return gs_node_done(seq, rc);
+	gs_wr_key(w, k);
+	gs_wr_map(w);
+	kint(w, "before", before);
+	kint(w, "after", after);
+	kint(w, "dedicated", dedicated);
+	gs_wr_end(w);
 }
 
-static gs_node *workload_entry(const gs_plan *p, const gs_plan_workload *pw)
+static void workload_entry(gs_wr *w, const gs_plan *p, const gs_plan_workload *pw)
 {
-	const gs_workload *w = pw->workload;
-	gs_node *m = gs_node_new(GS_NODE_MAP, NULL);
-	int rc = 0;
-	rc |= gs_node_put(m, "name", gs_node_str(w->name));
-	rc |= gs_node_put(m, "kind", gs_node_str(gs_kind_name(w->kind)));
-	rc |= gs_node_put(m, "replicas", gs_node_int(w->replicas));
-	rc |= gs_node_put(m, "tenant", gs_node_str(w->tenant));
-	rc |= gs_node_put(m, "team", gs_node_str(w->team));
-	rc |= gs_node_put(m, "memory_gib", gib_bytes(w->memory_bytes));
-	rc |= gs_node_put(m, "compute_percent", pct_ppm(w->compute_ppm));
-	rc |= gs_node_put(m, "isolation", gs_node_str(w->isolation_fault ? "fault" : "none"));
-	rc |= gs_node_put(m, "latency", gs_node_str(w->latency_critical ? "critical" : "tolerant"));
-	rc |= gs_node_put(m, "spread", gs_node_str(gs_spread_name(w->spread)));
-	rc |= gs_node_put(m, "strategy", gs_node_str(gs_strategy_name(pw->strategy)));
-	rc |= gs_node_put(m, "cost_per_hour", money(pw->cost_per_hour));
-	rc |= gs_node_put(m, "why", gs_node_str(pw->why));
-	rc |= gs_node_put(m, "measured_on",
-	                  gs_node_str(w->measured_on ? w->measured_on->name : NULL));
-	rc |= gs_node_put(m, "bound", gs_node_str(gs_bound_name(w->bound)));
-	rc |= gs_node_put(m, "memory_headroom_percent",
-	                  pct_ppm(gs_workload_memory_headroom(p->s, w)));
-	rc |= gs_node_put(m, "notes", notes(pw));
-	rc |= gs_node_put(m, "idle_per_hour", money(pw->idle_per_hour));
-	rc |= gs_node_put(m, "cpu", w->cpu_millis ? cores(w->cpu_millis) : gs_node_str(NULL));
-	rc |= gs_node_put(m, "host_memory_gib", w->host_memory_bytes
-	                                            ? gib_bytes(w->host_memory_bytes)
-	                                            : gs_node_str(NULL));
-	rc |= gs_node_put(m, "arch", gs_node_str(gs_arch_name(w->arch)));
-	rc |= gs_node_put(m, "gpus_per_replica", gs_node_int(w->gpus_per_replica));
-	return gs_node_done(m, rc);
-}
-
-/* gpus.dedicated and instances.dedicated: the cheapest plan with a whole
- * GPU per replica (before too, unless before is an imported cluster). */
-static int dedicated_counts(gs_node *root, const gs_plan_summary *s)
-{
-	gs_node *g = gs_node_get(root, "gpus"), *i = gs_node_get(root, "instances");
-	if (!g || !i)
-		return -1;
-	return gs_node_put(g, "dedicated", gs_node_int(s->gpus_dedicated)) |
-	       gs_node_put(i, "dedicated", gs_node_int(s->instances_dedicated));
+	const gs_workload *wl = pw->workload;
+	gs_wr_map(w);
+	kstr(w, "name", wl->name);
+	kstr(w, "kind", gs_kind_name(wl->kind));
+	kint(w, "replicas", wl->replicas);
+	kstr(w, "tenant", wl->tenant);
+	kstr(w, "team", wl->team);
+	gib_bytes(w, "memory_gib", wl->memory_bytes);
+	pct_ppm(w, "compute_percent", wl->compute_ppm);
+	kstr(w, "isolation", wl->isolation_fault ? "fault" : "none");
+	kstr(w, "latency", wl->latency_critical ? "critical" : "tolerant");
+	kstr(w, "spread", gs_spread_name(wl->spread));
+	kstr(w, "strategy", gs_strategy_name(pw->strategy));
+	money(w, "cost_per_hour", pw->cost_per_hour);
+	kstr(w, "why", pw->why);
+	kstr(w, "measured_on", wl->measured_on ? wl->measured_on->name : NULL);
+	kstr(w, "bound", gs_bound_name(wl->bound));
+	pct_ppm(w, "memory_headroom_percent", gs_workload_memory_headroom(p->s, wl));
+	gs_wr_key(w, "notes");
+	gs_wr_seq(w);
+	for (size_t i = 0; i < pw->n_notes; i++)
+		gs_wr_str(w, pw->notes[i]);
+	gs_wr_end(w);
+	money(w, "idle_per_hour", pw->idle_per_hour);
+	if (wl->cpu_millis)
+		cores(w, "cpu", wl->cpu_millis);
+	else
+		knull(w, "cpu");
+	if (wl->host_memory_bytes)
+		gib_bytes(w, "host_memory_gib", wl->host_memory_bytes);
+	else
+		knull(w, "host_memory_gib");
+	kstr(w, "arch", gs_arch_name(wl->arch));
+	kint(w, "gpus_per_replica", wl->gpus_per_replica);
+	gs_wr_end(w);
 }
 
 /* With cloud: all, every cloud planned: what it costs, or why it cannot. */
-static gs_node *cloud_list(const gs_plan *p)
+static void cloud_entry(gs_wr *w, const gs_plan *p, const gs_plan_cloud *c)
 {
-	gs_node *seq = gs_node_new(GS_NODE_SEQ, NULL);
-	int rc = 0;
-	for (size_t i = 0; seq && i < p->n_clouds; i++) {
-		const gs_plan_cloud *c = &p->clouds[i];
-		gs_node *m = gs_node_new(GS_NODE_MAP, NULL);
-		int ok = c->planned > 0;
-		rc |= gs_node_put(m, "cloud", gs_node_str(c->cloud));
-		rc |= gs_node_put(m, "after_per_hour",
-		                  ok ? money(c->after_per_hour) : gs_node_str(NULL));
-		rc |= gs_node_put(m, "gpus", ok ? gs_node_int(c->gpus) : gs_node_str(NULL));
-		rc |= gs_node_put(m, "instances",
-		                  ok ? gs_node_int(c->instances) : gs_node_str(NULL));
-		rc |= gs_node_put(m, "estimate_per_hour", c->estimate_per_hour >= 0
-		                                              ? money(c->estimate_per_hour)
-		                                              : gs_node_str(NULL));
-		rc |= gs_node_put(m, "status", gs_node_str(c->planned > 0    ? "planned"
-		                                           : c->planned == 0 ? "cannot"
-		                                                             : "skipped"));
-		rc |= gs_node_put(m, "chosen", gs_node_bool(strcmp(c->cloud, p->sum.cloud) == 0));
-		rc |= gs_node_put(m, "why_not", gs_node_str(c->why));
-		rc |= gs_node_push(seq, m);
+	int ok = c->planned > 0;
+	gs_wr_map(w);
+	kstr(w, "cloud", c->cloud);
+	if (ok) {
+		money(w, "after_per_hour", c->after_per_hour);
+		kint(w, "gpus", c->gpus);
+		kint(w, "instances", c->instances);
+	} else {
+		knull(w, "after_per_hour");
+		knull(w, "gpus");
+		knull(w, "instances");
 	}
-	return gs_node_done(seq, rc);
+	if (c->estimate_per_hour >= 0)
+		money(w, "estimate_per_hour", c->estimate_per_hour);
+	else
+		knull(w, "estimate_per_hour");
+	kstr(w, "status", c->planned > 0 ? "planned" : c->planned == 0 ? "cannot" : "skipped");
+	gs_wr_key(w, "chosen");
+	gs_wr_bool(w, strcmp(c->cloud, p->sum.cloud) == 0);
+	kstr(w, "why_not", c->why);
+	gs_wr_end(w);
+}
+
+static void plan_lists(gs_wr *w, const gs_plan *p)
+{
+	gs_wr_key(w, "nodes");
+	gs_wr_seq(w);
+	for (size_t i = 0; i < p->n_nodes; i++)
+		node_entry(w, &p->nodes[i]);
+	gs_wr_end(w);
+	gs_wr_key(w, "workloads");
+	gs_wr_seq(w);
+	for (size_t i = 0; i < p->n_wls; i++)
+		workload_entry(w, p, &p->wls[i]);
+	gs_wr_end(w);
+	gs_wr_key(w, "teams");
+	gs_wr_seq(w);
+	for (size_t i = 0; i < p->n_teams; i++) {
+		gs_wr_map(w);
+		kstr(w, "team", p->teams[i].team);
+		money(w, "cost_per_hour", p->teams[i].cost_per_hour);
+		money(w, "idle_per_hour", p->teams[i].idle_per_hour);
+		gs_wr_end(w);
+	}
+	gs_wr_end(w);
+	gs_wr_key(w, "warnings");
+	gs_wr_seq(w);
+	for (size_t i = 0; i < p->n_warnings; i++)
+		gs_wr_str(w, p->warnings[i]);
+	gs_wr_end(w);
+}
+
+/* The whole document, in its keys' order. */
+static void describe(gs_wr *w, const gs_plan *p)
+{
+	const gs_plan_summary *s = &p->sum;
+
+	gs_wr_map(w);
+	cost_entry(w, p);
+	counts(w, "gpus", s->gpus_before, s->gpus_after, s->gpus_dedicated);
+	counts(w, "instances", s->instances_before, s->instances_after, s->instances_dedicated);
+	gs_wr_key(w, "utilization");
+	gs_wr_map(w);
+	permille(w, "before_percent", s->util_before_permille);
+	permille(w, "after_percent", s->util_after_permille);
+	gs_wr_end(w);
+	kint(w, "replicas", s->replicas);
+	kstr(w, "cloud", s->cloud);
+	gs_wr_key(w, "cloud_alternatives");
+	gs_wr_seq(w);
+	for (size_t i = 0; i < p->n_clouds; i++)
+		cloud_entry(w, p, &p->clouds[i]);
+	gs_wr_end(w);
+	kint(w, "workloads_without_cpu", s->workloads_without_cpu);
+	kint(w, "workloads_without_memory", s->workloads_without_memory);
+	plan_lists(w, p);
+	kstr(w, "sharing_limit", s->sharing_limit);
+	kstr(w, "costs_more", s->costs_more);
+	kstr(w, "placement", s->placement == GS_PLACEMENT_PINNED ? "pinned" : "robust");
+	if (s->pinned_per_hour < 0)
+		knull(w, "pinned_per_hour");
+	else
+		money(w, "pinned_per_hour", s->pinned_per_hour);
+	gs_wr_end(w);
+}
+
+int gs_plan_write(const gs_plan *p, gs_format fmt, gs_write_fn write, void *ctx,
+                  gs_error *err)
+{
+	gs_wr *w;
+	int rc;
+	if (!p)
+		return gs_fail(err, GS_EINVAL, "no plan to write");
+	if ((rc = gs_wr_new(fmt, write, ctx, &w, err)) < 0)
+		return rc;
+	describe(w, p);
+	return gs_wr_finish(w, err);
 }
 
 int gs_doc_plan(const gs_plan *p, gs_doc **out, gs_error *err)
 {
-	gs_node *root = gs_node_new(GS_NODE_MAP, NULL);
-	gs_node *nodes = gs_node_new(GS_NODE_SEQ, NULL);
-	gs_node *wls = gs_node_new(GS_NODE_SEQ, NULL);
-	gs_node *teams = gs_node_new(GS_NODE_SEQ, NULL);
-	gs_node *warns = gs_node_new(GS_NODE_SEQ, NULL);
-	const gs_plan_summary *s = &p->sum;
-	int rc = 0;
-
-	for (size_t i = 0; i < p->n_nodes; i++)
-		rc |= gs_node_push(nodes, node_entry(&p->nodes[i]));
-	for (size_t i = 0; i < p->n_wls; i++)
-		rc |= gs_node_push(wls, workload_entry(p, &p->wls[i]));
-	for (size_t i = 0; i < p->n_teams; i++) {
-		gs_node *t = gs_node_new(GS_NODE_MAP, NULL);
-		rc |= gs_node_put(t, "team", gs_node_str(p->teams[i].team));
-		rc |= gs_node_put(t, "cost_per_hour", money(p->teams[i].cost_per_hour));
-		rc |= gs_node_put(t, "idle_per_hour", money(p->teams[i].idle_per_hour));
-		rc |= gs_node_push(teams, t);
-	}
-	for (size_t i = 0; i < p->n_warnings; i++)
-		rc |= gs_node_push(warns, gs_node_str(p->warnings[i]));
-	rc |= gs_node_put(root, "cost", cost_entry(p));
-	rc |= gs_node_put(root, "gpus", pair("before", s->gpus_before, "after", s->gpus_after));
-	rc |= gs_node_put(root, "instances",
-	                  pair("before", s->instances_before, "after", s->instances_after));
-	rc |= dedicated_counts(root, s);
-	{
-		gs_node *u = gs_node_new(GS_NODE_MAP, NULL);
-		rc |= gs_node_put(u, "before_percent", permille(s->util_before_permille));
-		rc |= gs_node_put(u, "after_percent", permille(s->util_after_permille));
-		rc |= gs_node_put(root, "utilization", u);
-	}
-	rc |= gs_node_put(root, "replicas", gs_node_int(s->replicas));
-	rc |= gs_node_put(root, "cloud", gs_node_str(s->cloud));
-	rc |= gs_node_put(root, "cloud_alternatives", cloud_list(p));
-	rc |= gs_node_put(root, "workloads_without_cpu", gs_node_int(s->workloads_without_cpu));
-	rc |= gs_node_put(root, "workloads_without_memory",
-	                  gs_node_int(s->workloads_without_memory));
-	rc |= gs_node_put(root, "nodes", nodes);
-	rc |= gs_node_put(root, "workloads", wls);
-	rc |= gs_node_put(root, "teams", teams);
-	rc |= gs_node_put(root, "warnings", warns);
-	rc |= gs_node_put(root, "sharing_limit", gs_node_str(s->sharing_limit));
-	rc |= gs_node_put(root, "costs_more", gs_node_str(s->costs_more));
-	rc |= gs_node_put(root, "placement", gs_node_str(s->placement == GS_PLACEMENT_PINNED
-	                                                     ? "pinned" : "robust"));
-	rc |= gs_node_put(root, "pinned_per_hour",
-	                  s->pinned_per_hour < 0 ? gs_node_new(GS_NODE_NULL, NULL)
-	                                         : money(s->pinned_per_hour));
-	return gs_doc_wrap(gs_node_done(root, rc), out, err);
+	gs_node *root = NULL;
+	gs_wr *w;
+	int rc;
+	if ((rc = gs_wr_new_tree(&w, err)) < 0)
+		return rc;
+	describe(w, p);
+	if ((rc = gs_wr_finish_tree(w, &root, err)) < 0)
+		return rc;
+	return gs_doc_wrap(root, out, err);
 }

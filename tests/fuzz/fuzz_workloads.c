@@ -1,6 +1,7 @@
 /*
  * fuzz_workloads.c - the workload-file loader, and when a file loads, the
- * whole pipeline behind it: plan, JSON and YAML output, every emitter.
+ * whole pipeline behind it: plan, JSON and YAML output (streamed too, and
+ * the same bytes as the tree's), every emitter.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -24,6 +25,40 @@ static gs_catalog *catalog(void)
 	return cat;
 }
 
+/* gs_plan_write's bytes, gathered to compare with the tree's. */
+typedef struct gathered {
+	char *data;
+	size_t len, cap;
+} gathered;
+
+static int gather(void *ctx, const char *data, size_t len)
+{
+	gathered *g = ctx;
+	if (g->len + len + 1 > g->cap) {
+		size_t cap = (g->len + len + 1) * 2;
+		char *p = realloc(g->data, cap);
+		if (!p)
+			return GS_ENOMEM;
+		g->data = p;
+		g->cap = cap;
+	}
+	memcpy(g->data + g->len, data, len);
+	g->len += len;
+	g->data[g->len] = '\0';
+	return 0;
+}
+
+/* The streamed plan must be the rendered tree, byte for byte. */
+static void same_streamed(const gs_plan *plan, gs_format fmt, const char *text)
+{
+	gathered g = { NULL, 0, 0 };
+	gs_error err;
+	int rc = gs_plan_write(plan, fmt, gather, &g, &err);
+	if (rc == 0 && (g.len != strlen(text) || memcmp(g.data, text, g.len) != 0))
+		abort();
+	free(g.data);
+}
+
 static void exercise(const gs_scenario *s)
 {
 	gs_plan_opts po = GS_PLAN_OPTS_INIT;
@@ -40,10 +75,14 @@ static void exercise(const gs_scenario *s)
 	if (replicas > 64 || gs_plan_make(s, &po, &plan, &err) < 0)
 		return;
 	if (gs_doc_plan(plan, &doc, &err) == 0) {
-		if (gs_doc_render(doc, GS_FORMAT_JSON, &text, &err) == 0)
+		if (gs_doc_render(doc, GS_FORMAT_JSON, &text, &err) == 0) {
+			same_streamed(plan, GS_FORMAT_JSON, text);
 			free(text);
-		if (gs_doc_render(doc, GS_FORMAT_YAML, &text, &err) == 0)
+		}
+		if (gs_doc_render(doc, GS_FORMAT_YAML, &text, &err) == 0) {
+			same_streamed(plan, GS_FORMAT_YAML, text);
 			free(text);
+		}
 		gs_doc_free(doc);
 	}
 	eo.dra = 1;

@@ -103,6 +103,8 @@ lost gpus-full full "$full" -- gpus
 lost gpus-json-full full "$full" -- gpus --format json
 lost plan-full full "$full" -- plan examples/workloads.yaml
 lost plan-json-full full "$full" -- plan examples/workloads.yaml --format json
+lost plan-yaml-full full "$full" -- plan examples/workloads.yaml --format yaml
+lost plan-json-closed closed "$closed" -- plan examples/workloads.yaml --format json
 lost emit-full full "$full" -- emit device-plugin examples/workloads.yaml
 lost import-full full "gpushare: warning: pod 'research/debug-shell' runs on node \
 'gpu-l4-gone', which is not a GPU node of the node list
