@@ -130,6 +130,22 @@ static void baselines(gs_wr *w, const gs_plan_summary *s)
 	money(w, "idle_per_hour", s->idle_per_hour);
 }
 
+/* What no plan can cost less than, how that is known, and the most the
+ * plan may be above it (percent, rounded up). */
+static void bound(gs_wr *w, const gs_plan_summary *s)
+{
+	int gap = gs_plan_gap_permille(s);
+	if (gap < 0) {
+		knull(w, "lower_bound_per_hour");
+		knull(w, "lower_bound_by");
+		knull(w, "gap_percent");
+		return;
+	}
+	money(w, "lower_bound_per_hour", s->lower_bound_per_hour);
+	kstr(w, "lower_bound_by", s->lower_bound_by);
+	permille(w, "gap_percent", gap);
+}
+
 static void cost_entry(gs_wr *w, const gs_plan *p)
 {
 	const gs_plan_summary *s = &p->sum;
@@ -153,6 +169,7 @@ static void cost_entry(gs_wr *w, const gs_plan *p)
 		money(w, "current_savings_per_hour", s->current_per_hour - p->current_after);
 	}
 	baselines(w, s);
+	bound(w, s);
 	gs_wr_end(w);
 }
 

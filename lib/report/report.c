@@ -6,6 +6,8 @@
  * amount through gs_micros_format, and nothing depends on the clock, so
  * the same plan gives the same bytes.
  */
+#include <string.h>
+
 #include "plan/strategy.h"
 #include "report/html.h"
 #include "report/page.h"
@@ -155,6 +157,29 @@ static void saves(gs_buf *b, gs_micros saved, int permille)
 
 /* What before is, and the other figures a saving is stated against; the
  * rule that limited sharing, when one did. */
+/* The plan's proof: what no plan can cost less than, and the gap. */
+static void bound(gs_buf *b, const gs_plan_summary *s)
+{
+	int gap = gs_plan_gap_permille(s);
+	if (gap < 0)
+		return;
+	gs_buf_puts(b, "<p class=\"note\">Best possible: ");
+	if (strcmp(s->lower_bound_by, "optimum") == 0) {
+		gs_buf_puts(b, "no plan under these rules costs less than this one (proven by "
+		               "the optimiser's integer program).</p>\n");
+		return;
+	}
+	gs_buf_puts(b, "no plan under these rules costs less than ");
+	gs_html_money(b, s->lower_bound_per_hour);
+	gs_buf_puts(b, strcmp(s->lower_bound_by, "program") == 0
+	                   ? " an hour (the optimiser's integer program), so this plan is "
+	                   : " an hour (the memory and compute every GPU offers), so this plan "
+	                     "is ");
+	gs_buf_puts(b, "at most ");
+	gs_html_permille(b, gap);
+	gs_buf_puts(b, " above the best possible.</p>\n");
+}
+
 static void baselines(gs_buf *b, const gs_plan_summary *s)
 {
 	gs_buf_puts(b, "<p class=\"note\">");
@@ -183,6 +208,7 @@ static void baselines(gs_buf *b, const gs_plan_summary *s)
 		gs_html_esc(b, s->sharing_limit);
 		gs_buf_puts(b, "</p>\n");
 	}
+	bound(b, s);
 }
 
 static void summary(gs_buf *b, const gs_plan *p, const char *title)
