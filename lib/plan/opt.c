@@ -45,39 +45,6 @@ static int remodel(const gs_planner *pl, gs_choice *c, const gs_built *b)
 	return 0;
 }
 
-/* Under placement: robust a workload is one object with one template:
- * its replicas keep to one model and request one thing (a whole GPU, or
- * one MIG profile). */
-static int one_request(const gs_planner *pl, const gs_built *b)
-{
-	int ok = 1;
-	int *model = malloc(((size_t)pl->s->n + 1) * sizeof *model);
-	const gs_mig_profile **prof = calloc((size_t)pl->s->n + 1, sizeof *prof);
-	if (!model || !prof) {
-		ok = -1;
-		goto done;
-	}
-	for (size_t w = 0; w < pl->s->n; w++)
-		model[w] = -1;
-	for (int m = 0; ok == 1 && m < b->npacks; m++)
-		for (int i = 0; ok == 1 && i < b->packs[m].n; i++)
-			for (int j = 0; ok == 1 && j < b->packs[m].gpus[i].ng; j++) {
-				const gs_group *gr = &b->packs[m].gpus[i].g[j];
-				for (int k = 0; k < gr->n; k++) {
-					int w = pl->reps[gr->reps[k]].wi;
-					if (model[w] < 0) {
-						model[w] = m;
-						prof[w] = gr->prof;
-					}
-					ok &= model[w] == m && prof[w] == gr->prof;
-				}
-			}
-done:
-	free(model);
-	free(prof);
-	return ok;
-}
-
 /* The program's plan bought, in b; -2 when its solution is no plan. */
 static int bought(gs_opt *o, gs_shop *shops, const double *x, gs_built *b)
 {
@@ -86,7 +53,7 @@ static int bought(gs_opt *o, gs_shop *shops, const double *x, gs_built *b)
 		rc = gs_opt_realize(o, x, b);
 	for (int m = 0; rc == 0 && m < o->pl->nmodels; m++)
 		rc = gs_merge_dedicated(o->pl, &shops[m], &b->packs[m]);
-	if (rc == 0 && o->pl->placement == GS_PLACEMENT_ROBUST && (rc = one_request(o->pl, b)) == 0)
+	if (rc == 0 && o->pl->placement == GS_PLACEMENT_ROBUST && (rc = gs_built_one_request(o->pl, b)) == 0)
 		rc = -2;
 	if (rc == 1)
 		rc = 0;

@@ -345,6 +345,8 @@ static int make(gs_plan *p, gs_planner *pl, double seconds, gs_error *err)
 	                !(p->rep_idle = calloc(nr, sizeof *p->rep_idle))))
 		rc = -1;
 	if (rc == 0 && (rc = build_uniform(pl, &c, &after)) == 0)
+		rc = seconds > 0 ? gs_build_cheapest(pl, pl->shops, &c, &after) : 0;
+	if (rc == 0)
 		rc = seconds > 0 ? gs_opt_improve(pl, pl->shops, &c, &after, seconds, &opt) : 0;
 	if (rc == 0)
 		rc = gs_build_before(pl, pl->shops, &c, &before);

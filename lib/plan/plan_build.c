@@ -37,6 +37,39 @@ int gs_built_buy(const gs_planner *pl, gs_shop *shops, gs_built *b)
 	return 0;
 }
 
+/* Under placement: robust a workload is one object with one template:
+ * its replicas keep to one model and request one thing (a whole GPU, or
+ * one MIG profile). */
+int gs_built_one_request(const gs_planner *pl, const gs_built *b)
+{
+	int ok = 1;
+	int *model = malloc(((size_t)pl->s->n + 1) * sizeof *model);
+	const gs_mig_profile **prof = calloc((size_t)pl->s->n + 1, sizeof *prof);
+	if (!model || !prof) {
+		ok = -1;
+		goto done;
+	}
+	for (size_t w = 0; w < pl->s->n; w++)
+		model[w] = -1;
+	for (int m = 0; ok == 1 && m < b->npacks; m++)
+		for (int i = 0; ok == 1 && i < b->packs[m].n; i++)
+			for (int j = 0; ok == 1 && j < b->packs[m].gpus[i].ng; j++) {
+				const gs_group *gr = &b->packs[m].gpus[i].g[j];
+				for (int k = 0; k < gr->n; k++) {
+					int w = pl->reps[gr->reps[k]].wi;
+					if (model[w] < 0) {
+						model[w] = m;
+						prof[w] = gr->prof;
+					}
+					ok &= model[w] == m && prof[w] == gr->prof;
+				}
+			}
+done:
+	free(model);
+	free(prof);
+	return ok;
+}
+
 static int build_shared(const gs_planner *pl, gs_shop *shops, const gs_choice *c,
                         gs_built *b)
 {

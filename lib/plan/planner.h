@@ -89,6 +89,14 @@ typedef struct gs_built {
 
 /* The shared plan: each model's workloads packed, then bought. */
 int gs_build_after(gs_planner *pl, gs_shop *shops, const gs_choice *c, gs_built *b);
+/* Whether every workload's replicas in b keep to one model and request
+ * one thing (a whole GPU, or one MIG profile), as one template must under
+ * placement: robust: 1, 0, or -1 when out of memory. */
+int gs_built_one_request(const gs_planner *pl, const gs_built *b);
+/* The plan with each workload on its candidate model of the cheapest
+ * price per GPU (a careful script's choice), in place of *after and c's
+ * models when it costs less: never worse than first-fit-decreasing. */
+int gs_build_cheapest(gs_planner *pl, gs_shop *shops, gs_choice *c, gs_built *after);
 /* An empty plan with a packing per model; buying its packings. */
 int gs_built_init(const gs_planner *pl, gs_built *b);
 int gs_built_buy(const gs_planner *pl, gs_shop *shops, gs_built *b);
