@@ -23,7 +23,7 @@
 #include "scenario/scenario.h"
 
 /* Weights tried per model, and rounds over the models. */
-#define STEPS 20
+#define STEPS 10
 #define ROUNDS 3
 
 typedef struct share {
@@ -106,35 +106,77 @@ static double plain(const gs_planner *pl, const gs_choice *c)
 	return mem > comp ? mem : comp;
 }
 
+/* Dual feasible functions u_k (k = 1, 2; 0: the share itself): on any GPU
+ * whose shares add up to at most 1, so do their images, and the images
+ * grow with the share, so a bound may count a share by its image. u_1
+ * counts a share over a half as a whole GPU and drops those under it,
+ * which is what pairs of large replicas cost. */
+static double dff(int k, double x)
+{
+	double y;
+	if (k == 0)
+		return x;
+	y = (k + 1) * x;
+	if (fabs(y - floor(y + 0.5)) < 1e-12)
+		return x;
+	return floor(y) / k;
+}
+
+#define KINDS 3
+
 typedef struct vol {
 	int nw, nm;
 	int *cand;        /* per workload x model: 1 when a candidate */
 	share *s;         /* per workload x model */
 	double *reps;     /* per workload */
 	double *price;    /* per model */
-	double *l;        /* per model: the weight */
+	double *l;        /* per model: the weight of memory */
+	int *ka, *kb;     /* per model: the functions of memory and compute */
+	double *other;    /* per workload: its least cost on the other models */
 } vol;
 
 static double cost_of(const vol *v, int w, int m)
 {
 	const share *s = &v->s[(size_t)w * v->nm + m];
-	return v->price[m] * (v->l[m] * s->a + (1 - v->l[m]) * s->b);
+	return v->price[m] * (v->l[m] * dff(v->ka[m], s->a) +
+	                      (1 - v->l[m]) * dff(v->kb[m], s->b));
 }
 
-static double value(const vol *v)
+/* Each workload's least cost on the models but `skip` (-1: none). */
+static void others(vol *v, int skip)
 {
-	double sum = 0;
 	for (int w = 0; w < v->nw; w++) {
 		double best = -1;
 		for (int m = 0; m < v->nm; m++)
-			if (v->cand[(size_t)w * v->nm + m]) {
+			if (m != skip && v->cand[(size_t)w * v->nm + m]) {
 				double c = cost_of(v, w, m);
 				if (best < 0 || c < best)
 					best = c;
 			}
+		v->other[w] = best;
+	}
+}
+
+/* L with model m's weights as they stand, the others' in v->other. */
+static double value_with(const vol *v, int m)
+{
+	double sum = 0;
+	for (int w = 0; w < v->nw; w++) {
+		double best = v->other[w];
+		if (m >= 0 && v->cand[(size_t)w * v->nm + m]) {
+			double c = cost_of(v, w, m);
+			if (best < 0 || c < best)
+				best = c;
+		}
 		sum += v->reps[w] * (best < 0 ? 0 : best);
 	}
 	return sum;
+}
+
+static double value(vol *v)
+{
+	others(v, -1);
+	return value_with(v, -1);
 }
 
 /* All weights l at once: coordinate search alone can stall where the
@@ -146,19 +188,29 @@ static double all_at(vol *v, double l)
 	return value(v);
 }
 
-/* The best weight of model m, the others held. */
+/* The best weight and functions of model m, the others held. */
 static double tune(vol *v, int m, double now)
 {
 	double keep = v->l[m];
-	for (int k = 0; k <= STEPS; k++) {
-		double x;
-		v->l[m] = (double)k / STEPS;
-		if ((x = value(v)) > now) {
-			now = x;
-			keep = v->l[m];
-		}
-	}
+	int ka = v->ka[m], kb = v->kb[m];
+	others(v, m);
+	for (int a = 0; a < KINDS; a++)
+		for (int b = 0; b < KINDS; b++)
+			for (int k = 0; k <= STEPS; k++) {
+				double x;
+				v->ka[m] = a;
+				v->kb[m] = b;
+				v->l[m] = (double)k / STEPS;
+				if ((x = value_with(v, m)) > now) {
+					now = x;
+					keep = v->l[m];
+					ka = a;
+					kb = b;
+				}
+			}
 	v->l[m] = keep;
+	v->ka[m] = ka;
+	v->kb[m] = kb;
 	return now;
 }
 
@@ -185,7 +237,7 @@ static int fill(vol *v, const gs_planner *pl, const gs_choice *c)
 
 gs_micros gs_volume_bound(const gs_planner *pl, const gs_choice *c)
 {
-	vol v = { (int)pl->s->n, pl->nmodels, NULL, NULL, NULL, NULL, NULL };
+	vol v = { (int)pl->s->n, pl->nmodels, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL };
 	size_t n = (size_t)v.nw * (size_t)v.nm + 1;
 	double best = -1;
 	v.cand = calloc(n, sizeof *v.cand);
@@ -193,7 +245,11 @@ gs_micros gs_volume_bound(const gs_planner *pl, const gs_choice *c)
 	v.reps = calloc((size_t)v.nw + 1, sizeof *v.reps);
 	v.price = calloc((size_t)v.nm + 1, sizeof *v.price);
 	v.l = calloc((size_t)v.nm + 1, sizeof *v.l);
-	if (v.cand && v.s && v.reps && v.price && v.l && fill(&v, pl, c) == 0) {
+	v.ka = calloc((size_t)v.nm + 1, sizeof *v.ka);
+	v.kb = calloc((size_t)v.nm + 1, sizeof *v.kb);
+	v.other = calloc((size_t)v.nw + 1, sizeof *v.other);
+	if (v.cand && v.s && v.reps && v.price && v.l && v.ka && v.kb && v.other &&
+	    fill(&v, pl, c) == 0) {
 		double lo = all_at(&v, 0), hi = all_at(&v, 1);
 		best = all_at(&v, 0.5);
 		if (lo > best || hi > best)
@@ -209,6 +265,9 @@ gs_micros gs_volume_bound(const gs_planner *pl, const gs_choice *c)
 	free(v.reps);
 	free(v.price);
 	free(v.l);
+	free(v.ka);
+	free(v.kb);
+	free(v.other);
 	/* Down, and a hair more for the sums' rounding: a bound may not
 	 * exceed what it bounds. */
 	return best < 0 ? -1 : (gs_micros)floor(best * (1 - 1e-9));
