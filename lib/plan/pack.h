@@ -171,6 +171,8 @@ typedef struct gs_planner {
 	int wide;                  /* some workload has gpusPerReplica above 1 */
 	int wide_apart;            /* robust: replicas of several GPUs on nodes
 	                            * of their own span (plan_placement.c) */
+	struct gs_memo *memo;      /* results computed before (memo.h), shared
+	                            * by the copies of this planner; or NULL */
 } gs_planner;
 
 /* ---- packing a model (pack.c) ------------------------------------------- */
