@@ -3,10 +3,12 @@
  * GPU that holds it, then a local search that moves workloads between
  * models while the whole plan, packed and bought, gets cheaper.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "plan/host.h"
+#include "plan/memo.h"
 #include "plan/planner.h"
 #include "scenario/scenario.h"
 
@@ -24,8 +26,8 @@ int gs_reps_of_model(const gs_planner *pl, const gs_choice *c, int m, int **out,
 }
 
 /* What model m's workloads cost, packed and bought. */
-static int eval_model(const gs_planner *pl, gs_shop *shops, const gs_choice *c, int m,
-                      gs_total *t)
+static int eval_packed(const gs_planner *pl, gs_shop *shops, const gs_choice *c, int m,
+                       gs_total *t)
 {
 	int *reps, n, rc;
 	gs_pack pk;
@@ -43,6 +45,71 @@ static int eval_model(const gs_planner *pl, gs_shop *shops, const gs_choice *c, 
 	if ((rc = gs_merge_dedicated(pl, &shops[m], &pk)) == 0)
 		rc = gs_price_pack(pl, &shops[m], &pk, t);
 	gs_pack_release(&pk);
+	return rc;
+}
+
+/* The words of the memo's key of an evaluation that come before the
+ * workloads. */
+#define EVAL_HEAD 15
+
+/* The memo's key of model m's evaluation: what the packer and the shop
+ * read of the planner (its copies differ in these), then each workload
+ * of m, with whether its replicas are kept off MIG (plan_uniform.c);
+ * -1 when a workload's replicas differ in that (then no memo). */
+static int eval_key(const gs_planner *pl, const gs_shop *shops, const gs_choice *c, int m,
+                    int64_t *key)
+{
+	int k = 0, last = -1, no_mig = 0;
+	int64_t head[EVAL_HEAD] = {
+		2, m, (int64_t)(intptr_t)shops, (int64_t)(intptr_t)pl->shops,
+		(int64_t)(intptr_t)pl->cost, (int64_t)(intptr_t)pl->cloud, pl->target,
+		pl->placement, pl->via_dra, pl->no_mps, pl->no_mig, pl->wide, pl->wide_apart,
+		pl->host_needs, pl->robust_bound != NULL,
+	};
+	memcpy(key, head, sizeof head);
+	k = EVAL_HEAD;
+	for (int r = 0; r < pl->nreps; r++) {
+		const gs_replica *p = &pl->reps[r];
+		if (c->model[p->wi] != m)
+			continue;
+		if (p->wi == last && p->no_mig != no_mig)
+			return -1;
+		if (p->wi != last)
+			key[k++] = (int64_t)p->wi * 2 + p->no_mig;
+		last = p->wi;
+		no_mig = p->no_mig;
+	}
+	return k;
+}
+
+/* eval_packed, or its result from the memo (with the worst cases it
+ * counted in pl->robust_bound): the local search evaluates the model a
+ * workload leaves once per model it tries, and every pass again. */
+static int eval_model(const gs_planner *pl, gs_shop *shops, const gs_choice *c, int m,
+                      gs_total *t)
+{
+	int64_t *key = pl->memo && !pl->probe
+	                   ? malloc((size_t)(EVAL_HEAD + pl->nreps) * sizeof *key) : NULL;
+	long before = pl->robust_bound ? *pl->robust_bound : 0, counted;
+	int nkey = key ? eval_key(pl, shops, c, m, key) : -1, nval, rc;
+	const int64_t *got = nkey > 0 ? gs_memo_get(pl->memo, key, nkey, &nval, &counted)
+	                              : NULL;
+	if (got) {
+		t->cost = got[0];
+		t->gpus = (long)got[1];
+		t->instances = (long)got[2];
+		if (pl->robust_bound)
+			*pl->robust_bound += counted;
+		free(key);
+		return 0;
+	}
+	rc = eval_packed(pl, shops, c, m, t);
+	if (rc == 0 && nkey > 0) {
+		int64_t val[3] = { t->cost, t->gpus, t->instances };
+		counted = pl->robust_bound ? *pl->robust_bound - before : 0;
+		gs_memo_put(pl->memo, key, nkey, val, 3, counted);
+	}
+	free(key);
 	return rc;
 }
 
