@@ -177,21 +177,81 @@ static int spread_of(const gs_group *g, const gs_planner *pl)
 	return 0;
 }
 
-static const gs_planner *sort_pl; /* qsort has no user data in C11 */
+/* An instance's sort key, read once rather than in every comparison. */
+typedef struct ikey {
+	gs_group *gr;
+	int spread, mem, cs, rep;
+} ikey;
 
 static int by_slots_desc(const void *a, const void *b)
 {
-	const gs_group *x = *(const gs_group *const *)a, *y = *(const gs_group *const *)b;
-	if (sort_pl) {
-		int sx = spread_of(x, sort_pl), sy = spread_of(y, sort_pl);
-		if (sx != sy)
-			return sy - sx;
+	const ikey *x = a, *y = b;
+	if (x->spread != y->spread)
+		return y->spread - x->spread;
+	if (x->mem != y->mem)
+		return y->mem - x->mem;
+	if (x->cs != y->cs)
+		return y->cs - x->cs;
+	return x->rep - y->rep;
+}
+
+/* Sorts the instances biggest first (or, with spread_first, those whose
+ * replicas must not share a GPU first); -1 when out of memory. */
+static int sort_instances(const gs_planner *pl, gs_group **inst, int n, int spread_first)
+{
+	ikey *k = malloc((size_t)(n ? n : 1) * sizeof *k);
+	if (!k)
+		return -1;
+	for (int i = 0; i < n; i++) {
+		k[i].gr = inst[i];
+		k[i].spread = spread_first ? spread_of(inst[i], pl) : 0;
+		k[i].mem = inst[i]->prof->memory_slices;
+		k[i].cs = inst[i]->prof->compute_slices;
+		k[i].rep = inst[i]->reps[0];
 	}
-	if (x->prof->memory_slices != y->prof->memory_slices)
-		return y->prof->memory_slices - x->prof->memory_slices;
-	if (x->prof->compute_slices != y->prof->compute_slices)
-		return y->prof->compute_slices - x->prof->compute_slices;
-	return x->reps[0] - y->reps[0];
+	qsort(k, (size_t)n, sizeof *k, by_slots_desc);
+	for (int i = 0; i < n; i++)
+		inst[i] = k[i].gr;
+	free(k);
+	return 0;
+}
+
+/* The memory and compute slices the instances of one GPU take. */
+typedef struct slices {
+	int mem, cs;
+} slices;
+
+/* Whether gr's slices on top of u go past the GPU's: then gs_mig_fit
+ * refuses (its budgets), found without asking it. */
+static int over_slices(const gs_gpu *g, slices u, const gs_group *gr)
+{
+	return u.mem + gr->prof->memory_slices > g->mig_slots ||
+	       u.cs + gr->prof->compute_slices > g->mig_compute_slices;
+}
+
+/* The instance on one of the window's GPUs (their slices in used), else a
+ * new one; -1 when out of memory. The rules mig_try asks are pure, so
+ * over_slices, cheapest, asks first: most GPUs of a window are full. */
+static int place_one(const gs_planner *pl, const gs_gpu *g, gs_group *gr, gs_pack *pk,
+                     int first, slices **used, size_t *cap)
+{
+	gs_pgpu *pg;
+	for (int j = pk->n - 1; j >= first && j >= pk->n - GS_FIT_WINDOW; j--) {
+		slices *u = &(*used)[j - first];
+		int rc = over_slices(g, *u, gr) ? 0 : mig_try(pl, &pk->gpus[j], gr);
+		if (rc != 0) {
+			u->mem += gr->prof->memory_slices;
+			u->cs += gr->prof->compute_slices;
+			return rc < 0 ? -1 : 0;
+		}
+	}
+	pg = gs_pack_add_gpu(pk, g, GS_STRATEGY_MIG);
+	if (!pg || mig_try(pl, pg, gr) != 1 ||
+	    gs_grow(used, cap, (size_t)(pk->n - first), sizeof **used) < 0)
+		return -1;
+	(*used)[pk->n - 1 - first].mem = gr->prof->memory_slices;
+	(*used)[pk->n - 1 - first].cs = gr->prof->compute_slices;
+	return 0;
 }
 
 /* Packs MIG instances onto GPUs, biggest first (or, with spread_first,
@@ -199,25 +259,13 @@ static int by_slots_desc(const void *a, const void *b)
 static int pack_mig_order(const gs_planner *pl, const gs_gpu *g, gs_group **inst, int n,
                           gs_pack *pk, int spread_first)
 {
-	int first = pk->n;
-	sort_pl = spread_first ? pl : NULL;
-	qsort(inst, (size_t)n, sizeof *inst, by_slots_desc);
-	sort_pl = NULL;
-	for (int i = 0; i < n; i++) {
-		int placed = 0;
-		for (int j = pk->n - 1; j >= first && j >= pk->n - GS_FIT_WINDOW && !placed; j--) {
-			int rc = mig_try(pl, &pk->gpus[j], inst[i]);
-			if (rc < 0)
-				return -1;
-			placed = rc;
-		}
-		if (!placed) {
-			gs_pgpu *pg = gs_pack_add_gpu(pk, g, GS_STRATEGY_MIG);
-			if (!pg || mig_try(pl, pg, inst[i]) != 1)
-				return -1;
-		}
-	}
-	return 0;
+	int first = pk->n, rc = sort_instances(pl, inst, n, spread_first);
+	slices *used = NULL;
+	size_t cap = 0;
+	for (int i = 0; i < n && rc == 0; i++)
+		rc = place_one(pl, g, inst[i], pk, first, &used, &cap);
+	free(used);
+	return rc;
 }
 
 /* Frees the groups of GPUs from..to-1 (the caller drops the GPUs). */
