@@ -12,8 +12,12 @@
 #ifndef GS_PLAN_PACK_H
 #define GS_PLAN_PACK_H
 
+#include <stdint.h>
+
 #include "base/base.h"
+#include "catalog/catalog.h"
 #include "catalog/offer.h"
+#include "scenario/scenario.h"
 
 /* At most this many GPU models are planned at once. */
 #define GS_MAX_MODELS 64
@@ -173,6 +177,12 @@ typedef struct gs_planner {
 	                            * of their own span (plan_placement.c) */
 	struct gs_memo *memo;      /* results computed before (memo.h), shared
 	                            * by the copies of this planner; or NULL */
+	/* Each workload's peak compute on each catalog GPU the planner buys,
+	 * converted once (plan_comp.c): comp[wi * ncomp + comp_col[gpu]],
+	 * where comp_col is -1 for a GPU not bought; NULL: convert each time. */
+	int64_t *comp;
+	int *comp_col;
+	int ncomp;
 } gs_planner;
 
 /* ---- packing a model (pack.c) ------------------------------------------- */
@@ -199,8 +209,21 @@ void gs_pack_release(gs_pack *p);
 
 /* The usable memory of a GPU of model g (catalog/offer.h), in bytes. */
 int64_t gs_gpu_bytes(const gs_gpu *g);
-/* Replica r's peak compute on model g, in ppm of g. */
-int64_t gs_rep_comp(const gs_planner *pl, int r, const gs_gpu *g);
+/* Replica r's peak compute on model g, in ppm of g. Inline: the packers
+ * ask it in their innermost loops; the table has what converting gives. */
+static inline int64_t gs_rep_comp(const gs_planner *pl, int r, const gs_gpu *g)
+{
+	uintptr_t at = (uintptr_t)g, base = (uintptr_t)pl->cat->gpus;
+	if (pl->comp && at >= base && at < base + pl->cat->n_gpus * sizeof *g) {
+		int col = pl->comp_col[(at - base) / sizeof *g];
+		if (col >= 0)
+			return pl->comp[(size_t)pl->reps[r].wi * (size_t)pl->ncomp + (size_t)col];
+	}
+	return gs_workload_compute_on(pl->reps[r].w, g);
+}
+/* Fills the table of gs_rep_comp (plan_comp.c); -1 when out of memory. */
+int gs_planner_comp_init(gs_planner *pl);
+void gs_planner_comp_release(gs_planner *pl);
 /* Replica r's larger share of g's memory or of the target compute. */
 int64_t gs_rep_size(const gs_planner *pl, int r, const gs_gpu *g);
 /* Adds replica r to gr, with its memory, compute and time-slicing rule. */

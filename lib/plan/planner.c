@@ -147,7 +147,7 @@ int gs_planner_init(gs_planner *pl, const gs_scenario *s, const char *cloud,
 	add_models(pl, s, shops);
 	/* Without a memo the planner computes everything again: the same. */
 	pl->memo = gs_memo_new();
-	return 0;
+	return gs_planner_comp_init(pl);
 }
 
 gs_micros gs_span_price(const gs_planner *pl, int m, int n)
@@ -172,4 +172,5 @@ void gs_planner_release(gs_planner *pl)
 	pl->reps = NULL;
 	gs_memo_free(pl->memo);
 	pl->memo = NULL;
+	gs_planner_comp_release(pl);
 }
