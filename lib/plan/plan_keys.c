@@ -74,15 +74,42 @@ static int cmp_long(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* Sorts k[0..n) (keys are never negative) a byte at a time, through tmp,
+ * up to the largest key's top byte: every price of every packing tried
+ * sorts its GPUs' keys, and equal keys are alike, so any sort gives these
+ * bytes; qsort where a key is negative. */
+static void sort_keys(long *k, long *tmp, int n)
+{
+	long most = 0;
+	for (int i = 0; i < n; i++) {
+		if (k[i] < 0) {
+			qsort(k, (size_t)n, sizeof *k, cmp_long);
+			return;
+		}
+		most |= k[i];
+	}
+	for (int shift = 0; shift < 64 && (most >> shift) != 0; shift += 8) {
+		int count[257] = { 0 };
+		for (int i = 0; i < n; i++)
+			count[((k[i] >> shift) & 0xff) + 1]++;
+		for (int b = 0; b < 256; b++)
+			count[b + 1] += count[b];
+		for (int i = 0; i < n; i++)
+			tmp[count[(k[i] >> shift) & 0xff]++] = k[i];
+		memcpy(k, tmp, (size_t)n * sizeof *k);
+	}
+}
+
 /* The keys of pk's GPUs in increasing order, in a new array. */
 static long *sorted_keys(const gs_planner *pl, const gs_pack *pk)
 {
-	long *k = malloc((size_t)(pk->n ? pk->n : 1) * sizeof *k);
+	size_t n = (size_t)(pk->n ? pk->n : 1);
+	long *k = malloc(2 * n * sizeof *k);
 	if (!k)
 		return NULL;
 	for (int i = 0; i < pk->n; i++)
 		k[i] = node_key(pl, &pk->gpus[i]);
-	qsort(k, (size_t)pk->n, sizeof *k, cmp_long);
+	sort_keys(k, k + n, pk->n);
 	return k;
 }
 
