@@ -3,6 +3,7 @@
  * instances onto GPUs within the geometries the GPU allows. MIG is the only
  * way tenants may share a GPU.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -146,13 +147,12 @@ static int mig_may_join(const gs_planner *pl, const gs_pgpu *pg, const gs_group 
 	return gs_host_may_add(pl, pg, gr);
 }
 
-/* Places the instance on this GPU if it fits: 1 if placed, 0 if not, -1
- * when out of memory. */
-static int mig_try(const gs_planner *pl, gs_pgpu *pg, const gs_group *gr)
+/* Places the instance (strict: mig_strict's answer for it) on this GPU if
+ * it fits: 1 if placed, 0 if not, -1 when out of memory. */
+static int mig_try(const gs_planner *pl, gs_pgpu *pg, const gs_group *gr, int strict)
 {
 	const gs_mig_profile *items[32];
 	int starts[32];
-	int strict = mig_strict(pl, pg->model, gr);
 	if (pg->ng >= 31 || !mig_may_join(pl, pg, gr, strict))
 		return 0;
 	for (int i = 0; i < pg->ng; i++)
@@ -177,39 +177,59 @@ static int spread_of(const gs_group *g, const gs_planner *pl)
 	return 0;
 }
 
-/* An instance's sort key, read once rather than in every comparison. */
+/* Sorts n pairs by their keys (which are distinct), a byte at a time
+ * through tmp, skipping the bytes all keys share: the same order as any
+ * sort gives, without a comparator call per step on thousands of
+ * instances per packing tried. */
 typedef struct ikey {
+	uint64_t key;
 	gs_group *gr;
-	int spread, mem, cs, rep;
 } ikey;
 
-static int by_slots_desc(const void *a, const void *b)
+static void radix_sort(ikey *v, ikey *tmp, int n)
 {
-	const ikey *x = a, *y = b;
-	if (x->spread != y->spread)
-		return y->spread - x->spread;
-	if (x->mem != y->mem)
-		return y->mem - x->mem;
-	if (x->cs != y->cs)
-		return y->cs - x->cs;
-	return x->rep - y->rep;
+	uint64_t any = 0, all = ~(uint64_t)0;
+	for (int i = 0; i < n; i++) {
+		any |= v[i].key;
+		all &= v[i].key;
+	}
+	for (int shift = 0; shift < 64; shift += 8) {
+		size_t count[257] = { 0 };
+		if (!(((any ^ all) >> shift) & 0xff))
+			continue;
+		for (int i = 0; i < n; i++)
+			count[((v[i].key >> shift) & 0xff) + 1]++;
+		for (int b = 0; b < 256; b++)
+			count[b + 1] += count[b];
+		for (int i = 0; i < n; i++)
+			tmp[count[(v[i].key >> shift) & 0xff]++] = v[i];
+		memcpy(v, tmp, (size_t)n * sizeof *v);
+	}
+}
+
+/* Biggest first: spread ones first (with spread_first), then more memory
+ * slices, more compute slices, and the lower first replica, as one key
+ * that increases in that order. Slices are below 64 (a GPU's slots are
+ * the bits of a uint64_t, catalog/mig.c) and replicas are ints. */
+static uint64_t slots_key(const gs_planner *pl, const gs_group *gr, int spread_first)
+{
+	uint64_t spread = spread_first && spread_of(gr, pl);
+	return (1 - spread) << 62 | (uint64_t)(0x7fff - gr->prof->memory_slices) << 47 |
+	       (uint64_t)(0x7fff - gr->prof->compute_slices) << 32 | (uint32_t)gr->reps[0];
 }
 
 /* Sorts the instances biggest first (or, with spread_first, those whose
  * replicas must not share a GPU first); -1 when out of memory. */
 static int sort_instances(const gs_planner *pl, gs_group **inst, int n, int spread_first)
 {
-	ikey *k = malloc((size_t)(n ? n : 1) * sizeof *k);
+	ikey *k = malloc(2 * (size_t)(n ? n : 1) * sizeof *k);
 	if (!k)
 		return -1;
 	for (int i = 0; i < n; i++) {
+		k[i].key = slots_key(pl, inst[i], spread_first);
 		k[i].gr = inst[i];
-		k[i].spread = spread_first ? spread_of(inst[i], pl) : 0;
-		k[i].mem = inst[i]->prof->memory_slices;
-		k[i].cs = inst[i]->prof->compute_slices;
-		k[i].rep = inst[i]->reps[0];
 	}
-	qsort(k, (size_t)n, sizeof *k, by_slots_desc);
+	radix_sort(k, k + n, n);
 	for (int i = 0; i < n; i++)
 		inst[i] = k[i].gr;
 	free(k);
@@ -236,9 +256,10 @@ static int place_one(const gs_planner *pl, const gs_gpu *g, gs_group *gr, gs_pac
                      int first, slices **used, size_t *cap)
 {
 	gs_pgpu *pg;
+	int strict = mig_strict(pl, g, gr);
 	for (int j = pk->n - 1; j >= first && j >= pk->n - GS_FIT_WINDOW; j--) {
 		slices *u = &(*used)[j - first];
-		int rc = over_slices(g, *u, gr) ? 0 : mig_try(pl, &pk->gpus[j], gr);
+		int rc = over_slices(g, *u, gr) ? 0 : mig_try(pl, &pk->gpus[j], gr, strict);
 		if (rc != 0) {
 			u->mem += gr->prof->memory_slices;
 			u->cs += gr->prof->compute_slices;
@@ -246,7 +267,7 @@ static int place_one(const gs_planner *pl, const gs_gpu *g, gs_group *gr, gs_pac
 		}
 	}
 	pg = gs_pack_add_gpu(pk, g, GS_STRATEGY_MIG);
-	if (!pg || mig_try(pl, pg, gr) != 1 ||
+	if (!pg || mig_try(pl, pg, gr, strict) != 1 ||
 	    gs_grow(used, cap, (size_t)(pk->n - first), sizeof **used) < 0)
 		return -1;
 	(*used)[pk->n - 1 - first].mem = gr->prof->memory_slices;
