@@ -205,6 +205,20 @@ int gs_pgpu_add_group(gs_pgpu *pg, const gs_group *gr);
 void gs_groups_free(gs_group *gs, int n);
 void gs_pack_release(gs_pack *p);
 
+/* ---- a packing as words (pack_keep.c) ----------------------------------- */
+
+/* A growing array of words. */
+typedef struct gs_words {
+	int64_t *v;
+	size_t n, cap;
+} gs_words;
+
+/* Appends pk, every field, to out; -1 when out of memory (or a group has
+ * no replicas). */
+int gs_pack_save(const gs_pack *pk, gs_words *out);
+/* The packing gs_pack_save wrote at v, in new memory; -1 when out of it. */
+int gs_pack_load(const int64_t *v, gs_pack *pk);
+
 /* ---- whole GPUs shared by one tenant (pack_share.c) ---------------------- */
 
 /* The usable memory of a GPU of model g (catalog/offer.h), in bytes. */
