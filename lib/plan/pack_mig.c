@@ -115,45 +115,63 @@ static int spreads_gpu(const gs_planner *pl, const gs_group *gr)
  * instance): a GPU with two instances of one profile could seat two
  * replicas of a spread: gpu workload that asks it. A DRA claim names its
  * instance. */
-static int spread_profile_clash(const gs_planner *pl, const gs_pgpu *pg, const gs_group *gr)
+/* What the rules ask of an instance whatever GPU it tries, found once
+ * per instance rather than once per GPU of the window. */
+typedef struct facts {
+	int strict;      /* mig_strict */
+	int spread;      /* some replica's workload spreads */
+	int spreads_gpu; /* spreads_gpu */
+} facts;
+
+static facts facts_of(const gs_planner *pl, const gs_gpu *g, const gs_group *gr)
+{
+	facts f = { mig_strict(pl, g, gr), 0, spreads_gpu(pl, gr) };
+	for (int k = 0; k < gr->n && !f.spread; k++)
+		f.spread = pl->reps[gr->reps[k]].w->spread != GS_SPREAD_NONE;
+	return f;
+}
+
+static int spread_profile_clash(const gs_planner *pl, const gs_pgpu *pg, const gs_group *gr,
+                                const facts *f)
 {
 	if (pl->via_dra)
 		return 0;
 	for (int i = 0; i < pg->ng; i++)
-		if (pg->g[i].prof == gr->prof &&
-		    (spreads_gpu(pl, gr) || spreads_gpu(pl, &pg->g[i])))
+		if (pg->g[i].prof == gr->prof && (f->spreads_gpu || spreads_gpu(pl, &pg->g[i])))
 			return 1;
 	return 0;
 }
 
 /* May the instance join the GPU's others (strictness, tenants, spread)? */
 static int mig_may_join(const gs_planner *pl, const gs_pgpu *pg, const gs_group *gr,
-                        int strict)
+                        const facts *f)
 {
 	for (int i = 0; i < pg->ng; i++) {
-		if ((gr->n > 1 && pg->g[i].strict) || (strict && pg->mig_ts))
+		if ((gr->n > 1 && pg->g[i].strict) || (f->strict && pg->mig_ts))
 			return 0;
 		/* Time-sliced instances of a profile are one pool per node under
 		 * the device plugin: such a GPU holds one tenant. */
 		if (!pl->via_dra && (gr->n > 1 || pg->mig_ts) && pg->g[i].tenant != gr->tenant)
 			return 0;
 	}
-	for (int i = 0; i < pg->ng; i++)
+	/* (A replica that does not spread conflicts with none.) */
+	for (int i = 0; f->spread && i < pg->ng; i++)
 		for (int k = 0; k < gr->n; k++)
 			if (gs_spread_conflict(pl, pg->g[i].reps, pg->g[i].n, gr->reps[k]))
 				return 0;
-	if (spread_profile_clash(pl, pg, gr))
+	if (spread_profile_clash(pl, pg, gr, f))
 		return 0;
 	return gs_host_may_add(pl, pg, gr);
 }
 
-/* Places the instance (strict: mig_strict's answer for it) on this GPU if
- * it fits: 1 if placed, 0 if not, -1 when out of memory. */
-static int mig_try(const gs_planner *pl, gs_pgpu *pg, const gs_group *gr, int strict)
+/* Places the instance (f: its facts_of) on this GPU if it fits: 1 if
+ * placed, 0 if not, -1 when out of memory. */
+static int mig_try(const gs_planner *pl, gs_pgpu *pg, const gs_group *gr, const facts *f)
 {
 	const gs_mig_profile *items[32];
 	int starts[32];
-	if (pg->ng >= 31 || !mig_may_join(pl, pg, gr, strict))
+	int strict = f->strict;
+	if (pg->ng >= 31 || !mig_may_join(pl, pg, gr, f))
 		return 0;
 	for (int i = 0; i < pg->ng; i++)
 		items[i] = pg->g[i].prof;
@@ -256,10 +274,10 @@ static int place_one(const gs_planner *pl, const gs_gpu *g, gs_group *gr, gs_pac
                      int first, slices **used, size_t *cap)
 {
 	gs_pgpu *pg;
-	int strict = mig_strict(pl, g, gr);
+	facts f = facts_of(pl, g, gr);
 	for (int j = pk->n - 1; j >= first && j >= pk->n - GS_FIT_WINDOW; j--) {
 		slices *u = &(*used)[j - first];
-		int rc = over_slices(g, *u, gr) ? 0 : mig_try(pl, &pk->gpus[j], gr, strict);
+		int rc = over_slices(g, *u, gr) ? 0 : mig_try(pl, &pk->gpus[j], gr, &f);
 		if (rc != 0) {
 			u->mem += gr->prof->memory_slices;
 			u->cs += gr->prof->compute_slices;
@@ -267,7 +285,7 @@ static int place_one(const gs_planner *pl, const gs_gpu *g, gs_group *gr, gs_pac
 		}
 	}
 	pg = gs_pack_add_gpu(pk, g, GS_STRATEGY_MIG);
-	if (!pg || mig_try(pl, pg, gr, strict) != 1 ||
+	if (!pg || mig_try(pl, pg, gr, &f) != 1 ||
 	    gs_grow(used, cap, (size_t)(pk->n - first), sizeof **used) < 0)
 		return -1;
 	(*used)[pk->n - 1 - first].mem = gr->prof->memory_slices;
