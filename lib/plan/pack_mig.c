@@ -110,11 +110,6 @@ static int spreads_gpu(const gs_planner *pl, const gs_group *gr)
 	return 0;
 }
 
-/* Under the device plugin a pod takes any instance of its profile on its
- * node, whatever the placement (pinned copies select a node, not an
- * instance): a GPU with two instances of one profile could seat two
- * replicas of a spread: gpu workload that asks it. A DRA claim names its
- * instance. */
 /* What the rules ask of an instance whatever GPU it tries, found once
  * per instance rather than once per GPU of the window. */
 typedef struct facts {
@@ -131,6 +126,11 @@ static facts facts_of(const gs_planner *pl, const gs_gpu *g, const gs_group *gr)
 	return f;
 }
 
+/* Under the device plugin a pod takes any instance of its profile on its
+ * node, whatever the placement (pinned copies select a node, not an
+ * instance): a GPU with two instances of one profile could seat two
+ * replicas of a spread: gpu workload that asks it. A DRA claim names its
+ * instance. */
 static int spread_profile_clash(const gs_planner *pl, const gs_pgpu *pg, const gs_group *gr,
                                 const facts *f)
 {
@@ -195,15 +195,16 @@ static int spread_of(const gs_group *g, const gs_planner *pl)
 	return 0;
 }
 
-/* Sorts n pairs by their keys (which are distinct), a byte at a time
- * through tmp, skipping the bytes all keys share: the same order as any
- * sort gives, without a comparator call per step on thousands of
- * instances per packing tried. */
+/* An instance and its sort key (slots_key). */
 typedef struct ikey {
 	uint64_t key;
 	gs_group *gr;
 } ikey;
 
+/* Sorts n pairs by their keys (which are distinct), a byte at a time
+ * through tmp, skipping the bytes all keys share: the same order as any
+ * sort gives, without a comparator call per step on thousands of
+ * instances per packing tried. */
 static void radix_sort(ikey *v, ikey *tmp, int n)
 {
 	uint64_t any = 0, all = ~(uint64_t)0;
@@ -227,8 +228,8 @@ static void radix_sort(ikey *v, ikey *tmp, int n)
 
 /* Biggest first: spread ones first (with spread_first), then more memory
  * slices, more compute slices, and the lower first replica, as one key
- * that increases in that order. Slices are below 64 (a GPU's slots are
- * the bits of a uint64_t, catalog/mig.c) and replicas are ints. */
+ * that increases in that order. Slices are far below 2^15 (memory slices
+ * are bits of a uint64_t in catalog/mig.c) and replicas are ints. */
 static uint64_t slots_key(const gs_planner *pl, const gs_group *gr, int spread_first)
 {
 	uint64_t spread = spread_first && spread_of(gr, pl);
