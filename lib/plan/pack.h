@@ -227,9 +227,11 @@ int64_t gs_gpu_bytes(const gs_gpu *g);
  * ask it in their innermost loops; the table has what converting gives. */
 static inline int64_t gs_rep_comp(const gs_planner *pl, int r, const gs_gpu *g)
 {
-	uintptr_t at = (uintptr_t)g, base = (uintptr_t)pl->cat->gpus;
-	if (pl->comp && at >= base && at < base + pl->cat->n_gpus * sizeof *g) {
-		int col = pl->comp_col[(at - base) / sizeof *g];
+	/* (A planner without the table, as advise.c's, converts.) */
+	if (pl->comp) {
+		uintptr_t at = (uintptr_t)g, base = (uintptr_t)pl->cat->gpus;
+		int col = at >= base && at < base + pl->cat->n_gpus * sizeof *g
+		              ? pl->comp_col[(at - base) / sizeof *g] : -1;
 		if (col >= 0)
 			return pl->comp[(size_t)pl->reps[r].wi * (size_t)pl->ncomp + (size_t)col];
 	}
