@@ -60,6 +60,20 @@ static int bigger_first(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* At most MAX_INSTANCES items, and the packer asks for every GPU it
+ * tries: an insertion sort, without qsort's calls. bigger_first orders
+ * distinct profiles strictly, so the order is qsort's. */
+static void sort_bigger_first(const gs_mig_profile **items, size_t n)
+{
+	for (size_t i = 1; i < n; i++) {
+		const gs_mig_profile *x = items[i];
+		size_t j = i;
+		for (; j > 0 && bigger_first(&items[j - 1], &x) > 0; j--)
+			items[j] = items[j - 1];
+		items[j] = x;
+	}
+}
+
 static const char *engine_name(int e)
 {
 	static const char *const names[] = { "NVDEC", "NVENC", "NVJPG", "OFA" };
@@ -134,9 +148,12 @@ int gs_mig_fit(const gs_gpu *gpu, const gs_mig_profile *const *profiles,
 	if ((rc = check_budgets(gpu, profiles, n, err)) < 0)
 		return rc;
 	memcpy(items, profiles, n * sizeof *items);
-	qsort(items, n, sizeof *items, bigger_first);
+	sort_bigger_first(items, n);
 	if (!place(items, 0, n, 0, placed, &deepest)) {
 		char buf[64];
+		/* The packer asks without err, for every GPU it tries. */
+		if (!err)
+			return GS_ENOFIT;
 		list_starts(items[deepest], buf, sizeof buf);
 		return gs_fail(err, GS_ENOFIT,
 		               "no placement without overlapping memory slices: %s "

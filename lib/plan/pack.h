@@ -12,8 +12,12 @@
 #ifndef GS_PLAN_PACK_H
 #define GS_PLAN_PACK_H
 
+#include <stdint.h>
+
 #include "base/base.h"
+#include "catalog/catalog.h"
 #include "catalog/offer.h"
+#include "scenario/scenario.h"
 
 /* At most this many GPU models are planned at once. */
 #define GS_MAX_MODELS 64
@@ -171,6 +175,14 @@ typedef struct gs_planner {
 	int wide;                  /* some workload has gpusPerReplica above 1 */
 	int wide_apart;            /* robust: replicas of several GPUs on nodes
 	                            * of their own span (plan_placement.c) */
+	struct gs_memo *memo;      /* results computed before (memo.h), shared
+	                            * by the copies of this planner; or NULL */
+	/* Each workload's peak compute on each catalog GPU the planner buys,
+	 * converted once (plan_comp.c): comp[wi * ncomp + comp_col[gpu]],
+	 * where comp_col is -1 for a GPU not bought; NULL: convert each time. */
+	int64_t *comp;
+	int *comp_col;
+	int ncomp;
 } gs_planner;
 
 /* ---- packing a model (pack.c) ------------------------------------------- */
@@ -193,12 +205,41 @@ int gs_pgpu_add_group(gs_pgpu *pg, const gs_group *gr);
 void gs_groups_free(gs_group *gs, int n);
 void gs_pack_release(gs_pack *p);
 
+/* ---- a packing as words (pack_keep.c) ----------------------------------- */
+
+/* A growing array of words. */
+typedef struct gs_words {
+	int64_t *v;
+	size_t n, cap;
+} gs_words;
+
+/* Appends pk, every field, to out; -1 when out of memory (or a group has
+ * no replicas). */
+int gs_pack_save(const gs_pack *pk, gs_words *out);
+/* The packing gs_pack_save wrote at v, in new memory; -1 when out of it. */
+int gs_pack_load(const int64_t *v, gs_pack *pk);
+
 /* ---- whole GPUs shared by one tenant (pack_share.c) ---------------------- */
 
 /* The usable memory of a GPU of model g (catalog/offer.h), in bytes. */
 int64_t gs_gpu_bytes(const gs_gpu *g);
-/* Replica r's peak compute on model g, in ppm of g. */
-int64_t gs_rep_comp(const gs_planner *pl, int r, const gs_gpu *g);
+/* Replica r's peak compute on model g, in ppm of g. Inline: the packers
+ * ask it in their innermost loops; the table has what converting gives. */
+static inline int64_t gs_rep_comp(const gs_planner *pl, int r, const gs_gpu *g)
+{
+	/* (A planner without the table, as advise.c's, converts.) */
+	if (pl->comp) {
+		uintptr_t at = (uintptr_t)g, base = (uintptr_t)pl->cat->gpus;
+		int col = at >= base && at < base + pl->cat->n_gpus * sizeof *g
+		              ? pl->comp_col[(at - base) / sizeof *g] : -1;
+		if (col >= 0)
+			return pl->comp[(size_t)pl->reps[r].wi * (size_t)pl->ncomp + (size_t)col];
+	}
+	return gs_workload_compute_on(pl->reps[r].w, g);
+}
+/* Fills the table of gs_rep_comp (plan_comp.c); -1 when out of memory. */
+int gs_planner_comp_init(gs_planner *pl);
+void gs_planner_comp_release(gs_planner *pl);
 /* Replica r's larger share of g's memory or of the target compute. */
 int64_t gs_rep_size(const gs_planner *pl, int r, const gs_gpu *g);
 /* Adds replica r to gr, with its memory, compute and time-slicing rule. */

@@ -8,9 +8,11 @@
  * answer. It asks pack_share.c's rules whether a replica may join a group,
  * and is called by pack.c after the first fit.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "plan/memo.h"
 #include "plan/pack.h"
 
 #define EXACT_MAX_REPLICAS 24
@@ -169,6 +171,47 @@ static int replace_groups(const gs_planner *pl, const gs_gpu *g, gs_group *gs, i
 	return rc;
 }
 
+/* The memo's key of a search: everything the rules it asks read (the
+ * model, the target, placement, MPS and where worst cases are counted),
+ * FFD's group count and the items in order. */
+static int search_key(const gs_planner *pl, const bb *b, int64_t *key)
+{
+	int k = 0;
+	key[k++] = (int64_t)(intptr_t)b->g;
+	key[k++] = pl->target;
+	key[k++] = pl->placement;
+	key[k++] = pl->no_mps * 2 + pl->via_dra;
+	key[k++] = pl->robust_bound != NULL;
+	key[k++] = b->best_nb;
+	for (int i = 0; i < b->n; i++)
+		key[k++] = b->items[i];
+	return k;
+}
+
+/* The search, or its result from the memo: b->best_nb and b->best, and
+ * the worst cases it counted in pl->robust_bound. */
+static void search(const gs_planner *pl, bb *b)
+{
+	int64_t key[EXACT_MAX_REPLICAS + 8], val[EXACT_MAX_REPLICAS + 1];
+	int nkey = search_key(pl, b, key), nval;
+	long before = pl->robust_bound ? *pl->robust_bound : 0, counted;
+	const int64_t *got = gs_memo_get(pl->memo, key, nkey, &nval, &counted);
+	if (got) {
+		b->best_nb = (int)got[0];
+		for (int i = 0; i < b->n; i++)
+			b->best[i] = (int)got[1 + i];
+		if (pl->robust_bound)
+			*pl->robust_bound += counted;
+		return;
+	}
+	bb_search(b, 0);
+	val[0] = b->best_nb;
+	for (int i = 0; i < b->n; i++)
+		val[1 + i] = b->best[i];
+	counted = pl->robust_bound ? *pl->robust_bound - before : 0;
+	gs_memo_put(pl->memo, key, nkey, val, b->n + 1, counted);
+}
+
 /* Replaces tenant t's groups among gs[0..*ngp) by an exact packing when
  * that needs fewer groups. */
 static int exact_tenant(const gs_planner *pl, const gs_gpu *g, gs_group *gs, int *ngp,
@@ -197,7 +240,7 @@ static int exact_tenant(const gs_planner *pl, const gs_gpu *g, gs_group *gs, int
 	b.lb = lower_bound(pl, g, items, n);
 	if (ffd <= b.lb)
 		return 0;
-	bb_search(&b, 0);
+	search(pl, &b);
 	if (b.best_nb >= ffd)
 		return 0;
 	return replace_groups(pl, g, gs, ngp, t, &b);

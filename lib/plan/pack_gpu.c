@@ -30,7 +30,9 @@ gs_pgpu *gs_pack_add_gpu(gs_pack *pk, const gs_gpu *g, gs_strategy st)
 int gs_pgpu_add_group(gs_pgpu *pg, const gs_group *gr)
 {
 	if (pg->ng == pg->capg) {
-		int ncap = pg->capg ? pg->capg * 2 : 2;
+		/* A whole GPU holds one group; a MIG GPU up to 7 instances,
+		 * which would otherwise grow the array three times. */
+		int ncap = pg->capg ? pg->capg * 2 : pg->strategy == GS_STRATEGY_MIG ? 8 : 1;
 		gs_group *p = realloc(pg->g, (size_t)ncap * sizeof *p);
 		if (!p)
 			return -1;

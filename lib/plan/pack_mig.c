@@ -3,6 +3,7 @@
  * instances onto GPUs within the geometries the GPU allows. MIG is the only
  * way tenants may share a GPU.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -109,51 +110,68 @@ static int spreads_gpu(const gs_planner *pl, const gs_group *gr)
 	return 0;
 }
 
+/* What the rules ask of an instance whatever GPU it tries, found once
+ * per instance rather than once per GPU of the window. */
+typedef struct facts {
+	int strict;      /* mig_strict */
+	int spread;      /* some replica's workload spreads */
+	int spreads_gpu; /* spreads_gpu */
+} facts;
+
+static facts facts_of(const gs_planner *pl, const gs_gpu *g, const gs_group *gr)
+{
+	facts f = { mig_strict(pl, g, gr), 0, spreads_gpu(pl, gr) };
+	for (int k = 0; k < gr->n && !f.spread; k++)
+		f.spread = pl->reps[gr->reps[k]].w->spread != GS_SPREAD_NONE;
+	return f;
+}
+
 /* Under the device plugin a pod takes any instance of its profile on its
  * node, whatever the placement (pinned copies select a node, not an
  * instance): a GPU with two instances of one profile could seat two
  * replicas of a spread: gpu workload that asks it. A DRA claim names its
  * instance. */
-static int spread_profile_clash(const gs_planner *pl, const gs_pgpu *pg, const gs_group *gr)
+static int spread_profile_clash(const gs_planner *pl, const gs_pgpu *pg, const gs_group *gr,
+                                const facts *f)
 {
 	if (pl->via_dra)
 		return 0;
 	for (int i = 0; i < pg->ng; i++)
-		if (pg->g[i].prof == gr->prof &&
-		    (spreads_gpu(pl, gr) || spreads_gpu(pl, &pg->g[i])))
+		if (pg->g[i].prof == gr->prof && (f->spreads_gpu || spreads_gpu(pl, &pg->g[i])))
 			return 1;
 	return 0;
 }
 
 /* May the instance join the GPU's others (strictness, tenants, spread)? */
 static int mig_may_join(const gs_planner *pl, const gs_pgpu *pg, const gs_group *gr,
-                        int strict)
+                        const facts *f)
 {
 	for (int i = 0; i < pg->ng; i++) {
-		if ((gr->n > 1 && pg->g[i].strict) || (strict && pg->mig_ts))
+		if ((gr->n > 1 && pg->g[i].strict) || (f->strict && pg->mig_ts))
 			return 0;
 		/* Time-sliced instances of a profile are one pool per node under
 		 * the device plugin: such a GPU holds one tenant. */
 		if (!pl->via_dra && (gr->n > 1 || pg->mig_ts) && pg->g[i].tenant != gr->tenant)
 			return 0;
 	}
-	for (int i = 0; i < pg->ng; i++)
+	/* (A replica that does not spread conflicts with none.) */
+	for (int i = 0; f->spread && i < pg->ng; i++)
 		for (int k = 0; k < gr->n; k++)
 			if (gs_spread_conflict(pl, pg->g[i].reps, pg->g[i].n, gr->reps[k]))
 				return 0;
-	if (spread_profile_clash(pl, pg, gr))
+	if (spread_profile_clash(pl, pg, gr, f))
 		return 0;
 	return gs_host_may_add(pl, pg, gr);
 }
 
-/* Places the instance on this GPU if it fits: 1 if placed, 0 if not, -1
- * when out of memory. */
-static int mig_try(const gs_planner *pl, gs_pgpu *pg, const gs_group *gr)
+/* Places the instance (f: its facts_of) on this GPU if it fits: 1 if
+ * placed, 0 if not, -1 when out of memory. */
+static int mig_try(const gs_planner *pl, gs_pgpu *pg, const gs_group *gr, const facts *f)
 {
 	const gs_mig_profile *items[32];
 	int starts[32];
-	int strict = mig_strict(pl, pg->model, gr);
-	if (pg->ng >= 31 || !mig_may_join(pl, pg, gr, strict))
+	int strict = f->strict;
+	if (pg->ng >= 31 || !mig_may_join(pl, pg, gr, f))
 		return 0;
 	for (int i = 0; i < pg->ng; i++)
 		items[i] = pg->g[i].prof;
@@ -182,21 +200,103 @@ static int spread_of(const gs_group *g, const gs_planner *pl)
 	return 0;
 }
 
-static const gs_planner *sort_pl; /* qsort has no user data in C11 */
+/* An instance and its sort key (slots_key). */
+typedef struct ikey {
+	uint64_t key;
+	gs_group *gr;
+} ikey;
 
-static int by_slots_desc(const void *a, const void *b)
+/* Sorts n pairs by their keys (which are distinct), a byte at a time
+ * through tmp, skipping the bytes all keys share: the same order as any
+ * sort gives, without a comparator call per step on thousands of
+ * instances per packing tried. */
+static void radix_sort(ikey *v, ikey *tmp, int n)
 {
-	const gs_group *x = *(const gs_group *const *)a, *y = *(const gs_group *const *)b;
-	if (sort_pl) {
-		int sx = spread_of(x, sort_pl), sy = spread_of(y, sort_pl);
-		if (sx != sy)
-			return sy - sx;
+	uint64_t any = 0, all = ~(uint64_t)0;
+	for (int i = 0; i < n; i++) {
+		any |= v[i].key;
+		all &= v[i].key;
 	}
-	if (x->prof->memory_slices != y->prof->memory_slices)
-		return y->prof->memory_slices - x->prof->memory_slices;
-	if (x->prof->compute_slices != y->prof->compute_slices)
-		return y->prof->compute_slices - x->prof->compute_slices;
-	return x->reps[0] - y->reps[0];
+	for (int shift = 0; shift < 64; shift += 8) {
+		size_t count[257] = { 0 };
+		if (!(((any ^ all) >> shift) & 0xff))
+			continue;
+		for (int i = 0; i < n; i++)
+			count[((v[i].key >> shift) & 0xff) + 1]++;
+		for (int b = 0; b < 256; b++)
+			count[b + 1] += count[b];
+		for (int i = 0; i < n; i++)
+			tmp[count[(v[i].key >> shift) & 0xff]++] = v[i];
+		memcpy(v, tmp, (size_t)n * sizeof *v);
+	}
+}
+
+/* Biggest first: spread ones first (with spread_first), then more memory
+ * slices, more compute slices, and the lower first replica, as one key
+ * that increases in that order. Slices are far below 2^15 (memory slices
+ * are bits of a uint64_t in catalog/mig.c) and replicas are ints. */
+static uint64_t slots_key(const gs_planner *pl, const gs_group *gr, int spread_first)
+{
+	uint64_t spread = spread_first && spread_of(gr, pl);
+	return (1 - spread) << 62 | (uint64_t)(0x7fff - gr->prof->memory_slices) << 47 |
+	       (uint64_t)(0x7fff - gr->prof->compute_slices) << 32 | (uint32_t)gr->reps[0];
+}
+
+/* Sorts the instances biggest first (or, with spread_first, those whose
+ * replicas must not share a GPU first); -1 when out of memory. */
+static int sort_instances(const gs_planner *pl, gs_group **inst, int n, int spread_first)
+{
+	ikey *k = malloc(2 * (size_t)(n ? n : 1) * sizeof *k);
+	if (!k)
+		return -1;
+	for (int i = 0; i < n; i++) {
+		k[i].key = slots_key(pl, inst[i], spread_first);
+		k[i].gr = inst[i];
+	}
+	radix_sort(k, k + n, n);
+	for (int i = 0; i < n; i++)
+		inst[i] = k[i].gr;
+	free(k);
+	return 0;
+}
+
+/* The memory and compute slices the instances of one GPU take. */
+typedef struct slices {
+	int mem, cs;
+} slices;
+
+/* Whether gr's slices on top of u go past the GPU's: then gs_mig_fit
+ * refuses (its budgets), found without asking it. */
+static int over_slices(const gs_gpu *g, slices u, const gs_group *gr)
+{
+	return u.mem + gr->prof->memory_slices > g->mig_slots ||
+	       u.cs + gr->prof->compute_slices > g->mig_compute_slices;
+}
+
+/* The instance on one of the window's GPUs (their slices in used), else a
+ * new one; -1 when out of memory. The rules mig_try asks are pure, so
+ * over_slices, cheapest, asks first: most GPUs of a window are full. */
+static int place_one(const gs_planner *pl, const gs_gpu *g, gs_group *gr, gs_pack *pk,
+                     int first, slices **used, size_t *cap)
+{
+	gs_pgpu *pg;
+	facts f = facts_of(pl, g, gr);
+	for (int j = pk->n - 1; j >= first && j >= pk->n - GS_FIT_WINDOW; j--) {
+		slices *u = &(*used)[j - first];
+		int rc = over_slices(g, *u, gr) ? 0 : mig_try(pl, &pk->gpus[j], gr, &f);
+		if (rc != 0) {
+			u->mem += gr->prof->memory_slices;
+			u->cs += gr->prof->compute_slices;
+			return rc < 0 ? -1 : 0;
+		}
+	}
+	pg = gs_pack_add_gpu(pk, g, GS_STRATEGY_MIG);
+	if (!pg || mig_try(pl, pg, gr, &f) != 1 ||
+	    gs_grow(used, cap, (size_t)(pk->n - first), sizeof **used) < 0)
+		return -1;
+	(*used)[pk->n - 1 - first].mem = gr->prof->memory_slices;
+	(*used)[pk->n - 1 - first].cs = gr->prof->compute_slices;
+	return 0;
 }
 
 /* Packs MIG instances onto GPUs, biggest first (or, with spread_first,
@@ -204,25 +304,13 @@ static int by_slots_desc(const void *a, const void *b)
 static int pack_mig_order(const gs_planner *pl, const gs_gpu *g, gs_group **inst, int n,
                           gs_pack *pk, int spread_first)
 {
-	int first = pk->n;
-	sort_pl = spread_first ? pl : NULL;
-	qsort(inst, (size_t)n, sizeof *inst, by_slots_desc);
-	sort_pl = NULL;
-	for (int i = 0; i < n; i++) {
-		int placed = 0;
-		for (int j = pk->n - 1; j >= first && j >= pk->n - GS_FIT_WINDOW && !placed; j--) {
-			int rc = mig_try(pl, &pk->gpus[j], inst[i]);
-			if (rc < 0)
-				return -1;
-			placed = rc;
-		}
-		if (!placed) {
-			gs_pgpu *pg = gs_pack_add_gpu(pk, g, GS_STRATEGY_MIG);
-			if (!pg || mig_try(pl, pg, inst[i]) != 1)
-				return -1;
-		}
-	}
-	return 0;
+	int first = pk->n, rc = sort_instances(pl, inst, n, spread_first);
+	slices *used = NULL;
+	size_t cap = 0;
+	for (int i = 0; i < n && rc == 0; i++)
+		rc = place_one(pl, g, inst[i], pk, first, &used, &cap);
+	free(used);
+	return rc;
 }
 
 /* Frees the groups of GPUs from..to-1 (the caller drops the GPUs). */

@@ -23,11 +23,6 @@
 static int64_t gpu_bytes(const gs_gpu *g) { return gs_usable_bytes(g); }
 int64_t gs_gpu_bytes(const gs_gpu *g) { return gpu_bytes(g); }
 
-int64_t gs_rep_comp(const gs_planner *pl, int r, const gs_gpu *g)
-{
-	return gs_workload_compute_on(pl->reps[r].w, g);
-}
-
 static int64_t rep_size(const gs_planner *pl, int r, const gs_gpu *g)
 {
 	int64_t mem = pl->reps[r].w->memory_bytes * GS_PPM / gpu_bytes(g);

@@ -76,7 +76,13 @@ static int build_shared(const gs_planner *pl, gs_shop *shops, const gs_choice *c
 	if (gs_built_init(pl, b) < 0)
 		return -1;
 	for (int m = 0; m < pl->nmodels; m++) {
-		int *reps, n, rc;
+		int *reps, n, rc = gs_choice_kept(pl, shops, c, m, &b->packs[m]);
+		/* The search packed this choice already. */
+		if (rc != 0) {
+			if (rc < 0)
+				return -1;
+			continue;
+		}
 		if (gs_reps_of_model(pl, c, m, &reps, &n) < 0)
 			return -1;
 		rc = n ? gs_pack_model(pl, pl->models[m], reps, n, &b->packs[m]) : 0;

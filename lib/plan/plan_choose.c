@@ -3,10 +3,12 @@
  * GPU that holds it, then a local search that moves workloads between
  * models while the whole plan, packed and bought, gets cheaper.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "plan/host.h"
+#include "plan/memo.h"
 #include "plan/planner.h"
 #include "scenario/scenario.h"
 
@@ -23,10 +25,13 @@ int gs_reps_of_model(const gs_planner *pl, const gs_choice *c, int m, int **out,
 	return 0;
 }
 
-/* What model m's workloads cost, packed and bought. */
-static int eval_model(const gs_planner *pl, gs_shop *shops, const gs_choice *c, int m,
-                      gs_total *t)
+/* What model m's workloads cost, packed and bought; with keep, the
+ * packing as bought (merged) in keep's words, and in *kept the worst cases
+ * packing and merging counted. */
+static int eval_packed(const gs_planner *pl, gs_shop *shops, const gs_choice *c, int m,
+                       gs_total *t, gs_words *keep, long *kept)
 {
+	long before = pl->robust_bound ? *pl->robust_bound : 0;
 	int *reps, n, rc;
 	gs_pack pk;
 	if (gs_reps_of_model(pl, c, m, &reps, &n) < 0)
@@ -40,10 +45,126 @@ static int eval_model(const gs_planner *pl, gs_shop *shops, const gs_choice *c, 
 	free(reps);
 	if (rc < 0)
 		return -1;
-	if ((rc = gs_merge_dedicated(pl, &shops[m], &pk)) == 0)
+	if ((rc = gs_merge_dedicated(pl, &shops[m], &pk)) == 0 && keep) {
+		*kept = pl->robust_bound ? *pl->robust_bound - before : 0;
+		if (gs_pack_save(&pk, keep) < 0)
+			keep->n = 0;
+	}
+	if (rc == 0)
 		rc = gs_price_pack(pl, &shops[m], &pk, t);
 	gs_pack_release(&pk);
 	return rc;
+}
+
+/* The words of the memo's key of an evaluation that come before the
+ * workloads. */
+#define EVAL_HEAD 15
+
+/* What the memo keeps under a key: an evaluation's totals, or the
+ * packing of a choice the search kept. */
+enum { KEY_TOTALS = 2, KEY_PACKING = 4 };
+
+/* The memo's key of model m's evaluation: what the packer and the shop
+ * read of the planner (its copies differ in these), then each workload
+ * of m, with whether its replicas are kept off MIG (plan_uniform.c);
+ * -1 when a workload's replicas differ in that (then no memo). */
+static int eval_key(const gs_planner *pl, const gs_shop *shops, const gs_choice *c, int m,
+                    int what, int64_t *key)
+{
+	int k = 0, last = -1, no_mig = 0;
+	int64_t head[EVAL_HEAD] = {
+		what, m, (int64_t)(intptr_t)shops, (int64_t)(intptr_t)pl->shops,
+		(int64_t)(intptr_t)pl->cost, (int64_t)(intptr_t)pl->cloud, pl->target,
+		pl->placement, pl->via_dra, pl->no_mps, pl->no_mig, pl->wide, pl->wide_apart,
+		pl->host_needs, pl->robust_bound != NULL,
+	};
+	memcpy(key, head, sizeof head);
+	k = EVAL_HEAD;
+	for (int r = 0; r < pl->nreps; r++) {
+		const gs_replica *p = &pl->reps[r];
+		if (c->model[p->wi] != m)
+			continue;
+		if (p->wi == last && p->no_mig != no_mig)
+			return -1;
+		if (p->wi != last)
+			key[k++] = (int64_t)p->wi * 2 + p->no_mig;
+		last = p->wi;
+		no_mig = p->no_mig;
+	}
+	return k;
+}
+
+/* A new key for model m's evaluation, its length in *nkey; NULL when
+ * there is no memo (or no key). */
+static int64_t *new_key(const gs_planner *pl, const gs_shop *shops, const gs_choice *c,
+                        int m, int what, int *nkey)
+{
+	int64_t *key = pl->memo && !pl->probe
+	                   ? malloc((size_t)(EVAL_HEAD + pl->nreps) * sizeof *key) : NULL;
+	if (key && (*nkey = eval_key(pl, shops, c, m, what, key)) > 0)
+		return key;
+	free(key);
+	return NULL;
+}
+
+/* eval_packed, or its result from the memo (with the worst cases it
+ * counted in pl->robust_bound): the local search evaluates the model a
+ * workload leaves once per model it tries, and every pass again. keep
+ * (may be NULL) gets the packing when it was packed. */
+static int eval_model(const gs_planner *pl, gs_shop *shops, const gs_choice *c, int m,
+                      gs_total *t, gs_words *keep, long *kept)
+{
+	long before = pl->robust_bound ? *pl->robust_bound : 0, counted;
+	int nkey = 0, nval, rc;
+	int64_t *key = new_key(pl, shops, c, m, KEY_TOTALS, &nkey);
+	const int64_t *got = key ? gs_memo_get(pl->memo, key, nkey, &nval, &counted) : NULL;
+	if (got) {
+		t->cost = got[0];
+		t->gpus = (long)got[1];
+		t->instances = (long)got[2];
+		if (pl->robust_bound)
+			*pl->robust_bound += counted;
+		free(key);
+		return 0;
+	}
+	rc = eval_packed(pl, shops, c, m, t, key ? keep : NULL, kept);
+	if (rc == 0 && key) {
+		int64_t val[3] = { t->cost, t->gpus, t->instances };
+		counted = pl->robust_bound ? *pl->robust_bound - before : 0;
+		gs_memo_put(pl->memo, key, nkey, val, 3, counted);
+	}
+	free(key);
+	return rc;
+}
+
+/* Keeps model m's packing (the words in keep, which eval_model filled for
+ * the choice c now holds) for gs_choice_kept; empties keep. */
+static void keep_packing(const gs_planner *pl, gs_shop *shops, const gs_choice *c, int m,
+                         gs_words *keep, long kept)
+{
+	int nkey = 0;
+	int64_t *key = keep->n ? new_key(pl, shops, c, m, KEY_PACKING, &nkey) : NULL;
+	if (key && keep->n <= INT32_MAX)
+		gs_memo_put(pl->memo, key, nkey, keep->v, (int)keep->n, kept);
+	free(key);
+	keep->n = 0;
+}
+
+int gs_choice_kept(const gs_planner *pl, gs_shop *shops, const gs_choice *c, int m,
+                   gs_pack *out)
+{
+	int nkey = 0, nval;
+	long counted;
+	int64_t *key = new_key(pl, shops, c, m, KEY_PACKING, &nkey);
+	const int64_t *got = key ? gs_memo_get(pl->memo, key, nkey, &nval, &counted) : NULL;
+	free(key);
+	if (!got)
+		return 0;
+	if (gs_pack_load(got, out) < 0)
+		return -1;
+	if (pl->robust_bound)
+		*pl->robust_bound += counted;
+	return 1;
 }
 
 /* The fraction of a GPU of model m a workload needs at least, in ppm: a
@@ -168,16 +289,28 @@ static int keep_if_cheaper(const gs_planner *pl, gs_shop *shops, gs_choice *c, i
 {
 	gs_total tf, tt, after = before;
 	const gs_total *of = &c->per_model[from], *ot = &c->per_model[to];
-	if (eval_model(pl, shops, c, from, &tf) < 0 || eval_model(pl, shops, c, to, &tt) < 0)
+	gs_words kf = { NULL, 0, 0 }, kt = { NULL, 0, 0 };
+	long cf = 0, ct = 0;
+	int rc = 0;
+	if (eval_model(pl, shops, c, from, &tf, &kf, &cf) < 0 ||
+	    eval_model(pl, shops, c, to, &tt, &kt, &ct) < 0) {
+		free(kf.v);
+		free(kt.v);
 		return -1;
+	}
 	after.cost += tf.cost + tt.cost - of->cost - ot->cost;
 	after.gpus += tf.gpus + tt.gpus - of->gpus - ot->gpus;
 	after.instances += tf.instances + tt.instances - of->instances - ot->instances;
-	if (!gs_total_less(after, before))
-		return 0;
-	c->per_model[from] = tf;
-	c->per_model[to] = tt;
-	return 1;
+	if (gs_total_less(after, before)) {
+		c->per_model[from] = tf;
+		c->per_model[to] = tt;
+		keep_packing(pl, shops, c, from, &kf, cf);
+		keep_packing(pl, shops, c, to, &kt, ct);
+		rc = 1;
+	}
+	free(kf.v);
+	free(kt.v);
+	return rc;
 }
 
 /* Moves one workload to another model if the whole plan gets cheaper. */
@@ -276,14 +409,21 @@ static int improve(const gs_planner *pl, gs_shop *shops, gs_choice *c)
 
 int gs_choose_models(const gs_planner *pl, gs_shop *shops, gs_choice *c)
 {
-	for (int m = 0; m < pl->nmodels; m++)
-		if (eval_model(pl, shops, c, m, &c->per_model[m]) < 0)
+	gs_words keep = { NULL, 0, 0 };
+	long kept = 0;
+	for (int m = 0; m < pl->nmodels; m++) {
+		if (eval_model(pl, shops, c, m, &c->per_model[m], &keep, &kept) < 0) {
+			free(keep.v);
 			return -1;
+		}
+		keep_packing(pl, shops, c, m, &keep, kept);
+	}
+	free(keep.v);
 	return improve(pl, shops, c);
 }
 
 int gs_choice_eval(const gs_planner *pl, gs_shop *shops, const gs_choice *c, int m,
                    gs_total *t)
 {
-	return eval_model(pl, shops, c, m, t);
+	return eval_model(pl, shops, c, m, t, NULL, NULL);
 }

@@ -74,15 +74,42 @@ static int cmp_long(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* Sorts k[0..n) (keys are never negative) a byte at a time, through tmp,
+ * up to the largest key's top byte: every price of every packing tried
+ * sorts its GPUs' keys, and equal keys are alike, so any sort gives these
+ * bytes; qsort where a key is negative. */
+static void sort_keys(long *k, long *tmp, int n)
+{
+	long most = 0;
+	for (int i = 0; i < n; i++) {
+		if (k[i] < 0) {
+			qsort(k, (size_t)n, sizeof *k, cmp_long);
+			return;
+		}
+		most |= k[i];
+	}
+	for (int shift = 0; shift < 64 && (most >> shift) != 0; shift += 8) {
+		int count[257] = { 0 };
+		for (int i = 0; i < n; i++)
+			count[((k[i] >> shift) & 0xff) + 1]++;
+		for (int b = 0; b < 256; b++)
+			count[b + 1] += count[b];
+		for (int i = 0; i < n; i++)
+			tmp[count[(k[i] >> shift) & 0xff]++] = k[i];
+		memcpy(k, tmp, (size_t)n * sizeof *k);
+	}
+}
+
 /* The keys of pk's GPUs in increasing order, in a new array. */
 static long *sorted_keys(const gs_planner *pl, const gs_pack *pk)
 {
-	long *k = malloc((size_t)(pk->n ? pk->n : 1) * sizeof *k);
+	size_t n = (size_t)(pk->n ? pk->n : 1);
+	long *k = malloc(2 * n * sizeof *k);
 	if (!k)
 		return NULL;
 	for (int i = 0; i < pk->n; i++)
 		k[i] = node_key(pl, &pk->gpus[i]);
-	qsort(k, (size_t)pk->n, sizeof *k, cmp_long);
+	sort_keys(k, k + n, pk->n);
 	return k;
 }
 
@@ -232,37 +259,89 @@ int gs_merge_dedicated(const gs_planner *pl, gs_shop *sh, gs_pack *pk)
 	return 0;
 }
 
-/* The GPUs of pk with this key, in a new array. */
-static int gpus_of_key(const gs_planner *pl, const gs_pack *pk, long key,
-                       const gs_pgpu ***out, int *n)
+/* A GPU's key and its place in the packing. */
+typedef struct keyed {
+	long key;
+	int i;
+} keyed;
+
+static int by_key_then_place(const void *a, const void *b)
 {
-	const gs_pgpu **v = malloc((size_t)(pk->n ? pk->n : 1) * sizeof *v);
-	int k = 0;
-	if (!v)
+	const keyed *x = a, *y = b;
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return (x->i > y->i) - (x->i < y->i);
+}
+
+/* Sorts v[0..n) by key, keeping the packing's order among equal keys: a
+ * stable byte-wise radix sort through tmp (keys are never negative), else
+ * qsort by key and place. */
+static void sort_keyed(keyed *v, keyed *tmp, int n)
+{
+	long most = 0;
+	for (int i = 0; i < n; i++) {
+		if (v[i].key < 0) {
+			qsort(v, (size_t)n, sizeof *v, by_key_then_place);
+			return;
+		}
+		most |= v[i].key;
+	}
+	for (int shift = 0; shift < 64 && (most >> shift) != 0; shift += 8) {
+		int count[257] = { 0 };
+		for (int i = 0; i < n; i++)
+			count[((v[i].key >> shift) & 0xff) + 1]++;
+		for (int b = 0; b < 256; b++)
+			count[b + 1] += count[b];
+		for (int i = 0; i < n; i++)
+			tmp[count[(v[i].key >> shift) & 0xff]++] = v[i];
+		memcpy(v, tmp, (size_t)n * sizeof *v);
+	}
+}
+
+/* pk's GPUs grouped by key in key order, each group in the packing's
+ * order, in a new array; keys[i] the key of out[i]. One pass, where
+ * collecting each key's GPUs apart read the whole packing once per key. */
+static int gpus_by_key(const gs_planner *pl, const gs_pack *pk, const gs_pgpu ***out,
+                       long **keys)
+{
+	size_t n = (size_t)(pk->n ? pk->n : 1);
+	keyed *k = malloc(2 * n * sizeof *k);
+	const gs_pgpu **v = malloc(n * sizeof *v);
+	long *kv = malloc(n * sizeof *kv);
+	if (!k || !v || !kv) {
+		free(k);
+		free(v);
+		free(kv);
 		return -1;
-	for (int i = 0; i < pk->n; i++)
-		if (node_key(pl, &pk->gpus[i]) == key)
-			v[k++] = &pk->gpus[i];
+	}
+	for (int i = 0; i < pk->n; i++) {
+		k[i].key = node_key(pl, &pk->gpus[i]);
+		k[i].i = i;
+	}
+	sort_keyed(k, k + n, pk->n);
+	for (int i = 0; i < pk->n; i++) {
+		v[i] = &pk->gpus[k[i].i];
+		kv[i] = k[i].key;
+	}
+	free(k);
 	*out = v;
-	*n = k;
+	*keys = kv;
 	return 0;
 }
 
 int gs_buy_pack(const gs_planner *pl, gs_shop *sh, const gs_pack *pk, gs_nodeset *ns)
 {
-	long *keys = sorted_keys(pl, pk);
-	int rc = keys ? 0 : -1;
+	const gs_pgpu **v = NULL;
+	long *keys = NULL;
+	int rc = gpus_by_key(pl, pk, &v, &keys);
 	/* Each distinct key once, in key order. */
-	for (int i = 0; rc == 0 && i < pk->n; i++) {
-		const gs_pgpu **v;
-		int n;
-		if (i > 0 && keys[i] == keys[i - 1])
-			continue;
-		if ((rc = gpus_of_key(pl, pk, keys[i], &v, &n)) < 0)
-			break;
-		rc = gs_nodes_buy(pl, sh, v, n, key_strategy(keys[i]), key_clients(keys[i]), ns);
-		free(v);
+	for (int i = 0, j; rc == 0 && i < pk->n; i = j) {
+		for (j = i; j < pk->n && keys[j] == keys[i]; j++)
+			;
+		rc = gs_nodes_buy(pl, sh, v + i, j - i, key_strategy(keys[i]),
+		                  key_clients(keys[i]), ns);
 	}
+	free(v);
 	free(keys);
 	return rc;
 }

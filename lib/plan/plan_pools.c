@@ -88,13 +88,39 @@ static int pool_key(const gs_plan *p, size_t i, gs_buf *b)
 	return b->failed ? -1 : 0;
 }
 
+/* Where each configuration's search for a free name starts: names are
+ * only ever added, so every earlier one of its names stays taken, and a
+ * fleet's thousands of pools of one configuration are named in one pass
+ * rather than each trying all the names before it. */
+typedef struct starts {
+	gs_strmap index;  /* configuration -> its entry of nth */
+	int *nth;
+	size_t n, cap;
+} starts;
+
+/* The entry of config in st, added at 1; NULL when out of memory. */
+static int *start_of(starts *st, const char *config)
+{
+	size_t at = gs_strmap_find(&st->index, config);
+	if (at != GS_STRMAP_NONE)
+		return &st->nth[at];
+	if (gs_grow(&st->nth, &st->cap, st->n + 1, sizeof *st->nth) < 0 ||
+	    gs_strmap_put(&st->index, config, st->n) < 0)
+		return NULL;
+	st->nth[st->n] = 1;
+	return &st->nth[st->n++];
+}
+
 /* "<config>", else "<config>-p2", "-p3", ...: the first free of every
  * name given so far. */
-static int pool_name(gs_plan *p, const char *config, gs_strmap *names,
+static int pool_name(gs_plan *p, const char *config, gs_strmap *names, starts *st,
                      const char **out)
 {
 	char buf[64], suffix[16];
-	for (int nth = 1;; nth++) {
+	int *from = start_of(st, config), nth;
+	if (!from)
+		return -1;
+	for (nth = *from;; nth++) {
 		if (nth == 1)
 			snprintf(buf, sizeof buf, "%s", config);
 		else {
@@ -105,6 +131,7 @@ static int pool_name(gs_plan *p, const char *config, gs_strmap *names,
 		if (gs_strmap_find(names, buf) == GS_STRMAP_NONE)
 			break;
 	}
+	*from = nth + 1;
 	if (gs_strmap_put(names, buf, 0) < 0 ||
 	    !(*out = gs_plan_strdup(p, buf)))
 		return -1;
@@ -114,6 +141,7 @@ static int pool_name(gs_plan *p, const char *config, gs_strmap *names,
 int gs_plan_name_pools(gs_plan *p)
 {
 	gs_strmap pools = GS_STRMAP_INIT, names = GS_STRMAP_INIT;
+	starts st = { GS_STRMAP_INIT, NULL, 0, 0 };
 	gs_buf key = GS_BUF_INIT;
 	int rc = 0;
 	for (size_t i = 0; i < p->n_nodes && rc == 0; i++) {
@@ -127,13 +155,15 @@ int gs_plan_name_pools(gs_plan *p)
 			continue;
 		}
 		rc = gs_strmap_put(&pools, key.data, i) < 0 ||
-		             pool_name(p, nd->config, &names, &nd->pool) < 0
+		             pool_name(p, nd->config, &names, &st, &nd->pool) < 0
 		         ? -1
 		         : 0;
 	}
 	gs_buf_release(&key);
 	gs_strmap_release(&pools);
 	gs_strmap_release(&names);
+	gs_strmap_release(&st.index);
+	free(st.nth);
 	return rc;
 }
 

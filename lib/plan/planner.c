@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "plan/memo.h"
 #include "plan/planner.h"
 #include "plan/strategy.h"
 #include "scenario/scenario.h"
@@ -144,7 +145,9 @@ int gs_planner_init(gs_planner *pl, const gs_scenario *s, const char *cloud,
 	if (add_replicas(pl, s) < 0)
 		return -1;
 	add_models(pl, s, shops);
-	return 0;
+	/* Without a memo the planner computes everything again: the same. */
+	pl->memo = gs_memo_new();
+	return gs_planner_comp_init(pl);
 }
 
 gs_micros gs_span_price(const gs_planner *pl, int m, int n)
@@ -167,4 +170,7 @@ void gs_planner_release(gs_planner *pl)
 		gs_shop_release(&pl->shops[m]);
 	free(pl->reps);
 	pl->reps = NULL;
+	gs_memo_free(pl->memo);
+	pl->memo = NULL;
+	gs_planner_comp_release(pl);
 }

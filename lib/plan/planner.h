@@ -73,6 +73,11 @@ int gs_choose_models(const gs_planner *pl, gs_shop *shops, gs_choice *c);
  * measure, for the reasons' alternatives (decide_cost.c). */
 int gs_choice_eval(const gs_planner *pl, gs_shop *shops, const gs_choice *c, int m,
                    gs_total *t);
+/* Model m's packing, merged as bought, when the local search kept it for
+ * the choice c holds (under the planner's rules now): 1 and the packing
+ * in out, 0 when none was kept (then pack it), -1 when out of memory. */
+int gs_choice_kept(const gs_planner *pl, gs_shop *shops, const gs_choice *c, int m,
+                   gs_pack *out);
 /* The replicas of the workloads on model m, in a new array. */
 int gs_reps_of_model(const gs_planner *pl, const gs_choice *c, int m, int **out, int *n);
 

@@ -39,7 +39,7 @@ static int collect(const gs_planner *pl, const gs_gpu *g, int r, reach *v,
 		}
 	v[n].wi = p->wi;
 	v[n].mem = p->w->memory_bytes;
-	v[n].comp = gs_workload_compute_on(p->w, g);
+	v[n].comp = gs_rep_comp(pl, r, g);
 	v[n].times = pinned ? 1 : cap_times(p->w, k);
 	return n + 1;
 }
@@ -123,14 +123,13 @@ int gs_robust_surely_fits(const gs_planner *pl, const gs_gpu *g, const int *reps
 	int64_t mem = 0, comp = 0;
 	for (int i = 0; i <= n; i++) {
 		int r = i < n ? reps[i] : extra;
-		const gs_workload *w;
+		int64_t c;
 		if (r < 0)
 			continue;
-		w = pl->reps[r].w;
-		if (w->memory_bytes > mem)
-			mem = w->memory_bytes;
-		if (gs_workload_compute_on(w, g) > comp)
-			comp = gs_workload_compute_on(w, g);
+		if (pl->reps[r].w->memory_bytes > mem)
+			mem = pl->reps[r].w->memory_bytes;
+		if ((c = gs_rep_comp(pl, r, g)) > comp)
+			comp = c;
 	}
 	return mem * k <= offer && comp * k <= pl->target;
 }

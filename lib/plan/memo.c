@@ -1,0 +1,125 @@
+/*
+ * memo.c - the planner's memo (memo.h): open addressing over whole keys,
+ * forgotten at once when it outgrows its limit.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan/memo.h"
+
+/* What the memo may hold before it starts again: a fraction of what a
+ * plan of 10^5 replicas may use. */
+#define MEMO_MAX_BYTES ((size_t)16 << 20)
+
+typedef struct entry {
+	uint64_t hash;
+	int nkey, nval;
+	long extra;
+	int64_t words[]; /* the key, then the value */
+} entry;
+
+struct gs_memo {
+	entry **slot;
+	size_t cap, n, bytes; /* cap: a power of two, or 0 */
+};
+
+gs_memo *gs_memo_new(void) { return calloc(1, sizeof(gs_memo)); }
+
+static void forget(gs_memo *m)
+{
+	for (size_t i = 0; i < m->cap; i++)
+		free(m->slot[i]);
+	free(m->slot);
+	m->slot = NULL;
+	m->cap = m->n = m->bytes = 0;
+}
+
+void gs_memo_free(gs_memo *m)
+{
+	if (!m)
+		return;
+	forget(m);
+	free(m);
+}
+
+/* FNV-1a over the key's words. */
+static uint64_t hash_of(const int64_t *key, int nkey)
+{
+	uint64_t h = 1469598103934665603ULL;
+	for (int i = 0; i < nkey; i++) {
+		h ^= (uint64_t)key[i];
+		h *= 1099511628211ULL;
+		h ^= h >> 29;
+	}
+	return h;
+}
+
+/* The slot that holds key, or the empty slot where it would go. */
+static size_t find(const gs_memo *m, uint64_t h, const int64_t *key, int nkey)
+{
+	size_t i = (size_t)h & (m->cap - 1);
+	for (;; i = (i + 1) & (m->cap - 1)) {
+		const entry *e = m->slot[i];
+		if (!e || (e->hash == h && e->nkey == nkey &&
+		           !memcmp(e->words, key, (size_t)nkey * sizeof *key)))
+			return i;
+	}
+}
+
+const int64_t *gs_memo_get(const gs_memo *m, const int64_t *key, int nkey, int *nval,
+                           long *extra)
+{
+	const entry *e;
+	if (!m || !m->cap)
+		return NULL;
+	e = m->slot[find(m, hash_of(key, nkey), key, nkey)];
+	if (!e)
+		return NULL;
+	*nval = e->nval;
+	*extra = e->extra;
+	return e->words + e->nkey;
+}
+
+/* Doubles the table (or makes its first one); -1 when out of memory. */
+static int grow(gs_memo *m)
+{
+	size_t ncap = m->cap ? m->cap * 2 : 1024;
+	entry **old = m->slot, **v = calloc(ncap, sizeof *v);
+	size_t ocap = m->cap;
+	if (!v)
+		return -1;
+	m->slot = v;
+	m->cap = ncap;
+	for (size_t i = 0; i < ocap; i++)
+		if (old[i])
+			m->slot[find(m, old[i]->hash, old[i]->words, old[i]->nkey)] = old[i];
+	free(old);
+	return 0;
+}
+
+void gs_memo_put(gs_memo *m, const int64_t *key, int nkey, const int64_t *val, int nval,
+                 long extra)
+{
+	size_t words = (size_t)nkey + (size_t)nval, size = sizeof(entry) + words * sizeof *key;
+	uint64_t h = hash_of(key, nkey);
+	entry *e;
+	size_t i;
+	if (!m)
+		return;
+	if (m->bytes + size + m->cap * sizeof *m->slot > MEMO_MAX_BYTES)
+		forget(m);
+	if ((m->n + 1) * 2 > m->cap && grow(m) < 0)
+		return;
+	i = find(m, h, key, nkey);
+	if (m->slot[i] || !(e = malloc(size)))
+		return;
+	e->hash = h;
+	e->nkey = nkey;
+	e->nval = nval;
+	e->extra = extra;
+	memcpy(e->words, key, (size_t)nkey * sizeof *key);
+	memcpy(e->words + nkey, val, (size_t)nval * sizeof *val);
+	m->slot[i] = e;
+	m->n++;
+	m->bytes += size;
+}

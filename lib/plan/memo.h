@@ -1,0 +1,31 @@
+/*
+ * memo.h - a memo of results the planner computes again and again with the
+ * same inputs: the local search over models re-packs one or two models per
+ * move, and most of what it packs (the other tenants, the model a move
+ * leaves) is what it packed before. A key is the whole input, compared in
+ * full, so a hit returns exactly what computing would (memo.c).
+ *
+ * Only lib/plan/ includes it.
+ */
+#ifndef GS_PLAN_MEMO_H
+#define GS_PLAN_MEMO_H
+
+#include <stdint.h>
+
+typedef struct gs_memo gs_memo;
+
+/* An empty memo; NULL when out of memory (callers then compute). */
+gs_memo *gs_memo_new(void);
+void gs_memo_free(gs_memo *m);
+
+/* The value stored under key[0..nkey), or NULL: its nval words, and the
+ * count `extra` stored with it. */
+const int64_t *gs_memo_get(const gs_memo *m, const int64_t *key, int nkey, int *nval,
+                           long *extra);
+
+/* Stores val[0..nval) and extra under key[0..nkey). Out of memory, or over
+ * the memo's size limit, it forgets (a later get computes again). */
+void gs_memo_put(gs_memo *m, const int64_t *key, int nkey, const int64_t *val, int nval,
+                 long extra);
+
+#endif

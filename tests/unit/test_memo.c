@@ -1,0 +1,76 @@
+/*
+ * test_memo.c - the planner's memo (plan/memo.h): a value comes back only
+ * under its whole key, with its count, through growth of the table.
+ */
+#include <stdint.h>
+
+#include "testutil.h"
+#include "plan/memo.h"
+
+static void test_put_get(void **state)
+{
+	gs_memo *m = gs_memo_new();
+	int64_t key[3] = { 7, -1, 42 }, val[2] = { 5, 9 };
+	const int64_t *got;
+	int n = 0;
+	long extra = 0;
+	(void)state;
+	assert_non_null(m);
+	assert_null(gs_memo_get(m, key, 3, &n, &extra));
+	gs_memo_put(m, key, 3, val, 2, 11);
+	got = gs_memo_get(m, key, 3, &n, &extra);
+	assert_non_null(got);
+	assert_int_equal(n, 2);
+	assert_int_equal(got[0], 5);
+	assert_int_equal(got[1], 9);
+	assert_int_equal(extra, 11);
+	/* A prefix of the key, or one word changed, is another key. */
+	assert_null(gs_memo_get(m, key, 2, &n, &extra));
+	key[2] = 43;
+	assert_null(gs_memo_get(m, key, 3, &n, &extra));
+	gs_memo_free(m);
+}
+
+/* Thousands of keys: the table grows and keeps every one. */
+static void test_grows(void **state)
+{
+	gs_memo *m = gs_memo_new();
+	(void)state;
+	for (int64_t i = 0; i < 5000; i++) {
+		int64_t key[2] = { i, i * 3 }, val = i * 7;
+		gs_memo_put(m, key, 2, &val, 1, (long)i);
+	}
+	for (int64_t i = 0; i < 5000; i++) {
+		int64_t key[2] = { i, i * 3 };
+		int n = 0;
+		long extra = -1;
+		const int64_t *got = gs_memo_get(m, key, 2, &n, &extra);
+		assert_non_null(got);
+		assert_int_equal(n, 1);
+		assert_int_equal(got[0], i * 7);
+		assert_int_equal(extra, i);
+	}
+	gs_memo_free(m);
+}
+
+/* Without a memo (out of memory) nothing is found and nothing breaks. */
+static void test_no_memo(void **state)
+{
+	int64_t key = 1, val = 2;
+	int n = 0;
+	long extra = 0;
+	(void)state;
+	gs_memo_put(NULL, &key, 1, &val, 1, 0);
+	assert_null(gs_memo_get(NULL, &key, 1, &n, &extra));
+	gs_memo_free(NULL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_put_get),
+		cmocka_unit_test(test_grows),
+		cmocka_unit_test(test_no_memo),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
