@@ -53,7 +53,8 @@ static int bought(gs_opt *o, gs_shop *shops, const double *x, gs_built *b)
 		rc = gs_opt_realize(o, x, b);
 	for (int m = 0; rc == 0 && m < o->pl->nmodels; m++)
 		rc = gs_merge_dedicated(o->pl, &shops[m], &b->packs[m]);
-	if (rc == 0 && o->pl->placement == GS_PLACEMENT_ROBUST && (rc = gs_built_one_request(o->pl, b)) == 0)
+	if (rc == 0 && o->pl->placement == GS_PLACEMENT_ROBUST &&
+	    (rc = gs_built_one_request(o->pl, b)) == 0)
 		rc = -2;
 	if (rc == 1)
 		rc = 0;

@@ -189,7 +189,8 @@ static int mig_try(const gs_planner *pl, gs_pgpu *pg, const gs_group *gr, const 
 
 int gs_mig_place(const gs_planner *pl, gs_pgpu *pg, const gs_group *gr)
 {
-	return mig_try(pl, pg, gr);
+	facts f = facts_of(pl, pg->model, gr);
+	return mig_try(pl, pg, gr, &f);
 }
 
 static int spread_of(const gs_group *g, const gs_planner *pl)
