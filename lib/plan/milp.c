@@ -48,6 +48,7 @@ void gs_milp_free(gs_milp *m)
 }
 
 int gs_milp_cols(const gs_milp *m) { return m->ncols; }
+int gs_milp_rows(const gs_milp *m) { return m->nrows; }
 
 static int grow(void **p, int *cap, int need, size_t size)
 {
@@ -126,36 +127,58 @@ static int by_col(const void *a, const void *b)
 	return (x->row > y->row) - (x->row < y->row);
 }
 
-/* The column-major arrays CBC loads. */
+/* The column-major arrays both solvers load. */
+typedef struct cols {
+	CoinBigIndex *start;
+	int *index;
+	double *value, *lb;
+} cols;
+
+static void cols_free(cols *c)
+{
+	free(c->start);
+	free(c->index);
+	free(c->value);
+	free(c->lb);
+}
+
+static int cols_of(gs_milp *m, cols *c)
+{
+	size_t k = 0;
+	c->start = malloc(((size_t)m->ncols + 1) * sizeof *c->start);
+	c->index = malloc((m->ne ? m->ne : 1) * sizeof *c->index);
+	c->value = malloc((m->ne ? m->ne : 1) * sizeof *c->value);
+	c->lb = calloc((size_t)m->ncols + 1, sizeof *c->lb);
+	if (!c->start || !c->index || !c->value || !c->lb) {
+		cols_free(c);
+		return -1;
+	}
+	qsort(m->e, m->ne, sizeof *m->e, by_col);
+	for (int j = 0; j < m->ncols; j++) {
+		c->start[j] = (CoinBigIndex)k;
+		for (; k < m->ne && m->e[k].col == j; k++) {
+			c->index[k] = m->e[k].row;
+			c->value[k] = m->e[k].val;
+		}
+	}
+	c->start[m->ncols] = (CoinBigIndex)k;
+	return 0;
+}
+
 static Cbc_Model *load(gs_milp *m)
 {
-	CoinBigIndex *start = malloc(((size_t)m->ncols + 1) * sizeof *start);
-	int *index = malloc((m->ne ? m->ne : 1) * sizeof *index);
-	double *value = malloc((m->ne ? m->ne : 1) * sizeof *value);
-	double *lb = calloc((size_t)m->ncols + 1, sizeof *lb);
-	Cbc_Model *cbc = NULL;
-	size_t k = 0;
-
-	if (start && index && value && lb && (cbc = Cbc_newModel())) {
-		qsort(m->e, m->ne, sizeof *m->e, by_col);
-		for (int c = 0; c < m->ncols; c++) {
-			start[c] = (CoinBigIndex)k;
-			for (; k < m->ne && m->e[k].col == c; k++) {
-				index[k] = m->e[k].row;
-				value[k] = m->e[k].val;
-			}
-		}
-		start[m->ncols] = (CoinBigIndex)k;
-		Cbc_loadProblem(cbc, m->ncols, m->nrows, start, index, value, lb, m->ub,
+	cols c;
+	Cbc_Model *cbc;
+	if (cols_of(m, &c) < 0)
+		return NULL;
+	if ((cbc = Cbc_newModel())) {
+		Cbc_loadProblem(cbc, m->ncols, m->nrows, c.start, c.index, c.value, c.lb, m->ub,
 		                m->cost, m->lo, m->hi);
-		for (int c = 0; c < m->ncols; c++)
-			if (m->integer[c])
-				Cbc_setInteger(cbc, c);
+		for (int j = 0; j < m->ncols; j++)
+			if (m->integer[j])
+				Cbc_setInteger(cbc, j);
 	}
-	free(start);
-	free(index);
-	free(value);
-	free(lb);
+	cols_free(&c);
 	return cbc;
 }
 

@@ -45,4 +45,7 @@ typedef struct gs_milp_result {
  * machine). 0, or -1 when out of memory or the solver failed. */
 int gs_milp_solve(gs_milp *m, int nodes, double seconds, gs_milp_result *res);
 
+/* The rows so far. */
+int gs_milp_rows(const gs_milp *m);
+
 #endif

@@ -92,10 +92,8 @@ static int solve(gs_planner *pl, gs_shop *shops, const gs_choice *c, gs_built *b
 	gs_opt o;
 	gs_milp *m = NULL;
 	gs_milp_result r;
-	gs_built b;
-	int rc;
+	int rc, too_big = 0;
 
-	memset(&b, 0, sizeof b);
 	*retry = 0;
 	if ((rc = gs_opt_init(&o, pl, c)) == 0) {
 		o.no_shared = no_shared;
@@ -103,50 +101,66 @@ static int solve(gs_planner *pl, gs_shop *shops, const gs_choice *c, gs_built *b
 			rc = 0;
 	}
 	if (rc < 0 || o.too_big) {
-		res->exact = 0;
+		too_big = 1;
 		goto done;
 	}
-	if (!(m = gs_milp_new()) || gs_opt_solve(&o, shops, m, seconds, &r) < 0) {
+	if (!(m = gs_milp_new()) || gs_opt_solve(&o, shops, m, GS_OPT_NODES, seconds, &r) < 0) {
 		rc = -1;
 		goto done;
 	}
 	res->tried = 1;
 	if (!no_shared) {
 		res->proven &= r.status == GS_MILP_OPTIMAL;
-		if (r.bound > -1e30 &&
-		    (res->bound < 0 || (gs_micros)ceil(r.bound - 1e-6) < res->bound))
-			res->bound = (gs_micros)ceil(r.bound - 1e-6);
+		/* Prices are whole micro-dollars; the tie-breaks add less than
+		 * a thousandth of one (opt_model.c). */
+		gs_micros b = (gs_micros)ceil(r.bound - 1e-3);
+		if (r.bound > -1e30 && (res->bound < 0 || b < res->bound))
+			res->bound = b;
 	}
-	if (r.status == GS_MILP_NONE)
-		goto done;
-	if ((rc = bought(&o, shops, r.x, &b)) == -2) {
-		/* Not a plan (a replica the rules would not seat): the
-		 * heuristic's stands. */
-		*retry = !no_shared && shares_instance(&o, r.x);
+	if (r.status != GS_MILP_NONE && (rc = gs_opt_take(&o, shops, r.x, best, res)) == 1) {
+		*retry = !no_shared;
 		rc = 0;
-	} else if (rc == 0 && fewer(&b, best)) {
-		gs_built_release(best);
-		*best = b;
-		memset(&b, 0, sizeof b);
-		res->improved = 1;
-	} else if (rc == 0) {
-		/* Shared instances the rules then refused to seat: the program
-		 * again with one replica per instance. */
-		*retry = !no_shared && shares_instance(&o, r.x);
 	}
 done:
-	gs_built_release(&b);
 	gs_milp_free(m);
 	gs_opt_release(&o);
+	return rc < 0 ? rc : too_big;
+}
+
+int gs_opt_take(gs_opt *o, gs_shop *shops, const double *x, gs_built *best,
+                gs_opt_result *res)
+{
+	gs_built b;
+	int rc;
+	memset(&b, 0, sizeof b);
+	rc = bought(o, shops, x, &b);
+	if (rc == 0 && fewer(&b, best)) {
+		gs_built_release(best);
+		*best = b;
+		res->improved = 1;
+		return 0;
+	}
+	gs_built_release(&b);
+	/* Not taken (not a plan: a replica the rules would not seat, or
+	 * dearer): worth another try without shared instances? */
+	if (rc == 0 || rc == -2)
+		return shares_instance(o, x);
 	return rc;
 }
 
+/* The program, and again without shared MIG instances where the rules
+ * refused to seat its solution. Where its groups are too many to list
+ * (rc 1), no bound is proven. */
 static int variant(gs_planner *pl, gs_shop *shops, const gs_choice *c, gs_built *best,
                    double seconds, gs_opt_result *res)
 {
-	int retry, rc = solve(pl, shops, c, best, seconds / 2, res, 0, &retry);
-	if (rc == 0 && retry)
-		rc = solve(pl, shops, c, best, seconds / 2, res, 1, &retry);
+	int retry = 0, rc = solve(pl, shops, c, best, seconds / 2, res, 0, &retry);
+	if (rc == 1) {
+		res->exact = 0;
+		return 0;
+	}
+	if (rc == 0 && retry && (rc = solve(pl, shops, c, best, seconds / 2, res, 1, &retry)) == 1)
+		rc = 0;
 	return rc;
 }
 
@@ -159,8 +173,7 @@ int gs_opt_improve(gs_planner *pl, gs_shop *shops, gs_choice *c, gs_built *after
 	memset(res, 0, sizeof *res);
 	res->bound = -1;
 	res->exact = res->proven = 1;
-	if (pl->wide || pl->nreps == 0 ||
-	    pl->nreps > GS_OPT_MAX_REPLICAS)
+	if (pl->wide || pl->nreps == 0 || pl->nreps > GS_OPT_MAX_REPLICAS)
 		return 0;
 	/* A device-plugin plan holds MIG or MPS, not both (plan_build.c). */
 	for (int v = 0; v < (split ? 2 : 1) && rc == 0; v++) {

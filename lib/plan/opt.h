@@ -64,7 +64,18 @@ typedef struct gs_opt_col {
 	int kind, model, tenant;
 	int first, n;
 	int col;       /* in the program */
+	int key;       /* its node key in gs_opt's keys */
 } gs_opt_col;
+
+/* GPUs of a model bought on nodes of one configuration (plan_keys.c): the
+ * strategy, MPS's client count, the tenant of shared nodes (-1: any), and
+ * the row that covers them. */
+typedef struct gs_opt_key {
+	int model;
+	gs_strategy strategy;
+	int k, tenant;
+	int row;
+} gs_opt_key;
 
 /* A workload's replicas in instances of a profile of a model (y
  * columns): alone, an instance each, or shared, each taking its part of
@@ -91,16 +102,29 @@ typedef struct gs_opt {
 	int no_shared;         /* MIG instances hold one replica each: no
 	                        * longer a relaxation, but every solution
 	                        * seats (set before gs_opt_columns) */
-	int used_shared;       /* the last solution shares an instance */
-	int inst_col[GS_MAX_MODELS][GS_SHOP_MAX];
+	int *dem_row;          /* per workload: its covering row, -1: none */
+	gs_opt_key *keys;      /* the node keys of the columns */
+	int nkeys, capkeys;
 } gs_opt;
 
 int gs_opt_init(gs_opt *o, gs_planner *pl, const gs_choice *c);
 void gs_opt_release(gs_opt *o);
 /* Every column of the program, under pl's no_mig / no_mps. */
 int gs_opt_columns(gs_opt *o);
-/* The program of o's columns, solved. */
-int gs_opt_solve(gs_opt *o, gs_shop *shops, gs_milp *m, double seconds, gs_milp_result *r);
+/* Takes the plan of solution x in place of *best when it is one and
+ * costs less: 0, 1 when not taken and x shares a MIG instance (a program
+ * without shared instances may seat what it could not), -1 when out of
+ * memory. */
+int gs_opt_take(gs_opt *o, gs_shop *shops, const double *x, gs_built *best,
+                gs_opt_result *res);
+/* k's index among o's keys (added when add is set and it is new); -1 when
+ * absent, -2 when out of memory. */
+int gs_opt_key_find(gs_opt *o, const gs_opt_key *k, int add);
+/* The program of o's columns in m (rows noted in dem_row and keys). */
+int gs_opt_program(gs_opt *o, gs_shop *shops, gs_milp *m);
+/* ... and solved, within nodes and seconds. */
+int gs_opt_solve(gs_opt *o, gs_shop *shops, gs_milp *m, int nodes, double seconds,
+                 gs_milp_result *r);
 /* Packings from a solution: b gets one per model (gs_built_init first). */
 int gs_opt_realize(gs_opt *o, const double *x, gs_built *b);
 

@@ -33,7 +33,8 @@ int gs_opt_init(gs_opt *o, gs_planner *pl, const gs_choice *c)
 	o->c = c;
 	o->nw = (int)pl->s->n;
 	if (!(o->wreps = calloc((size_t)o->nw + 1, sizeof *o->wreps)) ||
-	    !(o->wn = calloc((size_t)o->nw + 1, sizeof *o->wn)))
+	    !(o->wn = calloc((size_t)o->nw + 1, sizeof *o->wn)) ||
+	    !(o->dem_row = calloc((size_t)o->nw + 1, sizeof *o->dem_row)))
 		return -1;
 	for (int r = 0; r < pl->nreps; r++)
 		o->wn[pl->reps[r].wi]++;
@@ -55,6 +56,8 @@ void gs_opt_release(gs_opt *o)
 		free(o->wreps[w]);
 	free(o->wreps);
 	free(o->wn);
+	free(o->dem_row);
+	free(o->keys);
 	free(o->cols);
 	free(o->items);
 	free(o->slots);

@@ -48,34 +48,43 @@ static int columns(gs_opt *o, gs_milp *m)
 	for (int i = 0; i < o->ncols; i++)
 		if ((o->cols[i].col = gs_milp_col(m, 0, ub, 1)) < 0)
 			return -1;
-	for (int i = 0; i < o->nslots; i++)
-		if ((o->slots[i].col = gs_milp_col(m, 0, o->wn[o->slots[i].w], 1)) < 0)
-			return -1;
-	return 0;
-}
-
-/* Each workload's replicas covered by groups and instances. */
-static int demand_rows(gs_opt *o, gs_milp *m, row *r)
-{
-	for (int w = 0; w < o->nw; w++) {
-		if (o->wn[w] == 0)
-			continue;
-		for (int i = 0; i < o->ncols; i++) {
-			const gs_opt_col *c = &o->cols[i];
-			if (c->kind != GS_OPT_WHOLE)
-				continue;
-			for (int k = 0; k < c->n; k++)
-				if (o->items[c->first + k].w == w &&
-				    row_put(r, c->col, o->items[c->first + k].count) < 0)
-					return -1;
-		}
-		for (int i = 0; i < o->nslots; i++)
-			if (o->slots[i].w == w && row_put(r, o->slots[i].col, 1) < 0)
-				return -1;
-		if (row_done(m, r, o->wn[w]) < 0)
+	/* At equal cost, the smaller instance: a hair per compute slice, far
+	 * below a micro-dollar over the whole program (opt.c rounds the bound
+	 * with room for it). */
+	for (int i = 0; i < o->nslots; i++) {
+		const gs_opt_slot *s = &o->slots[i];
+		double eps = 1e-7 * o->pl->models[s->model]->mig_profiles[s->prof].compute_slices;
+		if ((o->slots[i].col = gs_milp_col(m, eps, o->wn[s->w], 1)) < 0)
 			return -1;
 	}
 	return 0;
+}
+
+/* Each workload's replicas covered by groups and instances: one pass
+ * over the columns gathers every workload's terms. */
+static int demand_rows(gs_opt *o, gs_milp *m)
+{
+	row *rw = calloc((size_t)o->nw + 1, sizeof *rw);
+	int rc = rw ? 0 : -1;
+	for (int i = 0; rc == 0 && i < o->ncols; i++) {
+		const gs_opt_col *c = &o->cols[i];
+		for (int k = 0; c->kind == GS_OPT_WHOLE && rc == 0 && k < c->n; k++)
+			rc = row_put(&rw[o->items[c->first + k].w], c->col,
+			             o->items[c->first + k].count);
+	}
+	for (int i = 0; rc == 0 && i < o->nslots; i++)
+		rc = row_put(&rw[o->slots[i].w], o->slots[i].col, 1);
+	for (int w = 0; rc == 0 && w < o->nw; w++) {
+		o->dem_row[w] = o->wn[w] && rw[w].n ? gs_milp_rows(m) : -1;
+		if (o->wn[w])
+			rc = row_done(m, &rw[w], o->wn[w]);
+	}
+	for (int w = 0; rw && w < o->nw; w++) {
+		free(rw[w].cols);
+		free(rw[w].vals);
+	}
+	free(rw);
+	return rc;
 }
 
 /* The instances of profile p of model md in the geometries bought, less
@@ -124,47 +133,111 @@ static int profile_rows(gs_opt *o, gs_milp *m, row *r)
 	return 0;
 }
 
-/* Per model: the instances bought have a GPU for every column used. */
-static int cover_rows(gs_opt *o, gs_shop *shops, gs_milp *m, row *r)
+/* The node key of a column (plan_keys.c): a GPU alone, time-sliced by one
+ * tenant, MPS with k clients of one tenant, or MIG. Nodes are bought per
+ * key, one sharing configuration each. */
+static gs_opt_key key_of(const gs_opt *o, const gs_opt_col *c)
 {
-	for (int md = 0; md < o->pl->nmodels; md++) {
-		const gs_shop *sh = &shops[md];
-		int used = 0;
-		for (int i = 0; i < o->ncols; i++)
-			if (o->cols[i].model == md) {
-				used = 1;
-				if (row_put(r, o->cols[i].col, -1) < 0)
-					return -1;
-			}
-		for (int i = 0; used && i < sh->n; i++) {
-			int k = sh->insts[i]->gpu_count;
-			int c = gs_milp_col(m, (double)sh->price[i],
-			                    ceil((double)o->pl->nreps / k) + 1, 1);
-			o->inst_col[md][i] = c;
-			if (c < 0 || row_put(r, c, k) < 0)
-				return -1;
-		}
-		if (row_done(m, r, 0) < 0)
-			return -1;
+	gs_opt_key k = { c->model, GS_STRATEGY_MIG, 0, -1, -1 };
+	int no_ts = 0;
+	if (c->kind == GS_OPT_GEOMETRY)
+		return k;
+	for (int i = 0; i < c->n; i++) {
+		const gs_opt_item *it = &o->items[c->first + i];
+		k.k += it->count;
+		no_ts |= o->pl->reps[o->wreps[it->w][0]].no_ts;
 	}
-	return 0;
+	k.strategy = k.k == 1 ? GS_STRATEGY_DEDICATED
+	             : no_ts ? GS_STRATEGY_MPS : GS_STRATEGY_TIME_SLICING;
+	if (k.strategy != GS_STRATEGY_MPS)
+		k.k = 0;
+	if (k.strategy != GS_STRATEGY_DEDICATED && !o->pl->via_dra)
+		k.tenant = c->tenant;
+	return k;
 }
 
-int gs_opt_solve(gs_opt *o, gs_shop *shops, gs_milp *m, double seconds, gs_milp_result *res)
+static int same_key(const gs_opt_key *a, const gs_opt_key *b)
+{
+	return a->model == b->model && a->strategy == b->strategy && a->k == b->k &&
+	       a->tenant == b->tenant;
+}
+
+/* The key's index in o->keys, added when new; -1 when out of memory. */
+int gs_opt_key_find(gs_opt *o, const gs_opt_key *k, int add)
+{
+	for (int i = 0; i < o->nkeys; i++)
+		if (same_key(&o->keys[i], k))
+			return i;
+	if (!add)
+		return -1;
+	if (o->nkeys == o->capkeys) {
+		int ncap = o->capkeys ? o->capkeys * 2 : 16;
+		gs_opt_key *q = realloc(o->keys, (size_t)ncap * sizeof *q);
+		if (!q)
+			return -2;
+		o->keys = q;
+		o->capkeys = ncap;
+	}
+	o->keys[o->nkeys] = *k;
+	return o->nkeys++;
+}
+
+/* Per node key: the instances bought for it have a GPU for every column
+ * of it. */
+static int cover_rows(gs_opt *o, gs_shop *shops, gs_milp *m)
+{
+	row *rk;
+	int rc = 0;
+	o->nkeys = 0;
+	for (int i = 0; i < o->ncols; i++) {
+		gs_opt_key k = key_of(o, &o->cols[i]);
+		if ((o->cols[i].key = gs_opt_key_find(o, &k, 1)) < 0)
+			return -1;
+	}
+	if (!(rk = calloc((size_t)o->nkeys + 1, sizeof *rk)))
+		return -1;
+	for (int i = 0; rc == 0 && i < o->ncols; i++)
+		rc = row_put(&rk[o->cols[i].key], o->cols[i].col, -1);
+	for (int k = 0; rc == 0 && k < o->nkeys; k++) {
+		const gs_shop *sh = &shops[o->keys[k].model];
+		for (int i = 0; rc == 0 && i < sh->n; i++) {
+			int g = sh->insts[i]->gpu_count;
+			int c = gs_milp_col(m, (double)sh->price[i], ceil((double)o->pl->nreps / g) + 1,
+			                    1);
+			rc = c < 0 ? -1 : row_put(&rk[k], c, g);
+		}
+		o->keys[k].row = gs_milp_rows(m);
+		if (rc == 0)
+			rc = row_done(m, &rk[k], 0);
+	}
+	for (int k = 0; k < o->nkeys; k++) {
+		free(rk[k].cols);
+		free(rk[k].vals);
+	}
+	free(rk);
+	return rc;
+}
+
+int gs_opt_program(gs_opt *o, gs_shop *shops, gs_milp *m)
 {
 	row r;
 	int rc;
 	memset(&r, 0, sizeof r);
 	rc = columns(o, m);
 	if (rc == 0)
-		rc = demand_rows(o, m, &r);
+		rc = demand_rows(o, m);
 	if (rc == 0)
 		rc = profile_rows(o, m, &r);
 	if (rc == 0)
-		rc = cover_rows(o, shops, m, &r);
+		rc = cover_rows(o, shops, m);
 	free(r.cols);
 	free(r.vals);
-	if (rc == 0)
-		rc = gs_milp_solve(m, GS_OPT_NODES, seconds, res);
 	return rc;
+}
+
+int gs_opt_solve(gs_opt *o, gs_shop *shops, gs_milp *m, int nodes, double seconds,
+                 gs_milp_result *res)
+{
+	int rc = gs_opt_program(o, shops, m);
+	return rc < 0 ? rc : gs_milp_solve(m, nodes, seconds, res);
 }
