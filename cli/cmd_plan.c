@@ -28,7 +28,7 @@ const cli_opt plan_opts[] = {
 	  CLI_STR(plan_args, report) },
 	CLI_OPTS_CLUSTER(plan_args, cl),
 	{ CLI_ROW_PLACEMENT, CLI_STR(plan_args, placement) },
-	{ "time-limit", 0, "SECONDS", "stop the optimiser after SECONDS (default 10), keeping "
+	{ "time-limit", 0, "SECONDS", "stop the optimiser after SECONDS (default 60), keeping "
 	  "its best plan", CLI_INT(plan_args, time_limit, 1, 3600) },
 	CLI_OPTS_EMIT(plan_args, eo),
 	{ CLI_ROW_PROFILES, CLI_STR(plan_args, profiles) },

@@ -639,7 +639,7 @@ typedef struct gs_plan_opts {
 	 * search the limit stops keeps its best plan and its bound. */
 	unsigned time_limit_ms;
 } gs_plan_opts;
-#define GS_PLAN_TIME_LIMIT_MS 10000
+#define GS_PLAN_TIME_LIMIT_MS 60000
 #define GS_PLAN_OPTS_VERSION 2
 #define GS_PLAN_OPTS_INIT { GS_PLAN_OPTS_VERSION, 0 }
 

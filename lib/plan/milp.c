@@ -212,6 +212,10 @@ int gs_milp_solve(gs_milp *m, int nodes, double seconds, gs_milp_result *res)
 		return -1;
 	Cbc_setLogLevel(cbc, 0);
 	Cbc_setMaximumNodes(cbc, nodes);
+	/* Fixed seeds: CBC's own vary from run to run, and with them which of
+	 * several optima it returns. */
+	Cbc_setParameter(cbc, "randomCbcSeed", "1");
+	Cbc_setParameter(cbc, "randomSeed", "1");
 	Cbc_setMaximumSeconds(cbc, seconds);
 	if (Cbc_solve(cbc) < 0 || Cbc_isAbandoned(cbc)) {
 		Cbc_deleteModel(cbc);
