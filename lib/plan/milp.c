@@ -13,6 +13,7 @@
 /* CBC's infinity (its C header leaves INF to C++). */
 #define INF DBL_MAX
 
+#include "base/base.h"
 #include "plan/milp.h"
 
 typedef struct entry {
@@ -23,9 +24,11 @@ typedef struct entry {
 struct gs_milp {
 	double *cost, *ub;
 	char *integer;
-	int ncols, capcols;
+	int ncols;
+	size_t capcost, capub, capint;
 	double *lo, *hi;
-	int nrows, caprows;
+	int nrows;
+	size_t caplo, caphi;
 	entry *e;
 	size_t ne, cape;
 	double *x;     /* the last solution */
@@ -50,34 +53,13 @@ void gs_milp_free(gs_milp *m)
 int gs_milp_cols(const gs_milp *m) { return m->ncols; }
 int gs_milp_rows(const gs_milp *m) { return m->nrows; }
 
-static int grow(void **p, int *cap, int need, size_t size)
-{
-	int ncap;
-	void *q;
-	if (need <= *cap)
-		return 0;
-	ncap = *cap ? *cap * 2 : 64;
-	while (ncap < need)
-		ncap *= 2;
-	if (!(q = realloc(*p, (size_t)ncap * size)))
-		return -1;
-	*p = q;
-	*cap = ncap;
-	return 0;
-}
-
 int gs_milp_col(gs_milp *m, double cost, double ub, int integer)
 {
-	int cap = m->capcols, c = m->ncols;
-	if (grow((void **)&m->cost, &cap, c + 1, sizeof *m->cost) < 0)
+	size_t c = (size_t)m->ncols;
+	if (gs_grow(&m->cost, &m->capcost, c + 1, sizeof *m->cost) < 0 ||
+	    gs_grow(&m->ub, &m->capub, c + 1, sizeof *m->ub) < 0 ||
+	    gs_grow(&m->integer, &m->capint, c + 1, 1) < 0)
 		return -1;
-	cap = m->capcols;
-	if (grow((void **)&m->ub, &cap, c + 1, sizeof *m->ub) < 0)
-		return -1;
-	cap = m->capcols;
-	if (grow((void **)&m->integer, &cap, c + 1, 1) < 0)
-		return -1;
-	m->capcols = cap;
 	m->cost[c] = cost;
 	m->ub[c] = ub < 0 ? INF : ub;
 	m->integer[c] = (char)(integer != 0);
@@ -86,16 +68,8 @@ int gs_milp_col(gs_milp *m, double cost, double ub, int integer)
 
 static int add_entries(gs_milp *m, const int *cols, const double *vals, int n)
 {
-	if (m->ne + (size_t)n > m->cape) {
-		size_t ncap = m->cape ? m->cape * 2 : 256;
-		entry *q;
-		while (ncap < m->ne + (size_t)n)
-			ncap *= 2;
-		if (!(q = realloc(m->e, ncap * sizeof *q)))
-			return -1;
-		m->e = q;
-		m->cape = ncap;
-	}
+	if (gs_grow(&m->e, &m->cape, m->ne + (size_t)n, sizeof *m->e) < 0)
+		return -1;
 	for (int i = 0; i < n; i++)
 		m->e[m->ne++] = (entry){ m->nrows, cols[i], vals[i] };
 	return 0;
@@ -104,14 +78,10 @@ static int add_entries(gs_milp *m, const int *cols, const double *vals, int n)
 int gs_milp_row(gs_milp *m, const int *cols, const double *vals, int n, double lo,
                 double hi)
 {
-	int cap = m->caprows, r = m->nrows;
-	if (grow((void **)&m->lo, &cap, r + 1, sizeof *m->lo) < 0)
-		return -1;
-	cap = m->caprows;
-	if (grow((void **)&m->hi, &cap, r + 1, sizeof *m->hi) < 0)
-		return -1;
-	m->caprows = cap;
-	if (add_entries(m, cols, vals, n) < 0)
+	size_t r = (size_t)m->nrows;
+	if (gs_grow(&m->lo, &m->caplo, r + 1, sizeof *m->lo) < 0 ||
+	    gs_grow(&m->hi, &m->caphi, r + 1, sizeof *m->hi) < 0 ||
+	    add_entries(m, cols, vals, n) < 0)
 		return -1;
 	m->lo[r] = lo <= -1e30 ? -INF : lo;
 	m->hi[r] = hi >= 1e30 ? INF : hi;

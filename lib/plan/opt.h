@@ -93,18 +93,22 @@ typedef struct gs_opt {
 	int **wreps;           /* per workload: its replicas' indices */
 	int *wn;
 	gs_opt_col *cols;
-	int ncols, capcols;
+	int ncols;
+	size_t capcols;
 	gs_opt_item *items;
-	int nitems, capitems;
+	int nitems;
+	size_t capitems;
 	gs_opt_slot *slots;
-	int nslots, capslots;
+	int nslots;
+	size_t capslots;
 	int too_big;           /* more columns than GS_OPT_MAX_COLUMNS */
 	int no_shared;         /* MIG instances hold one replica each: no
 	                        * longer a relaxation, but every solution
 	                        * seats (set before gs_opt_columns) */
 	int *dem_row;          /* per workload: its covering row, -1: none */
 	gs_opt_key *keys;      /* the node keys of the columns */
-	int nkeys, capkeys;
+	int nkeys;
+	size_t capkeys;
 } gs_opt;
 
 int gs_opt_init(gs_opt *o, gs_planner *pl, const gs_choice *c);

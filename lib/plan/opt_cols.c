@@ -10,22 +10,6 @@
 #include "plan/opt.h"
 #include "scenario/scenario.h"
 
-static int grow(void **p, int *cap, int need, size_t size)
-{
-	int ncap;
-	void *q;
-	if (need <= *cap)
-		return 0;
-	ncap = *cap ? *cap * 2 : 64;
-	while (ncap < need)
-		ncap *= 2;
-	if (!(q = realloc(*p, (size_t)ncap * size)))
-		return -1;
-	*p = q;
-	*cap = ncap;
-	return 0;
-}
-
 int gs_opt_init(gs_opt *o, gs_planner *pl, const gs_choice *c)
 {
 	memset(o, 0, sizeof *o);
@@ -80,7 +64,7 @@ static int col_open(gs_opt *o, int kind, int m, int tenant)
 		o->too_big = 1;
 		return -2;
 	}
-	if (grow((void **)&o->cols, &o->capcols, o->ncols + 1, sizeof *o->cols) < 0)
+	if (gs_grow(&o->cols, &o->capcols, (size_t)o->ncols + 1, sizeof *o->cols) < 0)
 		return -1;
 	col = &o->cols[o->ncols];
 	memset(col, 0, sizeof *col);
@@ -94,7 +78,7 @@ static int col_open(gs_opt *o, int kind, int m, int tenant)
 
 static int col_item(gs_opt *o, int c, int w, int count)
 {
-	if (grow((void **)&o->items, &o->capitems, o->nitems + 1, sizeof *o->items) < 0)
+	if (gs_grow(&o->items, &o->capitems, (size_t)o->nitems + 1, sizeof *o->items) < 0)
 		return -1;
 	o->items[o->nitems++] = (gs_opt_item){ w, count };
 	o->cols[c].n++;
@@ -283,7 +267,7 @@ static int geometry(const gs_mig_profile *const *profiles, const size_t *counts,
 
 static int slot_add(gs_opt *o, gs_opt_slot s)
 {
-	if (grow((void **)&o->slots, &o->capslots, o->nslots + 1, sizeof *o->slots) < 0)
+	if (gs_grow(&o->slots, &o->capslots, (size_t)o->nslots + 1, sizeof *o->slots) < 0)
 		return -1;
 	s.col = -1;
 	o->slots[o->nslots++] = s;

@@ -170,14 +170,8 @@ int gs_opt_key_find(gs_opt *o, const gs_opt_key *k, int add)
 			return i;
 	if (!add)
 		return -1;
-	if (o->nkeys == o->capkeys) {
-		int ncap = o->capkeys ? o->capkeys * 2 : 16;
-		gs_opt_key *q = realloc(o->keys, (size_t)ncap * sizeof *q);
-		if (!q)
-			return -2;
-		o->keys = q;
-		o->capkeys = ncap;
-	}
+	if (gs_grow(&o->keys, &o->capkeys, (size_t)o->nkeys + 1, sizeof *o->keys) < 0)
+		return -2;
 	o->keys[o->nkeys] = *k;
 	return o->nkeys++;
 }

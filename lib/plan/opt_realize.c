@@ -17,7 +17,8 @@ typedef struct real {
 	int *next;      /* per workload: its next replica to place */
 	gs_built *b;
 	struct pend *pend;
-	int npend, cappend;
+	int npend;
+	size_t cappend;
 } real;
 
 static int copies(const real *r, int col)
@@ -69,14 +70,8 @@ static int pend_new(real *r, const gs_opt_slot *s, int x)
 	gs_opt *o = r->o;
 	const gs_gpu *g = o->pl->models[s->model];
 	pend *d;
-	if (r->npend == r->cappend) {
-		int ncap = r->cappend ? r->cappend * 2 : 16;
-		pend *q = realloc(r->pend, (size_t)ncap * sizeof *q);
-		if (!q)
-			return -1;
-		r->pend = q;
-		r->cappend = ncap;
-	}
+	if (gs_grow(&r->pend, &r->cappend, (size_t)r->npend + 1, sizeof *r->pend) < 0)
+		return -1;
 	d = &r->pend[r->npend++];
 	memset(d, 0, sizeof *d);
 	d->m = s->model;

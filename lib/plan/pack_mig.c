@@ -9,6 +9,7 @@
 
 #include "plan/host.h"
 #include "plan/pack.h"
+#include "plan/radix.h"
 #include "plan/robust.h"
 
 int gs_mig_candidate(const gs_gpu *g, const gs_mig_profile *p)
@@ -201,37 +202,6 @@ static int spread_of(const gs_group *g, const gs_planner *pl)
 	return 0;
 }
 
-/* An instance and its sort key (slots_key). */
-typedef struct ikey {
-	uint64_t key;
-	gs_group *gr;
-} ikey;
-
-/* Sorts n pairs by their keys (which are distinct), a byte at a time
- * through tmp, skipping the bytes all keys share: the same order as any
- * sort gives, without a comparator call per step on thousands of
- * instances per packing tried. */
-static void radix_sort(ikey *v, ikey *tmp, int n)
-{
-	uint64_t any = 0, all = ~(uint64_t)0;
-	for (int i = 0; i < n; i++) {
-		any |= v[i].key;
-		all &= v[i].key;
-	}
-	for (int shift = 0; shift < 64; shift += 8) {
-		size_t count[257] = { 0 };
-		if (!(((any ^ all) >> shift) & 0xff))
-			continue;
-		for (int i = 0; i < n; i++)
-			count[((v[i].key >> shift) & 0xff) + 1]++;
-		for (int b = 0; b < 256; b++)
-			count[b + 1] += count[b];
-		for (int i = 0; i < n; i++)
-			tmp[count[(v[i].key >> shift) & 0xff]++] = v[i];
-		memcpy(v, tmp, (size_t)n * sizeof *v);
-	}
-}
-
 /* Biggest first: spread ones first (with spread_first), then more memory
  * slices, more compute slices, and the lower first replica, as one key
  * that increases in that order. Slices are far below 2^15 (memory slices
@@ -247,17 +217,23 @@ static uint64_t slots_key(const gs_planner *pl, const gs_group *gr, int spread_f
  * replicas must not share a GPU first); -1 when out of memory. */
 static int sort_instances(const gs_planner *pl, gs_group **inst, int n, int spread_first)
 {
-	ikey *k = malloc(2 * (size_t)(n ? n : 1) * sizeof *k);
-	if (!k)
+	gs_keyed *k = malloc(2 * (size_t)(n ? n : 1) * sizeof *k);
+	gs_group **was = malloc((size_t)(n ? n : 1) * sizeof *was);
+	if (!k || !was) {
+		free(k);
+		free(was);
 		return -1;
+	}
 	for (int i = 0; i < n; i++) {
 		k[i].key = slots_key(pl, inst[i], spread_first);
-		k[i].gr = inst[i];
+		k[i].val = (size_t)i;
+		was[i] = inst[i];
 	}
-	radix_sort(k, k + n, n);
+	gs_radix_sort(k, k + n, (size_t)n);
 	for (int i = 0; i < n; i++)
-		inst[i] = k[i].gr;
+		inst[i] = was[k[i].val];
 	free(k);
+	free(was);
 	return 0;
 }
 

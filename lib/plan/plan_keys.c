@@ -8,6 +8,7 @@
 
 #include "plan/host.h"
 #include "plan/planner.h"
+#include "plan/radix.h"
 
 /* The key of a GPU: its strategy (MPS with its client count), and MIG
  * GPUs that time-slice an instance apart from the others, since they get
@@ -259,43 +260,25 @@ int gs_merge_dedicated(const gs_planner *pl, gs_shop *sh, gs_pack *pk)
 	return 0;
 }
 
-/* A GPU's key and its place in the packing. */
-typedef struct keyed {
-	long key;
-	int i;
-} keyed;
-
+/* By key, then place in the packing, keys compared signed: the order
+ * where some key is negative and the radix sort's would not do. */
 static int by_key_then_place(const void *a, const void *b)
 {
-	const keyed *x = a, *y = b;
+	const gs_keyed *x = a, *y = b;
 	if (x->key != y->key)
-		return x->key < y->key ? -1 : 1;
-	return (x->i > y->i) - (x->i < y->i);
+		return (int64_t)x->key < (int64_t)y->key ? -1 : 1;
+	return (x->val > y->val) - (x->val < y->val);
 }
 
-/* Sorts v[0..n) by key, keeping the packing's order among equal keys: a
- * stable byte-wise radix sort through tmp (keys are never negative), else
- * qsort by key and place. */
-static void sort_keyed(keyed *v, keyed *tmp, int n)
+/* Sorts v[0..n) by key, keeping the packing's order among equal keys. */
+static void sort_keyed(gs_keyed *v, gs_keyed *tmp, int n)
 {
-	long most = 0;
-	for (int i = 0; i < n; i++) {
-		if (v[i].key < 0) {
+	for (int i = 0; i < n; i++)
+		if ((int64_t)v[i].key < 0) {
 			qsort(v, (size_t)n, sizeof *v, by_key_then_place);
 			return;
 		}
-		most |= v[i].key;
-	}
-	for (int shift = 0; shift < 64 && (most >> shift) != 0; shift += 8) {
-		int count[257] = { 0 };
-		for (int i = 0; i < n; i++)
-			count[((v[i].key >> shift) & 0xff) + 1]++;
-		for (int b = 0; b < 256; b++)
-			count[b + 1] += count[b];
-		for (int i = 0; i < n; i++)
-			tmp[count[(v[i].key >> shift) & 0xff]++] = v[i];
-		memcpy(v, tmp, (size_t)n * sizeof *v);
-	}
+	gs_radix_sort(v, tmp, (size_t)n);
 }
 
 /* pk's GPUs grouped by key in key order, each group in the packing's
@@ -305,7 +288,7 @@ static int gpus_by_key(const gs_planner *pl, const gs_pack *pk, const gs_pgpu **
                        long **keys)
 {
 	size_t n = (size_t)(pk->n ? pk->n : 1);
-	keyed *k = malloc(2 * n * sizeof *k);
+	gs_keyed *k = malloc(2 * n * sizeof *k);
 	const gs_pgpu **v = malloc(n * sizeof *v);
 	long *kv = malloc(n * sizeof *kv);
 	if (!k || !v || !kv) {
@@ -315,13 +298,13 @@ static int gpus_by_key(const gs_planner *pl, const gs_pack *pk, const gs_pgpu **
 		return -1;
 	}
 	for (int i = 0; i < pk->n; i++) {
-		k[i].key = node_key(pl, &pk->gpus[i]);
-		k[i].i = i;
+		k[i].key = (uint64_t)node_key(pl, &pk->gpus[i]);
+		k[i].val = (size_t)i;
 	}
 	sort_keyed(k, k + n, pk->n);
 	for (int i = 0; i < pk->n; i++) {
-		v[i] = &pk->gpus[k[i].i];
-		kv[i] = k[i].key;
+		v[i] = &pk->gpus[k[i].val];
+		kv[i] = (long)k[i].key;
 	}
 	free(k);
 	*out = v;

@@ -56,6 +56,19 @@ class Catalog:
         return best
 
 
+def plan_figures(out):
+    """A plan JSON file's cost per hour, lower bound and gap in percent (from the bound when
+    the plan gives none), and the whole document."""
+    with open(out) as f:
+        doc = json.load(f)
+    cost = doc["cost"]
+    lb = cost.get("lower_bound_per_hour")
+    gap = cost.get("gap_percent")
+    if gap is None and lb:
+        gap = 100.0 * (cost["after_per_hour"] / lb - 1.0)
+    return cost["after_per_hour"], lb, gap, doc
+
+
 def parse_fleet(head, wls):
     """fleet.py's structures -> (settings, workload dicts)."""
     st = {"cloud": "aws", "pricing": "on-demand", "gpus": None, "target": 0.9}

@@ -79,14 +79,8 @@ def run_plan(gpushare, path, out, placement="pinned"):
     if p.returncode != 0:
         raise RuntimeError("gpushare plan %s exited %d: %s"
                            % (path, p.returncode, p.stderr.decode(errors="replace")[:400]))
-    with open(out) as f:
-        doc = json.load(f)
-    cost = doc["cost"]
-    lb = cost.get("lower_bound_per_hour")
-    gap = cost.get("gap_percent")
-    if gap is None and lb:
-        gap = 100.0 * (cost["after_per_hour"] / lb - 1.0)
-    return cost["after_per_hour"], lb, gap, secs
+    after, lb, gap, _ = baseline.plan_figures(out)
+    return after, lb, gap, secs
 
 
 def run_optimum(tools, path, caps, cache, timeout):

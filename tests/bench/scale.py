@@ -10,7 +10,6 @@ not counted. Exit 0 unless a plan fails (a missed target or a timeout prints FAI
 TIMEOUT only); 2 on bad arguments."""
 
 import argparse
-import json
 import os
 import signal
 import subprocess
@@ -52,15 +51,8 @@ def timed(argv, out, timeout):
 
 
 def read_plan(out):
-    with open(out) as f:
-        doc = json.load(f)
-    cost = doc["cost"]
-    lb = cost.get("lower_bound_per_hour")
-    gap = cost.get("gap_percent")
-    if gap is None and lb:
-        gap = 100.0 * (cost["after_per_hour"] / lb - 1.0)
-    pinned = doc.get("pinned_per_hour")
-    return cost["after_per_hour"], lb, gap, pinned, doc["gpus"]["after"]
+    after, lb, gap, doc = baseline.plan_figures(out)
+    return after, lb, gap, doc.get("pinned_per_hour"), doc["gpus"]["after"]
 
 
 def parse_args(argv):
