@@ -258,7 +258,7 @@ static int place_one(const gs_planner *pl, const gs_gpu *g, gs_group *gr, gs_pac
 {
 	gs_pgpu *pg;
 	facts f = facts_of(pl, g, gr);
-	for (int j = pk->n - 1; j >= first && j >= pk->n - GS_FIT_WINDOW; j--) {
+	for (int j = pk->n - 1; j >= first && j >= pk->n - GS_MIG_WINDOW; j--) {
 		slices *u = &(*used)[j - first];
 		int rc = over_slices(g, *u, gr) ? 0 : mig_try(pl, &pk->gpus[j], gr, &f);
 		if (rc != 0) {
