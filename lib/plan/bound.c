@@ -128,6 +128,7 @@ typedef struct vol {
 	int nw, nm;
 	int *cand;        /* per workload x model: 1 when a candidate */
 	share *s;         /* per workload x model */
+	double *fa, *fb;  /* per workload x model x function: the images */
 	double *reps;     /* per workload */
 	double *price;    /* per model */
 	double *l;        /* per model: the weight of memory */
@@ -137,9 +138,9 @@ typedef struct vol {
 
 static double cost_of(const vol *v, int w, int m)
 {
-	const share *s = &v->s[(size_t)w * v->nm + m];
-	return v->price[m] * (v->l[m] * dff(v->ka[m], s->a) +
-	                      (1 - v->l[m]) * dff(v->kb[m], s->b));
+	size_t at = ((size_t)w * v->nm + m) * KINDS;
+	return v->price[m] * (v->l[m] * v->fa[at + v->ka[m]] +
+	                      (1 - v->l[m]) * v->fb[at + v->kb[m]]);
 }
 
 /* Each workload's least cost on the models but `skip` (-1: none). */
@@ -225,7 +226,12 @@ static int fill(vol *v, const gs_planner *pl, const gs_choice *c)
 		for (int k = 0; k < c->ncand[w]; k++) {
 			int m = c->cands[w][k];
 			v->cand[(size_t)w * v->nm + m] = 1;
-			v->s[(size_t)w * v->nm + m] = least(pl, &pl->reps[r], m);
+			size_t at = (size_t)w * v->nm + m;
+			v->s[at] = least(pl, &pl->reps[r], m);
+			for (int k = 0; k < KINDS; k++) {
+				v->fa[at * KINDS + k] = dff(k, v->s[at].a);
+				v->fb[at * KINDS + k] = dff(k, v->s[at].b);
+			}
 		}
 	}
 	for (int m = 0; m < v->nm; m++) {
@@ -237,18 +243,21 @@ static int fill(vol *v, const gs_planner *pl, const gs_choice *c)
 
 gs_micros gs_volume_bound(const gs_planner *pl, const gs_choice *c)
 {
-	vol v = { (int)pl->s->n, pl->nmodels, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL };
+	vol v = { (int)pl->s->n, pl->nmodels, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+	          NULL };
 	size_t n = (size_t)v.nw * (size_t)v.nm + 1;
 	double best = -1;
 	v.cand = calloc(n, sizeof *v.cand);
 	v.s = calloc(n, sizeof *v.s);
+	v.fa = calloc(n * KINDS, sizeof *v.fa);
+	v.fb = calloc(n * KINDS, sizeof *v.fb);
 	v.reps = calloc((size_t)v.nw + 1, sizeof *v.reps);
 	v.price = calloc((size_t)v.nm + 1, sizeof *v.price);
 	v.l = calloc((size_t)v.nm + 1, sizeof *v.l);
 	v.ka = calloc((size_t)v.nm + 1, sizeof *v.ka);
 	v.kb = calloc((size_t)v.nm + 1, sizeof *v.kb);
 	v.other = calloc((size_t)v.nw + 1, sizeof *v.other);
-	if (v.cand && v.s && v.reps && v.price && v.l && v.ka && v.kb && v.other &&
+	if (v.cand && v.s && v.fa && v.fb && v.reps && v.price && v.l && v.ka && v.kb && v.other &&
 	    fill(&v, pl, c) == 0) {
 		double lo = all_at(&v, 0), hi = all_at(&v, 1);
 		best = all_at(&v, 0.5);
@@ -262,6 +271,8 @@ gs_micros gs_volume_bound(const gs_planner *pl, const gs_choice *c)
 		best = plain(pl, c);
 	free(v.cand);
 	free(v.s);
+	free(v.fa);
+	free(v.fb);
 	free(v.reps);
 	free(v.price);
 	free(v.l);
