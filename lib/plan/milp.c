@@ -169,7 +169,7 @@ static void result_of(gs_milp *m, Cbc_Model *cbc, gs_milp_result *res)
 		res->bound = res->obj;
 }
 
-int gs_milp_solve(gs_milp *m, int nodes, double seconds, gs_milp_result *res)
+int gs_milp_solve(gs_milp *m, int nodes, int cuts, double seconds, gs_milp_result *res)
 {
 	Cbc_Model *cbc;
 	double *x = realloc(m->x, ((size_t)m->ncols + 1) * sizeof *x);
@@ -186,6 +186,8 @@ int gs_milp_solve(gs_milp *m, int nodes, double seconds, gs_milp_result *res)
 	 * several optima it returns. */
 	Cbc_setParameter(cbc, "randomCbcSeed", "1");
 	Cbc_setParameter(cbc, "randomSeed", "1");
+	if (!cuts)
+		Cbc_setParameter(cbc, "cuts", "off");
 	Cbc_setMaximumSeconds(cbc, seconds);
 	if (Cbc_solve(cbc) < 0 || Cbc_isAbandoned(cbc)) {
 		Cbc_deleteModel(cbc);

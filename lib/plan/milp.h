@@ -42,8 +42,9 @@ typedef struct gs_milp_result {
 /* Solves within `nodes` branch-and-bound nodes (deterministic: the same
  * model always gives the same answer) and `seconds` of wall time (a
  * safety net: when it stops the search, the answer may vary with the
- * machine). 0, or -1 when out of memory or the solver failed. */
-int gs_milp_solve(gs_milp *m, int nodes, double seconds, gs_milp_result *res);
+ * machine), generating cuts or not. 0, or -1 when out of memory or the
+ * solver failed. */
+int gs_milp_solve(gs_milp *m, int nodes, int cuts, double seconds, gs_milp_result *res);
 
 /* The rows so far. */
 int gs_milp_rows(const gs_milp *m);

@@ -104,7 +104,7 @@ static int solve(gs_planner *pl, gs_shop *shops, const gs_choice *c, gs_built *b
 		too_big = 1;
 		goto done;
 	}
-	if (!(m = gs_milp_new()) || gs_opt_solve(&o, shops, m, GS_OPT_NODES, seconds, &r) < 0) {
+	if (!(m = gs_milp_new()) || gs_opt_solve(&o, shops, m, seconds, &r) < 0) {
 		rc = -1;
 		goto done;
 	}

@@ -24,9 +24,14 @@
 
 /* The most replicas, and columns, the optimiser takes on. */
 #define GS_OPT_MAX_REPLICAS 400
-#define GS_OPT_MAX_COLUMNS 60000
+#define GS_OPT_MAX_COLUMNS 10000
 /* Branch-and-bound nodes per solve: the deterministic budget. */
-#define GS_OPT_NODES 20000
+#define GS_OPT_NODES 2000
+/* ... and where the columns are more than GS_OPT_BIG, whose every node
+ * and cut pass costs a large LP: no cuts, few nodes; the answer then
+ * rests on the LP bound and CBC's heuristics. */
+#define GS_OPT_BIG 5000
+#define GS_OPT_NODES_BIG 50
 /* Steps of the search for the groups of one tenant on one model. */
 #define GS_OPT_MAX_VISITS 2000000L
 
@@ -126,9 +131,8 @@ int gs_opt_take(gs_opt *o, gs_shop *shops, const double *x, gs_built *best,
 int gs_opt_key_find(gs_opt *o, const gs_opt_key *k, int add);
 /* The program of o's columns in m (rows noted in dem_row and keys). */
 int gs_opt_program(gs_opt *o, gs_shop *shops, gs_milp *m);
-/* ... and solved, within nodes and seconds. */
-int gs_opt_solve(gs_opt *o, gs_shop *shops, gs_milp *m, int nodes, double seconds,
-                 gs_milp_result *r);
+/* ... and solved within seconds (and the node limits above). */
+int gs_opt_solve(gs_opt *o, gs_shop *shops, gs_milp *m, double seconds, gs_milp_result *r);
 /* Packings from a solution: b gets one per model (gs_built_init first). */
 int gs_opt_realize(gs_opt *o, const double *x, gs_built *b);
 

@@ -229,9 +229,9 @@ int gs_opt_program(gs_opt *o, gs_shop *shops, gs_milp *m)
 	return rc;
 }
 
-int gs_opt_solve(gs_opt *o, gs_shop *shops, gs_milp *m, int nodes, double seconds,
-                 gs_milp_result *res)
+int gs_opt_solve(gs_opt *o, gs_shop *shops, gs_milp *m, double seconds, gs_milp_result *res)
 {
-	int rc = gs_opt_program(o, shops, m);
-	return rc < 0 ? rc : gs_milp_solve(m, nodes, seconds, res);
+	int rc = gs_opt_program(o, shops, m), big = o->ncols > GS_OPT_BIG;
+	return rc < 0 ? rc
+	              : gs_milp_solve(m, big ? GS_OPT_NODES_BIG : GS_OPT_NODES, !big, seconds, res);
 }

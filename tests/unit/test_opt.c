@@ -24,7 +24,7 @@ static void test_milp_rounds_up(void **state)
 	cols[0] = gs_milp_col(m, 3, -1, 1);
 	cols[1] = gs_milp_col(m, 2, -1, 1);
 	assert_int_equal(gs_milp_row(m, cols, one, 2, 3.5, 1e30), 0);
-	assert_int_equal(gs_milp_solve(m, 1000, 10, &r), 0);
+	assert_int_equal(gs_milp_solve(m, 1000, 1, 10, &r), 0);
 	assert_int_equal(r.status, GS_MILP_OPTIMAL);
 	assert_true(r.obj > 7.999 && r.obj < 8.001);
 	assert_true(r.bound > 7.999 && r.bound < 8.001);
@@ -42,7 +42,7 @@ static void test_milp_infeasible(void **state)
 	(void)state;
 	c = gs_milp_col(m, 1, 1, 1);
 	assert_int_equal(gs_milp_row(m, &c, &one, 1, 2, 1e30), 0);
-	assert_int_equal(gs_milp_solve(m, 1000, 10, &r), 0);
+	assert_int_equal(gs_milp_solve(m, 1000, 1, 10, &r), 0);
 	assert_int_equal(r.status, GS_MILP_NONE);
 	assert_null(r.x);
 	gs_milp_free(m);
