@@ -196,8 +196,8 @@ static int cover_rows(gs_opt *o, gs_shop *shops, gs_milp *m)
 		const gs_shop *sh = &shops[o->keys[k].model];
 		for (int i = 0; rc == 0 && i < sh->n; i++) {
 			int g = sh->insts[i]->gpu_count;
-			int c = gs_milp_col(m, (double)sh->price[i], ceil((double)o->pl->nreps / g) + 1,
-			                    1);
+			double most = ceil((double)o->pl->nreps / g) + 1;
+			int c = gs_milp_col(m, (double)sh->price[i], most, 1);
 			rc = c < 0 ? -1 : row_put(&rk[k], c, g);
 		}
 		o->keys[k].row = gs_milp_rows(m);
