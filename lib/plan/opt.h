@@ -26,7 +26,7 @@
 #define GS_OPT_MAX_REPLICAS 400
 #define GS_OPT_MAX_COLUMNS 10000
 /* Branch-and-bound nodes per solve: the deterministic budget. */
-#define GS_OPT_NODES 2000
+#define GS_OPT_NODES 300
 /* ... and where the columns are more than GS_OPT_BIG, whose every node
  * and cut pass costs a large LP: no cuts, few nodes; the answer then
  * rests on the LP bound and CBC's heuristics. */
