@@ -100,7 +100,15 @@ VALGRIND = valgrind -q --error-exitcode=97 --leak-check=full \
 check-valgrind: $(VUNIT_BIN) build/vg/gpushare
 	@set -e; for t in $(VUNIT_BIN); do \
 	    echo "== valgrind $$t"; (cd tests && GS_TOP=.. $(VALGRIND) ../$$t >/dev/null); done
-	@GS_WRAP='$(VALGRIND)' sh tests/cli/run.sh build/vg/gpushare
+	@# The goldens in two halves at once: valgrind is one core's work each.
+	@cases=$$(cd tests/cli/cases && ls *.cmd | sed 's/\.cmd$$//'); \
+	 odd=$$(echo "$$cases" | awk 'NR % 2'); even=$$(echo "$$cases" | awk 'NR % 2 == 0'); \
+	 GS_WRAP='$(VALGRIND)' sh tests/cli/run.sh build/vg/gpushare $$odd \
+	     > build/vg/cli-odd.log 2>&1 & pid=$$!; \
+	 GS_WRAP='$(VALGRIND)' sh tests/cli/run.sh build/vg/gpushare $$even \
+	     > build/vg/cli-even.log 2>&1; even_rc=$$?; \
+	 wait $$pid; odd_rc=$$?; cat build/vg/cli-odd.log build/vg/cli-even.log; \
+	 [ $$odd_rc -eq 0 ] && [ $$even_rc -eq 0 ]
 
 # libFuzzer harnesses (tests/fuzz/README.md), built with clang.
 build/fuzz/%.o: %.c
