@@ -98,8 +98,9 @@ VALGRIND = valgrind -q --error-exitcode=97 --leak-check=full \
 	--errors-for-leak-kinds=definite,indirect --child-silent-after-fork=yes
 
 check-valgrind: $(VUNIT_BIN) build/vg/gpushare
-	@set -e; for t in $(VUNIT_BIN); do \
-	    echo "== valgrind $$t"; (cd tests && GS_TOP=.. $(VALGRIND) ../$$t >/dev/null); done
+	@# Two tests at once: valgrind is one core's work each.
+	@echo $(VUNIT_BIN) | tr ' ' '\n' | (cd tests && GS_TOP=.. xargs -P 2 -I T \
+	    sh -c 'echo "== valgrind T"; $(VALGRIND) ../T >/dev/null')
 	@# The goldens in two halves at once: valgrind is one core's work each.
 	@cases=$$(cd tests/cli/cases && ls *.cmd | sed 's/\.cmd$$//'); \
 	 odd=$$(echo "$$cases" | awk 'NR % 2'); even=$$(echo "$$cases" | awk 'NR % 2 == 0'); \
