@@ -261,13 +261,29 @@ typedef enum gs_strategy {
 	GS_STRATEGY_DEDICATED,
 	GS_STRATEGY_TIME_SLICING,
 	GS_STRATEGY_MPS,
-	GS_STRATEGY_MIG
+	GS_STRATEGY_MIG,
+	/* Replicas of uneven sizes on one whole GPU, each with a hard memory
+	 * cap (and an SM % limit where the backend enforces one). */
+	GS_STRATEGY_FRACTION
 } gs_strategy;
+
+/* What enforces a fraction's limits (GS_STRATEGY_FRACTION), as the
+ * workload file's `fractions` names it: HAMi vGPU (memory cap and SM %),
+ * Kubernetes DRA consumable capacity (memory only; compute time-sliced),
+ * or MPS with per-client limits (memory cap and active thread %). */
+typedef enum gs_backend {
+	GS_BACKEND_NONE,
+	GS_BACKEND_HAMI,
+	GS_BACKEND_DRA,
+	GS_BACKEND_MPS
+} gs_backend;
 
 typedef enum gs_pricing { GS_PRICING_ON_DEMAND, GS_PRICING_SPOT } gs_pricing;
 
 GS_EXPORT
 const char *gs_strategy_name(gs_strategy s); /* "time-slicing", ... */
+GS_EXPORT
+const char *gs_backend_name(gs_backend b);   /* "none", "hami", "dra", "mps" */
 GS_EXPORT
 const char *gs_pricing_name(gs_pricing p);   /* "on-demand", "spot" */
 
@@ -492,8 +508,11 @@ typedef struct gs_assignment {
 	const gs_workload *workload;
 	int replica;               /* 0-based */
 	int64_t compute_ppm;       /* of the whole GPU, after conversion */
-	int thread_percent;        /* MPS only, else 0 */
-	int64_t memory_limit_mib;  /* MPS only, else 0 */
+	/* Its limits: MPS's split, or a fraction's own (memory: its gpuMemory
+	 * in whole MiB; threads: its compute share in whole percent, 0 where
+	 * the backend limits no compute); 0 with other strategies. */
+	int thread_percent;
+	int64_t memory_limit_mib;
 } gs_assignment;
 
 typedef struct gs_plan_mig {
@@ -524,6 +543,7 @@ typedef struct gs_plan_gpu {
 	 * and that headroom in ppm. A MIG GPU: all instances' replicas, and
 	 * its usable memory. */
 	int64_t memory_bytes, memory_offer_bytes, memory_headroom_ppm;
+	gs_backend backend;        /* with GS_STRATEGY_FRACTION, else NONE */
 } gs_plan_gpu;
 
 typedef struct gs_plan_node {

@@ -6,7 +6,10 @@ static const gs_strategy_info rows[] = {
 	{ GS_STRATEGY_TIME_SLICING, "time-slicing", "time-slicing", "s-ts", 1, 0, 0, "ts" },
 	{ GS_STRATEGY_MPS, "mps", "MPS", "s-mps", 1, 1, 0, "mps" },
 	{ GS_STRATEGY_MIG, "mig", "MIG", "s-mig", 1, 1, 1, "mig" },
+	{ GS_STRATEGY_FRACTION, "fraction", "fraction", "s-frac", 1, 1, 0, "frac" },
 };
+
+static const char *const backends[] = { "none", "hami", "dra", "mps" }; /* as gs_backend */
 
 _Static_assert(GS_ARRAY_LEN(rows) == GS_STRATEGY_COUNT, "one row per strategy");
 
@@ -25,6 +28,11 @@ const gs_strategy_info *gs_strategy_info_get(gs_strategy s)
 const char *gs_strategy_name(gs_strategy s)
 {
 	return gs_strategy_info_get(s)->name;
+}
+
+const char *gs_backend_name(gs_backend b)
+{
+	return (unsigned)b < GS_ARRAY_LEN(backends) ? backends[b] : "unknown";
 }
 
 gs_ts_verdict gs_strategy_ts_check(const gs_workload *w)

@@ -23,7 +23,7 @@ typedef struct gs_strategy_info {
 } gs_strategy_info;
 
 /* How many strategies gs_strategy has: arrays indexed by strategy. */
-#define GS_STRATEGY_COUNT 4
+#define GS_STRATEGY_COUNT 5
 
 /* The row of s; an unknown value gets a row named "unknown". Static. */
 const gs_strategy_info *gs_strategy_info_get(gs_strategy s);
