@@ -282,8 +282,8 @@ format:
 clean:
 	rm -rf build gpushare libgpushare.a libgpushare.so gpushare.pc gpushare-*.tar.gz
 
-.PHONY: all deps deps-check demo check check-build check-run check-valgrind fuzz fuzz-smoke bench dist \
-	install uninstall format clean bench-quality bench-scale
+.PHONY: all deps deps-check demo check check-build check-run check-valgrind fuzz fuzz-smoke \
+	bench dist install uninstall format clean bench-quality bench-scale
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(SLIB_OBJ:.o=.d) $(SCLI_OBJ:.o=.d) \
     $(VLIB_OBJ:.o=.d) $(VCLI_OBJ:.o=.d) $(FLIB_OBJ:.o=.d) $(FUZZ_BIN:=.d)

@@ -477,6 +477,10 @@ const char *gs_scenario_file(const gs_scenario *s); /* NULL if none */
 /* How the workloads get their GPUs: the file's `via` (device-plugin, dra). */
 GS_EXPORT
 gs_via gs_scenario_via(const gs_scenario *s);
+/* The file's `fractions` in its order: writes at most cap backends to out
+ * and returns how many it names. */
+GS_EXPORT
+size_t gs_scenario_fractions(const gs_scenario *s, gs_backend *out, size_t cap);
 /* The file's `namespace`: the workloads' objects' default ("default"). */
 GS_EXPORT
 const char *gs_scenario_namespace(const gs_scenario *s);
@@ -717,6 +721,11 @@ int gs_doc_plan(const gs_plan *p, gs_doc **out, gs_error *err);
 GS_EXPORT
 int gs_advise(const gs_catalog *cat, const gs_workload *w, char **out,
               gs_error *err);
+/* The same where the cluster has the fraction backends b[0..n) (a workload
+ * file's `fractions`, in its order of preference). */
+GS_EXPORT
+int gs_advise_fractions(const gs_catalog *cat, const gs_workload *w, const gs_backend *b,
+                        size_t n, char **out, gs_error *err);
 
 /* ------------------------------------------------------------------ */
 /* Emitting the Kubernetes configuration of a plan                     */

@@ -182,6 +182,13 @@ const char *gs_scenario_namespace(const gs_scenario *s)
 	return s->namespace_ ? s->namespace_ : "default";
 }
 gs_placement gs_scenario_placement(const gs_scenario *s) { return s->placement; }
+
+size_t gs_scenario_fractions(const gs_scenario *s, gs_backend *out, size_t cap)
+{
+	for (size_t i = 0; i < (size_t)s->n_fractions && i < cap; i++)
+		out[i] = s->fractions[i];
+	return (size_t)s->n_fractions;
+}
 int64_t gs_scenario_memory_headroom(const gs_scenario *s) { return s->headroom_ppm; }
 int64_t gs_workload_memory_headroom(const gs_scenario *s, const gs_workload *w)
 {
