@@ -173,8 +173,9 @@ typedef struct gs_instance {
 
 /* Loads DIR/gpus/ *.yaml and then DIR/instances/ *.yaml, in name order, for
  * every DIR of the colon-separated list `dirs` (later directories add to
- * earlier ones, e.g. "profiles:/etc/gpushare"). Errors carry the file,
- * line and column. */
+ * earlier ones, e.g. "profiles:/etc/gpushare"), then each DIR/retention.yaml
+ * there is (optional; a later one's rows replace earlier ones'). Errors
+ * carry the file, line and column. */
 GS_EXPORT
 int gs_catalog_load(const char *dirs, gs_catalog **out, gs_error *err);
 GS_EXPORT
@@ -286,6 +287,21 @@ GS_EXPORT
 const char *gs_backend_name(gs_backend b);   /* "none", "hami", "dra", "mps" */
 GS_EXPORT
 const char *gs_pricing_name(gs_pricing p);   /* "on-demand", "spot" */
+
+/* What a replica keeps of its dedicated-GPU throughput under a strategy
+ * (and, for GS_STRATEGY_FRACTION, a backend), as a range from published
+ * measurements: the catalog's DIR/retention.yaml (gpushare-workloads(5)). */
+typedef struct gs_retention {
+	int64_t low_ppm, high_ppm;  /* of a dedicated GPU's throughput */
+	const char *source;         /* for people: "NVIDIA Dynamo study, MPS" */
+	const char *url;            /* where to read it; NULL if the row gives none */
+} gs_retention;
+
+/* The row of strategy s (and backend b for GS_STRATEGY_FRACTION, else
+ * ignored); GS_ENOTFOUND when the profiles have none. Strings borrowed
+ * from the catalog. */
+GS_EXPORT
+int gs_retention_of(const gs_catalog *cat, gs_strategy s, gs_backend b, gs_retention *out);
 
 typedef struct gs_savings_opts {
 	unsigned version;       /* GS_SAVINGS_OPTS_VERSION, set by _INIT */
