@@ -398,6 +398,12 @@ const char *gs_bound_name(gs_bound b); /* "compute", "memory-bandwidth" */
 
 #define GS_PPM 1000000 /* shares are parts per million: 40% = 400000 */
 
+/* What a workload's `throughput` counts. */
+typedef enum gs_work_unit { GS_WORK_NONE, GS_WORK_TOKENS, GS_WORK_REQUESTS } gs_work_unit;
+
+GS_EXPORT
+const char *gs_work_unit_name(gs_work_unit u); /* "none", "tokens/s", "requests/s" */
+
 /* One workload. Read-only record owned by its scenario; valid until the
  * scenario changes or is freed. */
 typedef struct gs_workload {
@@ -434,6 +440,15 @@ typedef struct gs_workload {
 	/* The share of its `current` instances it holds (their other GPUs
 	 * are other workloads'), in ppm; 0: all of them. */
 	int64_t current_share_ppm;
+	/* One replica's throughput on a dedicated GPU of measured_on, at its
+	 * measured share (`throughput`), in thousandths of work_unit per
+	 * second; 0 and GS_WORK_NONE: not given. */
+	int64_t throughput_milli;
+	gs_work_unit work_unit;
+	/* Its own measured retention (`retention`), per strategy, in ppm of
+	 * its dedicated throughput; -1: the profile's range. Never set for
+	 * GS_STRATEGY_DEDICATED. */
+	int64_t retention_ppm[GS_STRATEGY_FRACTION + 1];
 } gs_workload;
 
 /* Loads a workload file (gpushare-workloads(5)); path "-" is stdin. The
