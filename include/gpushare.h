@@ -742,6 +742,34 @@ const char *gs_plan_warning_at(const gs_plan *p, size_t i);
 GS_EXPORT
 int gs_doc_plan(const gs_plan *p, gs_doc **out, gs_error *err);
 
+/* What sharing costs plan workload i in throughput, and in money per unit
+ * of work where it gives a `throughput`. */
+typedef struct gs_plan_retention {
+	/* 0: its replicas hold whole GPUs (dedicated), or the profiles have no
+	 * row for its strategy; the range and source are then unset. */
+	int shared;
+	gs_strategy strategy;
+	gs_backend backend;         /* its GPUs' with GS_STRATEGY_FRACTION */
+	int64_t low_ppm, high_ppm;  /* of its dedicated-GPU throughput */
+	const char *source;         /* the profile's, or "your measurement" */
+	int measured;               /* 1: its own `retention` */
+	/* With a throughput (unit not GS_WORK_NONE): what a million tokens,
+	 * or a thousand requests, cost with one dedicated GPU of its model per
+	 * replica (at the plan's price per GPU of the instance it is planned
+	 * on), and in the plan: its cost_per_hour over what its replicas serve
+	 * at the low and at the high retention. Rounded to the micro-dollar. */
+	gs_work_unit unit;
+	gs_micros before, after_low, after_high;
+	int pays;                   /* 1: after_low is at most before (exactly) */
+} gs_plan_retention;
+
+/* Fills *out for plan workload i (gs_plan_workload_at). */
+GS_EXPORT
+int gs_plan_retention_at(const gs_plan *p, size_t i, gs_plan_retention *out, gs_error *err);
+/* What the per-unit figures count: "1M tokens", "1k requests", or "". */
+GS_EXPORT
+const char *gs_work_per_name(gs_work_unit u);
+
 /* Advice for one workload without a plan: the strategies it may use, in
  * order of preference, and why the others are ruled out. `out` is a
  * NUL-terminated text the caller frees with free(). */
