@@ -10,6 +10,8 @@
 
 #include "testutil.h"
 #include "catalog/catalog.h"
+#include "plan/decision.h"
+#include "plan/plan_internal.h"
 
 TU_CATALOG_GROUP(cat)
 
@@ -241,6 +243,47 @@ static void test_plan_prices(void **state)
 	gs_scenario_free(s);
 }
 
+/* A fraction is stated by the backend of the GPU holding its first
+ * replica, and its own `fraction` figure replaces the backend's row. The
+ * planner of fractions lands apart (issue 17, section 1): the plan is
+ * edited here to what it will give. */
+static void test_fraction(void **state)
+{
+	gs_scenario *s = tu_scenario(cat, "w.yaml", seed);
+	gs_plan *p = tu_plan(s);
+	const gs_decision *d = &p->decisions[0];
+	gs_plan_gpu *g = (gs_plan_gpu *)&p->nodes[d->node].gpus[d->gpu];
+	gs_plan_retention r;
+	gs_error err;
+	(void)state;
+
+	for (size_t i = 0; i < p->n_wls; i++)
+		p->wls[i].strategy = GS_STRATEGY_FRACTION;
+	g->strategy = GS_STRATEGY_FRACTION;
+	g->backend = GS_BACKEND_HAMI;
+	assert_gs_ok(gs_plan_retention_at(p, 0, &r, &err), &err);
+	assert_int_equal(r.backend, GS_BACKEND_HAMI);
+	assert_int_equal(r.low_ppm, 445000);
+	assert_int_equal(r.high_ppm, 728000);
+	assert_string_equal(r.source, "NVIDIA Dynamo study, HAMi");
+	/* $0.678653 / (4.32M x 0.445) and / (4.32M x 0.728). */
+	assert_int_equal(r.after_low, 353024);
+	assert_int_equal(r.after_high, 215791);
+	g->backend = GS_BACKEND_MPS;
+	assert_gs_ok(gs_plan_retention_at(p, 0, &r, &err), &err);
+	assert_int_equal(r.low_ppm, 635000);
+	assert_string_equal(r.source, "NVIDIA Dynamo study, MPS");
+	/* ner's 80% holds for every shared strategy; sum names none for fractions. */
+	assert_gs_ok(gs_plan_retention_at(p, 1, &r, &err), &err);
+	assert_int_equal(r.low_ppm, 800000);
+	assert_int_equal(r.measured, 1);
+	assert_gs_ok(gs_plan_retention_at(p, 2, &r, &err), &err);
+	assert_int_equal(r.measured, 0);
+	assert_int_equal(r.low_ppm, 635000);
+	gs_plan_free(p);
+	gs_scenario_free(s);
+}
+
 /* A workload alone on its GPU keeps all of its throughput: no range, and
  * the same price per unit with a whole GPU as here. */
 static void test_dedicated(void **state)
@@ -274,6 +317,7 @@ int main(void)
 		cmocka_unit_test(test_bad_rows),
 		cmocka_unit_test(test_keys),
 		cmocka_unit_test(test_plan_prices),
+		cmocka_unit_test(test_fraction),
 		cmocka_unit_test(test_dedicated),
 	};
 	return cmocka_run_group_tests(tests, tu_catalog_setup, tu_catalog_teardown);
