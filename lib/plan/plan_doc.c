@@ -189,7 +189,7 @@ static void counts(gs_wr *w, const char *k, int64_t before, int64_t after, int64
  * of its work costs (where it gives a throughput). */
 static void retention_keys(gs_wr *w, const gs_plan *p, size_t i)
 {
-	gs_plan_retention r;
+	gs_plan_retention r = { 0 };
 	if (gs_plan_retention_at(p, i, &r, NULL) < 0 || !r.shared) {
 		knull(w, "retention");
 	} else {
