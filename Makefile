@@ -244,6 +244,7 @@ install: all
 	for m in man/*.5; do [ -e "$$m" ] && cp $$m $(DESTDIR)$(MANDIR)/man5/ || true; done
 	cp profiles/gpus/*.yaml $(DESTDIR)$(PROFILESDIR)/gpus/
 	cp profiles/instances/*.yaml $(DESTDIR)$(PROFILESDIR)/instances/
+	cp profiles/retention.yaml $(DESTDIR)$(PROFILESDIR)/retention.yaml
 	mkdir -p $(DESTDIR)$(DATADIR)/bash-completion/completions \
 	    $(DESTDIR)$(DATADIR)/zsh/site-functions
 	./gpushare completion bash > $(DESTDIR)$(DATADIR)/bash-completion/completions/gpushare
@@ -257,7 +258,7 @@ uninstall:
 	for m in man/*.5; do rm -f $(DESTDIR)$(MANDIR)/man5/$${m#man/}; done
 	rm -f $(DESTDIR)$(DATADIR)/bash-completion/completions/gpushare \
 	    $(DESTDIR)$(DATADIR)/zsh/site-functions/_gpushare
-	for f in profiles/gpus/*.yaml profiles/instances/*.yaml; do \
+	for f in profiles/gpus/*.yaml profiles/instances/*.yaml profiles/retention.yaml; do \
 	    rm -f $(DESTDIR)$(PROFILESDIR)/$${f#profiles/}; done
 	-rmdir $(DESTDIR)$(PROFILESDIR)/gpus $(DESTDIR)$(PROFILESDIR)/instances \
 	    $(DESTDIR)$(PROFILESDIR) $(DESTDIR)$(DATADIR)/gpushare 2>/dev/null

@@ -72,6 +72,8 @@ wl *gs_wl_new(const char *name)
 	w->pub.replicas = 1;
 	w->pub.gpus_per_replica = 1;
 	w->pub.memory_headroom_ppm = -1;
+	for (size_t s = 0; s < GS_ARRAY_LEN(w->pub.retention_ppm); s++)
+		w->pub.retention_ppm[s] = -1;
 	w->pub.bound = gs_kind_bound(w->pub.kind);
 	return w;
 }
@@ -105,6 +107,7 @@ static wl *wl_clone(const wl *src)
 	w->has_compute = src->has_compute;
 	w->has_bound = src->has_bound;
 	w->has_arch = src->has_arch;
+	w->retention_scalar = src->retention_scalar;
 	if (gs_str_assign(&w->tenant, src->tenant) || gs_str_assign(&w->team, src->team) ||
 	    gs_str_assign(&w->obj_name, src->obj_name) ||
 	    gs_str_assign(&w->obj_namespace, src->obj_namespace) ||
