@@ -37,7 +37,7 @@ static void test_shipped_rows(void **state)
 	expect_row(cat, GS_STRATEGY_MIG, GS_BACKEND_NONE, 1000000, 1000000,
 	           "KubeCon NA 2024 study, MIG isolates");
 	expect_row(cat, GS_STRATEGY_FRACTION, GS_BACKEND_HAMI, 445000, 728000,
-	           "NVIDIA Dynamo study, HAMi");
+	           "NVIDIA Dynamo study, memory caps");
 	expect_row(cat, GS_STRATEGY_FRACTION, GS_BACKEND_DRA, 445000, 728000,
 	           "NVIDIA Dynamo study, memory caps");
 	expect_row(cat, GS_STRATEGY_FRACTION, GS_BACKEND_MPS, 635000, 879000,
@@ -265,7 +265,7 @@ static void test_fraction(void **state)
 	assert_int_equal(r.backend, GS_BACKEND_HAMI);
 	assert_int_equal(r.low_ppm, 445000);
 	assert_int_equal(r.high_ppm, 728000);
-	assert_string_equal(r.source, "NVIDIA Dynamo study, HAMi");
+	assert_string_equal(r.source, "NVIDIA Dynamo study, memory caps");
 	/* $0.678653 / (4.32M x 0.445) and / (4.32M x 0.728). */
 	assert_int_equal(r.after_low, 353024);
 	assert_int_equal(r.after_high, 215791);
