@@ -35,6 +35,11 @@ static const gs_node *pod_spec(const gs_node *obj, const char *kind)
 	return gs_lint_find(gs_lint_find(spec, "template", NULL), "spec", NULL);
 }
 
+const gs_node *gs_lint_pod_spec(const gs_node *obj, const char *kind)
+{
+	return pod_spec(obj, kind);
+}
+
 /* A whole-number quantity ("2" or 2); -1 otherwise ("500m", "1Ki"). */
 static long long quantity(const gs_node *v)
 {
