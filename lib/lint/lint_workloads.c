@@ -258,7 +258,8 @@ static void count_label_lines(lint_ctx *c, const char *buf, size_t len)
 			p++;
 		if ((size_t)(eol - p) >= sizeof cmd - 1 && memcmp(p, cmd, sizeof cmd - 1) == 0)
 			c->configs++;
-		if (*p != '#' && line_value(p, eol, POOL_LABEL, pool, sizeof pool) &&
+		/* A last line of blanks without a newline ends at the buffer's end. */
+		if (p < eol && *p != '#' && line_value(p, eol, POOL_LABEL, pool, sizeof pool) &&
 		    line_value(p, eol, DP_LABEL, conf, sizeof conf))
 			gs_lint_noted(c, gs_facts_pool(c->facts, pool, conf));
 		p = eol + 1;

@@ -2543,6 +2543,26 @@ static void test_duplicate_key_sample(void **state)
 	gs_lint_free(l);
 }
 
+/* A script whose last line is blanks with no newline: read up to the
+ * buffer's end and no further (found by fuzz_lint). The buffer is exactly
+ * its bytes, with no NUL after, so a read past it is caught. */
+static void test_script_trailing_blanks(void **state)
+{
+	static const char text[] = "#!/bin/sh\nkubectl label node a gpushare.io/pool=p\n  ";
+	size_t len = sizeof text - 1;
+	char *buf = malloc(len);
+	gs_lint *l = NULL;
+	gs_error err;
+	(void)state;
+	assert_non_null(buf);
+	memcpy(buf, text, len);
+	assert_gs_ok(gs_lint_new(NULL, &l, &err), &err);
+	assert_gs_ok(gs_lint_buffer(l, "labels.sh", buf, len, &err), &err);
+	assert_int_equal(gs_lint_count(l), 0);
+	gs_lint_free(l);
+	free(buf);
+}
+
 int main(void)
 {
 	struct CMUnitTest tests[N_CASES + 16];
@@ -2562,6 +2582,7 @@ int main(void)
 	ADD(test_good_samples);
 	ADD(test_bad_samples);
 	ADD(test_duplicate_key_sample);
+	ADD(test_script_trailing_blanks);
 #undef ADD
 	return _cmocka_run_group_tests("test_lint", tests, n, group_setup, group_teardown);
 }
