@@ -8,8 +8,10 @@
  * not mean what they seem.
  *
  * The GPU a gpumem is measured against: the pod's nvidia.com/gpu.product
- * node selector when the catalog knows it, else --gpu, else the largest
- * GPU of the catalog (no catalog: not measured).
+ * node selector when the catalog knows it, else the largest model a
+ * required node affinity on that label allows (when every term names known
+ * ones), else --gpu, else the largest GPU of the catalog (no catalog: not
+ * measured).
  *
  * Source: Project-HAMi/HAMi pkg/device/nvidia/device.go
  * (GenerateResourceRequests: limits before requests, a quantity's integer
@@ -115,6 +117,43 @@ static void not_whole(lint_ctx *c, const hres *r, const char *unit)
 		            str ? q : gs_lint_kind_name(r->v), str ? "'" : "", unit);
 }
 
+/* The larger of g and the model `name` names (unknown: g). */
+static const gs_gpu *larger(const gs_catalog *cat, const gs_gpu *g, const gs_node *name)
+{
+	const gs_gpu *x = gs_lint_is_str(name) ? gs_gpu_find(cat, name->text) : NULL;
+	return x && (!g || x->memory_mib > g->memory_mib) ? x : g;
+}
+
+/* The largest GPU a required node affinity on the product label allows: the
+ * terms are ORed, so every term must name known models (else NULL). */
+static const gs_gpu *affinity_gpu(const gs_catalog *cat, const gs_node *spec)
+{
+	const gs_node *na = gs_lint_find(gs_lint_find(spec, "affinity", NULL), "nodeAffinity",
+	                                 NULL);
+	const gs_node *terms = gs_lint_find(
+	    gs_lint_find(na, "requiredDuringSchedulingIgnoredDuringExecution", NULL),
+	    "nodeSelectorTerms", NULL);
+	const gs_gpu *best = NULL;
+
+	for (size_t t = 0; terms && terms->kind == GS_NODE_SEQ && t < terms->n; t++) {
+		const gs_node *ex = gs_lint_find(terms->items[t], "matchExpressions", NULL);
+		const gs_gpu *term = NULL;
+		for (size_t i = 0; ex && ex->kind == GS_NODE_SEQ && i < ex->n; i++) {
+			const gs_node *e = ex->items[i], *vals = gs_lint_find(e, "values", NULL);
+			if (!gs_lint_streq(gs_lint_find(e, "key", NULL), PRODUCT_LABEL) ||
+			    !gs_lint_streq(gs_lint_find(e, "operator", NULL), "In") || !vals ||
+			    vals->kind != GS_NODE_SEQ)
+				continue;
+			for (size_t v = 0; v < vals->n; v++)
+				term = larger(cat, term, vals->items[v]);
+		}
+		if (!term)
+			return NULL;
+		best = best && best->memory_mib >= term->memory_mib ? best : term;
+	}
+	return best;
+}
+
 /* The GPU a gpumem must fit, and why that one. */
 static const gs_gpu *pod_gpu(const lint_ctx *c, const gs_node *spec, const char **why)
 {
@@ -125,6 +164,10 @@ static const gs_gpu *pod_gpu(const lint_ctx *c, const gs_node *spec, const char 
 
 	if (cat && gs_lint_is_str(p) && (g = gs_gpu_find(cat, p->text))) {
 		*why = "the pod's " PRODUCT_LABEL;
+		return g;
+	}
+	if (cat && (g = affinity_gpu(cat, spec))) {
+		*why = "the largest the pod's node affinity allows";
 		return g;
 	}
 	if (c->opts && c->opts->gpu) {

@@ -161,8 +161,9 @@ static const gs_lint_rule rules[R_COUNT] = {
 	[R_HAMI_UNKNOWN_KEY] = { "hami-unknown-key", W,
 		"a key in HAMi's nvidia device config or nodeconfig that HAMi silently ignores" },
 	[R_HAMI_GPUMEM] = { "hami-gpumem", E,
-		"nvidia.com/gpumem above the GPU's memory (the pod's nvidia.com/gpu.product, "
-		"--gpu, or the largest GPU of the catalog): the pod stays Pending" },
+		"nvidia.com/gpumem above the GPU's memory (the pod's nvidia.com/gpu.product "
+		"selector or affinity, --gpu, or the largest GPU of the catalog): the pod stays "
+		"Pending" },
 	[R_HAMI_GPUCORES] = { "hami-gpucores", E,
 		"nvidia.com/gpucores above 100 (HAMi caps it: the whole GPU) or negative" },
 	[R_HAMI_RESOURCE_VALUE] = { "hami-resource-value", E,

@@ -115,6 +115,40 @@ static void test_gpumem_against_which_gpu(void **state)
 	want_ids(text, 0, NULL, "");
 }
 
+/* A required node affinity on the product label: the largest model its
+ * terms allow, when every term names known ones; else as without it. */
+static void test_gpumem_against_affinity(void **state)
+{
+	static const char pod[] = "apiVersion: v1\n"
+	                          "kind: Pod\n"
+	                          "spec:\n"
+	                          "  affinity:\n"
+	                          "    nodeAffinity:\n"
+	                          "      requiredDuringSchedulingIgnoredDuringExecution:\n"
+	                          "        nodeSelectorTerms:\n"
+	                          "        - matchExpressions:\n"
+	                          "          - {key: nvidia.com/gpu.product, operator: In,\n"
+	                          "             values: [Tesla-T4, %s]}\n"
+	                          "%s"
+	                          "  containers:\n"
+	                          "  - resources: {limits: {nvidia.com/gpumem: 30000}}\n";
+	static const char other_term[] = "        - matchExpressions:\n"
+	                                 "          - {key: zone, operator: In, values: [a]}\n";
+	char text[1024], *msg;
+	(void)state;
+	snprintf(text, sizeof text, pod, "NVIDIA-L4", "");
+	msg = only_message(text);
+	assert_string_equal(msg, "nvidia.com/gpumem is 30000 MiB, more than the 23034 MiB of one "
+	                         "L4 (the largest the pod's node affinity allows): HAMi finds no "
+	                         "GPU for it and the pod stays Pending");
+	free(msg);
+	snprintf(text, sizeof text, pod, "NVIDIA-A100-SXM4-80GB", "");
+	want_ids(text, 1, "L4", "");
+	/* A term without the label lets the pod run anywhere: --gpu decides. */
+	snprintf(text, sizeof text, pod, "NVIDIA-A100-SXM4-80GB", other_term);
+	want_ids(text, 1, "L4", "14:45: hami-gpumem\n");
+}
+
 /* Hostile input: numbers past any integer, values of the wrong kind. Each
  * gives a finding where HAMi would fail, and lint never fails. */
 static void test_hostile_config(void **state)
@@ -211,6 +245,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_configmap_positions),
 		cmocka_unit_test(test_gpumem_against_which_gpu),
+		cmocka_unit_test(test_gpumem_against_affinity),
 		cmocka_unit_test(test_hostile_config),
 		cmocka_unit_test(test_hostile_pod),
 		cmocka_unit_test(test_operator_values_are_not_hami),
