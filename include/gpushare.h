@@ -315,12 +315,17 @@ typedef struct gs_savings_opts {
 	/* Version 2: the rule `plan` shares GPUs by. */
 	const char *compute;    /* each workload's peak share, "25%"; NULL: unknown */
 	const char *target_utilization; /* "90%"; NULL: the workload file's default */
+	/* Version 3: GS_STRATEGY_FRACTION, what enforces it and what each needs. */
+	gs_backend backend;     /* required with GS_STRATEGY_FRACTION, else NONE */
+	const char *memory;     /* each workload's memory cap, "18Gi"; NULL: an
+	                           equal split of the usable memory by replicas */
 } gs_savings_opts;
 
-#define GS_SAVINGS_OPTS_VERSION 2
+#define GS_SAVINGS_OPTS_VERSION 3
 #define GS_SAVINGS_OPTS_INIT                                                  \
 	{ GS_SAVINGS_OPTS_VERSION, NULL, 0, 0, GS_STRATEGY_TIME_SLICING, NULL,    \
-	  GS_PRICING_ON_DEMAND, GS_HOURS_PER_MONTH, NULL, NULL }
+	  GS_PRICING_ON_DEMAND, GS_HOURS_PER_MONTH, NULL, NULL, GS_BACKEND_NONE,  \
+	  NULL }
 
 typedef struct gs_savings {
 	const gs_instance *instance;       /* borrowed from the catalog */
@@ -338,10 +343,10 @@ typedef struct gs_savings {
 	int saved_permille;       /* of the before cost, rounded: 750 = 75.0% */
 	/* What each workload gives up. */
 	int compute_permille;     /* at most this share of a GPU's time */
-	int64_t memory_mib;       /* memory each may use (MPS cap, MIG size,
+	int64_t memory_mib;       /* memory each may use (MPS or fraction cap, MIG size,
 	                             or, time-slicing, its fair share) */
-	int thread_percent;       /* MPS active thread limit; 0 otherwise */
-	int memory_isolated;      /* 1 with MPS limits or MIG */
+	int thread_percent;       /* MPS active thread or fraction SM % limit; 0 otherwise */
+	int memory_isolated;      /* 1 with MPS limits, fractions or MIG */
 	int fault_isolated;       /* 1 with MIG */
 	/* The rule that sets the replicas per GPU, as `plan` applies it. */
 	int replicas_asked;       /* per GPU, as asked; replicas is what fits */
@@ -349,6 +354,11 @@ typedef struct gs_savings {
 	int64_t compute_ppm;      /* each workload's peak: given, or assumed */
 	int64_t target_ppm;       /* targetUtilization */
 	char rule[256];           /* the rule in a sentence */
+	/* GS_STRATEGY_FRACTION only (else NONE, 0, NULL). */
+	gs_backend backend;
+	int max_clients;          /* the backend's clients per GPU; 0: no limit */
+	const char *bound_by;     /* the rule that set replicas: "memory",
+	                             "compute", "sm", "clients" or "asked" */
 } gs_savings;
 
 /* Computes the savings described by opts against the catalog. */
