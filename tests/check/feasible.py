@@ -71,7 +71,7 @@ their statement, not from the planner's code:
     showback counts each of its GPUs whole
 18  fractions (gpushare-workloads(5) `fractions`): a GPU of strategy
     fraction only when the workload file lists fractions, with a backend
-    it lists; at least 2 replicas, advertised as 0 replicas, one tenant,
+    it lists; never 1 replica alone, advertised as 0 replicas, one tenant,
     none with isolation: fault; each replica's memory_limit_mib its
     gpuMemory in whole MiB (rounded up) and its thread_percent its
     compute in whole percent (rounded up, at least 1; 0 under dra); the
@@ -79,8 +79,10 @@ their statement, not from the planner's code:
     reserve, no headroom), the compute to at most the target, the thread
     limits to at most 100 under hami and mps; at most 10 clients under
     hami, the model's MPS clients under mps; a heavy replica (rule 11)
-    only under mps, the others under the file's first backend; one
-    backend per node, whose config name ends in -frac-BACKEND
+    only under mps, the others under the file's first backend (or mps on
+    a node mps for a heavy one); one backend per node, whose config name
+    ends in -frac-BACKEND; an unused GPU of a fraction node is a fraction
+    GPU with no replicas
 
 Numbers in the plan are read as decimals.  memory_gib and compute_percent
 are rounded to 2 decimals, so every comparison allows 0.005 per rounded
@@ -439,7 +441,7 @@ class Checker:
             self.check_mps(where, g, gm, asg)
         elif st == "fraction":
             self.note_assignments(ni, gi, None, "fraction", asg)
-            self.fraction_gpus += 1
+            self.fraction_gpus += 1 if asg else 0
             self.check_fraction(where, g, gm, asg)
         elif st == "mig":
             self.note_assignments(ni, gi, None, "other", asg)
@@ -526,8 +528,9 @@ class Checker:
                    % (where, b, ", ".join(fr)))
         if b not in BACKENDS:
             self.v(18, "%s: unknown fraction backend %r" % (where, b))
-        if n < 2:
-            self.v(18, "%s: a fraction GPU with %d replica%s" % (where, n, "" if n == 1 else "s"))
+        # An unused GPU of a fraction node is under the node's configuration.
+        if n == 1:
+            self.v(18, "%s: a fraction GPU with 1 replica" % where)
         if g.get("replicas") != 0:
             self.v(18, "%s: a fraction GPU advertises %s replicas, not 0"
                    % (where, g.get("replicas")))

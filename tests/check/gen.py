@@ -11,8 +11,10 @@ gpuMemory, compute, measuredOn, latency, isolation, tenant, team, gpus and
 spread; memoryHeadroom (file and workload) and bound, drawn from a second
 generator, the host keys cpu, memory and arch from a third, and
 gpusPerReplica (with, sometimes, placement: pinned for such a file) from a
-fourth, so that the other keys stay what they were for a seed. Python 3
-standard library only.
+fourth, and a top-level fractions list (one seed in three) from a fifth, so
+that the other keys stay what they were for a seed and a file without
+fractions is byte for byte what it was before them. Python 3 standard
+library only.
 """
 
 import os
@@ -95,6 +97,18 @@ def wide_keys(mrnd):
     if mrnd.random() < 0.12:
         return ["    gpusPerReplica: %d" % mrnd.choice([2, 2, 3, 4, 8])]
     return []
+
+
+# The fractions lists drawn: dra and mps never together (a file error).
+FRACTIONS = [["hami"], ["dra"], ["mps"], ["hami", "mps"], ["mps", "hami"],
+             ["dra", "hami"]]
+
+
+def fractions_line(frnd):
+    """One file in three lists fractions."""
+    if frnd.random() < 1 / 3:
+        return "fractions: [%s]" % ", ".join(frnd.choice(FRACTIONS))
+    return None
 
 
 def gen(seed):
@@ -194,6 +208,9 @@ def gen(seed):
     # Pinned placement lets other replicas fill a multi-GPU node.
     if wide and mrnd.random() < 0.3:
         lines.insert(lines.index("workloads:"), "placement: pinned")
+    fr = fractions_line(random.Random(seed * 7919 + 43))
+    if fr is not None:
+        lines.insert(lines.index("workloads:"), fr)
     return "\n".join(lines) + "\n"
 
 
