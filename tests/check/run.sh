@@ -7,11 +7,11 @@
 # (default 200) random workload files from gen.py with seeds 1..N, and runs
 # feasible.py on each plan with its workload file.  A random case may also
 # end with exit status 1 when standard error names one of its workloads
-# ("no plan").  A crash, a
-# sanitizer report, any other exit status or a plan that breaks a rule is a
-# failure.  With CHECK_KEEP=DIR, each failing workload file is copied to
-# DIR/NAME.yaml with its diagnosis in DIR/NAME.txt.  GPUSHARE_PROFILES
-# defaults to this tree's profiles.  Builds nothing.
+# ("no plan").  A crash, a sanitizer report, any other exit status or a
+# plan that breaks a rule is a failure.  With CHECK_KEEP=DIR, each failing
+# workload file is copied to DIR/NAME.yaml with its diagnosis in
+# DIR/NAME.txt.  GPUSHARE_PROFILES defaults to this tree's profiles.
+# Builds nothing.
 #
 # Says how many passed plans have fraction GPUs (rule 18) and how many
 # such GPUs with replicas were checked, then ends with one line
