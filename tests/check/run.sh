@@ -3,7 +3,8 @@
 #
 # usage: sh tests/check/run.sh GPUSHARE
 #
-# Plans every examples/*.yaml (each must plan: exit 0) and CHECK_CASES
+# First the checker's own tests (test_feasible.py).  Then plans every
+# examples/*.yaml (each must plan: exit 0) and CHECK_CASES
 # (default 200) random workload files from gen.py with seeds 1..N, and runs
 # feasible.py on each plan with its workload file.  A random case may also
 # end with exit status 1 when standard error names one of its workloads
@@ -115,6 +116,13 @@ plan() {
 	{ echo "gpushare plan exited $rc:"; cat "$tmp/plans/$id.err"; } >"$why"
 	fail "$f" "$3" "$why"
 }
+
+# First the checker's own tests: broken fraction plans it must reject.
+if "$py" "$here/test_feasible.py" "$bin" >"$tmp/self" 2>&1; then
+	passed=$((passed + 1))
+else
+	fail "$here/test_feasible.py" "test_feasible.py (the checker's own tests)" "$tmp/self"
+fi
 
 for f in "$top"/examples/*.yaml; do
 	[ -e "$f" ] || continue
