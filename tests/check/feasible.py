@@ -71,7 +71,8 @@ their statement, not from the planner's code:
     showback counts each of its GPUs whole
 18  fractions (gpushare-workloads(5) `fractions`): a GPU of strategy
     fraction only when the workload file lists fractions, with a backend
-    it lists; never 1 replica alone, advertised as 0 replicas, one tenant,
+    it lists; never 1 replica alone, advertised as 0 replicas, with no
+    memory headroom and all the usable memory as its capacity, one tenant,
     none with isolation: fault; each replica's memory_limit_mib its
     gpuMemory in whole MiB (rounded up) and its thread_percent its
     compute in whole percent (rounded up, at least 1; 0 under dra); the
@@ -551,6 +552,7 @@ class Checker:
             caps += lim
             threads += tp
             self.check_fraction_limits(where, b, a, who, tp, lim)
+        self.check_fraction_memory_keys(where, g, gm, asg)
         room = self.usable_mib(gm)
         if caps > room:
             self.v(18, "%s: memory caps sum to %d MiB, the GPU has %s MiB usable"
@@ -568,6 +570,23 @@ class Checker:
             if n > maxc:
                 self.v(18, "%s: %d MPS clients, %s takes at most %d"
                        % (where, n, gm["name"], maxc))
+
+    def check_fraction_memory_keys(self, where, g, gm, asg):
+        """The caps are enforced: no headroom, all the usable memory."""
+        if not asg:
+            return
+        h = g.get("memory_headroom_percent")
+        if h is not None and self.dec(h) != 0:
+            self.v(18, "%s: a fraction GPU keeps %s%% headroom" % (where, h))
+        cap = g.get("memory_capacity_gib")
+        if cap is not None and abs(self.dec(cap) - self.usable(gm)) > TOL:
+            self.v(18, "%s: memory_capacity_gib %s, the GPU has %s GiB usable"
+                   % (where, cap, self.usable(gm)))
+        planned = g.get("memory_planned_gib")
+        mem = sum((self.dec(a["memory_gib"]) for a in asg), Decimal(0))
+        if planned is not None and abs(self.dec(planned) - mem) > (len(asg) + 1) * TOL:
+            self.v(18, "%s: memory_planned_gib %s, its replicas need %s GiB"
+                   % (where, planned, mem))
 
     def check_fraction_limits(self, where, b, a, who, tp, lim):
         """One client's memory cap and SM limit."""

@@ -105,6 +105,15 @@ def set_memory(plan, work, mib):
             if a["workload"] == work:
                 a["memory_gib"] = gib
                 a["memory_limit_mib"] = mib
+    resum(plan)
+
+
+def resum(plan):
+    """Each GPU's memory_planned_gib what its replicas need."""
+    for node in plan["nodes"]:
+        for g in node["gpus"]:
+            g["memory_planned_gib"] = sum((a["memory_gib"] for a in g["assignments"]),
+                                          Decimal(0))
 
 
 def set_compute(plan, work, percent, threads):
@@ -144,6 +153,15 @@ class Fractions(unittest.TestCase):
             "usable",
             "node 1 (g6.xlarge) gpu 0: memory caps sum to 23040 MiB, the GPU has 22478 MiB "
             "usable"])
+
+    def test_headroom_on_a_fraction_gpu(self):
+        p = copy.deepcopy(PLANS["uneven"])
+        gpu(p, 1).update(memory_headroom_percent=10.0, memory_capacity_gib=19.76)
+        rc, lines = check(p, fixture("uneven"))
+        self.assertEqual((rc, lines), (1, [
+            "node 1 (g6.xlarge) gpu 0: a fraction GPU keeps 10.0% headroom",
+            "node 1 (g6.xlarge) gpu 0: memory_capacity_gib 19.76, the GPU has 21.95 GiB "
+            "usable"]))
 
     def test_cap_is_not_gpu_memory(self):
         p = copy.deepcopy(PLANS["uneven"])
@@ -228,8 +246,10 @@ class Fractions(unittest.TestCase):
         p = copy.deepcopy(PLANS["many"])
         g = gpu(p, 0)
         self.assertEqual((g["strategy"], len(g["assignments"])), ("time-slicing", 12))
-        g.update(strategy="fraction", backend="hami", replicas=0)
+        g.update(strategy="fraction", backend="hami", replicas=0,
+                 memory_headroom_percent=0, memory_capacity_gib=Decimal("21.95"))
         g["assignments"] = g["assignments"][:11]
+        resum(p)
         for a in g["assignments"]:
             a.update(thread_percent=5, memory_limit_mib=1024)
         p["nodes"][0]["config"] = "g6.xlarge-frac-hami"
@@ -256,6 +276,7 @@ class Fractions(unittest.TestCase):
         p["workloads"][1]["tenant"] = "globex"
         moved = gpu(p, 1)["assignments"].pop()
         gpu(p, 0)["assignments"].append(moved)
+        resum(p)
         rc, lines = check(p, fixture("uneven"))
         self.assertEqual(rc, 1)
         self.assertEqual(lines[:3], [
