@@ -2,6 +2,7 @@
 """feasible.py - an independent feasibility checker for gpushare plans.
 
 usage: feasible.py PLAN.json GPUS.json INSTANCES.json [--target PERCENT]
+                   [--workloads FILE.yaml]
        feasible.py --batch LIST GPUS.json INSTANCES.json
 
 PLAN.json is `gpushare plan FILE --format json`, GPUS.json and
@@ -10,9 +11,14 @@ INSTANCES.json are `gpushare gpus --format json` and `gpushare instances
 `violation: RULE N: detail` and the exit status is 1; otherwise it prints
 `ok: R replicas on G GPUs in N nodes` and exits 0.  Exit status 2 is a
 usage error or unreadable input.  --target is the workload file's
-targetUtilization in percent (default 90).  --batch reads lines
-`TARGET PLAN.json` from LIST and writes each plan's output to
-PLAN.json.check (what run.sh uses: one Python start for many plans).
+targetUtilization in percent (default 90).  --workloads is the workload
+file the plan was made from: its `fractions` list and each workload's
+gpuMemory (rule 18; without it a fraction GPU's backend is not checked
+against the file, and its caps only against the plan's rounded memory).
+--batch reads lines `TARGET PLAN.json` or `TARGET PLAN.json<TAB>FILE.yaml`
+from LIST and writes each plan's output to PLAN.json.check (what run.sh
+uses: one Python start for many plans).  A plan with fraction GPUs says
+how many: `ok: ... nodes (F fraction GPUs)`.
 
 The rules are the normative packing rules of gpushare, written here from
 their statement, not from the planner's code:
@@ -63,20 +69,76 @@ their statement, not from the planner's code:
     GPUs), and its workloads' worst case fits it: each one's span times
     min(replicas, what the node holds of them; 1 with spread: node);
     showback counts each of its GPUs whole
+18  fractions (gpushare-workloads(5) `fractions`): a GPU of strategy
+    fraction only when the workload file lists fractions, with a backend
+    it lists; never 1 replica alone, advertised as 0 replicas, with no
+    memory headroom and all the usable memory as its capacity, one tenant,
+    none with isolation: fault; each replica's memory_limit_mib its
+    gpuMemory in whole MiB (rounded up) and its thread_percent its
+    compute in whole percent (rounded up, at least 1; 0 under dra); the
+    caps sum to at most the usable memory (catalog memory less its
+    reserve, no headroom), the compute to at most the target, the thread
+    limits to at most 100 under hami and mps; at most 10 clients under
+    hami, the model's MPS clients under mps; a heavy replica (rule 11)
+    only under mps, the others under the file's first backend (or mps on
+    a node mps for a heavy one); one backend per node, whose config name
+    ends in -frac-BACKEND; an unused GPU of a fraction node is a fraction
+    GPU with no replicas
 
 Numbers in the plan are read as decimals.  memory_gib and compute_percent
 are rounded to 2 decimals, so every comparison allows 0.005 per rounded
 term (a sum of n rounded values against a rounded capacity: (n+1)*0.005).
 
-Python 3 standard library only.
+Python 3 standard library (PyYAML, when present, reads --workloads;
+without it only a flow list `fractions: [...]` is read from the file).
 """
 
 import json
+import re
 import sys
-from decimal import Decimal, ROUND_HALF_UP, InvalidOperation
+from decimal import Decimal, ROUND_CEILING, ROUND_HALF_UP, InvalidOperation
 
 TOL = Decimal("0.005")
 CPU_TOL = Decimal("0.0005")
+BACKENDS = ("hami", "dra", "mps")
+HAMI_MAX_CLIENTS = 10  # HAMi's default deviceSplitCount
+SIZE_UNITS = {"GiB": 2 ** 30, "Gi": 2 ** 30, "MiB": 2 ** 20, "Mi": 2 ** 20,
+              "GB": 10 ** 9, "MB": 10 ** 6}
+
+
+def ceil_int(x):
+    return int(Decimal(x).to_integral_value(rounding=ROUND_CEILING))
+
+
+def size_mib(text):
+    """A gpuMemory SIZE in whole MiB, rounded up (bytes rounded up first),
+    or None when it is not written as gpushare-workloads(5) says."""
+    m = re.match(r"^\s*([0-9]+(?:\.[0-9]+)?)\s*(GiB|Gi|MiB|Mi|GB|MB)\s*$", str(text))
+    if m is None:
+        return None
+    nbytes = ceil_int(Decimal(m.group(1)) * SIZE_UNITS[m.group(2)])
+    return ceil_int(Decimal(nbytes) / 2 ** 20)
+
+
+def read_workload_file(path):
+    """(fractions, {workload: gpuMemory MiB}) of a workload file."""
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    try:
+        import yaml
+    except ImportError:
+        m = re.search(r"^fractions:\s*\[([^\]]*)\]", text, re.M)
+        fr = [x.strip().strip("\"'") for x in m.group(1).split(",")] if m else []
+        return [x for x in fr if x], {}
+    doc = yaml.safe_load(text) or {}
+    fr = doc.get("fractions") or []
+    if isinstance(fr, str):
+        fr = [fr]
+    mib = {}
+    for w in doc.get("workloads") or []:
+        if isinstance(w, dict) and "name" in w:
+            mib[str(w["name"])] = size_mib(w.get("gpuMemory"))
+    return [str(x) for x in fr], mib
 
 
 def kube_reserved_cpu(vcpus):
@@ -107,8 +169,13 @@ HUNDRED = Decimal(100)
 
 
 class Checker:
-    def __init__(self, plan, gpus, instances, target):
+    def __init__(self, plan, gpus, instances, target, workfile=None):
         self.plan = plan
+        # The workload file's fractions (None: not known) and gpuMemory MiB.
+        self.fractions, self.file_mib = None, {}
+        if workfile is not None:
+            self.fractions, self.file_mib = workfile
+        self.fraction_gpus = 0
         self.target = Decimal(target)
         self.out = []
         self.gpus = {}
@@ -373,6 +440,10 @@ class Checker:
         elif st == "mps":
             self.note_assignments(ni, gi, None, "mps", asg)
             self.check_mps(where, g, gm, asg)
+        elif st == "fraction":
+            self.note_assignments(ni, gi, None, "fraction", asg)
+            self.fraction_gpus += 1 if asg else 0
+            self.check_fraction(where, g, gm, asg)
         elif st == "mig":
             self.note_assignments(ni, gi, None, "other", asg)
             if asg:
@@ -430,6 +501,140 @@ class Checker:
         f = self.faulty(asg)
         if f:
             self.v(6, "%s: fault-isolated %s under MPS" % (where, ", ".join(f)))
+
+    def heavy(self, w):
+        """The study's rule: a workload never time-sliced (rule 11)."""
+        c = self.dec(w["compute_percent"])
+        return ((w["kind"] == "inference" and w["latency"] == "critical" and c >= 50)
+                or (w["kind"] in ("batch", "training") and c >= 70))
+
+    def usable_mib(self, gm):
+        """The most MiB a GPU of the model offers its clients: the largest
+        driver memory its rounded catalog figure allows, less the reserve."""
+        if "memory_reserve_mib" not in gm:
+            return self.usable(gm) * 1024 + TOL * 1024
+        top = max(self.mib_candidates(self.dec(gm["memory_gib"])))
+        return Decimal(top - int(gm["memory_reserve_mib"]))
+
+    def check_fraction(self, where, g, gm, asg):
+        """Rule 18 on one fraction GPU."""
+        b = g.get("backend")
+        n = len(asg)
+        fr = self.fractions
+        if fr is not None and not fr:
+            self.v(18, "%s: a fraction GPU (backend %s), but the workload file lists no "
+                       "fractions" % (where, b))
+        elif fr is not None and b not in fr:
+            self.v(18, "%s: backend %r, the workload file's fractions are [%s]"
+                   % (where, b, ", ".join(fr)))
+        if b not in BACKENDS:
+            self.v(18, "%s: unknown fraction backend %r" % (where, b))
+        # An unused GPU of a fraction node is under the node's configuration.
+        if n == 1:
+            self.v(18, "%s: a fraction GPU with 1 replica" % where)
+        if g.get("replicas") != 0:
+            self.v(18, "%s: a fraction GPU advertises %s replicas, not 0"
+                   % (where, g.get("replicas")))
+        t = self.tenants(asg)
+        if len(t) > 1:
+            self.v(18, "%s: fraction GPU shared by tenants %s" % (where, ", ".join(t)))
+        f = self.faulty(asg)
+        if f:
+            self.v(18, "%s: fault-isolated %s on a fraction GPU" % (where, ", ".join(f)))
+        caps, threads = 0, 0
+        for a in asg:
+            who = "%s/%s" % (a["workload"], a["replica"])
+            tp, lim = a.get("thread_percent"), a.get("memory_limit_mib")
+            if tp is None or lim is None:
+                self.v(18, "%s: fraction assignment %s without thread_percent/"
+                           "memory_limit_mib" % (where, who))
+                continue
+            caps += lim
+            threads += tp
+            self.check_fraction_limits(where, b, a, who, tp, lim)
+        self.check_fraction_memory_keys(where, g, gm, asg)
+        room = self.usable_mib(gm)
+        if caps > room:
+            self.v(18, "%s: memory caps sum to %d MiB, the GPU has %s MiB usable"
+                   % (where, caps, room))
+        cpu = sum((self.dec(a["compute_percent"]) for a in asg), Decimal(0))
+        if cpu > self.target + n * TOL:
+            self.v(18, "%s: fraction compute %s%% exceeds the target %s%%"
+                   % (where, cpu, self.target))
+        if b in ("hami", "mps") and threads > 100:
+            self.v(18, "%s: SM limits sum to %d%% under %s" % (where, threads, b))
+        if b == "hami" and n > HAMI_MAX_CLIENTS:
+            self.v(18, "%s: %d HAMi clients, at most %d" % (where, n, HAMI_MAX_CLIENTS))
+        if b == "mps":
+            maxc = gm.get("mps_max_clients") or 0
+            if n > maxc:
+                self.v(18, "%s: %d MPS clients, %s takes at most %d"
+                       % (where, n, gm["name"], maxc))
+
+    def check_fraction_memory_keys(self, where, g, gm, asg):
+        """The caps are enforced: no headroom, all the usable memory."""
+        if not asg:
+            return
+        h = g.get("memory_headroom_percent")
+        if h is not None and self.dec(h) != 0:
+            self.v(18, "%s: a fraction GPU keeps %s%% headroom" % (where, h))
+        cap = g.get("memory_capacity_gib")
+        if cap is not None and abs(self.dec(cap) - self.usable(gm)) > TOL:
+            self.v(18, "%s: memory_capacity_gib %s, the GPU has %s GiB usable"
+                   % (where, cap, self.usable(gm)))
+        planned = g.get("memory_planned_gib")
+        mem = sum((self.dec(a["memory_gib"]) for a in asg), Decimal(0))
+        if planned is not None and abs(self.dec(planned) - mem) > (len(asg) + 1) * TOL:
+            self.v(18, "%s: memory_planned_gib %s, its replicas need %s GiB"
+                   % (where, planned, mem))
+
+    def check_fraction_limits(self, where, b, a, who, tp, lim):
+        """One client's memory cap and SM limit."""
+        mem = self.dec(a["memory_gib"])
+        want = self.file_mib.get(a["workload"])
+        if want is not None:
+            if lim != want:
+                self.v(18, "%s: %s memory_limit_mib %s, its gpuMemory is %d MiB"
+                       % (where, who, lim, want))
+        else:
+            lo, hi = ceil_int((mem - TOL) * 1024), ceil_int((mem + TOL) * 1024)
+            if not lo <= lim <= hi:
+                self.v(18, "%s: %s memory_limit_mib %s, its %s GiB is %d..%d MiB"
+                       % (where, who, lim, mem, lo, hi))
+        cpu = self.dec(a["compute_percent"])
+        if b == "dra":
+            ok = {0}
+        else:
+            ok = {max(1, ceil_int(cpu - TOL)), max(1, ceil_int(cpu + TOL))}
+        if tp not in ok:
+            self.v(18, "%s: %s thread_percent %s under %s, expected %s (compute %s%%)"
+                   % (where, who, tp, b, " or ".join(map(str, sorted(ok))), cpu))
+
+    def check_fraction_backends(self, ni, node):
+        """Heavy replicas only under mps (hami and dra time-slice compute);
+        the others under the file's first backend, unless their GPU's node
+        is mps for a heavy replica (one backend per node)."""
+        fgpus = [(gi, g) for gi, g in enumerate(node["gpus"]) if g["strategy"] == "fraction"]
+        heavy_node = False
+        for gi, g in fgpus:
+            for a in g.get("assignments") or []:
+                w = self.wl.get(a["workload"])
+                if w is None or not self.heavy(w):
+                    continue
+                heavy_node = True
+                if g.get("backend") != "mps":
+                    self.v(18, "%s: %s/%s (%s, latency %s, %s%% compute) may not be "
+                               "time-sliced, yet its backend is %s"
+                           % (self.where(ni, gi), a["workload"], a["replica"], w["kind"],
+                              w["latency"], w["compute_percent"], g.get("backend")))
+        first = self.fractions[0] if self.fractions else None
+        if heavy_node or first is None:
+            return
+        for gi, g in fgpus:
+            if g.get("backend") != first:
+                self.v(18, "%s: backend %s, but no replica on its node is kept off "
+                           "time-slicing: the file's first backend is %s"
+                       % (self.where(ni, gi), g.get("backend"), first))
 
     def check_mig(self, ni, gi, g, gm):
         where = self.where(ni, gi)
@@ -514,7 +719,9 @@ class Checker:
     def node_signature(self, ni, node):
         """(strategies, replicas) of a node's device-plugin configuration;
         replicas is an int for whole GPUs and {profile: replicas} for MIG."""
-        strategies = sorted({g["strategy"] for g in node["gpus"]})
+        strategies = sorted({g["strategy"] + ("/" + str(g.get("backend"))
+                                              if g["strategy"] == "fraction" else "")
+                             for g in node["gpus"]})
         whole = sorted({g["replicas"] for g in node["gpus"] if g["strategy"] != "mig"})
         prof = {}
         for g in node["gpus"]:
@@ -541,6 +748,16 @@ class Checker:
             if len(reps) > 1:
                 self.v(10, "%s: MIG profile %s with different replicas %s"
                        % (name, p, sorted(reps, key=str)))
+        self.check_fraction_backends(ni, node)
+        backends = sorted({str(g.get("backend")) for g in node["gpus"]
+                           if g["strategy"] == "fraction"})
+        if len(backends) > 1:
+            self.v(18, "%s: fraction GPUs with different backends %s"
+                   % (name, ", ".join(backends)))
+        for b in backends:
+            if not str(node.get("config")).endswith("-frac-" + b):
+                self.v(18, "%s: fraction GPUs under %s, the config name does not end in "
+                           "-frac-%s" % (name, b, b))
 
     def check_cloud(self):
         clouds = sorted({n.get("cloud") for n in self.plan["nodes"]}, key=str)
@@ -708,12 +925,10 @@ class Checker:
             w = self.wl.get(name)
             if w is None:
                 continue
-            c = self.dec(w["compute_percent"])
-            heavy = ((w["kind"] == "inference" and w["latency"] == "critical" and c >= 50)
-                     or (w["kind"] in ("batch", "training") and c >= 70))
-            if heavy and kind in ("time-slicing", "mig-time-slicing"):
+            if self.heavy(w) and kind in ("time-slicing", "mig-time-slicing"):
                 self.v(11, "%s/%s (%s, latency %s, %s%% compute) is time-sliced on %s"
-                       % (name, r, w["kind"], w["latency"], c, self.where(ni, gi, mi)))
+                       % (name, r, w["kind"], w["latency"], w["compute_percent"],
+                          self.where(ni, gi, mi)))
 
     def check_cost(self):
         c = self.plan["cost"]
@@ -793,7 +1008,12 @@ class Checker:
     def need(self, a, mem_gib, comp_percent):
         """The larger of a replica's memory share and compute share."""
         w = self.wl.get(a["workload"], {})
-        mem = self.dec(w.get("memory_gib", a["memory_gib"])) / mem_gib
+        mem = self.dec(w.get("memory_gib", a["memory_gib"]))
+        # The file's exact gpuMemory where known: the plan's 2 decimals of
+        # GiB are off by up to 0.005 GiB, a lot of a small replica's share.
+        if self.file_mib.get(a["workload"]) is not None:
+            mem = Decimal(self.file_mib[a["workload"]]) / 1024
+        mem /= mem_gib
         cpu = self.dec(a["compute_percent"]) / comp_percent
         return min(max(mem, cpu), Decimal(1))
 
@@ -901,15 +1121,18 @@ class Checker:
         self.summary = (sum(w["replicas"] for w in self.wl.values()), ngpus, len(p["nodes"]))
 
 
-def check(plan_path, gpus, instances, target):
+def check(plan_path, gpus, instances, target, work_path=None):
     """Checks one plan file; returns (exit status, output lines)."""
     try:
         with open(plan_path, encoding="utf-8") as f:
             plan = json.load(f, parse_float=Decimal)
+        workfile = read_workload_file(work_path) if work_path else None
     except (OSError, ValueError) as e:
-        return 2, ["feasible.py: %s: %s" % (plan_path, e)]
+        return 2, ["feasible.py: %s: %s" % (work_path or plan_path, e)]
+    except Exception as e:  # PyYAML's errors are not ValueErrors
+        return 2, ["feasible.py: %s: %s" % (work_path, e)]
     try:
-        c = Checker(plan, gpus, instances, target)
+        c = Checker(plan, gpus, instances, target, workfile)
     except InvalidOperation:
         return 2, ["feasible.py: invalid --target %r" % (target,)]
     try:
@@ -921,7 +1144,8 @@ def check(plan_path, gpus, instances, target):
     if out:
         return 1, lines
     r, g, n = c.summary
-    return 0, ["ok: %d replicas on %d GPUs in %d nodes" % (r, g, n)]
+    fr = " (%d fraction GPUs)" % c.fraction_gpus if c.fraction_gpus else ""
+    return 0, ["ok: %d replicas on %d GPUs in %d nodes%s" % (r, g, n, fr)]
 
 
 def batch(listfile, gpus, instances):
@@ -933,8 +1157,9 @@ def batch(listfile, gpus, instances):
             line = line.strip()
             if not line:
                 continue
-            target, path = line.split(None, 1)
-            rc, lines = check(path, gpus, instances, target)
+            target, rest = line.split(None, 1)
+            path, _, work = rest.partition("\t")
+            rc, lines = check(path, gpus, instances, target, work or None)
             worst = max(worst, rc)
             with open(path + ".check", "w", encoding="utf-8") as o:
                 o.write("\n".join(lines) + "\n")
@@ -944,11 +1169,16 @@ def batch(listfile, gpus, instances):
 def main(argv):
     args = []
     target = "90"
+    work = None
     i = 1
     while i < len(argv):
         a = argv[i]
         if a == "--target" and i + 1 < len(argv):
             target = argv[i + 1].rstrip("%")
+            i += 2
+            continue
+        if a == "--workloads" and i + 1 < len(argv):
+            work = argv[i + 1]
             i += 2
             continue
         if a.startswith("--target="):
@@ -962,7 +1192,8 @@ def main(argv):
     if len(args) == 4 and args[0] == "--batch":
         pass
     elif len(args) != 3:
-        sys.stderr.write("usage: feasible.py PLAN.json GPUS.json INSTANCES.json [--target 90]\n")
+        sys.stderr.write("usage: feasible.py PLAN.json GPUS.json INSTANCES.json [--target 90] "
+                         "[--workloads FILE.yaml]\n")
         return 2
     try:
         Decimal(target)
@@ -983,7 +1214,7 @@ def main(argv):
         except (OSError, ValueError) as e:
             sys.stderr.write("feasible.py: %s\n" % e)
             return 2
-    rc, lines = check(args[0], docs[0], docs[1], target)
+    rc, lines = check(args[0], docs[0], docs[1], target, work)
     if rc == 2:
         sys.stderr.write(lines[0] + "\n")
         return 2

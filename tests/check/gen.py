@@ -11,8 +11,11 @@ gpuMemory, compute, measuredOn, latency, isolation, tenant, team, gpus and
 spread; memoryHeadroom (file and workload) and bound, drawn from a second
 generator, the host keys cpu, memory and arch from a third, and
 gpusPerReplica (with, sometimes, placement: pinned for such a file) from a
-fourth, so that the other keys stay what they were for a seed. Python 3
-standard library only.
+fourth, and a top-level fractions list (one seed in three, half of those
+with swarms of small replicas) from a fifth, so that the other keys stay
+what they were for a seed and a file without fractions is byte for byte
+what it was before them. Python 3 standard
+library only.
 """
 
 import os
@@ -95,6 +98,36 @@ def wide_keys(mrnd):
     if mrnd.random() < 0.12:
         return ["    gpusPerReplica: %d" % mrnd.choice([2, 2, 3, 4, 8])]
     return []
+
+
+# The fractions lists drawn: dra and mps never together (a file error).
+FRACTIONS = [["hami"], ["dra"], ["mps"], ["hami", "mps"], ["mps", "hami"],
+             ["dra", "hami"]]
+
+
+def fractions_line(frnd):
+    """One file in three lists fractions."""
+    if frnd.random() < 1 / 3:
+        return "fractions: [%s]" % ", ".join(frnd.choice(FRACTIONS))
+    return None
+
+
+def swarm(frnd, tenants, first):
+    """Half the files with fractions also get one or two swarms of small
+    replicas (MiB sizes, computes with a decimal): many clients per GPU,
+    near HAMi's 10 and SM limits rounded up towards 100 %."""
+    w = []
+    if frnd.random() >= 0.5:
+        return w
+    for k in range(frnd.randint(1, 2)):
+        w += ["  - name: swarm-%s-%d" % (frnd.choice(WORDS), first + k),
+              "    kind: %s" % frnd.choice(["notebook", "ci", "inference"]),
+              "    object: {container: main}",
+              "    replicas: %d" % frnd.randint(6, 24),
+              "    gpuMemory: %dMiB" % frnd.randint(512, 3072),
+              "    compute: %d.%d%%" % (frnd.randint(2, 11), frnd.randint(1, 9)),
+              "    tenant: %s" % frnd.choice(tenants)]
+    return w
 
 
 def gen(seed):
@@ -194,6 +227,11 @@ def gen(seed):
     # Pinned placement lets other replicas fill a multi-GPU node.
     if wide and mrnd.random() < 0.3:
         lines.insert(lines.index("workloads:"), "placement: pinned")
+    frnd = random.Random(seed * 7919 + 43)
+    fr = fractions_line(frnd)
+    if fr is not None:
+        lines.insert(lines.index("workloads:"), fr)
+        lines.extend(swarm(frnd, tenants, n))
     return "\n".join(lines) + "\n"
 
 

@@ -3,16 +3,20 @@
 #
 # usage: sh tests/check/run.sh GPUSHARE
 #
-# Plans every examples/*.yaml (each must plan: exit 0) and CHECK_CASES
+# First the checker's own tests (test_feasible.py).  Then plans every
+# examples/*.yaml (each must plan: exit 0) and CHECK_CASES
 # (default 200) random workload files from gen.py with seeds 1..N, and runs
-# feasible.py on each plan.  A random case may also end with exit status 1
-# when standard error names one of its workloads ("no plan").  A crash, a
-# sanitizer report, any other exit status or a plan that breaks a rule is a
-# failure.  With CHECK_KEEP=DIR, each failing workload file is copied to
-# DIR/NAME.yaml with its diagnosis in DIR/NAME.txt.  GPUSHARE_PROFILES
-# defaults to this tree's profiles.  Builds nothing.
+# feasible.py on each plan with its workload file.  A random case may also
+# end with exit status 1 when standard error names one of its workloads
+# ("no plan").  A crash, a sanitizer report, any other exit status or a
+# plan that breaks a rule is a failure.  With CHECK_KEEP=DIR, each failing
+# workload file is copied to DIR/NAME.yaml with its diagnosis in
+# DIR/NAME.txt.  GPUSHARE_PROFILES defaults to this tree's profiles.
+# Builds nothing.
 #
-# Ends with one line "N passed, M failed"; exits 1 on any failure.
+# Says how many passed plans have fraction GPUs (rule 18) and how many
+# such GPUs with replicas were checked, then ends with one line
+# "N passed, M failed"; exits 1 on any failure.
 
 if [ $# -ne 1 ]; then
 	echo "usage: $0 GPUSHARE" >&2
@@ -61,9 +65,11 @@ fi
 
 passed=0
 failed=0
+fplans=0 # passed plans with fraction GPUs, and how many they have
+fgpus=0
 noplan=0
 mkdir "$tmp/plans" || exit 2
-: >"$tmp/list"  # TARGET PLAN for feasible.py --batch
+: >"$tmp/list"  # TARGET PLAN<TAB>FILE for feasible.py --batch
 : >"$tmp/todo"  # ID<TAB>FILE<TAB>LABEL of the cases whose plan is checked
 
 fail() { # FILE LABEL REASON-FILE
@@ -91,7 +97,7 @@ plan() {
 	fi
 	if [ "$rc" -eq 0 ]; then
 		t=$(sed -n 's/^targetUtilization:[ ]*"\{0,1\}\([0-9.]*\)%.*$/\1/p' "$f" | head -n 1)
-		echo "${t:-90} $tmp/plans/$id.json" >>"$tmp/list"
+		printf '%s %s\t%s\n' "${t:-90}" "$tmp/plans/$id.json" "$f" >>"$tmp/list"
 		printf '%s\t%s\t%s\n' "$id" "$f" "$3" >>"$tmp/todo"
 		return
 	fi
@@ -110,6 +116,13 @@ plan() {
 	{ echo "gpushare plan exited $rc:"; cat "$tmp/plans/$id.err"; } >"$why"
 	fail "$f" "$3" "$why"
 }
+
+# First the checker's own tests: broken fraction plans it must reject.
+if "$py" "$here/test_feasible.py" "$bin" >"$tmp/self" 2>&1; then
+	passed=$((passed + 1))
+else
+	fail "$here/test_feasible.py" "test_feasible.py (the checker's own tests)" "$tmp/self"
+fi
 
 for f in "$top"/examples/*.yaml; do
 	[ -e "$f" ] || continue
@@ -144,12 +157,19 @@ while IFS="$tab" read -r id f label; do
 	r=$tmp/plans/$id.json.check
 	if [ -f "$r" ] && head -n 1 "$r" | grep -q '^ok: '; then
 		passed=$((passed + 1))
+		k=$(sed -n 's/^ok: .* (\([0-9]*\) fraction GPUs)$/\1/p' "$r")
+		if [ -n "$k" ]; then
+			fplans=$((fplans + 1))
+			fgpus=$((fgpus + k))
+		fi
 	else
 		[ -f "$r" ] || echo "feasible.py gave no result" >"$r"
 		fail "$f" "$label" "$r"
 	fi
 done <"$tmp/todo"
 
+[ "$fplans" -eq 0 ] ||
+	echo "($fplans of the passed plans have fraction GPUs: $fgpus checked)"
 [ "$noplan" -eq 0 ] ||
 	echo "($noplan of the passed cases have no plan: exit 1 naming a workload)"
 echo "$passed passed, $failed failed"
