@@ -18,7 +18,8 @@ static void strategies(const gs_plan *p, int *ts, int *mps)
 			const gs_plan_gpu *pg = &n->gpus[g];
 			if (!pg->n_mig && pg->n_assignments) {
 				*ts |= pg->strategy == GS_STRATEGY_TIME_SLICING;
-				*mps |= pg->strategy == GS_STRATEGY_MPS;
+				*mps |= pg->strategy == GS_STRATEGY_MPS ||
+				        gs_emit_backend(pg) == GS_BACKEND_MPS;
 			}
 			for (size_t m = 0; m < pg->n_mig; m++)
 				*ts |= pg->mig[m].n_assignments && gs_emit_mig_shared(&pg->mig[m]);
@@ -65,6 +66,12 @@ int gs_emit_dra_driver(const gs_plan *p, const gs_emit_opts *o, gs_buf *b)
 		gs_emit_put(&bad, gates, "TimeSlicingSettings", gs_node_bool(1));
 	if (mps)
 		gs_emit_put(&bad, gates, "MPSSupport", gs_node_bool(1));
+	/* memory: a claim that asks no memory takes the whole GPU, one that
+	 * asks some takes that much (consumable_shares.go). */
+	if (gs_emit_has_backend(p, GS_BACKEND_DRA)) {
+		gs_emit_put(&bad, gates, "ConsumableShares", gs_node_bool(1));
+		gs_emit_put(&bad, v, "consumableShares", gs_node_str("memory"));
+	}
 	gs_emit_put(&bad, v, "featureGates", gates);
 	gs_emit_doc(b, v);
 	return bad ? -1 : 0;

@@ -389,6 +389,19 @@ static void put_set_check(gs_buf *b, size_t i, const gs_plan_node *pn)
 		                 "node.kubernetes.io/instance-type=%s)\"\n", type, type);
 }
 
+/* A fraction node says its backend; a HAMi node runs HAMi's device
+ * plugin (its chart's nvidiaNodeSelector) and not the GPU Operator's,
+ * which would advertise the same nvidia.com/gpu. */
+static void put_fraction_labels(gs_buf *b, const gs_plan_node *pn)
+{
+	gs_backend be = gs_emit_node_backend(pn);
+	if (be == GS_BACKEND_NONE)
+		return;
+	gs_buf_printf(b, " '%s=%s'", GS_EMIT_FRACTION_LABEL, gs_backend_name(be));
+	if (be == GS_BACKEND_HAMI)
+		gs_buf_puts(b, " 'gpu=on' 'nvidia.com/gpu.deploy.device-plugin=false'");
+}
+
 int gs_emit_labels(const gs_plan *p, const gs_emit_opts *o, gs_buf *b)
 {
 	/* Under DRA no device-plugin config is selected: MIG geometry only. */
@@ -436,6 +449,7 @@ int gs_emit_labels(const gs_plan *p, const gs_emit_opts *o, gs_buf *b)
 			gs_buf_printf(b, " 'nvidia.com/mig.config=%s'", pn->mig_config);
 		if (pn->pool)
 			gs_buf_printf(b, " 'gpushare.io/pool=%s'", pn->pool);
+		put_fraction_labels(b, pn);
 		gs_buf_puts(b, " --overwrite\n");
 	}
 	return 0;

@@ -131,7 +131,9 @@ static int same_request(const place *a, const place *b)
 	return strcmp(a->resource, b->resource) == 0 &&
 	       strcmp(a->claim, b->claim) == 0 &&
 	       strcmp(a->request, b->request) == 0 &&
-	       a->template_ == b->template_ && a->count == b->count;
+	       a->template_ == b->template_ && a->count == b->count &&
+	       a->backend == b->backend && a->frac_mib == b->frac_mib &&
+	       a->frac_cores == b->frac_cores;
 }
 
 const char *gs_emit_api_version(gs_object_kind k)
@@ -200,7 +202,7 @@ static int spreads(const wctx *c, const gs_plan_gpu *g)
 	return c->w->spread == GS_SPREAD_NODE ||
 	       (c->w->spread == GS_SPREAD_GPU && !c->pinned &&
 	        (g->strategy == GS_STRATEGY_TIME_SLICING ||
-	         g->strategy == GS_STRATEGY_MPS));
+	         g->strategy == GS_STRATEGY_MPS || g->strategy == GS_STRATEGY_FRACTION));
 }
 
 static int group(const wctx *c, const spots *sp, size_t wi, gs_eobjects *out,
@@ -213,6 +215,8 @@ static int group(const wctx *c, const spots *sp, size_t wi, gs_eobjects *out,
 		gs_eobject *e;
 		place pl;
 		gs_emit_place_of(c->p, c->o, s->node, s->gpu, s->mig, &pl);
+		if (s->mig < 0)
+			gs_emit_place_fraction(&nd->gpus[s->gpu], c->w, &pl);
 		if (!(e = find_group(out, first, &pl, nd->pool, c->pinned)) &&
 		    !(e = new_object(out, cap, c, &pl)))
 			return -1;

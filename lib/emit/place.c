@@ -28,7 +28,7 @@ static void dra_place(const gs_plan_gpu *g, size_t node, size_t gpu, long mig, p
 		return;
 	}
 	gs_emit_claim_name(pl->claim, sizeof pl->claim, node, gpu);
-	if (g->strategy == GS_STRATEGY_MPS)
+	if (g->strategy == GS_STRATEGY_MPS || gs_emit_backend(g) == GS_BACKEND_MPS)
 		pl->mps_gpu = g;
 }
 
@@ -53,6 +53,27 @@ void gs_emit_place_of(const gs_plan *p, const gs_emit_opts *o, size_t node, size
 	else
 		snprintf(pl->resource, sizeof pl->resource, "nvidia.com/gpu%s",
 		         o->rename_shared && g->strategy != GS_STRATEGY_DEDICATED ? ".shared" : "");
+}
+
+void gs_emit_place_fraction(const gs_plan_gpu *g, const gs_workload *w, place *pl)
+{
+	const gs_assignment *a = NULL;
+	if (gs_emit_backend(g) == GS_BACKEND_NONE)
+		return;
+	for (size_t k = 0; k < g->n_assignments && !a; k++)
+		if (g->assignments[k].workload == w)
+			a = &g->assignments[k];
+	pl->backend = gs_emit_backend(g);
+	pl->frac_mib = a ? a->memory_limit_mib : 0;
+	pl->frac_cores = a ? a->thread_percent : 0;
+	/* HAMi's device plugin advertises nvidia.com/gpu, never renamed. */
+	if (pl->backend == GS_BACKEND_HAMI)
+		snprintf(pl->resource, sizeof pl->resource, "nvidia.com/gpu");
+	/* Each pod a claim of its own, on any device with the memory left. */
+	if (pl->backend == GS_BACKEND_DRA) {
+		gs_emit_capacity_template_name(pl->claim, sizeof pl->claim, w, pl->frac_mib);
+		pl->template_ = 1;
+	}
 }
 
 static gs_node *env_var(int *bad, const char *name, const char *value)

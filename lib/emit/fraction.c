@@ -1,0 +1,152 @@
+/*
+ * fraction.c - the facts of a plan's fraction GPUs (GS_STRATEGY_FRACTION)
+ * that several kinds ask, and what no cluster can run, refused before
+ * anything is emitted:
+ *   - HAMi beside a DRA stack: HAMi brings its own device plugin, and the
+ *     DRA driver must not run on a node beside a device plugin;
+ *   - DRA consumable capacity beside MPS: NVIDIA's DRA driver refuses MPS
+ *     while its ConsumableShares gate is on (device_state.go);
+ *   - DRA consumable capacity before Kubernetes 1.34 (KEP-5075);
+ *   - HAMi GPUs whose planned memory caps exceed what HAMi accounts for
+ *     them under the one deviceMemoryScaling the values can set.
+ */
+#include <stdio.h>
+
+#include "emit/emit.h"
+
+gs_backend gs_emit_backend(const gs_plan_gpu *g)
+{
+	return g->strategy == GS_STRATEGY_FRACTION && !g->n_mig ? g->backend : GS_BACKEND_NONE;
+}
+
+int gs_emit_has_backend(const gs_plan *p, gs_backend b)
+{
+	for (size_t i = 0; i < gs_plan_node_count(p); i++) {
+		const gs_plan_node *n = gs_plan_node_at(p, i);
+		for (size_t g = 0; g < n->n_gpus; g++)
+			if (gs_emit_backend(&n->gpus[g]) == b && n->gpus[g].n_assignments)
+				return 1;
+	}
+	return 0;
+}
+
+gs_backend gs_emit_node_backend(const gs_plan_node *n)
+{
+	for (size_t g = 0; g < n->n_gpus; g++)
+		if (gs_emit_backend(&n->gpus[g]) != GS_BACKEND_NONE)
+			return gs_emit_backend(&n->gpus[g]);
+	return GS_BACKEND_NONE;
+}
+
+int gs_emit_wants_hami(const gs_plan *p, const gs_emit_opts *o)
+{
+	(void)o;
+	return gs_emit_has_backend(p, GS_BACKEND_HAMI);
+}
+
+int64_t gs_emit_gpu_caps_mib(const gs_plan_gpu *g)
+{
+	int64_t sum = 0;
+	for (size_t a = 0; a < g->n_assignments; a++)
+		sum += g->assignments[a].memory_limit_mib;
+	return sum;
+}
+
+/* The least ppm s with floor(memory * s / 10^6) = usable: HAMi then
+ * accounts a GPU's usable memory, not what the driver keeps for itself. */
+static int64_t scaling_of(const gs_gpu *m)
+{
+	int64_t usable = m->usable_memory_mib > 0 ? m->usable_memory_mib : m->memory_mib;
+	if (m->memory_mib <= 0 || usable >= m->memory_mib)
+		return 1000000;
+	return (usable * 1000000 + m->memory_mib - 1) / m->memory_mib;
+}
+
+int64_t gs_emit_hami_scaling_ppm(const gs_plan *p)
+{
+	int64_t s = 1000000;
+	for (size_t i = 0; i < gs_plan_node_count(p); i++) {
+		const gs_plan_node *n = gs_plan_node_at(p, i);
+		for (size_t g = 0; g < n->n_gpus; g++)
+			if (gs_emit_backend(&n->gpus[g]) == GS_BACKEND_HAMI &&
+			    scaling_of(n->gpus[g].model) < s)
+				s = scaling_of(n->gpus[g].model);
+	}
+	return s;
+}
+
+int64_t gs_emit_hami_budget_mib(const gs_gpu *m, int64_t scaling_ppm)
+{
+	return m->memory_mib * scaling_ppm / 1000000;
+}
+
+int gs_emit_hami_split(const gs_plan *p)
+{
+	size_t most = GS_EMIT_HAMI_SPLIT;
+	for (size_t i = 0; i < gs_plan_node_count(p); i++) {
+		const gs_plan_node *n = gs_plan_node_at(p, i);
+		for (size_t g = 0; g < n->n_gpus; g++)
+			if (gs_emit_backend(&n->gpus[g]) == GS_BACKEND_HAMI &&
+			    n->gpus[g].n_assignments > most)
+				most = n->gpus[g].n_assignments;
+	}
+	return (int)most;
+}
+
+/* Whether the DRA stack runs MPS anywhere: an MPS GPU or MPS fraction. */
+static int dra_mps(const gs_plan *p)
+{
+	for (size_t i = 0; i < gs_plan_node_count(p); i++) {
+		const gs_plan_node *n = gs_plan_node_at(p, i);
+		for (size_t g = 0; g < n->n_gpus; g++) {
+			const gs_plan_gpu *pg = &n->gpus[g];
+			if (pg->n_assignments && !pg->n_mig &&
+			    (pg->strategy == GS_STRATEGY_MPS ||
+			     gs_emit_backend(pg) == GS_BACKEND_MPS))
+				return 1;
+		}
+	}
+	return 0;
+}
+
+static int hami_budgets(const gs_plan *p, gs_error *err)
+{
+	int64_t s = gs_emit_hami_scaling_ppm(p);
+	for (size_t i = 0; i < gs_plan_node_count(p); i++) {
+		const gs_plan_node *n = gs_plan_node_at(p, i);
+		for (size_t g = 0; g < n->n_gpus; g++) {
+			const gs_plan_gpu *pg = &n->gpus[g];
+			int64_t budget = gs_emit_hami_budget_mib(pg->model, s);
+			if (gs_emit_backend(pg) != GS_BACKEND_HAMI ||
+			    gs_emit_gpu_caps_mib(pg) <= budget)
+				continue;
+			return gs_fail(err, GS_EINVAL,
+			               "node %zu GPU %zu: its HAMi memory caps (%lld MiB) exceed "
+			               "the %lld MiB HAMi accounts for a %s under the one "
+			               "deviceMemoryScaling of the plan's models", i + 1, g,
+			               (long long)gs_emit_gpu_caps_mib(pg), (long long)budget,
+			               pg->model->name);
+		}
+	}
+	return 0;
+}
+
+int gs_emit_fraction_check(const gs_plan *p, const gs_emit_opts *o, gs_error *err)
+{
+	int hami = gs_emit_has_backend(p, GS_BACKEND_HAMI);
+	int dra = gs_emit_has_backend(p, GS_BACKEND_DRA);
+	if (hami && gs_emit_wants_dra(p, o))
+		return gs_fail(err, GS_EINVAL,
+		               "HAMi fractions need HAMi's device plugin, which cannot run "
+		               "beside the DRA driver: plan them with via: device-plugin, "
+		               "without --dra, and without dra or mps fractions");
+	if (dra && dra_mps(p))
+		return gs_fail(err, GS_EINVAL,
+		               "DRA consumable capacity and MPS cannot share a cluster: the DRA "
+		               "driver refuses MPS while its ConsumableShares gate is on");
+	if (dra && o->kube_minor < 34)
+		return gs_fail(err, GS_EINVAL,
+		               "DRA consumable capacity needs Kubernetes 1.34 or later "
+		               "(DRAConsumableCapacity), not 1.%d", o->kube_minor);
+	return hami ? hami_budgets(p, err) : 0;
+}
