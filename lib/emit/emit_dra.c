@@ -410,9 +410,9 @@ static void needs(const ctx *c, const gs_emit_opts *o, gs_dra_api api)
 	               "mig.nvidia.com.\n");
 	if (gs_emit_has_backend(c->p, GS_BACKEND_DRA))
 		gs_buf_printf(b, "# Templates with capacity.requests.memory share a GPU by "
-		                 "consumable capacity\n# (KEP-5075): %s, and the driver's "
-		                 "ConsumableShares\n# (dra-driver-values.yaml). The scheduler "
-		                 "accounts the memory; nothing holds a\n# container to it.\n",
+		                 "consumable capacity\n# (KEP-5075; %s)\n# and the driver's "
+		                 "ConsumableShares (dra-driver-values.yaml). The scheduler "
+		                 "accounts\n# the memory; nothing holds a container to it.\n",
 		              o->kube_minor >= 36 ? "feature gate DRAConsumableCapacity, beta "
 		                                    "and on by default"
 		                                  : "turn on the alpha feature gate "

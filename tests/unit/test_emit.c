@@ -2378,7 +2378,7 @@ static const char *not_wanted_msg(gs_emit_kind k)
 		       "(Karpenter provisions AWS nodes only)";
 	case GS_EMIT_HAMI:
 		return "error: the plan has no hami configuration "
-		       "(no GPU is a HAMi fraction (fractions: [hami]))";
+		       "(no GPU is a HAMi fraction; allow them with fractions: [hami])";
 	default: return "(always wanted)";
 	}
 }
