@@ -85,7 +85,7 @@ int gs_emit_mig_shared(const gs_plan_mig *mi);
  * GS_EMIT_DRA_TEMPLATE for one, "gpushare-gpu-x3" for three. */
 void gs_emit_dra_template_name(char *buf, size_t n, int count);
 
-/* ---- fractions (fraction.c) ----------------------------------------------- */
+/* ---- fractions (backend.c, fraction.c) ----------------------------------- */
 
 /* HAMi's names (Project-HAMi/HAMi charts/hami/values.yaml): its scheduler,
  * the memory cap (MiB) and SM % a container asks for beside nvidia.com/gpu,

@@ -65,7 +65,8 @@ static const kind_row rows[GS_EMIT_KIND_COUNT] = {
 		"need.", 0, NULL },
 	[GS_EMIT_HAMI] = {
 		"hami", "hami-values.yaml",
-		gs_emit_hami, gs_emit_wants_hami, "no GPU is a HAMi fraction; allow them with fractions: [hami]",
+		gs_emit_hami, gs_emit_wants_hami,
+		"no GPU is a HAMi fraction; allow them with fractions: [hami]",
 		"HAMi Helm values for the plan's HAMi fractions: the scheduler, its webhook and "
 		"the vGPU device plugin.", 0, NULL },
 };
