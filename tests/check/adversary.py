@@ -81,6 +81,8 @@ from decimal import Decimal, ROUND_CEILING
 
 import yaml
 
+import fraction_moves as frac
+
 PPM = 1000000
 MIB = 1 << 20
 HOST = "kubernetes.io/hostname"
@@ -304,6 +306,8 @@ class Emitted:
         self.mig = {}        # mig config name -> list of device entries
         self.mig_default = None
         self.dp_enabled = True
+        self.hami_values = None
+        self.claims = frac.Claims()
         for f in sorted(glob.glob(os.path.join(d, "*.yaml"))):
             for doc in load_docs(f):
                 self.read_doc(doc)
@@ -315,6 +319,10 @@ class Emitted:
 
     def read_doc(self, doc):
         if not isinstance(doc, dict):
+            return
+        self.claims.read(doc)
+        if frac.is_hami_values(doc):
+            self.hami_values = doc
             return
         if doc.get("kind") == "ConfigMap":
             data = doc.get("data") or {}
@@ -516,7 +524,13 @@ def build_nodes(em, plan, cat, errors):
         mode, res, rdef = sharing_of(cfg)
         geo = node.labels.get(MIG_LABEL, em.mig_default)
         mig = mig_geometry(em.mig.get(geo) if geo else None, count)
-        for gi in range(count):
+        # The GPU Operator's device plugin is off here (HAMi's runs): it
+        # advertises nothing (fraction_moves.py plays HAMi).
+        if node.labels.get("nvidia.com/gpu.deploy.device-plugin") == "false":
+            count_units = 0
+        else:
+            count_units = count
+        for gi in range(count_units):
             slices = mig.get(gi)
             if slices and strategy in ("mixed", "single") and model["mig"]:
                 for si, prof in enumerate(slices):
@@ -621,6 +635,7 @@ class Obj:
                     if k.startswith("nvidia.com/") or k.startswith("gpu.nvidia.com"):
                         self.requests[k] = max(self.requests.get(k, 0), int(v))
         self.claims = ps.get("resourceClaims") or []
+        frac.obj_fraction(self, (doc.get("metadata") or {}).get("namespace"))
         self.one_per_node = False
         self.skew = None
         aff = ps.get("affinity") or {}
@@ -677,9 +692,10 @@ def owner(kind, name, doc, wls, by_object):
 # -- the adversary ---------------------------------------------------------------
 
 class Adversary:
-    def __init__(self, nodes, objs, wls, target, cat):
+    def __init__(self, nodes, objs, wls, target, cat, em=None):
         self.nodes, self.objs, self.wls, self.target, self.cat = nodes, objs, wls, target, cat
         self.out = []
+        self.frac = frac.Fractions(self, em)
 
     def v(self, where, rule, text):
         self.out.append("%s: %s: %s" % (where, rule, text))
@@ -706,7 +722,7 @@ class Adversary:
             # workload -> (objects admitted here, resources they request)
             here = {}
             for o in self.objs:
-                if o.wl is None or not o.admits(node):
+                if o.wl is None or not o.admits(node) or self.frac.modelled(o):
                     continue
                 if not o.requests and not o.claims:
                     continue
@@ -726,8 +742,9 @@ class Adversary:
                                              here)
             self.check_spread(node, caps, per_gpu)
         self.check_counts()
+        self.frac.run(elig, placed)
         for o in self.objs:
-            if o.claims and o.wl is not None:
+            if o.claims and o.wl is not None and not self.frac.modelled(o):
                 # Never a silent pass: DRA is not modelled (yet).
                 placed[o.wl.name] = True
                 self.v("object %s %s" % (o.kind, o.name), "dra",
@@ -932,7 +949,7 @@ def check(d, wfile, plan_path, profiles=None, surge=True):
 
     def play(with_surge):
         objs = [Obj(k, n, doc, wl, with_surge) for k, n, doc, wl in owners]
-        return Adversary(nodes, objs, wls, target, cat).run()
+        return Adversary(nodes, objs, wls, target, cat, em).run()
 
     out = play(False)
     if surge:
