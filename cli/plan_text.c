@@ -158,6 +158,8 @@ static void put_assignments(char *buf, size_t size, size_t *o, const gs_assignme
 		if (a[i].thread_percent)
 			put(buf, size, o, " (%d%% threads, %lld MiB)", a[i].thread_percent,
 			    (long long)a[i].memory_limit_mib);
+		else if (a[i].memory_limit_mib) /* a fraction that limits no compute */
+			put(buf, size, o, " (%lld MiB)", (long long)a[i].memory_limit_mib);
 	}
 }
 
@@ -193,6 +195,8 @@ static void print_gpu(const gs_plan_gpu *g)
 	    gs_strategy_name(g->strategy));
 	if (g->strategy == GS_STRATEGY_TIME_SLICING || g->strategy == GS_STRATEGY_MPS)
 		put(line, sizeof line, &o, " x%d", g->replicas);
+	if (g->strategy == GS_STRATEGY_FRACTION)
+		put(line, sizeof line, &o, ":%s", gs_backend_name(g->backend));
 	put_memory(line, sizeof line, &o, g->n_assignments, g->memory_bytes,
 	           g->memory_offer_bytes, g->memory_headroom_ppm);
 	if (!g->n_assignments && !g->n_mig) {

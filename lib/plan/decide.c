@@ -209,12 +209,33 @@ static int group_facts(ctx *x, int r0, gs_decision *d)
 	return 0;
 }
 
+/* Fractions against the equal shares of time-slicing and MPS: what those
+ * would offer a fraction's group, or what refused a shared group one. */
+static void frac_facts(const ctx *x, const gs_group *gr, gs_decision *d)
+{
+	const gs_gpu *g = d->model;
+	d->frac = gs_frac_backend(x->pl, gr->no_ts);
+	if (d->frac == GS_BACKEND_NONE || gr->n < 2 || d->strategy == GS_STRATEGY_MIG)
+		return;
+	if (d->strategy != GS_STRATEGY_FRACTION) {
+		d->frac_v.rule = gs_frac_group_rule(x->pl, g, gr, d->frac, &d->frac_v.figs);
+		return;
+	}
+	d->ts_offer = gs_memory_offer(g, NULL, GS_STRATEGY_TIME_SLICING, gr->headroom);
+	d->group_headroom = gr->headroom;
+	d->mps_each = (((g->memory_mib << 20) / gr->n) >> 20) << 20;
+	for (int i = 0; i < gr->n; i++)
+		if (x->pl->reps[gr->reps[i]].w->memory_bytes > d->group_max_mem)
+			d->group_max_mem = x->pl->reps[gr->reps[i]].w->memory_bytes;
+}
+
 static void strategy_facts(const ctx *x, int r0, gs_decision *d)
 {
 	const gs_group *gr = &x->at[r0].pg->g[x->at[r0].group];
 	gs_group none = { 0 };
 	if (d->strategy != GS_STRATEGY_MIG)
 		why_not_mig(x, r0, d);
+	frac_facts(x, gr, d);
 	if (x->pl->reps[r0].no_ts && d->strategy != GS_STRATEGY_MPS) {
 		none.tenant = x->pl->reps[r0].tenant;
 		d->mps.rule = gs_mps_rule(x->pl, d->model, &none, r0, 2, &d->mps.figs);
@@ -241,6 +262,9 @@ static void strategy_facts(const ctx *x, int r0, gs_decision *d)
 	case GS_STRATEGY_MPS:
 		d->why = GS_WHY_SHARED;
 		d->ts_by = gs_ts_ruler(x->pl, gr, d->w);
+		break;
+	case GS_STRATEGY_FRACTION:
+		d->why = GS_WHY_SHARED;
 		break;
 	default:
 		d->why = d->w->isolation_fault ? GS_WHY_FAULT : GS_WHY_MIG;

@@ -122,7 +122,8 @@ int gs_near_build(const gs_planner *pl, const gs_built *b, gs_near **out)
 }
 
 /* What rules out any companion for r: its own compute over the target,
- * or, where time-slicing is out, MPS with a single other client. */
+ * or, where time-slicing is out, MPS with a single other client split
+ * equally. */
 static gs_rule intrinsic(const gs_planner *pl, const gs_gpu *g, int r, gs_rule_figs *f)
 {
 	gs_group none = { 0 };
@@ -130,7 +131,10 @@ static gs_rule intrinsic(const gs_planner *pl, const gs_gpu *g, int r, gs_rule_f
 	none.tenant = pl->reps[r].tenant;
 	if ((v = gs_join_rule(pl, g, &none, r, f)) != GS_RULE_OK)
 		return v;
-	return pl->reps[r].no_ts ? gs_mps_rule(pl, g, &none, r, 2, f) : GS_RULE_OK;
+	/* With MPS's per-client limits a fraction is not split equally. */
+	if (!pl->reps[r].no_ts || gs_frac_backend(pl, 1) != GS_BACKEND_NONE)
+		return GS_RULE_OK;
+	return gs_mps_rule(pl, g, &none, r, 2, f);
 }
 
 static void verdict_with(const gs_planner *pl, gs_verdict *v, const gs_group *gr)

@@ -67,6 +67,14 @@ typedef struct gs_decision {
 	/* w's MPS with one other client, when time-slicing is ruled out */
 	gs_verdict mps;
 
+	/* fractions (the file's `fractions`): the backend its group would use
+	 * (NONE: the file allows none); a fraction: what time-slicing would
+	 * offer its group (bytes) and MPS's equal split each client, and its
+	 * group's largest replica; a GPU shared otherwise: what refused its
+	 * group a fraction */
+	gs_backend frac;
+	int64_t ts_offer, mps_each, group_max_mem, group_headroom;
+	gs_verdict frac_v;
 	/* what the packer compared for its model: whole GPUs and with MIG */
 	gs_mig_probe probe;
 

@@ -133,6 +133,27 @@ static int profile_rows(gs_opt *o, gs_milp *m, row *r)
 	return 0;
 }
 
+/* How the column's group shares its GPU (gs_group_share): the same
+ * group as realizing it builds; time-slicing if out of memory, whose
+ * node key is then merely dearer. */
+static gs_strategy col_share(const gs_opt *o, const gs_opt_col *c)
+{
+	const gs_gpu *g = o->pl->models[c->model];
+	gs_group gr = { 0 };
+	gs_strategy st = GS_STRATEGY_TIME_SLICING;
+	int ok = 0;
+	gr.tenant = c->tenant;
+	for (int i = 0; i < c->n; i++) {
+		const gs_opt_item *it = &o->items[c->first + i];
+		for (int j = 0; j < it->count; j++)
+			ok |= gs_group_join(o->pl, g, &gr, o->wreps[it->w][j]);
+	}
+	if (ok == 0)
+		st = gs_group_share(o->pl, g, &gr);
+	free(gr.reps);
+	return st;
+}
+
 /* The node key of a column (plan_keys.c): a GPU alone, time-sliced by one
  * tenant, MPS with k clients of one tenant, or MIG. Nodes are bought per
  * key, one sharing configuration each. */
@@ -149,8 +170,12 @@ static gs_opt_key key_of(const gs_opt *o, const gs_opt_col *c)
 	}
 	k.strategy = k.k == 1 ? GS_STRATEGY_DEDICATED
 	             : no_ts ? GS_STRATEGY_MPS : GS_STRATEGY_TIME_SLICING;
+	if (k.k > 1 && (o->pl->frac_ts || o->pl->frac_mps))
+		k.strategy = col_share(o, c);
 	if (k.strategy != GS_STRATEGY_MPS)
 		k.k = 0;
+	if (k.strategy == GS_STRATEGY_FRACTION)
+		k.k = no_ts; /* its backend (gs_pgpu_backend) */
 	if (k.strategy != GS_STRATEGY_DEDICATED && !o->pl->via_dra)
 		k.tenant = c->tenant;
 	return k;

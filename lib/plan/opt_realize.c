@@ -29,8 +29,7 @@ static int copies(const real *r, int col)
 
 static int add_whole(real *r, int m, const gs_group *gr)
 {
-	gs_strategy st = gr->n == 1 ? GS_STRATEGY_DEDICATED
-	                 : gr->no_ts ? GS_STRATEGY_MPS : GS_STRATEGY_TIME_SLICING;
+	gs_strategy st = gs_group_share(r->o->pl, r->o->pl->models[m], gr);
 	gs_pgpu *pg = gs_pack_add_gpu(&r->b->packs[m], r->o->pl->models[m], st);
 	if (!pg || gs_pgpu_add_group(pg, gr) < 0)
 		return -1;

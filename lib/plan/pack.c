@@ -17,12 +17,10 @@
 
 #include "plan/pack.h"
 
-/* A whole GPU for one group: dedicated when alone, else shared by MPS
- * where time-slicing is ruled out, else time-sliced. */
-static int add_whole(gs_pack *pk, const gs_gpu *g, const gs_group *gr)
+/* A whole GPU for one group, shared as gs_group_share says. */
+static int add_whole(const gs_planner *pl, gs_pack *pk, const gs_gpu *g, const gs_group *gr)
 {
-	gs_strategy st = gr->n == 1 ? GS_STRATEGY_DEDICATED
-	                 : gr->no_ts ? GS_STRATEGY_MPS : GS_STRATEGY_TIME_SLICING;
+	gs_strategy st = gs_group_share(pl, g, gr);
 	gs_pgpu *pg = gs_pack_add_gpu(pk, g, st);
 	if (!pg || gs_pgpu_add_group(pg, gr) < 0)
 		return -1;
@@ -56,7 +54,7 @@ static int build(const gs_planner *pl, const gs_gpu *g, gs_group *shared, int ns
 		if (to_mig && to_mig[i])
 			inst[ni++] = &shared[i];
 		else
-			rc = add_whole(pk, g, &shared[i]);
+			rc = add_whole(pl, pk, g, &shared[i]);
 	}
 	if (rc == 0)
 		rc = gs_pack_mig(pl, g, inst, ni, pk);

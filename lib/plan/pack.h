@@ -68,6 +68,9 @@ typedef enum gs_rule {
 	                      * shared) */
 	GS_RULE_MIG_MIXED,   /* its workload's other replicas hold whole GPUs
 	                      * (or other slices): one template, one request */
+	GS_RULE_FRAC_CLIENTS, /* more fractions than the backend puts on a GPU */
+	GS_RULE_FRAC_PERCENT, /* the fractions' SM limits sum above 100 % */
+	GS_RULE_MPS_CAPACITY, /* DRA with consumable capacity: no MPS */
 } gs_rule;
 
 /* What a refusing rule compared: need > have (bytes, or ppm of the GPU;
@@ -156,6 +159,12 @@ typedef struct gs_planner {
 	int nmodels;
 	gs_micros gpu_price[GS_MAX_MODELS]; /* cheapest per-GPU price of each */
 	int via_dra;
+	/* The fraction backends the file allows (GS_BACKEND_NONE: none):
+	 * for replicas that may be time-sliced (the file's first), and for
+	 * those that may not (MPS with per-client limits, if named). */
+	gs_backend frac_ts, frac_mps;
+	int no_mps_dra;            /* the DRA driver serves MPS and DRA fractions,
+	                            * which exclude each other */
 	int no_mig, no_mps;        /* one of them, when a plan may not have both */
 	gs_pack_cost_fn cost;      /* NULL: compare packings by GPU count */
 	struct gs_shop *shops;     /* for cost: the shop of each model */
@@ -270,6 +279,23 @@ gs_rule gs_join_rule(const gs_planner *pl, const gs_gpu *g, const gs_group *gr, 
 /* MPS's part of that rule for gr and r as k clients of one GPU. */
 gs_rule gs_mps_rule(const gs_planner *pl, const gs_gpu *g, const gs_group *gr, int r, int k,
                     gs_rule_figs *f);
+/* The strategy of a whole GPU that group gr holds: dedicated alone, a
+ * fraction where the file allows one and its rules hold for the group,
+ * else MPS where time-slicing is ruled out, else time-slicing. */
+gs_strategy gs_group_share(const gs_planner *pl, const gs_gpu *g, const gs_group *gr);
+/* The backend of pg's fractions; NONE unless pg is GS_STRATEGY_FRACTION. */
+gs_backend gs_pgpu_backend(const gs_planner *pl, const gs_pgpu *pg);
+/* The fraction backend the file allows a group of these replicas. */
+gs_backend gs_frac_backend(const gs_planner *pl, int no_ts);
+/* Why the whole group gr (two replicas or more) would not hold as fractions
+ * of backend b on a GPU of model g: its memory, the backend's client
+ * limit or SM limits (GS_RULE_OK: it would). */
+gs_rule gs_frac_group_rule(const gs_planner *pl, const gs_gpu *g, const gs_group *gr,
+                           gs_backend b, gs_rule_figs *f);
+/* How many fractions backend b puts on one GPU of model g. */
+int gs_fraction_clients(gs_backend b, const gs_gpu *g);
+/* A fraction's SM limit in whole percent, from its compute share (ppm). */
+int gs_fraction_percent(int64_t comp_ppm);
 /* First-fit-decreasing of shareable replicas reps[0..n) into one-tenant
  * groups. */
 int gs_share_first_fit(const gs_planner *pl, const gs_gpu *g, const int *reps, int n,

@@ -72,6 +72,8 @@ static gs_rule mps_rule(const gs_planner *pl, const gs_gpu *g, const gs_group *g
 	int64_t mem_each, comp_each;
 	if (pl->no_mps)
 		return GS_RULE_MPS_OFF;
+	if (pl->no_mps_dra)
+		return GS_RULE_MPS_CAPACITY;
 	if (!g->mps_max_clients)
 		return GS_RULE_NO_MPS;
 	if (k > g->mps_max_clients)
@@ -93,13 +95,69 @@ static gs_rule mps_rule(const gs_planner *pl, const gs_gpu *g, const gs_group *g
 	return GS_RULE_OK;
 }
 
-static gs_rule join_rule(const gs_planner *pl, const gs_gpu *g, const gs_group *gr, int r,
-                         gs_rule_figs *f)
+/* HAMi schedules at most deviceSplitCount pods on one GPU: its chart's
+ * default (Project-HAMi/HAMi docs/config.md), which the emitted values
+ * keep. DRA's consumable capacity counts memory alone. */
+#define HAMI_SPLIT_COUNT 10
+
+int gs_fraction_clients(gs_backend b, const gs_gpu *g)
+{
+	switch (b) {
+	case GS_BACKEND_HAMI:
+		return HAMI_SPLIT_COUNT;
+	case GS_BACKEND_MPS:
+		return g->mps_max_clients;
+	case GS_BACKEND_DRA:
+		return INT32_MAX;
+	default:
+		return 0;
+	}
+}
+
+/* A fraction's SM limit in whole percent: its compute share, rounded up,
+ * at least 1 (HAMi's gpucores and MPS's thread percentage are integers). */
+static int64_t frac_percent(int64_t comp_ppm)
+{
+	int64_t pct = (comp_ppm + 9999) / 10000;
+	return pct < 1 ? 1 : pct;
+}
+
+int gs_fraction_percent(int64_t comp_ppm) { return (int)frac_percent(comp_ppm); }
+
+/* What a fraction backend adds to the shared rules for gr and r as k
+ * clients: its client limit, and SM limits that sum within the GPU. */
+static gs_rule frac_rule(const gs_planner *pl, const gs_gpu *g, const gs_group *gr, int r,
+                         gs_backend b, gs_rule_figs *f)
+{
+	int k = gr->n + 1;
+	int64_t pct = 0;
+	if (b == GS_BACKEND_MPS && pl->no_mps)
+		return GS_RULE_MPS_OFF;
+	if (b == GS_BACKEND_MPS && !g->mps_max_clients)
+		return GS_RULE_NO_MPS;
+	if (k > gs_fraction_clients(b, g))
+		return gs_rule_fig(f, GS_RULE_FRAC_CLIENTS, k, gs_fraction_clients(b, g), k, -1);
+	if (b == GS_BACKEND_DRA)
+		return GS_RULE_OK;
+	for (int i = 0; i <= gr->n; i++)
+		pct += frac_percent(gs_rep_comp(pl, i < gr->n ? gr->reps[i] : r, g));
+	if (pct > 100)
+		return gs_rule_fig(f, GS_RULE_FRAC_PERCENT, pct, 100, k, -1);
+	return GS_RULE_OK;
+}
+
+/* The rules for r joining gr shared by st (time-slicing, MPS, or a
+ * fraction of backend b). */
+static gs_rule share_rule(const gs_planner *pl, const gs_gpu *g, const gs_group *gr, int r,
+                          gs_strategy st, gs_backend b, gs_rule_figs *f)
 {
 	const gs_replica *p = &pl->reps[r];
 	int64_t room = gr->headroom > p->headroom ? gr->headroom : p->headroom;
-	gs_strategy st = gr->no_ts || p->no_ts ? GS_STRATEGY_MPS : GS_STRATEGY_TIME_SLICING;
 	int64_t offer = gs_memory_offer(g, NULL, st, room);
+	/* MPS caps each client at its split of the memory (mps_rule), a
+	 * fraction at its own: only the compute of the worst case is at
+	 * stake. */
+	int capped = st != GS_STRATEGY_TIME_SLICING;
 	gs_worst w = { gr->mem + p->w->memory_bytes, gr->comp + gs_rep_comp(pl, r, g) };
 	int64_t comp;
 	if (gr->tenant != p->tenant)
@@ -113,13 +171,11 @@ static gs_rule join_rule(const gs_planner *pl, const gs_gpu *g, const gs_group *
 	if (pl->placement == GS_PLACEMENT_ROBUST && w.mem <= offer &&
 	    gs_share_within(w.comp, pl->target) &&
 	    !gs_robust_surely_fits(pl, g, gr->reps, gr->n, r, gr->n + 1,
-	                           st == GS_STRATEGY_MPS ? INT64_MAX / 64 : offer)) {
+	                           capped ? INT64_MAX / 64 : offer)) {
 		gs_worst planned = w;
 		w = gs_robust_bind(pl, w, gs_robust_worst(pl, g, gr->reps, gr->n, r, gr->n + 1),
-		                   st == GS_STRATEGY_MPS ? INT64_MAX : offer);
-		/* MPS caps each client at its split of the memory (mps_rule):
-		 * only the compute of the worst case is at stake. */
-		if (st == GS_STRATEGY_MPS)
+		                   capped ? INT64_MAX : offer);
+		if (capped)
 			w.mem = planned.mem;
 	}
 	comp = w.comp;
@@ -130,14 +186,85 @@ static gs_rule join_rule(const gs_planner *pl, const gs_gpu *g, const gs_group *
 	/* A GPU's replicas share its node's CPU and RAM. */
 	if (!gs_host_may_join(pl, g, gr->reps, gr->n, r))
 		return GS_RULE_HOST;
-	if (gr->no_ts || p->no_ts)
+	if (st == GS_STRATEGY_FRACTION)
+		return frac_rule(pl, g, gr, r, b, f);
+	if (st == GS_STRATEGY_MPS)
 		return mps_rule(pl, g, gr, r, gr->n + 1, f);
 	return GS_RULE_OK;
 }
 
-/* Joining makes the group shared: by MPS where time-slicing is ruled
- * out, whose limits isolate memory, else by time-slicing, under the
- * largest headroom of its members. */
+/* The fraction backend a group of these replicas would use: MPS where
+ * time-slicing is ruled out (HAMi and DRA time-slice compute), else the
+ * file's first; NONE when the file names none. */
+static gs_backend frac_backend(const gs_planner *pl, int no_ts)
+{
+	return no_ts ? pl->frac_mps : pl->frac_ts;
+}
+
+/* A fraction where the file allows one and its rules hold; else MPS where
+ * time-slicing is ruled out, else time-slicing. */
+static gs_rule join_rule(const gs_planner *pl, const gs_gpu *g, const gs_group *gr, int r,
+                         gs_rule_figs *f)
+{
+	int no_ts = gr->no_ts || pl->reps[r].no_ts;
+	gs_backend b = frac_backend(pl, no_ts);
+	gs_rule fr;
+	if (b == GS_BACKEND_NONE)
+		return share_rule(pl, g, gr, r, no_ts ? GS_STRATEGY_MPS : GS_STRATEGY_TIME_SLICING,
+		                  GS_BACKEND_NONE, f);
+	if ((fr = share_rule(pl, g, gr, r, GS_STRATEGY_FRACTION, b, NULL)) == GS_RULE_OK ||
+	    share_rule(pl, g, gr, r, no_ts ? GS_STRATEGY_MPS : GS_STRATEGY_TIME_SLICING,
+	               GS_BACKEND_NONE, f) == GS_RULE_OK)
+		return GS_RULE_OK;
+	/* Both refuse: a fraction offers the most memory, so unless its own
+	 * limits refused, its figures are the ones that bind. */
+	if (fr == GS_RULE_FRAC_CLIENTS || fr == GS_RULE_FRAC_PERCENT)
+		return share_rule(pl, g, gr, r, no_ts ? GS_STRATEGY_MPS : GS_STRATEGY_TIME_SLICING,
+		                  GS_BACKEND_NONE, f);
+	return share_rule(pl, g, gr, r, GS_STRATEGY_FRACTION, b, f);
+}
+
+gs_rule gs_frac_group_rule(const gs_planner *pl, const gs_gpu *g, const gs_group *gr,
+                           gs_backend b, gs_rule_figs *f)
+{
+	gs_group most = { 0 };
+	if (gr->mem > gs_usable_bytes(g))
+		return gs_rule_fig(f, GS_RULE_MEMORY, gr->mem, gs_usable_bytes(g), gr->n, -1);
+	most.tenant = gr->tenant;
+	most.n = gr->n - 1;
+	most.reps = gr->reps;
+	return frac_rule(pl, g, &most, gr->reps[gr->n - 1], b, f);
+}
+
+gs_backend gs_frac_backend(const gs_planner *pl, int no_ts) { return frac_backend(pl, no_ts); }
+
+/* Does the whole group hold as a fraction of backend b? */
+static int frac_holds(const gs_planner *pl, const gs_gpu *g, const gs_group *gr, gs_backend b)
+{
+	return gr->n >= 2 && gs_frac_group_rule(pl, g, gr, b, NULL) == GS_RULE_OK;
+}
+
+gs_strategy gs_group_share(const gs_planner *pl, const gs_gpu *g, const gs_group *gr)
+{
+	gs_backend b = frac_backend(pl, gr->no_ts);
+	if (gr->n == 1)
+		return GS_STRATEGY_DEDICATED;
+	if (b != GS_BACKEND_NONE && frac_holds(pl, g, gr, b))
+		return GS_STRATEGY_FRACTION;
+	return gr->no_ts ? GS_STRATEGY_MPS : GS_STRATEGY_TIME_SLICING;
+}
+
+gs_backend gs_pgpu_backend(const gs_planner *pl, const gs_pgpu *pg)
+{
+	if (pg->strategy != GS_STRATEGY_FRACTION || pg->ng < 1)
+		return GS_BACKEND_NONE;
+	return frac_backend(pl, pg->g[0].no_ts);
+}
+
+/* Joining makes the group shared: by a fraction where the file allows
+ * one, else by MPS where time-slicing is ruled out, whose limits isolate
+ * memory, else by time-slicing, under the largest headroom of its
+ * members. */
 static int can_join(const gs_planner *pl, const gs_gpu *g, const gs_group *gr, int r)
 {
 	return join_rule(pl, g, gr, r, NULL) == GS_RULE_OK;

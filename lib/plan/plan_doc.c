@@ -82,13 +82,16 @@ static void gpu_entry(gs_wr *w, const gs_plan_gpu *g)
 	kint(w, "index", g->index);
 	kstr(w, "model", g->model->name);
 	kstr(w, "strategy", gs_strategy_name(g->strategy));
+	if (g->strategy == GS_STRATEGY_FRACTION)
+		kstr(w, "backend", gs_backend_name(g->backend));
 	kint(w, "replicas", g->replicas);
 	gs_wr_key(w, "mig");
 	gs_wr_seq(w);
 	for (size_t i = 0; i < g->n_mig; i++)
 		mig_entry(w, &g->mig[i]);
 	gs_wr_end(w);
-	assignments(w, g->assignments, g->n_assignments, g->strategy == GS_STRATEGY_MPS);
+	assignments(w, g->assignments, g->n_assignments,
+	            g->strategy == GS_STRATEGY_MPS || g->strategy == GS_STRATEGY_FRACTION);
 	memory_keys(w, g->memory_bytes, g->memory_offer_bytes, g->memory_headroom_ppm);
 	gs_wr_end(w);
 }

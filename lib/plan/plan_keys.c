@@ -17,7 +17,8 @@
  * node whose slots are shared holds one tenant: the tenant is part of the
  * key. Keys sort in the order nodes are bought. */
 #define KEY_MPS 100
-#define KEY_MIG_TS 4
+#define KEY_FRAC 200   /* + the backend: fractions of one backend share nodes */
+#define KEY_MIG_TS 5
 #define KEY_WIDE 10
 #define KEY_TENANT 1000
 
@@ -45,16 +46,24 @@ static long node_key(const gs_planner *pl, const gs_pgpu *g)
 	int shared = st == GS_STRATEGY_TIME_SLICING || st == GS_STRATEGY_MPS || mig_ts;
 	if (wide_apart(pl, g))
 		return KEY_WIDE + gs_pgpu_span(g);
+	/* A fraction's pod may land on any GPU of its node with room for its
+	 * cap: its node holds one tenant, under either path. */
+	if (st == GS_STRATEGY_FRACTION)
+		return KEY_FRAC + gs_pgpu_backend(pl, g) + KEY_TENANT * (1L + g->g[0].tenant);
 	if (!shared || pl->via_dra)
 		return base;
 	return base + KEY_TENANT * (1L + g->g[0].tenant);
 }
 
 _Static_assert(KEY_WIDE + 64 < KEY_MPS, "spans above 64 GPUs would meet the MPS keys");
+_Static_assert(KEY_MPS + 64 < KEY_FRAC && KEY_FRAC + 8 < KEY_TENANT, "keys overlap");
+_Static_assert(GS_STRATEGY_FRACTION < KEY_MIG_TS, "strategies meet the MIG keys");
 
 static gs_strategy key_strategy(long key)
 {
 	long base = key % KEY_TENANT;
+	if (base >= KEY_FRAC)
+		return GS_STRATEGY_FRACTION;
 	if (base >= KEY_MPS)
 		return GS_STRATEGY_MPS;
 	if (base > KEY_WIDE)
@@ -62,10 +71,13 @@ static gs_strategy key_strategy(long key)
 	return base == KEY_MIG_TS ? GS_STRATEGY_MIG : (gs_strategy)base;
 }
 
-/* MPS clients per GPU on the key's nodes; 0 for the other strategies. */
+/* MPS clients per GPU on the key's nodes, or the backend of a fraction
+ * key's (gs_bnode.k); 0 for the other strategies. */
 static int key_clients(long key)
 {
 	long base = key % KEY_TENANT;
+	if (base >= KEY_FRAC)
+		return (int)(base - KEY_FRAC);
 	return base >= KEY_MPS ? (int)(base - KEY_MPS) : 0;
 }
 

@@ -34,6 +34,8 @@ const char *gs_plan_config_name(gs_plan *p, const gs_instance *in, gs_strategy s
 	/* Shared whole GPUs advertise a slot count: the name carries it. */
 	if (st == GS_STRATEGY_TIME_SLICING || st == GS_STRATEGY_MPS)
 		snprintf(suffix, sizeof suffix, "-%s%d", name, slots);
+	else if (st == GS_STRATEGY_FRACTION) /* slots: the backend */
+		snprintf(suffix, sizeof suffix, "-%s-%s", name, gs_backend_name((gs_backend)slots));
 	else
 		snprintf(suffix, sizeof suffix, "-%s", name);
 	type_base(in->type, 63 - strlen(suffix), base);

@@ -20,6 +20,13 @@ static int fill_assignments(gs_plan *p, const gs_planner *pl, const gs_pgpu *g,
 		a[i].workload = r->w;
 		a[i].replica = r->replica;
 		a[i].compute_ppm = gs_workload_compute_on(r->w, g->model);
+		if (g->strategy == GS_STRATEGY_FRACTION) {
+			/* Its own cap; an SM limit where the backend has one. */
+			a[i].memory_limit_mib = gs_div_ceil(r->w->memory_bytes, 1 << 20);
+			if (gs_pgpu_backend(pl, g) != GS_BACKEND_DRA)
+				a[i].thread_percent = gs_fraction_percent(a[i].compute_ppm);
+			continue;
+		}
 		if (g->strategy != GS_STRATEGY_MPS)
 			continue;
 		if (pl->via_dra) {
@@ -121,6 +128,10 @@ static int fill_gpu(gs_plan *p, const gs_planner *pl, const gs_bnode *b, int i, 
 	pg->model = b->inst->gpu;
 	pg->strategy = b->strategy;
 	pg->replicas = b->strategy == GS_STRATEGY_MIG ? 0 : slots;
+	if (b->strategy == GS_STRATEGY_FRACTION) {
+		pg->backend = (gs_backend)b->k;
+		pg->replicas = 0;
+	}
 	if (!g)
 		return 0;
 	if (b->strategy == GS_STRATEGY_MIG)

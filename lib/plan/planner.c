@@ -140,6 +140,15 @@ int gs_planner_init(gs_planner *pl, const gs_scenario *s, const char *cloud,
 	pl->placement = pl->via_dra ? GS_PLACEMENT_PINNED : s->placement;
 	pl->cost = gs_pack_cost;
 	pl->shops = shops;
+	for (int i = 0; i < s->n_fractions; i++) {
+		gs_backend b = s->fractions[i];
+		if (b == GS_BACKEND_MPS)
+			pl->frac_mps = b;
+		if (!pl->frac_ts)
+			pl->frac_ts = b;
+		/* ConsumableShares turns the DRA driver's MPS off. */
+		pl->no_mps_dra |= b == GS_BACKEND_DRA && pl->via_dra;
+	}
 	if (!pl->cloud)
 		pl->cloud = s->cloud;
 	if (add_replicas(pl, s) < 0)

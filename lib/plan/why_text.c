@@ -159,6 +159,9 @@ static void put_mps(gs_buf *t, const gs_decision *d, const gs_verdict *v, const 
 	case GS_RULE_NO_MPS:
 		gs_buf_printf(t, "%s has no MPS", d->model->name);
 		break;
+	case GS_RULE_MPS_CAPACITY:
+		gs_buf_puts(t, "DRA consumable capacity turns the driver's MPS off");
+		break;
 	case GS_RULE_MPS_CLIENTS:
 		gs_buf_printf(t, "%s takes at most %lld MPS clients", d->model->name,
 		              (long long)v->figs.have);
@@ -263,6 +266,83 @@ static void put_with(gs_buf *t, const gs_decision *d)
 	}
 }
 
+/* ---- fractions ------------------------------------------------------------ */
+
+static const char *backend_label(gs_backend b)
+{
+	switch (b) {
+	case GS_BACKEND_HAMI:
+		return "HAMi";
+	case GS_BACKEND_DRA:
+		return "DRA capacity";
+	case GS_BACKEND_MPS:
+		return "MPS limits";
+	default:
+		return "none";
+	}
+}
+
+/* What the backend enforces for w, and what the equal shares would have
+ * offered its group where they fall short. */
+static void put_fraction(gs_buf *t, const gs_decision *d)
+{
+	int64_t mib = gs_div_ceil(d->w->memory_bytes, 1 << 20);
+	int pct = gs_fraction_percent(gs_workload_compute_on(d->w, d->model));
+	int k = d->group_n;
+	if (d->frac == GS_BACKEND_DRA)
+		gs_buf_printf(t, "; its claim reserves %lld MiB of the GPU's memory (compute "
+		                 "time-sliced)", (long long)mib);
+	else if (d->frac == GS_BACKEND_HAMI)
+		gs_buf_printf(t, "; HAMi caps it at %lld MiB and %d%% of the SMs", (long long)mib,
+		              pct);
+	else
+		gs_buf_printf(t, "; its MPS limits are %lld MiB and %d%% of the threads",
+		              (long long)mib, pct);
+	if (d->group_mem > d->ts_offer) {
+		gs_buf_puts(t, "; time-slicing would offer ");
+		put_gib(t, d->ts_offer);
+		gs_buf_puts(t, " (headroom ");
+		put_pct(t, d->group_headroom, 0);
+		gs_buf_puts(t, ")");
+	}
+	if (d->group_max_mem > d->mps_each && d->model->mps_max_clients) {
+		gs_buf_puts(t, d->group_mem > d->ts_offer ? " and MPS's equal split "
+		                                          : "; MPS's equal split ");
+		put_gib(t, d->mps_each);
+		gs_buf_printf(t, " to each of %d clients", k);
+	}
+}
+
+/* Why the group's GPU is not shared as fractions. */
+static void put_frac_rule(gs_buf *t, const gs_decision *d)
+{
+	const gs_rule_figs *f = &d->frac_v.figs;
+	switch (d->frac_v.rule) {
+	case GS_RULE_FRAC_CLIENTS:
+		gs_buf_printf(t, "%lld replicas > %lld per GPU", (long long)f->need,
+		              (long long)f->have);
+		if (d->frac == GS_BACKEND_HAMI)
+			gs_buf_puts(t, ", HAMi's deviceSplitCount");
+		break;
+	case GS_RULE_FRAC_PERCENT:
+		gs_buf_printf(t, "their SM limits, in whole percent, sum to %lld%% > 100%%",
+		              (long long)f->need);
+		break;
+	case GS_RULE_MEMORY:
+		gs_buf_puts(t, "their caps would sum to ");
+		put_gib2(t, f->need, ">", f->have);
+		break;
+	case GS_RULE_MPS_OFF:
+		gs_buf_puts(t, "this plan has MIG, so no MPS");
+		break;
+	case GS_RULE_MPS_CAPACITY:
+		gs_buf_puts(t, "DRA consumable capacity turns the driver's MPS off");
+		break;
+	default:
+		gs_buf_printf(t, "%s has no MPS", d->model->name);
+	}
+}
+
 /* ---- what decided -------------------------------------------------------- */
 
 static void put_head(gs_buf *t, const gs_decision *d)
@@ -277,6 +357,9 @@ static void put_head(gs_buf *t, const gs_decision *d)
 		break;
 	case GS_STRATEGY_MIG:
 		gs_buf_printf(t, "MIG %s on %s", d->profile->name, d->model->name);
+		break;
+	case GS_STRATEGY_FRACTION:
+		gs_buf_printf(t, "fraction (%s) on %s", backend_label(d->frac), d->model->name);
 		break;
 	default:
 		if (d->w->gpus_per_replica > 1)
@@ -432,6 +515,11 @@ static void put_decided(gs_buf *t, const gs_decision *d, const gs_plan *p)
 			put_mps_group(t, d, p);
 			break;
 		}
+		if (d->strategy == GS_STRATEGY_FRACTION) {
+			put_shared(t, d);
+			put_fraction(t, d);
+			break;
+		}
 		put_shared(t, d);
 		gs_buf_puts(t, "; allowed for ");
 		put_ts(t, d);
@@ -496,6 +584,19 @@ static void reject_sharing(rej *r, const gs_decision *d)
 		put_mps(r->t, d, &d->mps, "the");
 		gs_buf_puts(r->t, ")");
 	}
+}
+
+static void reject_fraction(rej *r, const gs_decision *d)
+{
+	char what[48];
+	if (d->frac == GS_BACKEND_NONE || d->strategy == GS_STRATEGY_FRACTION ||
+	    d->strategy == GS_STRATEGY_MIG || d->frac_v.rule == GS_RULE_OK ||
+	    d->why != GS_WHY_SHARED)
+		return;
+	snprintf(what, sizeof what, "fraction (%s)", backend_label(d->frac));
+	rej_next(r, what);
+	put_frac_rule(r->t, d);
+	gs_buf_puts(r->t, ")");
 }
 
 static void reject_mig(rej *r, const gs_decision *d)
@@ -563,6 +664,7 @@ int gs_decision_text(const gs_decision *d, const gs_plan *p, gs_buf *t)
 		gs_buf_printf(t, "; %d of its %d replicas %s", d->n_other, d->w->replicas,
 		              gs_strategy_info_get(d->other)->label);
 	reject_sharing(&r, d);
+	reject_fraction(&r, d);
 	reject_mig(&r, d);
 	reject_costs(&r, d);
 	return t->failed ? -1 : 0;

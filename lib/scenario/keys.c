@@ -623,6 +623,7 @@ static const gs_key keys[] = {
 	{ "arch", F, GS_KEY_TEXT, 0, read_arch, write_arch },
 	{ "namespace", F, GS_KEY_TEXT, 0, gs_key_read_namespace, gs_key_write_namespace },
 	{ "placement", F, GS_KEY_TEXT, 0, gs_key_read_placement, gs_key_write_placement },
+	{ "fractions", F, GS_KEY_LIST, 0, gs_key_read_fractions, gs_key_write_fractions },
 	{ "cluster", F, GS_KEY_TEXT, 1, gs_key_read_cluster, gs_key_write_cluster },
 	{ "workloads", F, GS_KEY_TEXT, 1, NULL, NULL }, /* load.c, write.c */
 

@@ -78,6 +78,11 @@ int gs_key_write_namespace(const gs_key_src *s, gs_node *map, const char *key);
 int gs_key_read_placement(const gs_key_dst *d, const gs_node *v);
 int gs_key_write_placement(const gs_key_src *s, gs_node *map, const char *key);
 
+/* keys_fractions.c: the file's `fractions` (the backends, in the order
+ * the file prefers them). */
+int gs_key_read_fractions(const gs_key_dst *d, const gs_node *v);
+int gs_key_write_fractions(const gs_key_src *s, gs_node *map, const char *key);
+
 /* keys_gpus.c: the row `gpusPerReplica` (a workload's). */
 int gs_key_read_gpus_per_replica(const gs_key_dst *d, const gs_node *v);
 int gs_key_write_gpus_per_replica(const gs_key_src *s, gs_node *map, const char *key);

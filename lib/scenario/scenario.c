@@ -133,6 +133,8 @@ int gs_scenario_clone(const gs_scenario *src, gs_scenario **out, gs_error *err)
 	s->has_headroom = src->has_headroom;
 	s->arch = src->arch;
 	s->placement = src->placement;
+	memcpy(s->fractions, src->fractions, sizeof s->fractions);
+	s->n_fractions = src->n_fractions;
 	s->cluster_cost = src->cluster_cost;
 	s->cluster_gpus = src->cluster_gpus;
 	s->cluster_nodes = src->cluster_nodes;

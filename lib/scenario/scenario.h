@@ -33,6 +33,9 @@ typedef struct wl {
  * too, so that both commands share GPUs by the same cap. */
 #define GS_TARGET_DEFAULT_PPM 900000
 
+/* The fraction backends a file may name (gs_backend but NONE). */
+#define GS_FRACTIONS_MAX 3
+
 struct gs_scenario {
 	const gs_catalog *cat;
 	char *file;
@@ -57,6 +60,8 @@ struct gs_scenario {
 	char *namespace_;          /* `namespace`; NULL: "default" */
 	gs_placement placement;    /* `placement` */
 	int cluster_unpriced;      /* of cluster_nodes, those without a known price */
+	gs_backend fractions[GS_FRACTIONS_MAX]; /* `fractions`, in the file's order */
+	int n_fractions;
 };
 
 /* scenario.c: a workload with the defaults (NULL when out of memory), and
