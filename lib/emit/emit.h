@@ -111,6 +111,11 @@ int64_t gs_emit_gpu_caps_mib(const gs_plan_gpu *g);
  * driver keeps; and the MiB it then accounts for a GPU of model m. */
 int64_t gs_emit_hami_scaling_ppm(const gs_plan *p);
 int64_t gs_emit_hami_budget_mib(const gs_gpu *m, int64_t scaling_ppm);
+/* What a DRA capacity claim asks for a cap of mib on a GPU of model m:
+ * mib x reported / usable memory, rounded up. The scheduler counts a
+ * device's reported memory, so claims that fit it never hold more than
+ * its usable memory's worth of caps. */
+int64_t gs_emit_capacity_mib(const gs_gpu *m, int64_t mib);
 /* deviceSplitCount: its default, or the most replicas of one HAMi GPU. */
 int gs_emit_hami_split(const gs_plan *p);
 /* Refuses fractions no cluster can run as planned (fraction.c). */

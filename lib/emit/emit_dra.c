@@ -277,10 +277,10 @@ static void capacity_claims(ctx *c, const gs_plan_gpu *pg)
 		const gs_assignment *as = &pg->assignments[a];
 		const char *ns = gs_emit_namespace_of(c->p, as->workload);
 		gs_node *dev, *req, *inner, *cap, *reqs;
+		int64_t mib = gs_emit_capacity_mib(pg->model, as->memory_limit_mib);
 		char name[160], mem[32];
 		int fresh;
-		gs_emit_capacity_template_name(name, sizeof name, as->workload,
-		                               as->memory_limit_mib);
+		gs_emit_capacity_template_name(name, sizeof name, as->workload, mib);
 		if ((fresh = first_time(&c->done, ns, name)) != 1) {
 			c->bad |= fresh < 0;
 			continue;
@@ -291,7 +291,7 @@ static void capacity_claims(ctx *c, const gs_plan_gpu *pg)
 		inner = c->api == GS_DRA_V1BETA1 ? req : gs_node_get(req, "exactly");
 		cap = gs_emit_map();
 		reqs = gs_emit_map();
-		snprintf(mem, sizeof mem, "%lldMi", (long long)as->memory_limit_mib);
+		snprintf(mem, sizeof mem, "%lldMi", (long long)mib);
 		gs_emit_put(&c->bad, reqs, "memory", gs_node_str(mem));
 		gs_emit_put(&c->bad, cap, "requests", reqs);
 		if (inner)
@@ -417,6 +417,10 @@ static void needs(const ctx *c, const gs_emit_opts *o, gs_dra_api api)
 		                                    "and on by default"
 		                                  : "turn on the alpha feature gate "
 		                                    "DRAConsumableCapacity=true");
+	if (gs_emit_has_backend(c->p, GS_BACKEND_DRA))
+		gs_buf_puts(b, "# Each asks its workload's gpuMemory x its GPU's reported / "
+		               "usable memory, so\n# the claims a device's reported memory holds "
+		               "never need more than its usable\n# memory.\n");
 	if (gs_emit_has_backend(c->p, GS_BACKEND_MPS))
 		gs_buf_puts(b, "# MPS fractions: the claim's MPS defaults are its loosest "
 		               "client's limits; each\n# client lowers them to its own in its "

@@ -48,6 +48,14 @@ int64_t gs_emit_hami_budget_mib(const gs_gpu *m, int64_t scaling_ppm)
 	return m->memory_mib * scaling_ppm / 1000000;
 }
 
+int64_t gs_emit_capacity_mib(const gs_gpu *m, int64_t mib)
+{
+	int64_t usable = m->usable_memory_mib;
+	if (usable <= 0 || usable >= m->memory_mib)
+		return mib;
+	return (mib * m->memory_mib + usable - 1) / usable;
+}
+
 int gs_emit_hami_split(const gs_plan *p)
 {
 	size_t most = GS_EMIT_HAMI_SPLIT;
@@ -99,6 +107,29 @@ static int hami_budgets(const gs_plan *p, gs_error *err)
 	return 0;
 }
 
+/* The scaled requests of each DRA capacity GPU fit what its device offers. */
+static int capacity_fits(const gs_plan *p, gs_error *err)
+{
+	for (size_t i = 0; i < gs_plan_node_count(p); i++) {
+		const gs_plan_node *n = gs_plan_node_at(p, i);
+		for (size_t g = 0; g < n->n_gpus; g++) {
+			const gs_plan_gpu *pg = &n->gpus[g];
+			int64_t sum = 0;
+			if (gs_emit_backend(pg) != GS_BACKEND_DRA)
+				continue;
+			for (size_t a = 0; a < pg->n_assignments; a++)
+				sum += gs_emit_capacity_mib(pg->model,
+				                            pg->assignments[a].memory_limit_mib);
+			if (sum > pg->model->memory_mib)
+				return gs_fail(err, GS_EINVAL,
+				               "node %zu GPU %zu: its capacity requests (%lld MiB) "
+				               "exceed the %lld MiB its device offers", i + 1, g,
+				               (long long)sum, (long long)pg->model->memory_mib);
+		}
+	}
+	return 0;
+}
+
 int gs_emit_fraction_check(const gs_plan *p, const gs_emit_opts *o, gs_error *err)
 {
 	int hami = gs_emit_has_backend(p, GS_BACKEND_HAMI);
@@ -116,5 +147,7 @@ int gs_emit_fraction_check(const gs_plan *p, const gs_emit_opts *o, gs_error *er
 		return gs_fail(err, GS_EINVAL,
 		               "DRA consumable capacity needs Kubernetes 1.34 or later "
 		               "(DRAConsumableCapacity), not 1.%d", o->kube_minor);
+	if (dra && capacity_fits(p, err) < 0)
+		return GS_EINVAL;
 	return hami ? hami_budgets(p, err) : 0;
 }

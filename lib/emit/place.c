@@ -71,6 +71,7 @@ void gs_emit_place_fraction(const gs_plan_gpu *g, const gs_workload *w, place *p
 		snprintf(pl->resource, sizeof pl->resource, "nvidia.com/gpu");
 	/* Each pod a claim of its own, on any device with the memory left. */
 	if (pl->backend == GS_BACKEND_DRA) {
+		pl->frac_mib = gs_emit_capacity_mib(g->model, pl->frac_mib);
 		gs_emit_capacity_template_name(pl->claim, sizeof pl->claim, w, pl->frac_mib);
 		pl->template_ = 1;
 	}

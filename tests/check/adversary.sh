@@ -3,8 +3,8 @@
 #
 # usage: sh tests/check/adversary.sh GPUSHARE
 #
-# First the checker's own tests (test_adversary.py).  Then, for every
-# examples/*.yaml, the issue's reproduction (ADV_REPRO, default
+# First the checker's own tests (test_adversary.py, test_fraction_moves.py).
+# Then, for every examples/*.yaml and fractions fixture, the issue's reproduction (ADV_REPRO, default
 # ../shared/repro/eks-team.yaml beside the tree; skipped with a note when it
 # is missing) and ADV_CASES (default 20) random workload files from gen.py
 # (seeds 1..N): `gpushare plan FILE --emit DIR --format json`, then
@@ -71,11 +71,13 @@ fail() { # FILE LABEL REASON-FILE
 	fi
 }
 
-if "$py" "$here/test_adversary.py" >"$tmp/self" 2>&1; then
-	passed=$((passed + 1))
-else
-	fail "$here/test_adversary.py" "test_adversary.py (the checker's own tests)" "$tmp/self"
-fi
+for t in test_adversary test_fraction_moves; do
+	if "$py" "$here/$t.py" >"$tmp/self" 2>&1; then
+		passed=$((passed + 1))
+	else
+		fail "$here/$t.py" "$t.py (the checker's own tests)" "$tmp/self"
+	fi
+done
 
 # manifests FILE OUT: a Deployment per workload (container main, or its
 # object's), which placement: pinned needs for the copies it makes.
@@ -101,7 +103,7 @@ one() {
 	out=$tmp/$1
 	why=$tmp/$1.why
 	man=
-	if grep -q '^placement: pinned' "$2"; then
+	if grep -q '^placement: pinned' "$2" || ! grep -q 'container' "$2"; then
 		manifests "$2" "$out.man" && man="--manifests $out.man"
 	fi
 	$tmo "$bin" plan "$2" --emit "$out" --format json $man >"$out.json" 2>"$out.err"
@@ -131,6 +133,14 @@ for f in "$top"/examples/*.yaml; do
 	[ -e "$f" ] || continue
 	b=$(basename "$f" .yaml)
 	one "example-$b" "$f" "examples/$b.yaml" yes
+done
+# The fractions' fixtures: HAMi, DRA capacity and MPS limits (not the
+# files that must fail to load).
+for f in "$top"/tests/cli/fixtures/fractions/*.yaml "$top"/tests/cli/fixtures/fractions-emit/*.yaml; do
+	[ -e "$f" ] || continue
+	b=$(basename "$f" .yaml)
+	case $b in err-*) continue ;; esac
+	one "frac-$b" "$f" "${f#"$top"/}" yes
 done
 if [ -f "$repro" ]; then
 	# The reproduction names no containers: each workload's pods are

@@ -256,14 +256,18 @@ class Fractions:
 
             def fits(t, n):
                 return t[0] <= budget
-        for (w, s), _, size in items:
-            if size[0] > usable:
-                a.v(where, "memory", "%s alone asks %d MiB, %d MiB usable" % (w, size[0],
-                                                                              usable))
+        # What a pod holds: HAMi enforces its cap; a capacity claim only
+        # counts, so the pod holds its workload's gpuMemory.
+        need = {k: (k[1][0] if kind == "hami" else -(-a.wls[k[0]].mem // MIB))
+                for k, _, _ in items}
+        for k, _, _ in items:
+            if need[k] > usable:
+                a.v(where, "memory", "%s alone holds %d MiB, %d MiB usable"
+                    % (k[0], need[k], usable))
         items = [x for x in items if x[1] > 0 and fits(x[2], 1)]
         if not items:
             return
-        mem, pick = worst(items, fits, lambda p: sum(c * k[1][0] for k, c in p.items()))
+        mem, pick = worst(items, fits, lambda p: sum(c * need[k] for k, c in p.items()))
         if mem > usable:
             a.v(where, "memory", "%s: %d MiB together > %d MiB usable"
                 % (show(pick), mem, usable))
