@@ -131,6 +131,16 @@ static gs_node *template_labels(int *bad, const gs_plan_node *f)
 		gs_emit_put(bad, labels, "nvidia.com/mig.config", gs_node_str(f->mig_config));
 	if (f->pool)
 		gs_emit_put(bad, labels, POOL_LABEL, gs_node_str(f->pool));
+	/* A fraction node's backend; a HAMi node runs HAMi's device plugin,
+	 * not the GPU Operator's (labels.sh sets the same). */
+	if (gs_emit_node_backend(f) != GS_BACKEND_NONE)
+		gs_emit_put(bad, labels, GS_EMIT_FRACTION_LABEL,
+		            gs_node_str(gs_backend_name(gs_emit_node_backend(f))));
+	if (gs_emit_node_backend(f) == GS_BACKEND_HAMI) {
+		gs_emit_put(bad, labels, "gpu", gs_node_str("on"));
+		gs_emit_put(bad, labels, "nvidia.com/gpu.deploy.device-plugin",
+		            gs_node_str("false"));
+	}
 	return labels;
 }
 
