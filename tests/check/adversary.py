@@ -62,8 +62,10 @@ planner's lib/catalog/offer.c):
              patch never changes a workload's GPU count); and more than one
              unit of a shared resource (R >= 2) is a violation: the device
              plugin may hand it N replicas of one GPU
-  dra        pods that take DRA claims are not modelled: each such object
-             is reported, never passed silently
+  dra        claims of whole GPUs, time-sliced and MPS claims by name, and
+             capacity claims are played by fraction_moves.py; pods that take
+             MIG claims are not modelled: each such object is reported, never
+             passed silently
 One line per violation: `node N (TYPE) UNIT: RULE: pods: figures`.  Exit 1
 if any, else `adversary: N nodes, M workloads, 0 violations` and exit 0.
 Exit 2: unreadable or malformed input.

@@ -11,6 +11,8 @@
 # adversary.py DIR FILE PLAN.json.  A random case that has no plan (exit 1
 # naming a workload) passes; any other failure to plan fails.  ADV_SURGE=0
 # leaves out the pods of a rolling update's surge (adversary.py --no-surge).
+# ADV_FRACTIONS=hami|dra|mps also plays each random fleet with that backend
+# allowed (fractions: [...]).
 # With ADV_KEEP=DIR each failing input is copied there with its violations.
 # A file with placement: pinned is planned with --manifests (a Deployment
 # per workload), which its copies need.
@@ -103,7 +105,8 @@ one() {
 	out=$tmp/$1
 	why=$tmp/$1.why
 	man=
-	if grep -q '^placement: pinned' "$2" || ! grep -q 'container' "$2"; then
+	if grep -q '^placement: pinned' "$2" || ! grep -q 'container' "$2" ||
+	   grep -q '^fractions:' "$2"; then
 		manifests "$2" "$out.man" && man="--manifests $out.man"
 	fi
 	$tmo "$bin" plan "$2" --emit "$out" --format json $man >"$out.json" 2>"$out.err"
@@ -159,6 +162,15 @@ if [ "$cases" -gt 0 ]; then
 	i=1
 	while [ "$i" -le "$cases" ]; do
 		one "case-$i" "$tmp/cases/case-$i.yaml" "seed $i (python3 tests/check/gen.py $i)" no
+		# ADV_FRACTIONS=hami (or dra, mps): the same fleet allowing
+		# fractions of that backend (HAMi on the device plugin's stack).
+		if [ -n "${ADV_FRACTIONS:-}" ]; then
+			sed -e "s/^version: 1$/version: 1\nfractions: [$ADV_FRACTIONS]/" \
+			    -e "$( [ "$ADV_FRACTIONS" = hami ] && echo 's/^via: dra$/via: device-plugin/')" \
+			    "$tmp/cases/case-$i.yaml" >"$tmp/cases/frac-$i.yaml"
+			one "frac-$i" "$tmp/cases/frac-$i.yaml" \
+			    "seed $i with fractions: [$ADV_FRACTIONS]" no
+		fi
 		i=$((i + 1))
 	done
 fi

@@ -45,6 +45,12 @@ MPS   A ResourceClaim by name whose config is MPS is one GPU: all pods that
       gpuMemory <= its limit and its compute <= its thread %; thread % sum
       <= 100; planned compute sum <= targetUtilization; at most 48 clients;
       tenant, isolation.
+Whole GPUs under DRA, as a DRA stack (which DRA and MPS fractions make
+the cluster's) claims them: a ResourceClaim by name without MPS is one GPU
+its pods time-slice (memory within usable less the largest headroom,
+compute within targetUtilization, one tenant, no fault-isolated workload);
+a template of whole GPUs gives each pod its own on any node it admits (each
+workload fits one alone). MIG claims are not modelled.
 """
 
 import re
@@ -74,6 +80,8 @@ class Claims:
     def __init__(self):
         self.capacity = {}  # (ns, template) -> memory MiB
         self.mps = {}       # (ns, claim) -> (thread %, memory MiB)
+        self.shared = set()  # (ns, claim): a whole GPU its pods time-slice
+        self.whole = set()   # (ns, template): a whole GPU of each pod's own
 
     def read(self, doc):
         kind = doc.get("kind")
@@ -85,17 +93,24 @@ class Claims:
         if kind == "ResourceClaimTemplate":
             spec = spec.get("spec") or {}
         devs = spec.get("devices") or {}
+        gpu = False
         for r in devs.get("requests") or []:
             inner = r.get("exactly") or r
             mem = ((inner.get("capacity") or {}).get("requests") or {}).get("memory")
             if mem is not None and kind == "ResourceClaimTemplate":
                 self.capacity[key] = quantity_mib(mem)
+            # Whole GPUs of one request (MIG slices are not modelled).
+            gpu = inner.get("deviceClassName") == "gpu.nvidia.com" and len(
+                devs.get("requests") or []) == 1
+        if gpu and key not in self.capacity:
+            (self.whole if kind == "ResourceClaimTemplate" else self.shared).add(key)
         for c in devs.get("config") or []:
             sh = (((c.get("opaque") or {}).get("parameters") or {}).get("sharing") or {})
             if sh.get("strategy") == "MPS" and kind == "ResourceClaim":
                 mc = sh.get("mpsConfig") or {}
                 self.mps[key] = (mc.get("defaultActiveThreadPercentage"),
                                  quantity_mib(mc.get("defaultPinnedDeviceMemoryLimit", "")))
+                self.shared.discard(key)
 
 
 def obj_fraction(o, ns):
@@ -186,7 +201,9 @@ class Fractions:
             key = (o.namespace, name)
             if kind == "template" and key in self.claims.capacity:
                 return True
-            if kind == "claim" and key in self.claims.mps:
+            if kind == "claim" and (key in self.claims.mps or key in self.claims.shared):
+                return True
+            if kind == "template" and key in self.claims.whole:
                 return True
         return False
 
@@ -217,6 +234,67 @@ class Fractions:
                 for gi in range(node.count):
                     self.landing(node, gi, kind, objs, elig)
         self.mps_claims(placed)
+        self.whole_gpus(placed)
+
+    def whole_gpus(self, placed):
+        """Time-sliced claims (all pods of one on its one GPU) and whole-GPU
+        templates (each pod a GPU of its own, on any node it admits)."""
+        a = self.a
+        users = {}
+        for o in a.objs:
+            for kind, name in o.claim_refs:
+                key = (o.namespace, name)
+                if o.wl and ((kind == "claim" and key in self.claims.shared) or
+                             (kind == "template" and key in self.claims.whole)):
+                    users.setdefault((kind, key), []).append(o)
+        for (kind, key), objs in sorted(users.items()):
+            nodes = [n for n in a.nodes if any(o.admits(n) for o in objs)]
+            where = "claim %s/%s" % key if kind == "claim" else "template %s/%s" % key
+            if not nodes:
+                a.v(where, "placement", "no node matches its pods' selectors")
+                continue
+            for o in objs:
+                placed[o.wl.name] = True
+            if kind == "template":
+                for n in nodes:
+                    for o in objs:
+                        if o.admits(n):
+                            self.alone(where + " on " + n.where(), n.model, o.wl)
+                continue
+            g = min((n.model for n in nodes), key=lambda m: m["memory_mib"] - m["reserve_mib"])
+            self.time_sliced(where, g, objs)
+
+    def alone(self, where, g, w):
+        usable = (g["memory_mib"] - g["reserve_mib"]) * MIB
+        if w.mem > usable + w.mem_tol:
+            self.a.v(where, "memory", "%s alone needs %d MiB, %d MiB usable"
+                     % (w.name, -(-w.mem // MIB), usable // MIB))
+
+    def time_sliced(self, where, g, objs):
+        a = self.a
+        pods = sum(o.pods for o in objs)
+        wls = {o.wl.name: o.wl for o in objs}
+        if pods < 2:
+            for w in wls.values():
+                self.alone(where, g, w)
+            return
+        h = max(w.headroom_ppm for w in wls.values())
+        offer = (g["memory_mib"] - g["reserve_mib"]) * MIB * (1000000 - h) // 1000000
+        mem = sum(o.pods * o.wl.mem for o in objs)
+        tol = sum(o.pods * o.wl.mem_tol for o in objs)
+        if mem > offer + tol:
+            a.v(where, "memory", "its %d pods need %d MiB together > %d MiB (usable less "
+                "%s headroom)" % (pods, -(-mem // MIB), offer // MIB, pct(h)))
+        comp = sum(o.pods * o.wl.compute_on(g, a.cat) for o in objs)
+        if comp > a.target:
+            a.v(where, "compute", "its %d pods need %s together > targetUtilization %s"
+                % (pods, pct(comp), pct(a.target)))
+        tenants = sorted({w.tenant for w in wls.values()})
+        if len(tenants) > 1:
+            a.v(where, "tenant", "tenants %s share it" % ", ".join(tenants))
+        for w in wls.values():
+            if w.isolation == "fault":
+                a.v(where, "isolation", "%s (isolation: fault) shares it" % w.name)
 
     def groups(self, objs, node, elig, size):
         """(workload, pods that may be here, size) per workload and size."""
