@@ -116,6 +116,11 @@ int64_t gs_emit_hami_budget_mib(const gs_gpu *m, int64_t scaling_ppm);
  * device's reported memory, so claims that fit it never hold more than
  * its usable memory's worth of caps. */
 int64_t gs_emit_capacity_mib(const gs_gpu *m, int64_t mib);
+/* Whether g's backend may put two replicas of w on one GPU of g's model
+ * (HAMi: two caps within what it accounts, two SM % within 100; DRA: two
+ * requests within the device's capacity). spread: gpu then needs the
+ * pods on distinct nodes; otherwise the backend keeps them apart. */
+int gs_emit_fraction_pairs(const gs_plan *p, const gs_plan_gpu *g, const gs_workload *w);
 /* deviceSplitCount: its default, or the most replicas of one HAMi GPU. */
 int gs_emit_hami_split(const gs_plan *p);
 /* Refuses fractions no cluster can run as planned (fraction.c). */

@@ -69,6 +69,27 @@ int gs_emit_hami_split(const gs_plan *p)
 	return (int)most;
 }
 
+int gs_emit_fraction_pairs(const gs_plan *p, const gs_plan_gpu *g, const gs_workload *w)
+{
+	const gs_assignment *a = NULL;
+	for (size_t k = 0; k < g->n_assignments && !a; k++)
+		if (g->assignments[k].workload == w)
+			a = &g->assignments[k];
+	if (!a)
+		return 0;
+	switch (gs_emit_backend(g)) {
+	case GS_BACKEND_HAMI:
+		return 2 * a->memory_limit_mib <=
+		               gs_emit_hami_budget_mib(g->model, gs_emit_hami_scaling_ppm(p)) &&
+		       2 * a->thread_percent <= 100;
+	case GS_BACKEND_DRA:
+		return 2 * gs_emit_capacity_mib(g->model, a->memory_limit_mib) <=
+		       g->model->memory_mib;
+	default: /* an MPS claim is the GPU its pods were planned on */
+		return 0;
+	}
+}
+
 /* Whether the DRA stack runs MPS anywhere: an MPS GPU or MPS fraction. */
 static int dra_mps(const gs_plan *p)
 {

@@ -196,13 +196,16 @@ static gs_eobject *find_group(gs_eobjects *out, size_t first, const place *pl,
 }
 
 /* Spread keeps replicas on distinct nodes; spread: gpu too on time-sliced
- * and MPS GPUs, where the device plugin picks the GPU (robust.h). */
+ * and MPS GPUs, where the device plugin picks the GPU (robust.h), and on
+ * fractions whose backend could put two of them on one GPU. */
 static int spreads(const wctx *c, const gs_plan_gpu *g)
 {
+	if (c->w->spread == GS_SPREAD_GPU && g->strategy == GS_STRATEGY_FRACTION)
+		return gs_emit_fraction_pairs(c->p, g, c->w);
 	return c->w->spread == GS_SPREAD_NODE ||
 	       (c->w->spread == GS_SPREAD_GPU && !c->pinned &&
 	        (g->strategy == GS_STRATEGY_TIME_SLICING ||
-	         g->strategy == GS_STRATEGY_MPS || g->strategy == GS_STRATEGY_FRACTION));
+	         g->strategy == GS_STRATEGY_MPS));
 }
 
 static int group(const wctx *c, const spots *sp, size_t wi, gs_eobjects *out,

@@ -345,6 +345,12 @@ class Fractions:
         items = [x for x in items if x[1] > 0 and fits(x[2], 1)]
         if not items:
             return
+        for (w, s), c, size in items:
+            sp = a.wls[w].spread
+            if sp == "node" and c >= 2 and gi == 0:
+                a.v(node.where(), "spread", "%s (spread: node) may have %d pods here" % (w, c))
+            if sp == "gpu" and c >= 2 and fits(tuple(2 * x for x in size), 2):
+                a.v(where, "spread", "%s (spread: gpu) may have 2 pods on this GPU" % w)
         mem, pick = worst(items, fits, lambda p: sum(c * need[k] for k, c in p.items()))
         if mem > usable:
             a.v(where, "memory", "%s: %d MiB together > %d MiB usable"

@@ -149,6 +149,32 @@ class FractionMovesTest(unittest.TestCase):
             "node 1 (g6.xlarge) gpu 0 dra: memory: a x2: 22528 MiB together > 22478 MiB "
             "usable"]))
 
+    def spread_case(self, mib, anti):
+        """Two replicas of a spread: gpu workload in one HAMi pool of two
+        single-L4 nodes: HAMi keeps them apart only if two caps overflow
+        what it accounts; else the pods need one node each."""
+        c = self.case([("s", 2, mib // 1024, 30, {"spread": "gpu"})], ["g6.xlarge", "g6.xlarge"])
+        c.labels([HAMI_NODE, HAMI_NODE])
+        c.write("hami-values.yaml", hami_values(0.975862))
+        doc = hami_pod("s", 2, mib, 30)
+        if anti:
+            doc = doc.replace("      nodeSelector:", "      affinity:\n        podAntiAffinity:\n"
+                              "          requiredDuringSchedulingIgnoredDuringExecution:\n"
+                              "          - labelSelector: {matchLabels: {gpushare.io/workload: s}}\n"
+                              "            topologyKey: kubernetes.io/hostname\n"
+                              "      nodeSelector:")
+        c.write("workloads.yaml", doc)
+        return c
+
+    def test_spread_gpu_needs_nodes_only_where_two_fit(self):
+        self.assertEqual(self.spread_case(12288, False).run(),
+                         (0, ["adversary: 2 nodes, 1 workloads, 0 violations"]))
+        self.assertEqual(self.spread_case(8192, False).run(), (1, [
+            "node %d (g6.xlarge) gpu 0 hami: spread: s (spread: gpu) may have 2 pods on this "
+            "GPU" % n for n in (1, 2)]))
+        self.assertEqual(self.spread_case(8192, True).run(),
+                         (0, ["adversary: 2 nodes, 1 workloads, 0 violations"]))
+
     def mps_case(self, rerank_env):
         c = self.case([("llm", 1, 14, 60, {}), ("rerank", 1, 6, 25, {})], ["g6.xlarge"])
         c.labels([POOL])

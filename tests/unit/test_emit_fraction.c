@@ -125,6 +125,27 @@ static void test_places(void **state)
 	}
 }
 
+/* Whether a backend could put two of a workload's replicas on one GPU:
+ * then spread: gpu needs a node each, else the backend keeps them apart. */
+static void test_pairs(void **state)
+{
+	static const struct {
+		const char *backends;
+		int chat, embed;
+	} cases[] = { { "hami", 0, 1 }, { "dra", 0, 1 }, { "mps", 0, 0 } };
+	(void)state;
+	for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+		fixture f = plan_with(cases[c].backends);
+		const gs_plan_gpu *g = &gs_plan_node_at(f.p, 0)->gpus[0];
+		const gs_workload *chat = gs_scenario_find(f.s, "chat"),
+		                  *embed = gs_scenario_find(f.s, "embed");
+		/* 2 x 17408 > 22478 accounted (HAMi), 2 x 17839 > 23034 (DRA). */
+		assert_int_equal(gs_emit_fraction_pairs(f.p, g, chat), cases[c].chat);
+		assert_int_equal(gs_emit_fraction_pairs(f.p, g, embed), cases[c].embed);
+		release(&f);
+	}
+}
+
 /* DRA and MPS fractions make DRA the stack; HAMi wants its values. */
 static void test_wanted(void **state)
 {
@@ -184,6 +205,7 @@ int main(void)
 		cmocka_unit_test(test_hami_accounting),
 		cmocka_unit_test(test_capacity_requests),
 		cmocka_unit_test(test_places),
+		cmocka_unit_test(test_pairs),
 		cmocka_unit_test(test_wanted),
 		cmocka_unit_test(test_refusals),
 	};
