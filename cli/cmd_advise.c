@@ -7,6 +7,7 @@
 /* The workload's keys, as a workload file names them. */
 typedef struct advise_args {
 	const char *kind, *gpu_memory, *compute, *latency, *isolation;
+	const char *fractions;
 	const char *profiles;
 } advise_args;
 
@@ -21,6 +22,8 @@ const cli_opt advise_opts[] = {
 	  CLI_STR(advise_args, latency) },
 	{ "isolation", 'i', "I", "none (default) or fault",
 	  CLI_STR(advise_args, isolation) },
+	{ "fractions", 0, "LIST", "fraction backends the cluster has: hami, dra, mps",
+	  CLI_STR(advise_args, fractions) },
 	{ CLI_ROW_PROFILES, CLI_STR(advise_args, profiles) },
 	CLI_OPT_HELP,
 	CLI_OPT_END,
@@ -36,6 +39,9 @@ static int workload(const advise_args *a, gs_scenario *scn, gs_error *err)
 		{ "latency", a->latency }, { "isolation", a->isolation },
 	};
 	if (gs_scenario_add(scn, "workload", err) < 0)
+		return -1;
+	/* The workload file's own key, so its checks and messages too. */
+	if (a->fractions && gs_scenario_set(scn, NULL, "fractions", a->fractions, err) < 0)
 		return -1;
 	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
 		if (keys[i].value &&
@@ -65,7 +71,9 @@ static void print_advice(char *text)
 
 int cmd_advise(const cli_cmd *self, int argc, char **argv)
 {
-	advise_args a = { NULL, NULL, NULL, NULL, NULL, NULL };
+	advise_args a = { NULL, NULL, NULL, NULL, NULL, NULL, NULL };
+	gs_backend fr[4];
+	size_t nfr = 0;
 	gs_catalog *cat = NULL;
 	gs_scenario *scn = NULL;
 	char *text = NULL;
@@ -81,7 +89,9 @@ int cmd_advise(const cli_cmd *self, int argc, char **argv)
 	if ((rc = cli_load_catalog(a.profiles, &cat)) != EXIT_OK)
 		return rc;
 	if (gs_scenario_new(cat, &scn, &err) < 0 || workload(&a, scn, &err) < 0 ||
-	    gs_advise(cat, gs_scenario_find(scn, "workload"), &text, &err) < 0) {
+	    (nfr = gs_scenario_fractions(scn, fr, 4), 0) ||
+	    gs_advise_fractions(cat, gs_scenario_find(scn, "workload"), fr, nfr, &text,
+	                        &err) < 0) {
 		fputs("gpushare: advise: ", stderr);
 		cli_put_safe(stderr, err.msg);
 		fputc('\n', stderr);

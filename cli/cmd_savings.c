@@ -16,12 +16,28 @@ static int strategy(const cli_cmd *self, void *args, const char *s)
 		o->strategy = GS_STRATEGY_TIME_SLICING;
 	else if (strcmp(s, "mps") == 0)
 		o->strategy = GS_STRATEGY_MPS;
+	else if (strcmp(s, "fraction") == 0)
+		o->strategy = GS_STRATEGY_FRACTION;
 	else if (strncmp(s, "mig:", 4) == 0 && s[4]) {
 		o->strategy = GS_STRATEGY_MIG;
 		o->mig_profile = s + 4;
 	} else
-		return cli_usage_error(self, "--strategy must be time-slicing, mps or mig:PROFILE, "
-		                             "not '%s'", s);
+		return cli_usage_error(self, "--strategy must be time-slicing, mps, mig:PROFILE or "
+		                             "fraction, not '%s'", s);
+	return 0;
+}
+
+static int backend(const cli_cmd *self, void *args, const char *s)
+{
+	gs_savings_opts *o = &((savings_args *)args)->o;
+	if (strcmp(s, "hami") == 0)
+		o->backend = GS_BACKEND_HAMI;
+	else if (strcmp(s, "dra") == 0)
+		o->backend = GS_BACKEND_DRA;
+	else if (strcmp(s, "mps") == 0)
+		o->backend = GS_BACKEND_MPS;
+	else
+		return cli_usage_error(self, "--backend must be hami, dra or mps, not '%s'", s);
 	return 0;
 }
 
@@ -45,8 +61,12 @@ const cli_opt savings_opts[] = {
 	{ "workloads", 'w', "W",
 	  "workloads that each hold a whole GPU today (default N x GPUs of the instance)",
 	  CLI_INT(savings_args, o.workloads, 1, 1000000) },
-	{ "strategy", 's', "S", "time-slicing (default), mps, or mig:PROFILE",
+	{ "strategy", 's', "S", "time-slicing (default), mps, mig:PROFILE, or fraction",
 	  CLI_CALL(strategy) },
+	{ "backend", 'b', "B", "with fraction: what enforces it, hami, dra or mps",
+	  CLI_CALL(backend) },
+	{ "memory", 'm', "SIZE", "with fraction: each workload's memory cap, e.g. 4Gi",
+	  CLI_STR(savings_args, o.memory) },
 	{ "compute", 'c', "SHARE",
 	  "each workload's peak share of a GPU, e.g. 25%: share by the rule plan applies",
 	  CLI_STR(savings_args, o.compute) },
@@ -75,6 +95,43 @@ static void print_side(const char *label, int inst, int gpus, gs_micros hour,
 	       cli_money(hour, h, sizeof h), cli_money(month, m, sizeof m));
 }
 
+static const char *backend_label(gs_backend b)
+{
+	return b == GS_BACKEND_HAMI ? "HAMi" : b == GS_BACKEND_DRA ? "DRA" : "MPS";
+}
+
+/* A fraction: its memory is capped, its compute limited where the backend
+ * does, and its faults are shared. */
+static void print_fraction(const gs_savings *s)
+{
+	char mem[32], sum[32], usable[32];
+	int r = s->replicas;
+
+	cli_gib(s->memory_mib, mem, sizeof mem);
+	cli_gib(s->memory_mib * r, sum, sizeof sum);
+	cli_gib(s->instance->gpu->usable_memory_mib, usable, sizeof usable);
+	if (s->backend == GS_BACKEND_DRA)
+		printf("  compute: not limited, time-sliced: at most 1/%d of the GPU's time\n"
+		       "           on average (%d.%d%%) when all %d are busy\n", r,
+		       s->compute_permille / 10, s->compute_permille % 10, r);
+	else
+		printf("  compute: at most %d%% of the SMs (%s)\n", s->thread_percent,
+		       s->backend == GS_BACKEND_HAMI ? "HAMi's nvidia.com/gpucores"
+		                                     : "CUDA_MPS_ACTIVE_THREAD_PERCENTAGE");
+	printf("  memory:  capped at %s each (%s);\n"
+	       "           the %d caps take %s of %s usable\n", mem,
+	       s->backend == GS_BACKEND_HAMI  ? "HAMi's nvidia.com/gpumem"
+	       : s->backend == GS_BACKEND_DRA ? "the claim's capacity.requests.memory"
+	                                      : "CUDA_MPS_PINNED_DEVICE_MEM_LIMIT",
+	       r, sum, usable);
+	if (s->backend == GS_BACKEND_MPS)
+		printf("  faults:  shared: one MPS server per GPU, a fatal error in one client "
+		       "hits all %d\n", r);
+	else
+		printf("  faults:  not isolated: a crash or hang in one can stall the others on "
+		       "its GPU\n");
+}
+
 static void print_tradeoffs(const gs_savings *s)
 {
 	const gs_gpu *g = s->instance->gpu;
@@ -95,6 +152,10 @@ static void print_tradeoffs(const gs_savings *s)
 	}
 	if (r == 1) {
 		printf("  nothing: no two of them share a GPU, each keeps a whole one\n");
+		return;
+	}
+	if (s->strategy == GS_STRATEGY_FRACTION) {
+		print_fraction(s);
 		return;
 	}
 	printf("  compute: at most 1/%d of the GPU's time on average (%d.%d%%) "
@@ -123,6 +184,9 @@ static void print_text(const gs_savings *s)
 	       in->gpu->name, gs_pricing_name(s->pricing), price);
 	if (s->strategy == GS_STRATEGY_MIG)
 		printf("sharing: MIG, %d x %s per GPU\n", s->replicas, s->mig_profile->name);
+	else if (s->strategy == GS_STRATEGY_FRACTION)
+		printf("sharing: fraction (%s), %d %s per GPU\n", backend_label(s->backend),
+		       s->replicas, plural(s->replicas, "replica", "replicas"));
 	else if (s->replicas == s->replicas_asked)
 		printf("sharing: %s, %d replicas per GPU\n",
 		       s->strategy == GS_STRATEGY_MPS ? "MPS" : "time-slicing", s->replicas);
@@ -143,6 +207,29 @@ static void print_text(const gs_savings *s)
 	print_tradeoffs(s);
 }
 
+/* Which options go together, before anything is loaded. */
+static int check_args(const cli_cmd *self, const gs_savings_opts *o)
+{
+	if (!o->instance)
+		return cli_usage_error(self, "--instance is required");
+	if (o->strategy == GS_STRATEGY_FRACTION) {
+		if (o->backend == GS_BACKEND_NONE)
+			return cli_usage_error(self, "--strategy fraction needs --backend "
+			                             "hami, dra or mps");
+		if (!o->replicas && !o->memory)
+			return cli_usage_error(self, "--strategy fraction needs --memory or "
+			                             "--replicas");
+		return EXIT_OK;
+	}
+	if (o->backend != GS_BACKEND_NONE)
+		return cli_usage_error(self, "--backend applies only to --strategy fraction");
+	if (o->memory)
+		return cli_usage_error(self, "--memory applies only to --strategy fraction");
+	if (!o->replicas && o->strategy != GS_STRATEGY_MIG)
+		return cli_usage_error(self, "--replicas is required");
+	return EXIT_OK;
+}
+
 int cmd_savings(const cli_cmd *self, int argc, char **argv)
 {
 	savings_args a = { GS_SAVINGS_OPTS_INIT, NULL, FMT_TEXT };
@@ -155,10 +242,8 @@ int cmd_savings(const cli_cmd *self, int argc, char **argv)
 		return rc;
 	if (first < argc)
 		return cli_usage_error(self, "unexpected argument '%s'", argv[first]);
-	if (!a.o.instance)
-		return cli_usage_error(self, "--instance is required");
-	if (!a.o.replicas && a.o.strategy != GS_STRATEGY_MIG)
-		return cli_usage_error(self, "--replicas is required");
+	if ((rc = check_args(self, &a.o)) != EXIT_OK)
+		return rc;
 	if ((rc = cli_load_catalog(a.profiles, &cat)) != EXIT_OK)
 		return rc;
 	if (gs_savings_compute(cat, &a.o, &s, &err) < 0) {

@@ -121,6 +121,59 @@ static void print_summary(const gs_plan_summary *s, const char *file, size_t nw)
 	print_baselines(s);
 }
 
+/* Dollars per unit of work, to four decimals: a million tokens can cost
+ * less than a cent. */
+static char *unit_money(gs_micros m, char *buf, size_t n)
+{
+	char d[32];
+	snprintf(buf, n, "$%s", gs_micros_format(m, 4, d, sizeof d));
+	return buf;
+}
+
+/* A share in percent, to one decimal where it has one: "44.5", "76". */
+static void share(char *buf, size_t n, int64_t ppm)
+{
+	int64_t pm = (ppm + 500) / 1000;
+	if (pm % 10)
+		snprintf(buf, n, "%lld.%lld", (long long)(pm / 10), (long long)(pm % 10));
+	else
+		snprintf(buf, n, "%lld", (long long)(pm / 10));
+}
+
+/* What sharing keeps of its throughput, and what a unit of its work costs
+ * with a whole GPU per replica and here. */
+static void print_retention(const gs_plan *p, size_t i)
+{
+	gs_plan_retention r;
+	char lo[32], hi[32], a[32], b[32], c[32], line[512];
+	size_t o = 0;
+	if (gs_plan_retention_at(p, i, &r, NULL) < 0)
+		return;
+	share(lo, sizeof lo, r.low_ppm);
+	share(hi, sizeof hi, r.high_ppm);
+	if (r.shared && r.low_ppm == r.high_ppm)
+		snprintf(line, sizeof line, "keeps %s%% of its throughput (%s)", lo, r.source);
+	else if (r.shared)
+		snprintf(line, sizeof line, "keeps %s-%s%% of its throughput (%s)", lo, hi,
+		         r.source);
+	if (r.shared)
+		cli_print_wrapped(line, 4);
+	if (r.unit == GS_WORK_NONE)
+		return;
+	o = (size_t)snprintf(line, sizeof line, "per %s: %s with a whole GPU per replica, %s",
+	                     gs_work_per_name(r.unit), unit_money(r.before, a, sizeof a),
+	                     unit_money(r.after_high, b, sizeof b));
+	if (r.after_low != r.after_high && o < sizeof line)
+		o += (size_t)snprintf(line + o, sizeof line - o, "-%s",
+		                      unit_money(r.after_low, c, sizeof c));
+	if (o < sizeof line)
+		o += (size_t)snprintf(line + o, sizeof line - o, " here");
+	if (r.shared && !r.pays && o < sizeof line)
+		snprintf(line + o, sizeof line - o, "; sharing stops paying: keeping %s%%, a unit "
+		         "of its work costs more than on a whole GPU", lo);
+	cli_print_wrapped(line, 4);
+}
+
 static void print_workloads(const gs_plan *p)
 {
 	printf("\n%-24s %-13s %4s %10s\n", "WORKLOAD", "STRATEGY", "REPL", "COST/H");
@@ -132,6 +185,7 @@ static void print_workloads(const gs_plan *p)
 		cli_print_wrapped(w->why, 4);
 		for (size_t k = 0; k < w->n_notes; k++)
 			cli_print_hanging("    - ", w->notes[k], 6);
+		print_retention(p, i);
 	}
 }
 

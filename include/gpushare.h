@@ -173,8 +173,9 @@ typedef struct gs_instance {
 
 /* Loads DIR/gpus/ *.yaml and then DIR/instances/ *.yaml, in name order, for
  * every DIR of the colon-separated list `dirs` (later directories add to
- * earlier ones, e.g. "profiles:/etc/gpushare"). Errors carry the file,
- * line and column. */
+ * earlier ones, e.g. "profiles:/etc/gpushare"), then each DIR/retention.yaml
+ * there is (optional; a later one's rows replace earlier ones'). Errors
+ * carry the file, line and column. */
 GS_EXPORT
 int gs_catalog_load(const char *dirs, gs_catalog **out, gs_error *err);
 GS_EXPORT
@@ -287,6 +288,21 @@ const char *gs_backend_name(gs_backend b);   /* "none", "hami", "dra", "mps" */
 GS_EXPORT
 const char *gs_pricing_name(gs_pricing p);   /* "on-demand", "spot" */
 
+/* What a replica keeps of its dedicated-GPU throughput under a strategy
+ * (and, for GS_STRATEGY_FRACTION, a backend), as a range from published
+ * measurements: the catalog's DIR/retention.yaml (gpushare-workloads(5)). */
+typedef struct gs_retention {
+	int64_t low_ppm, high_ppm;  /* of a dedicated GPU's throughput */
+	const char *source;         /* for people: "NVIDIA Dynamo study, MPS" */
+	const char *url;            /* where to read it; NULL if the row gives none */
+} gs_retention;
+
+/* The row of strategy s (and backend b for GS_STRATEGY_FRACTION, else
+ * ignored); GS_ENOTFOUND when the profiles have none. Strings borrowed
+ * from the catalog. */
+GS_EXPORT
+int gs_retention_of(const gs_catalog *cat, gs_strategy s, gs_backend b, gs_retention *out);
+
 typedef struct gs_savings_opts {
 	unsigned version;       /* GS_SAVINGS_OPTS_VERSION, set by _INIT */
 	const char *instance;   /* instance type, required */
@@ -299,12 +315,17 @@ typedef struct gs_savings_opts {
 	/* Version 2: the rule `plan` shares GPUs by. */
 	const char *compute;    /* each workload's peak share, "25%"; NULL: unknown */
 	const char *target_utilization; /* "90%"; NULL: the workload file's default */
+	/* Version 3: GS_STRATEGY_FRACTION, what enforces it and what each needs. */
+	gs_backend backend;     /* required with GS_STRATEGY_FRACTION, else NONE */
+	const char *memory;     /* each workload's memory cap, "18Gi"; NULL: an
+	                           equal split of the usable memory by replicas */
 } gs_savings_opts;
 
-#define GS_SAVINGS_OPTS_VERSION 2
+#define GS_SAVINGS_OPTS_VERSION 3
 #define GS_SAVINGS_OPTS_INIT                                                  \
 	{ GS_SAVINGS_OPTS_VERSION, NULL, 0, 0, GS_STRATEGY_TIME_SLICING, NULL,    \
-	  GS_PRICING_ON_DEMAND, GS_HOURS_PER_MONTH, NULL, NULL }
+	  GS_PRICING_ON_DEMAND, GS_HOURS_PER_MONTH, NULL, NULL, GS_BACKEND_NONE,  \
+	  NULL }
 
 typedef struct gs_savings {
 	const gs_instance *instance;       /* borrowed from the catalog */
@@ -322,10 +343,10 @@ typedef struct gs_savings {
 	int saved_permille;       /* of the before cost, rounded: 750 = 75.0% */
 	/* What each workload gives up. */
 	int compute_permille;     /* at most this share of a GPU's time */
-	int64_t memory_mib;       /* memory each may use (MPS cap, MIG size,
+	int64_t memory_mib;       /* memory each may use (MPS or fraction cap, MIG size,
 	                             or, time-slicing, its fair share) */
-	int thread_percent;       /* MPS active thread limit; 0 otherwise */
-	int memory_isolated;      /* 1 with MPS limits or MIG */
+	int thread_percent;       /* MPS active thread or fraction SM % limit; 0 otherwise */
+	int memory_isolated;      /* 1 with MPS limits, fractions or MIG */
 	int fault_isolated;       /* 1 with MIG */
 	/* The rule that sets the replicas per GPU, as `plan` applies it. */
 	int replicas_asked;       /* per GPU, as asked; replicas is what fits */
@@ -333,6 +354,11 @@ typedef struct gs_savings {
 	int64_t compute_ppm;      /* each workload's peak: given, or assumed */
 	int64_t target_ppm;       /* targetUtilization */
 	char rule[256];           /* the rule in a sentence */
+	/* GS_STRATEGY_FRACTION only (else NONE, 0, NULL). */
+	gs_backend backend;
+	int max_clients;          /* the backend's clients per GPU; 0: no limit */
+	const char *bound_by;     /* the rule that set replicas: "memory",
+	                             "compute", "sm", "clients" or "asked" */
 } gs_savings;
 
 /* Computes the savings described by opts against the catalog. */
@@ -382,6 +408,12 @@ const char *gs_bound_name(gs_bound b); /* "compute", "memory-bandwidth" */
 
 #define GS_PPM 1000000 /* shares are parts per million: 40% = 400000 */
 
+/* What a workload's `throughput` counts. */
+typedef enum gs_work_unit { GS_WORK_NONE, GS_WORK_TOKENS, GS_WORK_REQUESTS } gs_work_unit;
+
+GS_EXPORT
+const char *gs_work_unit_name(gs_work_unit u); /* "none", "tokens/s", "requests/s" */
+
 /* One workload. Read-only record owned by its scenario; valid until the
  * scenario changes or is freed. */
 typedef struct gs_workload {
@@ -418,6 +450,15 @@ typedef struct gs_workload {
 	/* The share of its `current` instances it holds (their other GPUs
 	 * are other workloads'), in ppm; 0: all of them. */
 	int64_t current_share_ppm;
+	/* One replica's throughput on a dedicated GPU of measured_on, at its
+	 * measured share (`throughput`), in thousandths of work_unit per
+	 * second; 0 and GS_WORK_NONE: not given. */
+	int64_t throughput_milli;
+	gs_work_unit work_unit;
+	/* Its own measured retention (`retention`), per strategy, in ppm of
+	 * its dedicated throughput; -1: the profile's range. Never set for
+	 * GS_STRATEGY_DEDICATED. */
+	int64_t retention_ppm[GS_STRATEGY_FRACTION + 1];
 } gs_workload;
 
 /* Loads a workload file (gpushare-workloads(5)); path "-" is stdin. The
@@ -477,6 +518,10 @@ const char *gs_scenario_file(const gs_scenario *s); /* NULL if none */
 /* How the workloads get their GPUs: the file's `via` (device-plugin, dra). */
 GS_EXPORT
 gs_via gs_scenario_via(const gs_scenario *s);
+/* The file's `fractions` in its order: writes at most cap backends to out
+ * and returns how many it names. */
+GS_EXPORT
+size_t gs_scenario_fractions(const gs_scenario *s, gs_backend *out, size_t cap);
 /* The file's `namespace`: the workloads' objects' default ("default"). */
 GS_EXPORT
 const char *gs_scenario_namespace(const gs_scenario *s);
@@ -711,12 +756,45 @@ const char *gs_plan_warning_at(const gs_plan *p, size_t i);
 GS_EXPORT
 int gs_doc_plan(const gs_plan *p, gs_doc **out, gs_error *err);
 
+/* What sharing costs plan workload i in throughput, and in money per unit
+ * of work where it gives a `throughput`. */
+typedef struct gs_plan_retention {
+	/* 0: its replicas hold whole GPUs (dedicated), or the profiles have no
+	 * row for its strategy; the range and source are then unset. */
+	int shared;
+	gs_strategy strategy;
+	gs_backend backend;         /* its GPUs' with GS_STRATEGY_FRACTION */
+	int64_t low_ppm, high_ppm;  /* of its dedicated-GPU throughput */
+	const char *source;         /* the profile's, or "your measurement" */
+	int measured;               /* 1: its own `retention` */
+	/* With a throughput (unit not GS_WORK_NONE): what a million tokens,
+	 * or a thousand requests, cost with one dedicated GPU of its model per
+	 * replica (at the plan's price per GPU of the instance it is planned
+	 * on), and in the plan: its cost_per_hour over what its replicas serve
+	 * at the low and at the high retention. Rounded to the micro-dollar. */
+	gs_work_unit unit;
+	gs_micros before, after_low, after_high;
+	int pays;                   /* 1: after_low is at most before (exactly) */
+} gs_plan_retention;
+
+/* Fills *out for plan workload i (gs_plan_workload_at). */
+GS_EXPORT
+int gs_plan_retention_at(const gs_plan *p, size_t i, gs_plan_retention *out, gs_error *err);
+/* What the per-unit figures count: "1M tokens", "1k requests", or "". */
+GS_EXPORT
+const char *gs_work_per_name(gs_work_unit u);
+
 /* Advice for one workload without a plan: the strategies it may use, in
  * order of preference, and why the others are ruled out. `out` is a
  * NUL-terminated text the caller frees with free(). */
 GS_EXPORT
 int gs_advise(const gs_catalog *cat, const gs_workload *w, char **out,
               gs_error *err);
+/* The same where the cluster has the fraction backends b[0..n) (a workload
+ * file's `fractions`, in its order of preference). */
+GS_EXPORT
+int gs_advise_fractions(const gs_catalog *cat, const gs_workload *w, const gs_backend *b,
+                        size_t n, char **out, gs_error *err);
 
 /* ------------------------------------------------------------------ */
 /* Emitting the Kubernetes configuration of a plan                     */

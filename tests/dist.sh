@@ -7,7 +7,7 @@ trap 'rm -rf "$tmp"' EXIT
 tarball=$(make -s dist | tail -1) || { echo "dist: make dist failed"; exit 1; }
 tar -xzf "$tarball" -C "$tmp" || { echo "dist: cannot unpack $tarball"; exit 1; }
 dir="$tmp/${tarball%.tar.gz}"
-if ! make -s -C "$dir" all >"$tmp/build.log" 2>&1; then
+if ! make -s -j2 -C "$dir" all >"$tmp/build.log" 2>&1; then
 	echo "dist: $tarball does not build:"
 	tail -20 "$tmp/build.log"
 	exit 1

@@ -8,6 +8,7 @@
  *   repl_cmds.c     the session commands and their table
  *   repl_show.c     show, compare, and `plan`/`emit` on the session's
  *                   scenario
+ *   repl_sweep.c    sweep: one key's values planned in turn
  *   repl_state.c    the session's state: scenario snapshots, scenarios
  *                   kept by name, re-planning, the one-line summary
  *   repl_complete.c tab completion
@@ -126,6 +127,8 @@ int repl_session(repl *r, const repl_cmd *c, int argc, char **argv);
  * line. */
 int repl_run_cli(repl *r, const cli_cmd *cmd, int argc, char **argv);
 int repl_cmd_show(repl *r, int argc, char **argv);
+/* repl_sweep.c: `sweep`. */
+int repl_cmd_sweep(repl *r, int argc, char **argv);
 int repl_cmd_compare(repl *r, int argc, char **argv);
 /* Whether the CLI command takes the session's scenario without FILE. */
 int repl_takes_scenario(const cli_cmd *cmd);

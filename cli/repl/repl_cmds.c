@@ -298,6 +298,18 @@ const repl_cmd repl_commands[] = {
 	  "Compare the plans of two saved scenarios, or of one and 'current': cost,\n"
 	  "GPUs, instances and the workloads whose strategy differs.",
 	  NULL, 2, 2 },
+	{ "sweep", repl_cmd_sweep, "NAME|* KEY FROM..TO [STEP]",
+	  "plan each value of a key; show where it flips",
+	  "Plan a copy of the scenario once per value of KEY, from FROM to TO by STEP\n"
+	  "(a tenth of the range unless given; at most 50 values), as 'set NAME\n"
+	  "KEY=VALUE' would set it: e.g. 'sweep chat compute 10%..60% 10%' or 'sweep\n"
+	  "chat retention 40%..90%'. A row per value: the workload's strategy, the\n"
+	  "plan's GPUs and cost, and with a throughput its cost per unit of work at\n"
+	  "the high and low retention; '<- STRATEGY' marks where its strategy flips,\n"
+	  "'<- stops paying' where sharing first costs more per unit than dedicated\n"
+	  "GPUs. With *, a scenario key and the plan's GPUs and cost. The scenario\n"
+	  "itself is not changed.",
+	  NULL, 3, 4 },
 	{ "help", cmd_help, "[COMMAND]", "list the commands, or show one",
 	  "List the commands, or show how to use one.", NULL, 0, 1 },
 	{ "quit", cmd_quit, "", "end the session",

@@ -636,6 +636,27 @@ static int load_each(gs_catalog *cat, const char *dirs, const char *sub,
 	return rc;
 }
 
+/* DIR/retention.yaml of every directory that has one, in list order. */
+static int load_retention(gs_catalog *cat, const char *dirs, gs_error *err)
+{
+	const char *p = dirs;
+	int rc = 0;
+
+	while (rc == 0 && *p) {
+		size_t n = strcspn(p, ":");
+		char *dir = malloc(n + 1);
+		if (!dir)
+			return gs_fail_nomem(err);
+		memcpy(dir, p, n);
+		dir[n] = '\0';
+		if (n)
+			rc = gs_retention_load_dir(cat, dir, err);
+		free(dir);
+		p += n + (p[n] == ':');
+	}
+	return rc;
+}
+
 int gs_catalog_load(const char *dirs, gs_catalog **out, gs_error *err)
 {
 	gs_catalog *cat = calloc(1, sizeof *cat);
@@ -645,7 +666,8 @@ int gs_catalog_load(const char *dirs, gs_catalog **out, gs_error *err)
 		return gs_fail_nomem(err);
 	/* Every GPU first: instances point into the finished GPU array. */
 	if ((rc = load_each(cat, dirs, "gpus", add_gpu_file, err)) < 0 ||
-	    (rc = load_each(cat, dirs, "instances", load_instance_file, err)) < 0)
+	    (rc = load_each(cat, dirs, "instances", load_instance_file, err)) < 0 ||
+	    (rc = load_retention(cat, dirs, err)) < 0)
 		goto done;
 	if (cat->n_gpus == 0)
 		rc = gs_fail_at(err, GS_ESCHEMA, dirs, 0, 0,

@@ -215,6 +215,13 @@ int gs_doc_savings(const gs_savings *s, gs_doc **out, gs_error *err)
 	rc |= gs_node_put(m, "strategy", gs_node_str(gs_strategy_name(s->strategy)));
 	rc |= gs_node_put(m, "mig_profile",
 	                  gs_node_str(s->mig_profile ? s->mig_profile->name : NULL));
+	/* Fractions only, so that the other strategies' documents keep their keys. */
+	if (s->strategy == GS_STRATEGY_FRACTION) {
+		rc |= gs_node_put(m, "backend", gs_node_str(gs_backend_name(s->backend)));
+		rc |= gs_node_put(m, "max_clients_per_gpu",
+		                  s->max_clients ? gs_node_int(s->max_clients) : gs_node_str(NULL));
+		rc |= gs_node_put(m, "bound_by", gs_node_str(s->bound_by));
+	}
 	rc |= gs_node_put(m, "pricing", gs_node_str(gs_pricing_name(s->pricing)));
 	rc |= gs_node_put(m, "price_per_hour", gs_node_money(s->price_per_hour, 2));
 	rc |= gs_node_put(m, "hours_per_month", gs_node_int(s->hours_per_month));

@@ -32,6 +32,13 @@ void gs_lint_workload(lint_ctx *c, const gs_node *obj, const char *kind);
 void gs_lint_node(lint_ctx *c, const gs_node *obj);
 void gs_lint_nodepool_labels(lint_ctx *c, const gs_node *obj);
 void gs_lint_script(lint_ctx *c, const char *buf, size_t len);
+/* lint_hami.c: HAMi's scheduler device config (device-config.yaml), the
+ * device plugin's nodeconfig (config.json) and the chart's Helm values;
+ * lint_hami_pod.c: the nvidia.com/gpumem, gpumem-percentage and gpucores
+ * a workload's containers ask HAMi for. */
+int gs_lint_is_hami(const gs_node *root);
+void gs_lint_hami(lint_ctx *c, const gs_node *root);
+void gs_lint_hami_pod(lint_ctx *c, const gs_node *obj, const char *kind);
 /* lint_cross.c: notes what a device-plugin config shares (with the
  * context's cfg_key, cfg_holder), and the rules across files. */
 void gs_lint_note_dp(lint_ctx *c, const gs_node *root);

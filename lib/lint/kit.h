@@ -98,6 +98,16 @@ enum lint_rule {
 	R_CONFIG_MISSING,
 	R_CONFIG_UNUSED,
 	R_CONFIGMAP_NAME,
+	/* HAMi */
+	R_HAMI_SPLIT_COUNT,
+	R_HAMI_MEMORY_SCALING,
+	R_HAMI_VALUE,
+	R_HAMI_UNKNOWN_KEY,
+	R_HAMI_GPUMEM,
+	R_HAMI_GPUCORES,
+	R_HAMI_RESOURCE_VALUE,
+	R_HAMI_GPUMEM_BOTH,
+	R_HAMI_CORES_WITHOUT_MEMORY,
 	R_COUNT
 };
 
@@ -160,6 +170,9 @@ int gs_lint_streq(const gs_node *n, const char *s); /* a string that is s */
 /* n when it has a position, else fallback (to place a finding). */
 const gs_node *gs_lint_at_or(const gs_node *n, const gs_node *fallback);
 const char *gs_lint_kind_name(const gs_node *n); /* "a mapping", "a list" */
+/* The pod spec of a workload of the given kind (NULL kind: a patch of a
+ * pod template), or NULL (lint_workloads.c). */
+const gs_node *gs_lint_pod_spec(const gs_node *obj, const char *kind);
 /* A short, printable copy of a scalar for messages (at most 40 chars). */
 const char *gs_lint_quote(const gs_node *n, char *buf, size_t size);
 

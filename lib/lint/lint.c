@@ -37,7 +37,8 @@ typedef enum lint_kind {
 	LINT_K8S_OBJECT,
 	LINT_HELM_VALUES,
 	LINT_PATCH,      /* a strategic-merge patch of a pod template */
-	LINT_DRA_VALUES  /* Helm values of NVIDIA's DRA driver */
+	LINT_DRA_VALUES, /* Helm values of NVIDIA's DRA driver */
+	LINT_HAMI        /* HAMi's device config, nodeconfig or Helm values */
 } lint_kind;
 
 /* ---- what a tree is ------------------------------------------------------- */
@@ -67,6 +68,9 @@ static lint_kind detect(const gs_node *root)
 	/* Before the device plugin: the chart has resources.gpus too. */
 	if (gs_lint_is_dra_values(root))
 		return LINT_DRA_VALUES;
+	/* Before GPU Operator values: HAMi's chart has devicePlugin too. */
+	if (gs_lint_is_hami(root))
+		return LINT_HAMI;
 	for (size_t i = 0; i < GS_ARRAY_LEN(dp); i++)
 		if (gs_lint_find_ci(root, dp[i], NULL))
 			return LINT_DEVICE_PLUGIN;
@@ -102,6 +106,7 @@ static void k8s_object(lint_ctx *c, const gs_node *obj)
 		gs_lint_configmap(c, obj);
 	} else if (gs_lint_is_workload(k)) {
 		gs_lint_workload(c, obj, k);
+		gs_lint_hami_pod(c, obj, k);
 	} else if (k && strcmp(k, "Node") == 0) {
 		gs_lint_node(c, obj);
 	} else if (k && strcmp(k, "Kustomization") == 0) {
@@ -139,9 +144,14 @@ static void lint_tree(lint_ctx *c, const gs_node *root, lint_kind kind)
 		break;
 	case LINT_PATCH:
 		gs_lint_workload(c, root, NULL);
+		gs_lint_hami_pod(c, root, NULL);
 		break;
 	case LINT_DRA_VALUES:
 		gs_lint_dra_values(c, root);
+		break;
+	case LINT_HAMI:
+		c->configs++;
+		gs_lint_hami(c, root);
 		break;
 	case LINT_NONE:
 		break;
@@ -195,7 +205,8 @@ static unsigned long literal_indent(const lint_src *s, unsigned long line,
 static int looks_like_config(const char *text)
 {
 	static const char *const marks[] = { "mig-configs", "sharing:", "timeSlicing",
-		                                 "migStrategy", "mig-devices" };
+		                                 "migStrategy", "mig-devices", "nodeconfig",
+		                                 "deviceSplitCount" };
 	for (size_t i = 0; i < GS_ARRAY_LEN(marks); i++)
 		if (strstr(text, marks[i]))
 			return 1;
@@ -227,7 +238,7 @@ static void embedded_mapping(lint_ctx *c, const gs_node *key, const gs_node *val
 {
 	lint_kind kind = detect(val);
 
-	if (kind != LINT_DEVICE_PLUGIN && kind != LINT_MIG_PARTED)
+	if (kind != LINT_DEVICE_PLUGIN && kind != LINT_MIG_PARTED && kind != LINT_HAMI)
 		return;
 	lint_ctx sub = *c;
 
@@ -296,7 +307,7 @@ static void lint_embedded(lint_ctx *c, const gs_node *key, const gs_node *val,
 		return;
 	}
 	kind = detect(root);
-	if (kind == LINT_DEVICE_PLUGIN || kind == LINT_MIG_PARTED)
+	if (kind == LINT_DEVICE_PLUGIN || kind == LINT_MIG_PARTED || kind == LINT_HAMI)
 		lint_tree(&sub, root, kind);
 	c->configs += sub.configs;
 	c->nomem |= sub.nomem;

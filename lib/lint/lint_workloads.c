@@ -35,6 +35,11 @@ static const gs_node *pod_spec(const gs_node *obj, const char *kind)
 	return gs_lint_find(gs_lint_find(spec, "template", NULL), "spec", NULL);
 }
 
+const gs_node *gs_lint_pod_spec(const gs_node *obj, const char *kind)
+{
+	return pod_spec(obj, kind);
+}
+
 /* A whole-number quantity ("2" or 2); -1 otherwise ("500m", "1Ki"). */
 static long long quantity(const gs_node *v)
 {
@@ -253,7 +258,8 @@ static void count_label_lines(lint_ctx *c, const char *buf, size_t len)
 			p++;
 		if ((size_t)(eol - p) >= sizeof cmd - 1 && memcmp(p, cmd, sizeof cmd - 1) == 0)
 			c->configs++;
-		if (*p != '#' && line_value(p, eol, POOL_LABEL, pool, sizeof pool) &&
+		/* A last line of blanks without a newline ends at the buffer's end. */
+		if (p < eol && *p != '#' && line_value(p, eol, POOL_LABEL, pool, sizeof pool) &&
 		    line_value(p, eol, DP_LABEL, conf, sizeof conf))
 			gs_lint_noted(c, gs_facts_pool(c->facts, pool, conf));
 		p = eol + 1;

@@ -149,6 +149,32 @@ static const gs_lint_rule rules[R_COUNT] = {
 		"a sharing config that no node label, pod selector or Helm default selects" },
 	[R_CONFIGMAP_NAME] = { "dp-configmap-name", E,
 		"devicePlugin.config.name names none of the device-plugin ConfigMaps given" },
+
+	[R_HAMI_SPLIT_COUNT] = { "hami-split-count", E,
+		"a HAMi deviceSplitCount below 1: no pod gets a slot on the GPU" },
+	[R_HAMI_MEMORY_SCALING] = { "hami-memory-scaling", W,
+		"a HAMi deviceMemoryScaling above 1 oversubscribes GPU memory: the gpumem caps no "
+		"longer hold" },
+	[R_HAMI_VALUE] = { "hami-value", E,
+		"a HAMi config value of the wrong type or out of range, or a nodeconfig entry "
+		"without a name" },
+	[R_HAMI_UNKNOWN_KEY] = { "hami-unknown-key", W,
+		"a key in HAMi's nvidia device config or nodeconfig that HAMi silently ignores" },
+	[R_HAMI_GPUMEM] = { "hami-gpumem", E,
+		"nvidia.com/gpumem above the GPU's memory (the pod's nvidia.com/gpu.product "
+		"selector or affinity, --gpu, or the largest GPU of the catalog): the pod stays "
+		"Pending" },
+	[R_HAMI_GPUCORES] = { "hami-gpucores", E,
+		"nvidia.com/gpucores above 100 (HAMi caps it: the whole GPU) or negative" },
+	[R_HAMI_RESOURCE_VALUE] = { "hami-resource-value", E,
+		"a HAMi resource that is not a whole number (gpumem in MiB, percentages), "
+		"negative, or a gpumem-percentage above 100" },
+	[R_HAMI_GPUMEM_BOTH] = { "hami-gpumem-both", W,
+		"nvidia.com/gpumem with nvidia.com/gpumem-percentage: HAMi ignores the "
+		"percentage" },
+	[R_HAMI_CORES_WITHOUT_MEMORY] = { "hami-cores-without-memory", W,
+		"nvidia.com/gpucores without gpumem or gpumem-percentage: the container gets "
+		"defaultMemory, by default all of the GPU's memory" },
 };
 
 #undef E

@@ -82,11 +82,72 @@ static void ts_text(char *buf, size_t n, const gs_ts_verdict *v)
 		snprintf(buf, n, "%s", v->subject);
 }
 
+/* ---- fractions ------------------------------------------------------------ */
+
+typedef struct fracs {
+	const gs_backend *b;
+	size_t n;
+} fracs;
+
+static int listed(const fracs *f, gs_backend b)
+{
+	for (size_t i = 0; i < f->n; i++)
+		if (f->b[i] == b)
+			return 1;
+	return 0;
+}
+
+/* What backend b enforces for w, as an item of advice. */
+static void frac_item(advice *a, const gs_workload *w, gs_backend b)
+{
+	long long mib = (long long)gs_div_ceil(w->memory_bytes, 1 << 20);
+	int pct = gs_fraction_percent(w->compute_ppm);
+	char line[256];
+	if (b == GS_BACKEND_HAMI)
+		snprintf(line, sizeof line, "fraction (HAMi): a hard cap of %lld MiB and %d%% of "
+		         "the SMs; replicas of other sizes share its GPU; one fault domain", mib,
+		         pct);
+	else if (b == GS_BACKEND_DRA)
+		snprintf(line, sizeof line, "fraction (DRA capacity): its claim reserves %lld MiB "
+		         "of a shared GPU; compute time-sliced without a limit; one fault domain",
+		         mib);
+	else
+		snprintf(line, sizeof line, "fraction (MPS limits): %lld MiB and %d%% of the "
+		         "threads of its own, beside clients of other sizes; one fault domain",
+		         mib, pct);
+	item(a, line);
+}
+
+/* The fractions the cluster has, in its order; under the study's rule
+ * only MPS's, since HAMi and DRA time-slice compute. */
+static void frac_items(advice *a, const fracs *f, const gs_workload *w, const char *ts)
+{
+	char line[256];
+	for (size_t i = 0; i < f->n; i++)
+		if (!ts || f->b[i] == GS_BACKEND_MPS)
+			frac_item(a, w, f->b[i]);
+	if (ts && (listed(f, GS_BACKEND_HAMI) || listed(f, GS_BACKEND_DRA))) {
+		snprintf(line, sizeof line, "fractions by %s (they time-slice compute: %s)",
+		         listed(f, GS_BACKEND_HAMI) && listed(f, GS_BACKEND_DRA) ? "HAMi and DRA"
+		         : listed(f, GS_BACKEND_HAMI)                              ? "HAMi"
+		                                                                 : "DRA",
+		         ts);
+		ruled(a, line);
+	}
+}
+
 int gs_advise(const gs_catalog *cat, const gs_workload *w, char **out, gs_error *err)
+{
+	return gs_advise_fractions(cat, w, NULL, 0, out, err);
+}
+
+int gs_advise_fractions(const gs_catalog *cat, const gs_workload *w, const gs_backend *b,
+                        size_t n, char **out, gs_error *err)
 {
 	gs_ts_verdict v = gs_strategy_ts_check(w);
 	gs_buf t = GS_BUF_INIT;
 	advice a = { &t, 0, GS_BUF_INIT };
+	fracs f = { b, n };
 	char ts[128], line[256];
 
 	ts_text(ts, sizeof ts, &v);
@@ -100,7 +161,8 @@ int gs_advise(const gs_catalog *cat, const gs_workload *w, char **out, gs_error 
 		/* Only a partition of its own, or a GPU of its own. */
 		mig_item(&a, cat, w, "its own hardware partition isolates memory and faults");
 		item(&a, "dedicated GPU, where no MIG profile fits or the GPU has no MIG");
-		ruled(&a, "time-slicing and MPS (one fault domain for all clients)");
+		ruled(&a, f.n ? "time-slicing, MPS and fractions (one fault domain for all clients)"
+		              : "time-slicing and MPS (one fault domain for all clients)");
 	} else if (w->compute_ppm >= GS_TARGET_DEFAULT_PPM) {
 		/* No GPU it shares may hold it. */
 		snprintf(line, sizeof line, "dedicated GPU: its %lld%% is at or over "
@@ -109,8 +171,11 @@ int gs_advise(const gs_catalog *cat, const gs_workload *w, char **out, gs_error 
 		         GS_TARGET_DEFAULT_PPM / 10000);
 		item(&a, line);
 		mig_item(&a, cat, w, "a slice of its own");
-		ruled(&a, "time-slicing and MPS (they share a GPU at targetUtilization)");
+		ruled(&a, f.n ? "time-slicing, MPS and fractions (they share a GPU at "
+		                "targetUtilization)"
+		              : "time-slicing and MPS (they share a GPU at targetUtilization)");
 	} else if (v.rule) {
+		frac_items(&a, &f, w, ts);
 		item(&a, "MPS with limits: keeps a guaranteed share of threads and memory with "
 		         "little overhead");
 		mig_item(&a, cat, w, "a fixed slice with full isolation");
@@ -119,6 +184,9 @@ int gs_advise(const gs_catalog *cat, const gs_workload *w, char **out, gs_error 
 		         "hurt it)", ts);
 		ruled(&a, line);
 	} else {
+		/* A cap of its own beats time-slicing's headroom and MPS's
+		 * equal split wherever the cluster has one. */
+		frac_items(&a, &f, w, NULL);
 		snprintf(line, sizeof line, "time-slicing: shares a GPU with the least setup; the "
 		         "study's rules allow it for %s", ts);
 		item(&a, line);

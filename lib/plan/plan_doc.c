@@ -188,6 +188,36 @@ static void counts(gs_wr *w, const char *k, int64_t before, int64_t after, int64
 	gs_wr_end(w);
 }
 
+/* What sharing keeps of its throughput (shared workloads), and what a unit
+ * of its work costs (where it gives a throughput). */
+static void retention_keys(gs_wr *w, const gs_plan *p, size_t i)
+{
+	gs_plan_retention r = { 0 };
+	if (gs_plan_retention_at(p, i, &r, NULL) < 0 || !r.shared) {
+		knull(w, "retention");
+	} else {
+		gs_wr_key(w, "retention");
+		gs_wr_map(w);
+		pct_ppm(w, "low_percent", r.low_ppm);
+		pct_ppm(w, "high_percent", r.high_ppm);
+		kstr(w, "source", r.source);
+		gs_wr_end(w);
+	}
+	if (r.unit == GS_WORK_NONE) {
+		knull(w, "per_unit");
+		return;
+	}
+	gs_wr_key(w, "per_unit");
+	gs_wr_map(w);
+	kstr(w, "unit", gs_work_per_name(r.unit));
+	money(w, "before", r.before);
+	money(w, "after_low", r.after_low);
+	money(w, "after_high", r.after_high);
+	gs_wr_key(w, "pays");
+	gs_wr_bool(w, r.pays);
+	gs_wr_end(w);
+}
+
 static void workload_entry(gs_wr *w, const gs_plan *p, const gs_plan_workload *pw)
 {
 	const gs_workload *wl = pw->workload;
@@ -224,6 +254,7 @@ static void workload_entry(gs_wr *w, const gs_plan *p, const gs_plan_workload *p
 		knull(w, "host_memory_gib");
 	kstr(w, "arch", gs_arch_name(wl->arch));
 	kint(w, "gpus_per_replica", wl->gpus_per_replica);
+	retention_keys(w, p, (size_t)(pw - p->wls));
 	gs_wr_end(w);
 }
 

@@ -8,6 +8,7 @@
 
 #include "base/base.h"
 #include "doc/fields.h"
+#include "plan/savings_frac.h"
 #include "plan/share_rule.h"
 #include "plan/strategy.h"
 #include "scenario/scenario.h"
@@ -196,6 +197,35 @@ static void count(const gs_instance *in, const gs_savings_opts *o, gs_savings *s
 	                        : 0;
 }
 
+/* A backend or a memory size means fractions; anything else ignores them. */
+static int check_fraction_opts(const gs_savings_opts *o, gs_error *err)
+{
+	if (o->strategy == GS_STRATEGY_FRACTION)
+		return 0;
+	if (o->backend != GS_BACKEND_NONE)
+		return gs_fail(err, GS_EINVAL, "backend %s applies only to the fraction strategy",
+		               gs_backend_name(o->backend));
+	if (o->memory)
+		return gs_fail(err, GS_EINVAL, "a memory size applies only to the fraction "
+		               "strategy");
+	return 0;
+}
+
+static int finish_fraction(const gs_instance *in, const gs_savings_opts *o, gs_savings *s,
+                           gs_error *err)
+{
+	int rc = gs_savings_fraction(in, o, s, err);
+	if (rc < 0)
+		return rc;
+	if (o->pricing == GS_PRICING_SPOT && in->spot < 0)
+		return gs_fail(err, GS_ENOTFOUND, "no spot price is known for %s",
+		               in->type);
+	if (o->workloads < 0 || o->workloads > 1000000)
+		return gs_fail(err, GS_EINVAL, "workloads must be 1 to 1000000");
+	count(in, o, s);
+	return 0;
+}
+
 int gs_savings_compute(const gs_catalog *cat, const gs_savings_opts *o,
                        gs_savings *s, gs_error *err)
 {
@@ -213,8 +243,10 @@ int gs_savings_compute(const gs_catalog *cat, const gs_savings_opts *o,
 	s->hours_per_month = o->hours_per_month;
 	if (o->hours_per_month < 1 || o->hours_per_month > 744)
 		return gs_fail(err, GS_EINVAL, "hours per month must be 1 to 744");
-	if ((rc = read_rule(o, s, err)) < 0)
+	if ((rc = read_rule(o, s, err)) < 0 || (rc = check_fraction_opts(o, err)) < 0)
 		return rc;
+	if (o->strategy == GS_STRATEGY_FRACTION)
+		return finish_fraction(in, o, s, err);
 	if (o->strategy == GS_STRATEGY_MIG)
 		rc = resolve_mig(in, o, s, err);
 	else if (o->strategy == GS_STRATEGY_MPS || o->strategy == GS_STRATEGY_TIME_SLICING)

@@ -282,10 +282,67 @@ static void strategy_cell(gs_buf *b, gs_strategy s)
 	gs_buf_puts(b, "</td>");
 }
 
-/* The plan's notes on a workload (its compute converted between models). */
-static void notes(gs_buf *b, const gs_plan_workload *w)
+
+/* A share in percent, to one decimal where it has one: "44.5", "76". */
+static void share(gs_buf *b, int64_t ppm)
 {
-	if (!w->n_notes)
+	int64_t pm = (ppm + 500) / 1000;
+	if (pm % 10)
+		gs_buf_printf(b, "%lld.%lld", (long long)(pm / 10), (long long)(pm % 10));
+	else
+		gs_buf_printf(b, "%lld", (long long)(pm / 10));
+}
+
+/* Dollars per unit of work, to four decimals. */
+static void unit_money(gs_buf *b, gs_micros m)
+{
+	char d[32];
+	gs_buf_printf(b, "$%s", gs_micros_format(m, 4, d, sizeof d));
+}
+
+/* What sharing keeps of its throughput, and what a unit of its work costs
+ * with a whole GPU per replica and here: items of its notes' list. */
+static void retention(gs_buf *b, const gs_plan_retention *r)
+{
+	if (r->shared) {
+		gs_buf_puts(b, "<li class=\"keeps\">keeps ");
+		share(b, r->low_ppm);
+		if (r->high_ppm != r->low_ppm) {
+			gs_buf_puts(b, "&ndash;");
+			share(b, r->high_ppm);
+		}
+		gs_buf_puts(b, "% of its throughput (");
+		gs_html_esc(b, r->source);
+		gs_buf_puts(b, ")</li>");
+	}
+	if (r->unit != GS_WORK_NONE) {
+		gs_buf_printf(b, "<li class=\"per-unit\">per %s: ", gs_work_per_name(r->unit));
+		unit_money(b, r->before);
+		gs_buf_puts(b, " with a whole GPU per replica, ");
+		unit_money(b, r->after_high);
+		if (r->after_low != r->after_high) {
+			gs_buf_puts(b, "&ndash;");
+			unit_money(b, r->after_low);
+		}
+		gs_buf_puts(b, " here");
+		if (r->shared && !r->pays) {
+			gs_buf_puts(b, "; <strong>sharing stops paying</strong>: keeping ");
+			share(b, r->low_ppm);
+			gs_buf_puts(b, "%, a unit of its work costs more than on a whole GPU");
+		}
+		gs_buf_puts(b, "</li>");
+	}
+}
+
+/* The plan's notes on workload i (its compute converted between models),
+ * then what sharing costs it in throughput: one list. */
+static void notes(gs_buf *b, const gs_plan *p, size_t i)
+{
+	const gs_plan_workload *w = gs_plan_workload_at(p, i);
+	gs_plan_retention r;
+	int more = gs_plan_retention_at(p, i, &r, NULL) == 0 &&
+	           (r.shared || r.unit != GS_WORK_NONE);
+	if (!w->n_notes && !more)
 		return;
 	gs_buf_puts(b, "<ul class=\"notes\">");
 	for (size_t k = 0; k < w->n_notes; k++) {
@@ -293,6 +350,8 @@ static void notes(gs_buf *b, const gs_plan_workload *w)
 		gs_html_esc(b, w->notes[k]);
 		gs_buf_puts(b, "</li>");
 	}
+	if (more)
+		retention(b, &r);
 	gs_buf_puts(b, "</ul>");
 }
 
@@ -319,7 +378,7 @@ static void workloads(gs_buf *b, const gs_plan *p)
 		gs_html_money(b, w->cost_per_hour);
 		gs_buf_puts(b, "</td><td class=\"why\">");
 		gs_html_esc(b, w->why);
-		notes(b, w);
+		notes(b, p, i);
 		gs_buf_puts(b, "</td></tr>\n");
 	}
 	gs_buf_puts(b, "</tbody>\n</table>\n</div>\n</section>\n");

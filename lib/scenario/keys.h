@@ -22,7 +22,8 @@ typedef enum gs_key_typed {
 	GS_KEY_TEXT,    /* a string */
 	GS_KEY_LIST,    /* "a,b": a list of strings */
 	GS_KEY_PAIR,    /* "TYPE[:COUNT]": {instance: TYPE, count: COUNT} */
-	GS_KEY_SUB      /* KEY.SUB=VALUE: {SUB: VALUE}, "" a null VALUE */
+	GS_KEY_SUB,     /* KEY.SUB=VALUE: {SUB: VALUE}, "" a null VALUE */
+	GS_KEY_SUB_OR_TEXT /* as GS_KEY_SUB, or KEY=VALUE: one string */
 } gs_key_typed;
 
 /* What a key is read into: the scenario, and the workload for workload
@@ -86,6 +87,11 @@ int gs_key_write_fractions(const gs_key_src *s, gs_node *map, const char *key);
 /* keys_gpus.c: the row `gpusPerReplica` (a workload's). */
 int gs_key_read_gpus_per_replica(const gs_key_dst *d, const gs_node *v);
 int gs_key_write_gpus_per_replica(const gs_key_src *s, gs_node *map, const char *key);
+/* keys_work.c: the rows `throughput` and `retention` (a workload's). */
+int gs_key_read_throughput(const gs_key_dst *d, const gs_node *v);
+int gs_key_write_throughput(const gs_key_src *s, gs_node *map, const char *key);
+int gs_key_read_retention(const gs_key_dst *d, const gs_node *v);
+int gs_key_write_retention(const gs_key_src *s, gs_node *map, const char *key);
 /* keys_cluster.c: the file's `cluster` ({costPerHour, gpus, nodes}), what
  * the cluster it was imported from costs today. */
 int gs_key_read_cluster(const gs_key_dst *d, const gs_node *v);

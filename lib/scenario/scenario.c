@@ -72,6 +72,8 @@ wl *gs_wl_new(const char *name)
 	w->pub.replicas = 1;
 	w->pub.gpus_per_replica = 1;
 	w->pub.memory_headroom_ppm = -1;
+	for (size_t s = 0; s < GS_ARRAY_LEN(w->pub.retention_ppm); s++)
+		w->pub.retention_ppm[s] = -1;
 	w->pub.bound = gs_kind_bound(w->pub.kind);
 	return w;
 }
@@ -105,6 +107,7 @@ static wl *wl_clone(const wl *src)
 	w->has_compute = src->has_compute;
 	w->has_bound = src->has_bound;
 	w->has_arch = src->has_arch;
+	w->retention_scalar = src->retention_scalar;
 	if (gs_str_assign(&w->tenant, src->tenant) || gs_str_assign(&w->team, src->team) ||
 	    gs_str_assign(&w->obj_name, src->obj_name) ||
 	    gs_str_assign(&w->obj_namespace, src->obj_namespace) ||
@@ -182,6 +185,13 @@ const char *gs_scenario_namespace(const gs_scenario *s)
 	return s->namespace_ ? s->namespace_ : "default";
 }
 gs_placement gs_scenario_placement(const gs_scenario *s) { return s->placement; }
+
+size_t gs_scenario_fractions(const gs_scenario *s, gs_backend *out, size_t cap)
+{
+	for (size_t i = 0; i < (size_t)s->n_fractions && i < cap; i++)
+		out[i] = s->fractions[i];
+	return (size_t)s->n_fractions;
+}
 int64_t gs_scenario_memory_headroom(const gs_scenario *s) { return s->headroom_ppm; }
 int64_t gs_workload_memory_headroom(const gs_scenario *s, const gs_workload *w)
 {

@@ -23,6 +23,7 @@ typedef struct wl {
 	int has_memory, has_compute;
 	int has_bound;             /* `bound` written; else the kind's default */
 	int has_arch;              /* its own arch, not the file's default */
+	int retention_scalar;      /* `retention` written as one share */
 } wl;
 
 /* memoryHeadroom when a file says none: time-slicing isolates no memory,

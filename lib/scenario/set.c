@@ -65,6 +65,7 @@ static gs_node *typed_node(gs_key_typed t, const char *text)
 {
 	switch (t) {
 	case GS_KEY_SUB: /* KEY= alone: all its sub-keys' defaults */
+	case GS_KEY_SUB_OR_TEXT: /* or, for this one, a value for all of them */
 		return value_node(text);
 	case GS_KEY_LIST:
 		return list_node(text);
@@ -89,7 +90,7 @@ static int set_sub(gs_scenario *s, wl *w, const char *name, const char *value,
 
 	snprintf(key, sizeof key, "%.*s", (int)(dot - name), name);
 	k = gs_scenario_key(w ? GS_KEY_WORKLOAD : GS_KEY_FILE, key);
-	if (!k || k->typed != GS_KEY_SUB)
+	if (!k || (k->typed != GS_KEY_SUB && k->typed != GS_KEY_SUB_OR_TEXT))
 		return gs_fail(err, GS_ESCHEMA, "unknown key '%s'", name);
 	if (!(v = sub_node(dot + 1, value)))
 		return gs_fail_nomem(err);

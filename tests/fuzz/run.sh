@@ -23,6 +23,9 @@ seeds() { # harness dir
 		cp tests/fixtures/manifests/*.yaml tests/fixtures/manifests/*.json "$2" 2>/dev/null ;;
 	fuzz_lint)
 		cp tests/fixtures/lint/*.yaml "$2" 2>/dev/null
+		for f in tests/fixtures/lint/hami/*/*.yaml; do
+			cp "$f" "$2/hami-$(basename "$(dirname "$f")")-$(basename "$f")"
+		done
 		cp ../shared/samples/configs/*/*.yaml "$2" 2>/dev/null ;;
 	fuzz_prom)
 		for f in tests/fixtures/import/*.prom tests/fixtures/import/samples/*.prom; do

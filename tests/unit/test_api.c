@@ -64,8 +64,8 @@ static void test_savings_opts_version(void **state)
 	assert_gs_ok(gs_savings_compute(cat, &so, &s, &err), &err);
 	so.version = 7;
 	assert_int_equal(gs_savings_compute(cat, &so, &s, &err), GS_EINVAL);
-	/* Version 2 added compute and target_utilization. */
-	WANT_VERSION_ERROR_OF(&err, "gs_savings_opts", "2");
+	/* Version 2 added compute and target_utilization, 3 backend and memory. */
+	WANT_VERSION_ERROR_OF(&err, "gs_savings_opts", "3");
 }
 
 static void test_emit_opts_version(void **state)

@@ -154,16 +154,20 @@ static void check_fractions(const gs_plan *p)
 {
 	for (size_t i = 0; i < gs_plan_node_count(p); i++) {
 		const gs_plan_node *nd = gs_plan_node_at(p, i);
-		for (size_t g = 0; g < nd->n_gpus; g++)
-			if (nd->gpus[g].strategy == GS_STRATEGY_FRACTION && nd->gpus[g].n_assignments)
-				check_gpu(&nd->gpus[g]);
+		for (size_t g = 0; g < nd->n_gpus; g++) {
+			const gs_plan_gpu *pg = &nd->gpus[g];
+			if (pg->strategy == GS_STRATEGY_FRACTION && pg->n_assignments)
+				check_gpu(pg);
+		}
 	}
 }
 
 static void test_seeded_rules(void **state)
 {
-	static const char *const lists[] = { "fractions: [hami]\n", "fractions: [dra]\n",
-		                             "fractions: [mps]\n", "fractions: [hami, mps]\n" };
+	static const char *const lists[] = {
+		"fractions: [hami]\n", "fractions: [dra]\n", "fractions: [mps]\n",
+		"fractions: [hami, mps]\n",
+	};
 	int fractions = 0;
 	(void)state;
 	for (unsigned seed = 1; seed <= 24; seed++) {

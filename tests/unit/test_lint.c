@@ -2037,6 +2037,79 @@ static const lint_case cases[] = {
 	  "[dp-mig-strategy]\n"
 	  "12:15: error: karpenter.sh/v1beta1 was removed in Karpenter v1.1; write 'apiVersion: "
 	  "karpenter.sh/v1' (NodePool, NodeClaim) [karpenter-old-api]\n" },
+	/* HAMi: its device config, nodeconfig, chart values and pod resources. */
+	{ "hami-device-config", NULL,
+	  "nvidia:\n"
+	  "  defaultMem: 5000\n"
+	  "  deviceSplitCount: 0\n"
+	  "  deviceMemoryScaling: 1.5\n"
+	  "  gpuCorePolicy: strict\n",
+	  "2:3: warning: unknown key 'defaultMem' is ignored by HAMi; write 'defaultMemory' "
+	  "[hami-unknown-key]\n"
+	  "3:21: error: nvidia.deviceSplitCount is 0: HAMi then offers no slot on a GPU and no "
+	  "pod can use one; write at least 1 (the default is 10) [hami-split-count]\n"
+	  "4:24: warning: nvidia.deviceMemoryScaling is 1.5: HAMi offers more memory than each "
+	  "GPU has, so the pods' nvidia.com/gpumem caps together may exceed it and no longer "
+	  "hold; write 1 [hami-memory-scaling]\n"
+	  "5:18: error: nvidia.gpuCorePolicy must be default, force or disable, not 'strict' "
+	  "[hami-value]\n" },
+	{ "hami-nodeconfig", NULL,
+	  "{\"nodeconfig\": [{\"devicesplitcount\": -2, \"DeviceMemoryScaling\": 0.5}]}\n",
+	  "1:17: error: nodeconfig entry 0 has no name: HAMi applies it to no node; write the "
+	  "node's name [hami-value]\n"
+	  "1:38: error: nodeconfig[0].devicesplitcount is -2: HAMi then offers no slot on a "
+	  "GPU and no pod can use one; write at least 1 (the default is 10) "
+	  "[hami-split-count]\n" },
+	{ "hami-values", NULL,
+	  "devicePlugin:\n"
+	  "  deviceSplitCount: ten\n"
+	  "  deviceMemoryScaling: 3\n",
+	  "2:21: error: devicePlugin.deviceSplitCount must be a whole number from 1 to "
+	  "2147483647, not 'ten' [hami-value]\n"
+	  "3:24: warning: devicePlugin.deviceMemoryScaling is 3: HAMi offers more memory than "
+	  "each GPU has, so the pods' nvidia.com/gpumem caps together may exceed it and no "
+	  "longer hold; write 1 [hami-memory-scaling]\n" },
+	{ "hami-gpumem-gpu", "L4",
+	  "apiVersion: v1\n"
+	  "kind: Pod\n"
+	  "metadata: {name: p}\n"
+	  "spec:\n"
+	  "  containers:\n"
+	  "  - name: a\n"
+	  "    resources:\n"
+	  "      limits: {nvidia.com/gpumem: 24000}\n",
+	  "8:35: error: nvidia.com/gpumem is 24000 MiB, more than the 23034 MiB of one L4 "
+	  "(--gpu): HAMi finds no GPU for it and the pod stays Pending [hami-gpumem]\n" },
+	{ "hami-pod-resources", NULL,
+	  "apiVersion: apps/v1\n"
+	  "kind: Deployment\n"
+	  "metadata: {name: d}\n"
+	  "spec:\n"
+	  "  template:\n"
+	  "    spec:\n"
+	  "      containers:\n"
+	  "      - name: a\n"
+	  "        resources:\n"
+	  "          limits:\n"
+	  "            nvidia.com/gpumem: 4Gi\n"
+	  "            nvidia.com/gpumem-percentage: 30\n"
+	  "            nvidia.com/gpucores: 101\n"
+	  "      - name: b\n"
+	  "        resources:\n"
+	  "          requests: {nvidia.com/gpucores: -1}\n",
+	  "11:32: error: nvidia.com/gpumem is '4Gi', but HAMi takes the number as MiB, so it "
+	  "asks for 4294967296 MiB; write the MiB as a plain number: 4096 "
+	  "[hami-resource-value]\n"
+	  "12:43: warning: nvidia.com/gpumem-percentage is ignored: HAMi uses "
+	  "nvidia.com/gpumem when both are given; keep one [hami-gpumem-both]\n"
+	  "13:34: error: nvidia.com/gpucores is 101, above 100: HAMi cuts it to 100, which "
+	  "holds the whole GPU; write at most 100 [hami-gpucores]\n"
+	  "16:43: error: nvidia.com/gpucores is -1, but a resource cannot be negative; write "
+	  "the percent of the GPU's SMs, 0 to 100 [hami-gpucores]\n"
+	  "16:43: warning: nvidia.com/gpucores without nvidia.com/gpumem or "
+	  "nvidia.com/gpumem-percentage: HAMi gives the container the scheduler's "
+	  "defaultMemory, by default all of the GPU's memory, so no other HAMi pod fits beside "
+	  "it; add nvidia.com/gpumem (MiB) [hami-cores-without-memory]\n" },
 };
 #define N_CASES (sizeof cases / sizeof cases[0])
 
@@ -2360,6 +2433,9 @@ static const char *const good[] = {
 	"validate/k8s/bad/pod-gpu-request-not-equal-limit.yaml",
 	"validate/k8s/bad/pod-gpu-request-without-limit.yaml",
 	"validate/k8s/bad/pod-unknown-field-and-missing-claim.yaml",
+	"hami/good/configmaps.yaml",
+	"hami/good/pods.yaml",
+	"hami/good/values.yaml",
 };
 
 /* Bad samples and the rules that catch their known problems. */
@@ -2399,6 +2475,12 @@ static const struct bad_sample {
 	{ "validate/mig-parted/bad/unknown-key.yaml", { "mig-unknown-key" } },
 	{ "validate/mig-parted/bad/zero-counts-and-disabled-with-devices.yaml",
 	  { "mig-count", "mig-disabled-with-devices" } },
+	{ "hami/bad/configmaps.yaml",
+	  { "hami-unknown-key", "hami-split-count", "hami-memory-scaling", "hami-value" } },
+	{ "hami/bad/pods.yaml",
+	  { "hami-gpumem", "hami-gpucores", "hami-resource-value", "hami-gpumem-both",
+	    "hami-cores-without-memory" } },
+	{ "hami/bad/values.yaml", { "hami-split-count", "hami-memory-scaling", "hami-value" } },
 };
 
 static gs_lint *lint_fixture(const char *name)
@@ -2461,6 +2543,26 @@ static void test_duplicate_key_sample(void **state)
 	gs_lint_free(l);
 }
 
+/* A script whose last line is blanks with no newline: read up to the
+ * buffer's end and no further (found by fuzz_lint). The buffer is exactly
+ * its bytes, with no NUL after, so a read past it is caught. */
+static void test_script_trailing_blanks(void **state)
+{
+	static const char text[] = "#!/bin/sh\nkubectl label node a gpushare.io/pool=p\n  ";
+	size_t len = sizeof text - 1;
+	char *buf = malloc(len);
+	gs_lint *l = NULL;
+	gs_error err;
+	(void)state;
+	assert_non_null(buf);
+	memcpy(buf, text, len);
+	assert_gs_ok(gs_lint_new(NULL, &l, &err), &err);
+	assert_gs_ok(gs_lint_buffer(l, "labels.sh", buf, len, &err), &err);
+	assert_int_equal(gs_lint_count(l), 0);
+	gs_lint_free(l);
+	free(buf);
+}
+
 int main(void)
 {
 	struct CMUnitTest tests[N_CASES + 16];
@@ -2480,6 +2582,7 @@ int main(void)
 	ADD(test_good_samples);
 	ADD(test_bad_samples);
 	ADD(test_duplicate_key_sample);
+	ADD(test_script_trailing_blanks);
 #undef ADD
 	return _cmocka_run_group_tests("test_lint", tests, n, group_setup, group_teardown);
 }

@@ -325,9 +325,34 @@ static void test_memory_and_notes(void **state)
 	assert_contains(pg.html, "<ul class=\"notes\"><li>measured on A10G; on L4 its 30% "
 	                         "becomes 60%: memory-bandwidth-bound, 600 -&gt; 300 GB/s"
 	                         "</li></ul></td></tr>");
-	assert_int_equal(count(pg.html, "<ul class=\"notes\">"), 1);
+	/* The two time-sliced notebooks' lists hold only what they keep. */
+	assert_int_equal(count(pg.html, "<ul class=\"notes\">"), 3);
+	assert_int_equal(count(pg.html, "<ul class=\"notes\"><li class=\"keeps\">keeps "
+	                                "44.5&ndash;76% of its throughput (NVIDIA: Dynamo "
+	                                "study, MIG vs time-slicing)</li></ul>"), 2);
 	/* A replica alone shows no memory line. */
 	assert_int_equal(count(pg.html, ", memory "), 1);
+	page_free(&pg);
+}
+
+/* What sharing keeps of each workload's throughput, and the price of a
+ * unit of its work (figures checked by hand in the CLI case
+ * plan_retention_throughput). */
+static void test_retention(void **state)
+{
+	page pg;
+	(void)state;
+	page_make(&pg, "cli/fixtures/retention/throughput.yaml", "retention");
+	assert_contains(pg.html, "<li class=\"per-unit\">per 1M tokens: $0.7083 with a whole "
+	                         "GPU per replica, $0.2067&ndash;$0.3530 here</li></ul>");
+	assert_contains(pg.html, "<li class=\"keeps\">keeps 80% of its throughput (your "
+	                         "measurement)</li><li class=\"per-unit\">per 1k requests: "
+	                         "$0.0283 with a whole GPU per replica, $0.0071 here</li>");
+	assert_contains(pg.html, "per 1M tokens: $1.7000 with a whole GPU per replica, "
+	                         "$2.1250 here; <strong>sharing stops paying</strong>: keeping "
+	                         "20%, a unit of its work costs more than on a whole GPU</li>");
+	assert_int_equal(count(pg.html, "<li class=\"keeps\">"), 4);
+	assert_int_equal(count(pg.html, "<li class=\"per-unit\">"), 3);
 	page_free(&pg);
 }
 
@@ -445,6 +470,7 @@ int main(void)
 		cmocka_unit_test(test_multi_tenant_mig),
 		cmocka_unit_test(test_mixed_fleet),
 		cmocka_unit_test(test_memory_and_notes),
+		cmocka_unit_test(test_retention),
 		cmocka_unit_test(test_hostile_title),
 		cmocka_unit_test(test_gpu_pictures),
 		cmocka_unit_test(test_arguments),

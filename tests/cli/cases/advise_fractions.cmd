@@ -1,0 +1,1 @@
+advise --memory 17GiB --compute 40% --fractions hami,mps

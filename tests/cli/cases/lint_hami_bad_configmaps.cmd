@@ -1,0 +1,1 @@
+lint $REPO/tests/fixtures/lint/hami/bad/configmaps.yaml

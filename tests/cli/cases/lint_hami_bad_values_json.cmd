@@ -1,0 +1,1 @@
+lint --format json $REPO/tests/fixtures/lint/hami/bad/values.yaml

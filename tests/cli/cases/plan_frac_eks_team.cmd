@@ -1,0 +1,1 @@
+plan $FIXTURES/fractions/eks-team.yaml

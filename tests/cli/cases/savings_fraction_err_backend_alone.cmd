@@ -1,0 +1,1 @@
+savings -i g6.xlarge -r 4 --backend hami

@@ -1,0 +1,1 @@
+savings -i g6.xlarge -s fraction --memory 4Gi

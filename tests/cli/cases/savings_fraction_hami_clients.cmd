@@ -1,0 +1,1 @@
+savings -i p3.2xlarge -s fraction -b hami -m 512Mi

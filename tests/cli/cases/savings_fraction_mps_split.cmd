@@ -1,0 +1,1 @@
+savings -i g6.xlarge --strategy fraction --backend mps --replicas 4

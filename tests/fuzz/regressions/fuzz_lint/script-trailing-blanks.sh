@@ -1,0 +1,3 @@
+#!/bin/sh
+kubectl label node a gpushare.io/pool=p
+  
