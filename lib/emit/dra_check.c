@@ -79,8 +79,10 @@ static int shared_gpu_mixed(const gs_plan *p, const gs_plan_gpu *pg, size_t i, s
                             gs_error *err)
 {
 	const gs_plan_mig *mi = pg->mig;
-	/* Capacity claims are each pod's own: namespaces may share a GPU. */
+	/* Capacity claims are each pod's own, and HAMi's GPUs take none:
+	 * namespaces may share them. */
 	if (pg->strategy != GS_STRATEGY_DEDICATED && gs_emit_backend(pg) != GS_BACKEND_DRA &&
+	    gs_emit_backend(pg) != GS_BACKEND_HAMI &&
 	    mixed(p, pg->assignments, pg->n_assignments, i, g, err) < 0)
 		return GS_EINVAL;
 	for (size_t m = 0; m < pg->n_mig; m++)

@@ -313,7 +313,7 @@ static void gpu_claims(ctx *c, const gs_plan_gpu *pg, size_t node, size_t gpu)
 		mig_claims(c, pg, node, gpu);
 		return;
 	}
-	if (!pg->n_assignments)
+	if (!pg->n_assignments || gs_emit_backend(pg) == GS_BACKEND_HAMI)
 		return;
 	if (gs_emit_backend(pg) == GS_BACKEND_DRA) {
 		capacity_claims(c, pg);

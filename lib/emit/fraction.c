@@ -2,8 +2,6 @@
  * fraction.c - the facts of a plan's fraction GPUs (GS_STRATEGY_FRACTION)
  * that several kinds ask, and what no cluster can run, refused before
  * anything is emitted:
- *   - HAMi beside a DRA stack: HAMi brings its own device plugin, and the
- *     DRA driver must not run on a node beside a device plugin;
  *   - DRA consumable capacity beside MPS: NVIDIA's DRA driver refuses MPS
  *     while its ConsumableShares gate is on (device_state.go);
  *   - DRA consumable capacity before Kubernetes 1.34 (KEP-5075);
@@ -155,11 +153,6 @@ int gs_emit_fraction_check(const gs_plan *p, const gs_emit_opts *o, gs_error *er
 {
 	int hami = gs_emit_has_backend(p, GS_BACKEND_HAMI);
 	int dra = gs_emit_has_backend(p, GS_BACKEND_DRA);
-	if (hami && gs_emit_wants_dra(p, o))
-		return gs_fail(err, GS_EINVAL,
-		               "HAMi fractions need HAMi's device plugin, which cannot run "
-		               "beside the DRA driver: plan them with via: device-plugin, "
-		               "without --dra, and without dra or mps fractions");
 	if (dra && dra_mps(p))
 		return gs_fail(err, GS_EINVAL,
 		               "DRA consumable capacity and MPS cannot share a cluster: the DRA "

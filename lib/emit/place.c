@@ -44,7 +44,8 @@ void gs_emit_place_of(const gs_plan *p, const gs_emit_opts *o, size_t node, size
 	if (mig < 0 && g->strategy == GS_STRATEGY_DEDICATED && g->n_assignments &&
 	    g->assignments[0].workload->gpus_per_replica > 1)
 		pl->count = g->assignments[0].workload->gpus_per_replica;
-	if (gs_emit_wants_dra(p, o))
+	/* HAMi's nodes keep HAMi's device plugin beside a DRA stack. */
+	if (gs_emit_wants_dra(p, o) && gs_emit_backend(g) != GS_BACKEND_HAMI)
 		dra_place(g, node, gpu, mig, pl);
 	else if (mig >= 0)
 		gs_emit_mig_resource(g->mig[mig].profile,

@@ -23,7 +23,8 @@ pkg/device/nvidia/fit_checks.go)
            and matches the webhook's objectSelector
   nodes    every node a HAMi pod may land on is labelled as the device
            plugin's nvidiaNodeSelector says, and has the GPU Operator's
-           device plugin off; the pods that may land on a pool's nodes fit
+           device plugin off and, beside a DRA stack, the DRA driver's GPU
+           kubelet plugin too (dra-driver-values.yaml's affinity); the pods that may land on a pool's nodes fit
            them: their memory caps sum to at most the pool's accounted
            memory, their SM % to 100 per GPU, their count to deviceSplitCount
            per GPU
@@ -175,6 +176,19 @@ class Checker:
                    "selector": "a label selector"}[spec]
             self.err(f, path, "%r: must be %s" % (v, why))
 
+    def dra_plugin_runs_on(self, labels):
+        """Whether dra-driver-values.yaml's kubelet plugin affinity admits a
+        GPU node with these labels (the GPU Operator's gpu.present too)."""
+        if self.driver is None:
+            return False
+        lab = dict(labels, **{"nvidia.com/gpu.present": "true"})
+        terms = ((((self.driver.get("kubeletPlugin") or {}).get("affinity") or {})
+                  .get("nodeAffinity") or {}).get("requiredDuringSchedulingIgnoredDuringExecution")
+                 or {}).get("nodeSelectorTerms")
+        if not terms:  # the chart's own terms admit every GPU node
+            return True
+        return any(adv.term_matches(t, lab) for t in terms)
+
     def hami_setting(self, key, default):
         dp = (self.values or {}).get("devicePlugin") or {}
         return dp.get(key, default)
@@ -225,6 +239,9 @@ class Checker:
             if any(lab.get(k) != v for k, v in ns.items()):
                 self.err(f, where, "node %d is not labelled %s: HAMi's device plugin does "
                          "not run there" % (n, ns))
+            if self.dra_plugin_runs_on(lab):
+                self.err(f, where, "node %d runs the DRA driver's GPU kubelet plugin beside "
+                         "HAMi's device plugin" % n)
             if lab.get("nvidia.com/gpu.deploy.device-plugin") != "false":
                 self.err(f, where, "node %d keeps the GPU Operator's device plugin, which "
                          "advertises nvidia.com/gpu beside HAMi's" % n)

@@ -91,6 +91,13 @@ class FractionCheckTest(unittest.TestCase):
             "Deployment embed: container embed: node 2 is not labelled {'gpu': 'on'}: HAMi's "
             "device plugin does not run there"])
 
+    def test_hami_beside_the_dra_kubelet_plugin(self):
+        d = self.emit("fractions/uneven.yaml", "--dra")
+        self.edit(d, "dra-driver-values.yaml", "operator: NotIn", "operator: In")
+        self.assertEqual(self.errors(d), [
+            "Deployment %s: container %s: node %d runs the DRA driver's GPU kubelet plugin "
+            "beside HAMi's device plugin" % (w, w, n) for w in ("chat", "embed") for n in (1, 2)])
+
     def test_dra_capacity_not_whole_mib_and_driver_mode(self):
         d = self.emit("fractions/uneven-dra.yaml")
         self.edit(d, "resourceclaims.yaml", 'memory: "4198Mi"', 'memory: "4198.5Mi"')

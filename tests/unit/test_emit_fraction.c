@@ -146,6 +146,33 @@ static void test_pairs(void **state)
 	}
 }
 
+/* Beside a DRA stack HAMi's pods keep HAMi's resources and take no
+ * claim, and no claim is written for HAMi's GPUs. */
+static void test_hami_beside_dra(void **state)
+{
+	fixture h = plan_with("hami");
+	gs_emit_opts o = GS_EMIT_OPTS_INIT;
+	gs_eobjects objs;
+	gs_error err;
+	char *text = NULL;
+	(void)state;
+	o.dra = 1;
+	assert_int_equal(gs_emit_objects(h.p, &o, &objs, &err), 0);
+	for (size_t i = 0; i < objs.n; i++) {
+		assert_int_equal(objs.v[i].where.backend, GS_BACKEND_HAMI);
+		assert_string_equal(objs.v[i].where.resource, "nvidia.com/gpu");
+		assert_string_equal(objs.v[i].where.claim, "");
+	}
+	gs_emit_objects_release(&objs);
+	assert_int_equal(gs_emit(h.p, GS_EMIT_DRA, &o, &text, &err), 0);
+	assert_null(strstr(text, "kind: ResourceClaim"));
+	free(text);
+	assert_int_equal(gs_emit(h.p, GS_EMIT_DRA_DRIVER, &o, &text, &err), 0);
+	assert_non_null(strstr(text, "operator: NotIn"));
+	free(text);
+	release(&h);
+}
+
 /* DRA and MPS fractions make DRA the stack; HAMi wants its values. */
 static void test_wanted(void **state)
 {
@@ -178,15 +205,9 @@ static void refused(const gs_plan *p, gs_emit_kind k, const gs_emit_opts *o,
 
 static void test_refusals(void **state)
 {
-	fixture h = plan_with("hami"), d = plan_with("dra");
+	fixture d = plan_with("dra");
 	gs_emit_opts o = GS_EMIT_OPTS_INIT;
 	(void)state;
-	o.dra = 1;
-	refused(h.p, GS_EMIT_HAMI, &o,
-	        "error: HAMi fractions need HAMi's device plugin, which cannot run beside the "
-	        "DRA driver: plan them with via: device-plugin, without --dra, and without dra "
-	        "or mps fractions");
-	o.dra = 0;
 	o.kube_minor = 33;
 	refused(d.p, GS_EMIT_DRA, &o,
 	        "error: DRA consumable capacity needs Kubernetes 1.34 or later "
@@ -195,7 +216,6 @@ static void test_refusals(void **state)
 	refused(d.p, GS_EMIT_HAMI, &o,
 	        "error: the plan has no hami configuration (no GPU is a HAMi fraction; allow "
 	        "them with fractions: [hami])");
-	release(&h);
 	release(&d);
 }
 
@@ -207,6 +227,7 @@ int main(void)
 		cmocka_unit_test(test_places),
 		cmocka_unit_test(test_pairs),
 		cmocka_unit_test(test_wanted),
+		cmocka_unit_test(test_hami_beside_dra),
 		cmocka_unit_test(test_refusals),
 	};
 	return cmocka_run_group_tests(tests, tu_catalog_setup, tu_catalog_teardown);

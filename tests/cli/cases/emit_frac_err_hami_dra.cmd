@@ -1,2 +1,0 @@
-emit hami $FIXTURES/fractions/uneven.yaml --dra
-# HAMi's device plugin cannot run beside the DRA driver.
