@@ -106,11 +106,18 @@ gs_backend gs_emit_node_backend(const gs_plan_node *n);
 int gs_emit_wants_hami(const gs_plan *p, const gs_emit_opts *o);
 /* The sum of g's replicas' memory caps in MiB. */
 int64_t gs_emit_gpu_caps_mib(const gs_plan_gpu *g);
-/* HAMi's deviceMemoryScaling in ppm: the least of the plan's HAMi models'
- * usable / reported memory, so that HAMi never hands out the memory the
- * driver keeps; and the MiB it then accounts for a GPU of model m. */
+/* HAMi's deviceMemoryScaling in ppm for model m: the least s with
+ * floor(reported x s) = usable memory, so that HAMi never hands out the
+ * memory the driver keeps; the values' global one, the least of the
+ * plan's HAMi models'; whether the models differ, so that each HAMi node
+ * gets its own in HAMi's per-node config (labels.sh writes it, named by
+ * GS_EMIT_HAMI_NODES); and the MiB HAMi accounts for a GPU of model m. */
+int64_t gs_emit_hami_model_scaling_ppm(const gs_gpu *m);
 int64_t gs_emit_hami_scaling_ppm(const gs_plan *p);
+int gs_emit_hami_per_node(const gs_plan *p);
 int64_t gs_emit_hami_budget_mib(const gs_gpu *m, int64_t scaling_ppm);
+#define GS_EMIT_HAMI_NODES     "gpushare-hami-nodes"
+#define GS_EMIT_HAMI_NAMESPACE "kube-system"
 /* What a DRA capacity claim asks for a cap of mib on a GPU of model m:
  * mib x reported / usable memory, rounded up. The scheduler counts a
  * device's reported memory, so claims that fit it never hold more than

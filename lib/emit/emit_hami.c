@@ -59,10 +59,16 @@ static gs_node *device_plugin(int *bad, const gs_plan *p, int64_t scaling)
 	gs_emit_put(bad, d, "deviceCoreScaling", gs_node_int(1));
 	gs_emit_put(bad, ns, "gpu", gs_node_str("on"));
 	gs_emit_put(bad, d, "nvidiaNodeSelector", ns);
+	if (gs_emit_hami_per_node(p)) {
+		gs_node *nc = gs_emit_map();
+		gs_emit_put(bad, nc, "externalConfigName", gs_node_str(GS_EMIT_HAMI_NODES));
+		gs_emit_put(bad, d, "nodeConfiguration", nc);
+	}
 	return d;
 }
 
-/* One comment line per HAMi GPU model: what HAMi accounts for it. */
+/* One comment line per HAMi GPU model: what HAMi accounts for it (each
+ * model's own scaling where labels.sh writes them per node). */
 static void budgets(gs_buf *b, const gs_plan *p, int64_t scaling)
 {
 	const gs_gpu *seen[16];
@@ -79,6 +85,8 @@ static void budgets(gs_buf *b, const gs_plan *p, int64_t scaling)
 			if (k < n || n == 16)
 				continue;
 			seen[n++] = m;
+			if (gs_emit_hami_per_node(p))
+				scaling = gs_emit_hami_model_scaling_ppm(m);
 			gs_buf_printf(b, "#   %s: %lld MiB reported, %lld MiB accounted "
 			                 "(%lld MiB usable)\n", m->name, (long long)m->memory_mib,
 			              (long long)gs_emit_hami_budget_mib(m, scaling),
@@ -102,6 +110,11 @@ int gs_emit_hami(const gs_plan *p, const gs_emit_opts *o, gs_buf *b)
 	               "carries gpushare.io/fraction=hami, which\n# the webhook selects. "
 	               "deviceMemoryScaling makes HAMi account usable memory:\n");
 	budgets(b, p, scaling);
+	if (gs_emit_hami_per_node(p))
+		gs_buf_printf(b, "# The models differ: labels.sh writes each HAMi node's own "
+		                 "scaling into the\n# ConfigMap %s (%s), which "
+		                 "nodeConfiguration names.\n", GS_EMIT_HAMI_NODES,
+		              GS_EMIT_HAMI_NAMESPACE);
 	gs_emit_put(&bad, v, "scheduler", scheduler(&bad));
 	gs_emit_put(&bad, v, "devicePlugin", device_plugin(&bad, p, scaling));
 	gs_emit_doc(b, v);

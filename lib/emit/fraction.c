@@ -4,9 +4,7 @@
  * anything is emitted:
  *   - DRA consumable capacity beside MPS: NVIDIA's DRA driver refuses MPS
  *     while its ConsumableShares gate is on (device_state.go);
- *   - DRA consumable capacity before Kubernetes 1.34 (KEP-5075);
- *   - HAMi GPUs whose planned memory caps exceed what HAMi accounts for
- *     them under the one deviceMemoryScaling the values can set.
+ *   - DRA consumable capacity before Kubernetes 1.34 (KEP-5075).
  */
 #include <stdio.h>
 
@@ -20,7 +18,7 @@ int gs_emit_wants_hami(const gs_plan *p, const gs_emit_opts *o)
 
 /* The least ppm s with floor(memory * s / 10^6) = usable: HAMi then
  * accounts a GPU's usable memory, not what the driver keeps for itself. */
-static int64_t scaling_of(const gs_gpu *m)
+int64_t gs_emit_hami_model_scaling_ppm(const gs_gpu *m)
 {
 	int64_t usable = m->usable_memory_mib > 0 ? m->usable_memory_mib : m->memory_mib;
 	if (m->memory_mib <= 0 || usable >= m->memory_mib)
@@ -35,10 +33,22 @@ int64_t gs_emit_hami_scaling_ppm(const gs_plan *p)
 		const gs_plan_node *n = gs_plan_node_at(p, i);
 		for (size_t g = 0; g < n->n_gpus; g++)
 			if (gs_emit_backend(&n->gpus[g]) == GS_BACKEND_HAMI &&
-			    scaling_of(n->gpus[g].model) < s)
-				s = scaling_of(n->gpus[g].model);
+			    gs_emit_hami_model_scaling_ppm(n->gpus[g].model) < s)
+				s = gs_emit_hami_model_scaling_ppm(n->gpus[g].model);
 	}
 	return s;
+}
+
+int gs_emit_hami_per_node(const gs_plan *p)
+{
+	int64_t least = gs_emit_hami_scaling_ppm(p);
+	for (size_t i = 0; i < gs_plan_node_count(p); i++) {
+		const gs_plan_node *n = gs_plan_node_at(p, i);
+		if (gs_emit_node_backend(n) == GS_BACKEND_HAMI &&
+		    gs_emit_hami_model_scaling_ppm(n->gpus[0].model) != least)
+			return 1;
+	}
+	return 0;
 }
 
 int64_t gs_emit_hami_budget_mib(const gs_gpu *m, int64_t scaling_ppm)
@@ -77,8 +87,10 @@ int gs_emit_fraction_pairs(const gs_plan *p, const gs_plan_gpu *g, const gs_work
 		return 0;
 	switch (gs_emit_backend(g)) {
 	case GS_BACKEND_HAMI:
+		(void)p;
 		return 2 * a->memory_limit_mib <=
-		               gs_emit_hami_budget_mib(g->model, gs_emit_hami_scaling_ppm(p)) &&
+		               gs_emit_hami_budget_mib(g->model,
+		                                       gs_emit_hami_model_scaling_ppm(g->model)) &&
 		       2 * a->thread_percent <= 100;
 	case GS_BACKEND_DRA:
 		return 2 * gs_emit_capacity_mib(g->model, a->memory_limit_mib) <=
@@ -99,28 +111,6 @@ static int dra_mps(const gs_plan *p)
 			    (pg->strategy == GS_STRATEGY_MPS ||
 			     gs_emit_backend(pg) == GS_BACKEND_MPS))
 				return 1;
-		}
-	}
-	return 0;
-}
-
-static int hami_budgets(const gs_plan *p, gs_error *err)
-{
-	int64_t s = gs_emit_hami_scaling_ppm(p);
-	for (size_t i = 0; i < gs_plan_node_count(p); i++) {
-		const gs_plan_node *n = gs_plan_node_at(p, i);
-		for (size_t g = 0; g < n->n_gpus; g++) {
-			const gs_plan_gpu *pg = &n->gpus[g];
-			int64_t budget = gs_emit_hami_budget_mib(pg->model, s);
-			if (gs_emit_backend(pg) != GS_BACKEND_HAMI ||
-			    gs_emit_gpu_caps_mib(pg) <= budget)
-				continue;
-			return gs_fail(err, GS_EINVAL,
-			               "node %zu GPU %zu: its HAMi memory caps (%lld MiB) exceed "
-			               "the %lld MiB HAMi accounts for a %s under the one "
-			               "deviceMemoryScaling of the plan's models", i + 1, g,
-			               (long long)gs_emit_gpu_caps_mib(pg), (long long)budget,
-			               pg->model->name);
 		}
 	}
 	return 0;
@@ -151,7 +141,6 @@ static int capacity_fits(const gs_plan *p, gs_error *err)
 
 int gs_emit_fraction_check(const gs_plan *p, const gs_emit_opts *o, gs_error *err)
 {
-	int hami = gs_emit_has_backend(p, GS_BACKEND_HAMI);
 	int dra = gs_emit_has_backend(p, GS_BACKEND_DRA);
 	if (dra && dra_mps(p))
 		return gs_fail(err, GS_EINVAL,
@@ -163,5 +152,5 @@ int gs_emit_fraction_check(const gs_plan *p, const gs_emit_opts *o, gs_error *er
 		               "(DRAConsumableCapacity), not 1.%d", o->kube_minor);
 	if (dra && capacity_fits(p, err) < 0)
 		return GS_EINVAL;
-	return hami ? hami_budgets(p, err) : 0;
+	return 0;
 }

@@ -317,6 +317,7 @@ class Emitted:
         if not os.path.exists(lab):
             raise Bad("%s: no labels.sh" % d)
         self.labels = parse_labels_sh(lab)
+        self.hami_node_scaling = frac.hami_node_scaling(lab)
         self.objects = load_objects(d)
 
     def read_doc(self, doc):

@@ -9,7 +9,8 @@ HAMi  A node runs HAMi's device plugin when labels.sh labels it as
       HAMi's when it asks nvidia.com/gpumem; hami-scheduler puts it on ANY
       GPU of ANY such node its selectors admit where the GPU has fewer than
       deviceSplitCount pods, memory left (its reported MiB x
-      deviceMemoryScaling, pkg/device/nvidia/fit_checks.go) and SM % left
+      deviceMemoryScaling, the node's own where labels.sh writes HAMi's
+      per-node config; pkg/device/nvidia/fit_checks.go) and SM % left
       (100 x deviceCoreScaling). Every set of pods within those three sums
       is a landing. Rules, for the worst landing on each GPU:
         memory     the caps sum to at most the GPU's usable memory (what the
@@ -58,6 +59,14 @@ import re
 MIB = 1 << 20
 MEM, CORES = "nvidia.com/gpumem", "nvidia.com/gpucores"
 MPS_CLIENTS = 48
+
+
+def hami_node_scaling(labels_sh):
+    """{n: deviceMemoryScaling} of labels.sh's `hami_node "$NODE_n" S`
+    lines: HAMi's per-node config, which overrides the values' global one."""
+    with open(labels_sh, encoding="utf-8") as fh:
+        return {int(n): float(s) for n, s in re.findall(
+            r'^hami_node "\$NODE_(\d+)" ([0-9.]+)$', fh.read(), re.M)}
 
 
 def is_hami_values(doc):
@@ -192,6 +201,7 @@ class Fractions:
     def __init__(self, adv, em):
         self.a, self.em = adv, em
         self.hami = Hami(getattr(em, "hami_values", None))
+        self.node_scaling = getattr(em, "hami_node_scaling", {})
         self.claims = getattr(em, "claims", Claims())
 
     def modelled(self, o):
@@ -315,7 +325,7 @@ class Fractions:
         where = "%s gpu %d %s" % (node.where(), gi, kind)
         usable = (g["memory_mib"] - g["reserve_mib"])
         if kind == "hami":
-            budget = int(g["memory_mib"] * self.hami.scaling)
+            budget = int(g["memory_mib"] * self.node_scaling.get(node.n, self.hami.scaling))
             grp = self.groups(objs, node, elig,
                               lambda o: (int(o.hami[0] or 0), int(o.hami[1] or 0)))
             items = [((w, s), min(c, self.hami.split), s) for w, s, c in grp]

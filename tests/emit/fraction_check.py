@@ -18,7 +18,8 @@ pkg/device/nvidia/fit_checks.go)
   pods     a container asking nvidia.com/gpumem or nvidia.com/gpucores asks
            nvidia.com/gpu 1 too; gpumem an integer MiB in 1 .. what HAMi
            accounts for the GPU of every node the pod may land on (reported
-           MiB x deviceMemoryScaling); gpucores an integer in 0 .. 100;
+           MiB x deviceMemoryScaling, the node's own where labels.sh writes
+           HAMi's per-node config); gpucores an integer in 0 .. 100;
            requests, where given, equal limits; the pod names hami-scheduler
            and matches the webhook's objectSelector
   nodes    every node a HAMi pod may land on is labelled as the device
@@ -107,6 +108,7 @@ class Checker:
                 self.files += 1
         self.models = self.node_models()
         self.labels = adv.parse_labels_sh(os.path.join(d, "labels.sh"))
+        self.node_scaling = adv.frac.hami_node_scaling(os.path.join(d, "labels.sh"))
         self.objects = adv.load_objects(d)
         self.values = (self.docs.get("hami-values.yaml") or [None])[0]
         self.driver = (self.docs.get("dra-driver-values.yaml") or [None])[0]
@@ -193,8 +195,8 @@ class Checker:
         dp = (self.values or {}).get("devicePlugin") or {}
         return dp.get(key, default)
 
-    def accounted_mib(self, g):
-        s = self.hami_setting("deviceMemoryScaling", 1)
+    def accounted_mib(self, g, n=None):
+        s = self.node_scaling.get(n, self.hami_setting("deviceMemoryScaling", 1))
         return int(g["memory_mib"] * float(s)) if isinstance(s, (int, float)) else 0
 
     def webhook_matches(self, labels):
@@ -246,9 +248,9 @@ class Checker:
                 self.err(f, where, "node %d keeps the GPU Operator's device plugin, which "
                          "advertises nvidia.com/gpu beside HAMi's" % n)
             g = self.models[n]
-            if mem is not None and int(mem) > self.accounted_mib(g):
+            if mem is not None and int(mem) > self.accounted_mib(g, n):
                 self.err(f, where, "%s %s MiB > the %d MiB HAMi accounts for node %d's %s"
-                         % (MEM, mem, self.accounted_mib(g), n, g["name"]))
+                         % (MEM, mem, self.accounted_mib(g, n), n, g["name"]))
         pool_load.append((frozenset(nodes), o.replicas * int(mem or 0),
                           o.replicas * int(cores or 0), o.replicas))
 
@@ -268,7 +270,7 @@ class Checker:
             mem = sum(x[1] for x in pool_load if x[0] <= s)
             cores = sum(x[2] for x in pool_load if x[0] <= s)
             count = sum(x[3] for x in pool_load if x[0] <= s)
-            amem = sum(self.accounted_mib(self.models[n]) * gpus[n] for n in s)
+            amem = sum(self.accounted_mib(self.models[n], n) * gpus[n] for n in s)
             where = "nodes %s" % ",".join(str(n) for n in sorted(s))
             if mem > amem:
                 self.err("labels.sh", where, "the HAMi pods that land only here ask %d MiB, "
