@@ -14,7 +14,9 @@ pkg/device/nvidia/fit_checks.go)
            label selector; devicePlugin.deviceSplitCount an integer >= 1,
            deviceMemoryScaling a number in (0, 1] and deviceCoreScaling 1
            (above 1 HAMi hands out more than the GPU has, and no cap holds);
-           devicePlugin.nvidiaNodeSelector a map of strings
+           devicePlugin.nvidiaNodeSelector a map of strings; a per-node
+           config (nodeConfiguration.externalConfigName) is the ConfigMap
+           labels.sh writes, with an entry of scaling in (0, 1] per HAMi node
   pods     a container asking nvidia.com/gpumem or nvidia.com/gpucores asks
            nvidia.com/gpu 1 too; gpumem an integer MiB in 1 .. what HAMi
            accounts for the GPU of every node the pod may land on (reported
@@ -72,7 +74,8 @@ VALUES = {  # the hami-values keys gpushare may set, with their checks
                                              "gpuSchedulerPolicy": "policy"},
                   "admissionWebhook": {"objectSelector": "selector"}},
     "devicePlugin": {"deviceSplitCount": "split", "deviceMemoryScaling": "scaling",
-                     "deviceCoreScaling": "one", "nvidiaNodeSelector": "strmap"},
+                     "deviceCoreScaling": "one", "nvidiaNodeSelector": "strmap",
+                     "nodeConfiguration": {"externalConfigName": "dnsname"}},
 }
 
 
@@ -148,6 +151,22 @@ class Checker:
         if self.values is None:
             return
         self.walk_values(f, "", self.values, VALUES)
+        ext = ((self.values.get("devicePlugin") or {}).get("nodeConfiguration") or {}).get(
+            "externalConfigName")
+        if ext is None:
+            return
+        with open(os.path.join(self.d, "labels.sh"), encoding="utf-8") as fh:
+            if "kubectl create configmap %s " % ext not in fh.read():
+                self.err(f, "devicePlugin.nodeConfiguration.externalConfigName",
+                         "%r: labels.sh does not write it" % ext)
+        for n, lab in sorted(self.labels.items()):
+            if lab.get("gpu") == "on" and n not in self.node_scaling:
+                self.err("labels.sh", "node %d" % n, "a HAMi node without its entry in %s"
+                         % ext)
+        for n, sc in sorted(self.node_scaling.items()):
+            if not 0 < sc <= 1:
+                self.err("labels.sh", "node %d" % n, "deviceMemoryScaling %s: must be in "
+                         "(0, 1]" % sc)
 
     def walk_values(self, f, path, v, spec):
         if isinstance(spec, dict):
@@ -169,13 +188,15 @@ class Checker:
               "strmap": lambda x: isinstance(x, dict) and all(
                   isinstance(a, str) and isinstance(b, str) for a, b in x.items()),
               "selector": lambda x: isinstance(x, dict) and set(x) <= {
-                  "matchLabels", "matchExpressions"}}[spec]
+                  "matchLabels", "matchExpressions"},
+              "dnsname": lambda x: isinstance(x, str) and re.fullmatch(
+                  r"[a-z0-9]([-a-z0-9.]*[a-z0-9])?", x) is not None}[spec]
         if not ok(v):
             why = {"policy": "binpack or spread", "split": "an integer >= 1",
                    "scaling": "a number in (0, 1]: above 1 HAMi hands out more memory "
                    "than the GPU has", "one": "1: above 1 HAMi hands out more than 100 % "
                    "of the SMs", "strmap": "a map of strings (quote \"on\")",
-                   "selector": "a label selector"}[spec]
+                   "selector": "a label selector", "dnsname": "a ConfigMap name"}[spec]
             self.err(f, path, "%r: must be %s" % (v, why))
 
     def dra_plugin_runs_on(self, labels):

@@ -98,6 +98,12 @@ class FractionCheckTest(unittest.TestCase):
             "Deployment %s: container %s: node %d runs the DRA driver's GPU kubelet plugin "
             "beside HAMi's device plugin" % (w, w, n) for w in ("chat", "embed") for n in (1, 2)])
 
+    def test_hami_node_without_its_own_scaling(self):
+        d = self.emit("fractions/eks-team.yaml")
+        self.edit(d, "labels.sh", 'hami_node "$NODE_3" 0.986799\n', "")
+        self.assertEqual(self.errors(d), [
+            "labels.sh: node 3: a HAMi node without its entry in gpushare-hami-nodes"])
+
     def test_dra_capacity_not_whole_mib_and_driver_mode(self):
         d = self.emit("fractions/uneven-dra.yaml")
         self.edit(d, "resourceclaims.yaml", 'memory: "4198Mi"', 'memory: "4198.5Mi"')
