@@ -102,7 +102,8 @@ check-valgrind: $(VUNIT_BIN) build/vg/gpushare
 	@echo $(VUNIT_BIN) | tr ' ' '\n' | (cd tests && GS_TOP=.. xargs -P 2 -I T \
 	    sh -c 'echo "== valgrind T"; $(VALGRIND) ../T >/dev/null')
 	@# The goldens in two halves at once: valgrind is one core's work each.
-	@cases=$$(cd tests/cli/cases && ls *.cmd | sed 's/\.cmd$$//'); \
+	@cases=$$(cd tests/cli/cases && ls *.cmd | sed 's/\.cmd$$//' | \
+	     grep -vxF -f ../valgrind-skip); \
 	 odd=$$(echo "$$cases" | awk 'NR % 2'); even=$$(echo "$$cases" | awk 'NR % 2 == 0'); \
 	 GS_WRAP='$(VALGRIND)' sh tests/cli/run.sh build/vg/gpushare $$odd \
 	     > build/vg/cli-odd.log 2>&1 & pid=$$!; \

@@ -277,7 +277,7 @@ const repl_cmd repl_commands[] = {
 	  "(gpushare-workloads(5)); lists are written a,b, current as TYPE:COUNT[:SHARE],\n"
 	  "object one key at a time (object.kind=StatefulSet; object= for the\n"
 	  "defaults). With *, set the scenario's keys: cloud, pricing, via,\n"
-	  "targetUtilization, instances, gpus, namespace and placement.",
+	  "targetUtilization, instances, gpus, namespace, placement and fractions.",
 	  NULL, 2, -1 },
 	{ "rm", cmd_rm, "NAME...", "remove workloads", "Remove the workloads named.", NULL, 1, -1 },
 	{ "undo", cmd_undo, "", "take back the last change",

@@ -48,14 +48,18 @@ gs_bnode *gs_bnode_new(gs_nodeset *ns, const gs_instance *in, gs_micros price,
 }
 
 /* Must the workload's replicas on GPUs g keep to distinct nodes? spread:
- * gpu too on time-sliced and MPS GPUs under the device plugin, pinned
+ * gpu too on fractions, and on time-sliced and MPS GPUs under the device
+ * plugin, pinned
  * placement as well as robust: the device plugin, not the plan, picks
  * which GPU's slot serves a pod, so only one replica per node keeps them
  * on distinct GPUs (a DRA claim names its GPU). (Whole GPUs are distinct
  * by themselves; a MIG node's instances are not yet held to it.) */
 static int spreads_nodes(const gs_planner *pl, const gs_workload *w, const gs_pgpu *g)
 {
+	/* A fraction's scheduler (HAMi's, or DRA's capacity) picks the GPU of
+	 * the node too, under either path. */
 	return w->spread == GS_SPREAD_NODE ||
+	       (w->spread == GS_SPREAD_GPU && g->strategy == GS_STRATEGY_FRACTION) ||
 	       (w->spread == GS_SPREAD_GPU && !pl->via_dra &&
 	        (g->strategy == GS_STRATEGY_TIME_SLICING || g->strategy == GS_STRATEGY_MPS));
 }

@@ -218,6 +218,11 @@ gs_pgpu *gs_pack_add_gpu(gs_pack *pk, const gs_gpu *g, gs_strategy st);
 int gs_pgpu_add_group(gs_pgpu *pg, const gs_group *gr);
 void gs_groups_free(gs_group *gs, int n);
 void gs_pack_release(gs_pack *p);
+/* The fraction backend the file allows a group of these replicas (no_ts:
+ * some member rules out time-slicing); NONE when it allows none. */
+gs_backend gs_frac_backend(const struct gs_planner *pl, int no_ts);
+/* The backend of pg's fractions; NONE unless pg is GS_STRATEGY_FRACTION. */
+gs_backend gs_pgpu_backend(const struct gs_planner *pl, const gs_pgpu *pg);
 
 /* ---- a packing as words (pack_keep.c) ----------------------------------- */
 
@@ -283,10 +288,6 @@ gs_rule gs_mps_rule(const gs_planner *pl, const gs_gpu *g, const gs_group *gr, i
  * fraction where the file allows one and its rules hold for the group,
  * else MPS where time-slicing is ruled out, else time-slicing. */
 gs_strategy gs_group_share(const gs_planner *pl, const gs_gpu *g, const gs_group *gr);
-/* The backend of pg's fractions; NONE unless pg is GS_STRATEGY_FRACTION. */
-gs_backend gs_pgpu_backend(const gs_planner *pl, const gs_pgpu *pg);
-/* The fraction backend the file allows a group of these replicas. */
-gs_backend gs_frac_backend(const gs_planner *pl, int no_ts);
 /* Why the whole group gr (two replicas or more) would not hold as fractions
  * of backend b on a GPU of model g: its memory, the backend's client
  * limit or SM limits (GS_RULE_OK: it would). */

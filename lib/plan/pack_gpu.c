@@ -68,3 +68,19 @@ void gs_pack_release(gs_pack *p)
 	free(p->gpus);
 	memset(p, 0, sizeof *p);
 }
+
+/* The fraction backend a group of these replicas would use: MPS where
+ * time-slicing is ruled out (HAMi and DRA time-slice compute), else the
+ * file's first; NONE when the file names none. Here, in the leaf, since
+ * the packers and the robust rules both ask it. */
+gs_backend gs_frac_backend(const gs_planner *pl, int no_ts)
+{
+	return no_ts ? pl->frac_mps : pl->frac_ts;
+}
+
+gs_backend gs_pgpu_backend(const gs_planner *pl, const gs_pgpu *pg)
+{
+	if (pg->strategy != GS_STRATEGY_FRACTION || pg->ng < 1)
+		return GS_BACKEND_NONE;
+	return gs_frac_backend(pl, pg->g[0].no_ts);
+}

@@ -193,12 +193,9 @@ static gs_rule share_rule(const gs_planner *pl, const gs_gpu *g, const gs_group 
 	return GS_RULE_OK;
 }
 
-/* The fraction backend a group of these replicas would use: MPS where
- * time-slicing is ruled out (HAMi and DRA time-slice compute), else the
- * file's first; NONE when the file names none. */
 static gs_backend frac_backend(const gs_planner *pl, int no_ts)
 {
-	return no_ts ? pl->frac_mps : pl->frac_ts;
+	return gs_frac_backend(pl, no_ts);
 }
 
 /* A fraction where the file allows one and its rules hold; else MPS where
@@ -236,8 +233,6 @@ gs_rule gs_frac_group_rule(const gs_planner *pl, const gs_gpu *g, const gs_group
 	return frac_rule(pl, g, &most, gr->reps[gr->n - 1], b, f);
 }
 
-gs_backend gs_frac_backend(const gs_planner *pl, int no_ts) { return frac_backend(pl, no_ts); }
-
 /* Does the whole group hold as a fraction of backend b? */
 static int frac_holds(const gs_planner *pl, const gs_gpu *g, const gs_group *gr, gs_backend b)
 {
@@ -254,12 +249,6 @@ gs_strategy gs_group_share(const gs_planner *pl, const gs_gpu *g, const gs_group
 	return gr->no_ts ? GS_STRATEGY_MPS : GS_STRATEGY_TIME_SLICING;
 }
 
-gs_backend gs_pgpu_backend(const gs_planner *pl, const gs_pgpu *pg)
-{
-	if (pg->strategy != GS_STRATEGY_FRACTION || pg->ng < 1)
-		return GS_BACKEND_NONE;
-	return frac_backend(pl, pg->g[0].no_ts);
-}
 
 /* Joining makes the group shared: by a fraction where the file allows
  * one, else by MPS where time-slicing is ruled out, whose limits isolate

@@ -7,6 +7,7 @@
 
 #include "catalog/offer.h"
 #include "plan/robust.h"
+#include "plan/share_rule.h"
 #include "scenario/scenario.h"
 
 /* One workload that may reach the GPU: its replica's needs, and how many
@@ -176,12 +177,56 @@ static int64_t node_headroom(const gs_planner *pl, const int *reps, int n)
 	return room;
 }
 
+/* DRA's consumable capacity seats a claim on any GPU of its node with
+ * memory left, and nothing limits compute: the most compute a set of the
+ * node's replicas whose memory fits one GPU puts on it (0/1 knapsack over
+ * memory in units of 256 MiB, each replica's rounded down, so that the
+ * sets counted include every set that fits). HAMi's scheduler limits the
+ * SM percentages too (at most 100 together), and MPS limits are claimed
+ * per GPU: those need no worst case. */
+#define DRA_UNIT_SHIFT 28
+
+static int dra_worst_ok(const gs_planner *pl, const gs_gpu *g, const int *reps, int count)
+{
+	int64_t cap = gs_usable_bytes(g) >> DRA_UNIT_SHIFT, *best;
+	int ok;
+	if (!(best = calloc((size_t)cap + 1, sizeof *best)))
+		return 0;
+	for (int i = 0; i < count; i++) {
+		int64_t w = pl->reps[reps[i]].w->memory_bytes >> DRA_UNIT_SHIFT;
+		int64_t c = gs_rep_comp(pl, reps[i], g);
+		for (int64_t m = cap; m >= w; m--)
+			if (best[m - w] + c > best[m])
+				best[m] = best[m - w] + c;
+	}
+	ok = gs_share_within(best[cap], pl->target);
+	free(best);
+	return ok;
+}
+
+static int fraction_node_ok(const gs_planner *pl, const gs_pgpu *const *on, int n,
+                            const gs_pgpu *pg)
+{
+	int count = 0, ok, *reps;
+	if (pl->placement != GS_PLACEMENT_ROBUST || gs_pgpu_backend(pl, pg) != GS_BACKEND_DRA)
+		return 1;
+	if (!(reps = node_reps(on, n, pg, &count)))
+		return 0;
+	ok = dra_worst_ok(pl, pg->model, reps, count);
+	if (!ok && pl->robust_bound)
+		++*pl->robust_bound;
+	free(reps);
+	return ok;
+}
+
 int gs_robust_node_ok(const gs_planner *pl, const gs_pgpu *const *on, int n,
                       const gs_pgpu *pg, gs_strategy st, int k)
 {
 	int count = 0, ok, *reps = NULL;
 	gs_worst w;
 	int64_t offer;
+	if (st == GS_STRATEGY_FRACTION && pg->strategy == GS_STRATEGY_FRACTION)
+		return fraction_node_ok(pl, on, n, pg);
 	/* A time-sliced node advertises its largest group's slots on every
 	 * GPU (MPS nodes are bought per client count). */
 	for (int i = 0; st == GS_STRATEGY_TIME_SLICING && i <= n; i++) {

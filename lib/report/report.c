@@ -79,6 +79,7 @@ static const char css[] =
 	".s-ts{--c:#b7791f;--t:#fbebcf}\n"
 	".s-mps{--c:#2f855a;--t:#d6efe1}\n"
 	".s-mig{--c:#805ad5;--t:#e9e1f8}\n"
+	".s-frac{--c:#c53030;--t:#fadcdc}\n"
 	".unused{--c:#b3bac4;--t:#eceef1}\n"
 	/* The chargeback's pictures (cost_report.c): a colour per team, idle
 	 * grey. */
@@ -384,12 +385,26 @@ static void workloads(gs_buf *b, const gs_plan *p)
 	gs_buf_puts(b, "</tbody>\n</table>\n</div>\n</section>\n");
 }
 
-static void legend(gs_buf *b)
+static int has_fractions(const gs_plan *p)
+{
+	for (size_t i = 0; i < gs_plan_node_count(p); i++) {
+		const gs_plan_node *n = gs_plan_node_at(p, i);
+		for (size_t g = 0; g < n->n_gpus; g++)
+			if (n->gpus[g].strategy == GS_STRATEGY_FRACTION)
+				return 1;
+	}
+	return 0;
+}
+
+/* The strategies' colours; fractions only where the plan has them. */
+static void legend(gs_buf *b, const gs_plan *p)
 {
 	static const gs_strategy all[] = { GS_STRATEGY_DEDICATED, GS_STRATEGY_TIME_SLICING,
-		                               GS_STRATEGY_MPS, GS_STRATEGY_MIG };
+		                               GS_STRATEGY_MPS, GS_STRATEGY_MIG,
+		                               GS_STRATEGY_FRACTION };
+	size_t n = GS_ARRAY_LEN(all) - !has_fractions(p);
 	gs_buf_puts(b, "<ul class=\"legend\" aria-label=\"Legend\">\n");
-	for (size_t i = 0; i < GS_ARRAY_LEN(all); i++) {
+	for (size_t i = 0; i < n; i++) {
 		gs_buf_puts(b, "<li>");
 		swatch(b, all[i]);
 		gs_buf_puts(b, "</li>\n");
@@ -445,6 +460,8 @@ static void gpu_caption(gs_buf *b, const gs_plan_gpu *g)
 		gs_buf_puts(b, "unused");
 	else
 		gs_buf_puts(b, label(g->strategy));
+	if (g->strategy == GS_STRATEGY_FRACTION)
+		gs_buf_printf(b, " (%s)", gs_backend_name(g->backend));
 	if (g->strategy == GS_STRATEGY_TIME_SLICING || g->strategy == GS_STRATEGY_MPS)
 		gs_buf_printf(b, ", %d replicas", g->replicas);
 	memory(b, g->n_assignments, g->memory_bytes, g->memory_offer_bytes,
@@ -486,7 +503,7 @@ static void nodes(gs_buf *b, const gs_plan *p)
 {
 	gs_buf_puts(b, "<section aria-labelledby=\"h-nodes\">\n"
 	               "<h2 id=\"h-nodes\">GPUs per node</h2>\n");
-	legend(b);
+	legend(b, p);
 	gs_buf_puts(b, "<div class=\"nodes\">\n");
 	for (size_t i = 0; i < gs_plan_node_count(p); i++) {
 		const gs_plan_node *n = gs_plan_node_at(p, i);

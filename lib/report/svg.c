@@ -226,7 +226,10 @@ static void shares_axis(gs_buf *b, int64_t total)
 static void draw_share(gs_buf *b, gs_strategy s, const gs_assignment *a, int x, int w,
                        gs_buf *t1, gs_buf *t2, gs_buf *t3)
 {
-	box bx = { s == GS_STRATEGY_MPS ? "seg s-mps" : "seg s-ts", NULL, NULL, NULL, NULL };
+	box bx = { s == GS_STRATEGY_MPS        ? "seg s-mps"
+	           : s == GS_STRATEGY_FRACTION ? "seg s-frac"
+	                                       : "seg s-ts",
+		   NULL, NULL, NULL, NULL };
 
 	tmp_reset3(t1, t2, t3);
 	replica_name(t1, a);
@@ -356,7 +359,8 @@ void gs_svg_gpu(gs_buf *b, const gs_plan_gpu *g, size_t node)
 	int unused = gs_svg_gpu_unused(g);
 	int axis = !unused && (g->strategy == GS_STRATEGY_MIG ||
 	                       g->strategy == GS_STRATEGY_TIME_SLICING ||
-	                       g->strategy == GS_STRATEGY_MPS);
+	                       g->strategy == GS_STRATEGY_MPS ||
+	                       g->strategy == GS_STRATEGY_FRACTION);
 
 	snprintf(id, sizeof id, "gpu-%zu-%d", node + 1, g->index);
 	gs_buf_printf(&name, "GPU %d, ", g->index);

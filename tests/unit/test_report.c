@@ -356,6 +356,24 @@ static void test_retention(void **state)
 	page_free(&pg);
 }
 
+/* Fraction GPUs: their colour, backend and shares; the legend names
+ * fractions only where the plan has them. */
+static void test_fractions(void **state)
+{
+	page pg, none;
+	(void)state;
+	page_make(&pg, "cli/fixtures/fractions/uneven.yaml", "fractions");
+	page_make(&none, "cli/fixtures/fractions/uneven-none.yaml", "none");
+	assert_contains(pg.html, "<span class=\"sw s-frac\" aria-hidden=\"true\"></span>"
+	                         "fraction</li>");
+	assert_contains(pg.html, "L4 \xC2\xB7 fraction (hami), memory 21.00 of 21.95 GiB");
+	assert_int_equal(count(pg.html, "class=\"seg s-frac\""), 4);
+	assert_int_equal(count(none.html, "s-frac\""), 0);
+	assert_int_equal(count(none.html, "class=\"seg s-ts\""), 2);
+	page_free(&pg);
+	page_free(&none);
+}
+
 static void test_hostile_title(void **state)
 {
 	page pg;
@@ -471,6 +489,7 @@ int main(void)
 		cmocka_unit_test(test_mixed_fleet),
 		cmocka_unit_test(test_memory_and_notes),
 		cmocka_unit_test(test_retention),
+		cmocka_unit_test(test_fractions),
 		cmocka_unit_test(test_hostile_title),
 		cmocka_unit_test(test_gpu_pictures),
 		cmocka_unit_test(test_arguments),

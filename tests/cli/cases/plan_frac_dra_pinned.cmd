@@ -1,0 +1,1 @@
+plan $FIXTURES/fractions/dra-pinned.yaml
