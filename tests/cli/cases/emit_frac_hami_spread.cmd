@@ -1,2 +1,2 @@
-emit workloads $FIXTURES/fractions-emit/four-hami-spread.yaml --example-deployments
-# chat is spread: gpu on four L4s of one node: no anti-affinity, as HAMi never puts two 17408 MiB caps on one (22478 MiB accounted).
+emit workloads $FIXTURES/fractions-emit/hami-spread.yaml --example-deployments
+# spread: gpu on HAMi: chat (two caps overflow an L4) without anti-affinity, embed (two fit) one pod per node.
