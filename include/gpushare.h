@@ -807,9 +807,10 @@ typedef enum gs_emit_kind {
 	GS_EMIT_WORKLOADS,       /* workloads.yaml: patches or Deployments */
 	GS_EMIT_DRA,             /* resourceclaims.yaml: DRA claims */
 	GS_EMIT_KARPENTER,       /* karpenter.yaml: NodePools, EC2NodeClass */
-	GS_EMIT_DRA_DRIVER       /* dra-driver-values.yaml: DRA driver Helm values */
+	GS_EMIT_DRA_DRIVER,      /* dra-driver-values.yaml: DRA driver Helm values */
+	GS_EMIT_HAMI             /* hami-values.yaml: HAMi Helm values (fractions) */
 } gs_emit_kind;
-#define GS_EMIT_KIND_COUNT 8
+#define GS_EMIT_KIND_COUNT 9
 
 /* AUTO: the newest the cluster's Kubernetes (kube_minor) serves: v1 from
  * 1.34, v1beta2 on 1.33, v1beta1 on 1.32. */

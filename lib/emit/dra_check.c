@@ -14,7 +14,9 @@
 /* Claims with via: dra, or with --dra: then DRA is the cluster's stack. */
 int gs_emit_wants_dra(const gs_plan *p, const gs_emit_opts *o)
 {
-	return o->dra || gs_scenario_via(gs_plan_scenario(p)) == GS_VIA_DRA;
+	/* DRA capacity and MPS fractions exist only through DRA claims. */
+	return o->dra || gs_scenario_via(gs_plan_scenario(p)) == GS_VIA_DRA ||
+	       gs_emit_has_backend(p, GS_BACKEND_DRA) || gs_emit_has_backend(p, GS_BACKEND_MPS);
 }
 
 const char *gs_emit_namespace_of(const gs_plan *p, const gs_workload *w)
@@ -77,7 +79,10 @@ static int shared_gpu_mixed(const gs_plan *p, const gs_plan_gpu *pg, size_t i, s
                             gs_error *err)
 {
 	const gs_plan_mig *mi = pg->mig;
-	if (pg->strategy != GS_STRATEGY_DEDICATED &&
+	/* Capacity claims are each pod's own, and HAMi's GPUs take none:
+	 * namespaces may share them. */
+	if (pg->strategy != GS_STRATEGY_DEDICATED && gs_emit_backend(pg) != GS_BACKEND_DRA &&
+	    gs_emit_backend(pg) != GS_BACKEND_HAMI &&
 	    mixed(p, pg->assignments, pg->n_assignments, i, g, err) < 0)
 		return GS_EINVAL;
 	for (size_t m = 0; m < pg->n_mig; m++)

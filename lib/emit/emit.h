@@ -85,6 +85,57 @@ int gs_emit_mig_shared(const gs_plan_mig *mi);
  * GS_EMIT_DRA_TEMPLATE for one, "gpushare-gpu-x3" for three. */
 void gs_emit_dra_template_name(char *buf, size_t n, int count);
 
+/* ---- fractions (backend.c, fraction.c) ----------------------------------- */
+
+/* HAMi's names (Project-HAMi/HAMi charts/hami/values.yaml): its scheduler,
+ * the memory cap (MiB) and SM % a container asks for beside nvidia.com/gpu,
+ * and the node label its device plugin's DaemonSet selects. */
+#define GS_EMIT_HAMI_SCHEDULER "hami-scheduler"
+#define GS_EMIT_HAMI_MEM       "nvidia.com/gpumem"
+#define GS_EMIT_HAMI_CORES     "nvidia.com/gpucores"
+#define GS_EMIT_HAMI_SPLIT     10 /* deviceSplitCount's default */
+/* The label of a fraction GPU's pods and nodes: its backend's name. */
+#define GS_EMIT_FRACTION_LABEL "gpushare.io/fraction"
+
+/* g's backend when it is a fraction of a whole GPU, else NONE. */
+gs_backend gs_emit_backend(const gs_plan_gpu *g);
+/* Whether the plan has fraction GPUs of backend b holding replicas. */
+int gs_emit_has_backend(const gs_plan *p, gs_backend b);
+/* The backend of a node's fraction GPUs (a node has one), else NONE. */
+gs_backend gs_emit_node_backend(const gs_plan_node *n);
+int gs_emit_wants_hami(const gs_plan *p, const gs_emit_opts *o);
+/* The sum of g's replicas' memory caps in MiB. */
+int64_t gs_emit_gpu_caps_mib(const gs_plan_gpu *g);
+/* HAMi's deviceMemoryScaling in ppm for model m: the least s with
+ * floor(reported x s) = usable memory, so that HAMi never hands out the
+ * memory the driver keeps; the values' global one, the least of the
+ * plan's HAMi models'; whether the models differ, so that each HAMi node
+ * gets its own in HAMi's per-node config (labels.sh writes it, named by
+ * GS_EMIT_HAMI_NODES); and the MiB HAMi accounts for a GPU of model m. */
+int64_t gs_emit_hami_model_scaling_ppm(const gs_gpu *m);
+int64_t gs_emit_hami_scaling_ppm(const gs_plan *p);
+int gs_emit_hami_per_node(const gs_plan *p);
+int64_t gs_emit_hami_budget_mib(const gs_gpu *m, int64_t scaling_ppm);
+#define GS_EMIT_HAMI_NODES     "gpushare-hami-nodes"
+#define GS_EMIT_HAMI_NAMESPACE "kube-system"
+/* What a DRA capacity claim asks for a cap of mib on a GPU of model m:
+ * mib x reported / usable memory, rounded up. The scheduler counts a
+ * device's reported memory, so claims that fit it never hold more than
+ * its usable memory's worth of caps. */
+int64_t gs_emit_capacity_mib(const gs_gpu *m, int64_t mib);
+/* Whether g's backend may put two replicas of w on one GPU of g's model
+ * (HAMi: two caps within what it accounts, two SM % within 100; DRA: two
+ * requests within the device's capacity). spread: gpu then needs the
+ * pods on distinct nodes; otherwise the backend keeps them apart. */
+int gs_emit_fraction_pairs(const gs_plan *p, const gs_plan_gpu *g, const gs_workload *w);
+/* deviceSplitCount: its default, or the most replicas of one HAMi GPU. */
+int gs_emit_hami_split(const gs_plan *p);
+/* Refuses fractions no cluster can run as planned (fraction.c). */
+int gs_emit_fraction_check(const gs_plan *p, const gs_emit_opts *o, gs_error *err);
+/* The ResourceClaimTemplate of a workload's DRA capacity fractions
+ * ("gpushare-chat-18432mi"): its pods' claims request that memory. */
+void gs_emit_capacity_template_name(char *buf, size_t n, const gs_workload *w, int64_t mib);
+
 /* ---- the kinds, one render function each --------------------------------- */
 
 int gs_emit_device_plugin(const gs_plan *p, const gs_emit_opts *o, gs_buf *b);
@@ -98,5 +149,6 @@ int gs_emit_workloads_check(const gs_plan *p, const gs_emit_opts *o, gs_error *e
 int gs_emit_dra(const gs_plan *p, const gs_emit_opts *o, gs_buf *b);
 int gs_emit_karpenter(const gs_plan *p, const gs_emit_opts *o, gs_buf *b);
 int gs_emit_dra_driver(const gs_plan *p, const gs_emit_opts *o, gs_buf *b);
+int gs_emit_hami(const gs_plan *p, const gs_emit_opts *o, gs_buf *b);
 
 #endif

@@ -52,6 +52,13 @@ static void dns_part(const char *s, char *out)
 		*c = *c == '_' ? '-' : (char)tolower((unsigned char)*c);
 }
 
+void gs_emit_capacity_template_name(char *buf, size_t n, const gs_workload *w, int64_t mib)
+{
+	char name[64];
+	dns_part(w->name, name);
+	snprintf(buf, n, "gpushare-%s-%lldmi", name, (long long)mib);
+}
+
 void gs_emit_mig_template_name(char *buf, size_t n, const gs_workload *w,
                                const gs_mig_profile *prof)
 {
@@ -261,6 +268,42 @@ static void mig_claims(ctx *c, const gs_plan_gpu *pg, size_t node, size_t gpu)
 	}
 }
 
+/* A template per workload and memory cap: each pod's claim asks that
+ * much of a GPU's memory capacity (KEP-5075), so the scheduler puts it on
+ * any device with that much left; pods of any namespace may share one. */
+static void capacity_claims(ctx *c, const gs_plan_gpu *pg)
+{
+	for (size_t a = 0; a < pg->n_assignments; a++) {
+		const gs_assignment *as = &pg->assignments[a];
+		const char *ns = gs_emit_namespace_of(c->p, as->workload);
+		gs_node *dev, *req, *inner, *cap, *reqs;
+		int64_t mib = gs_emit_capacity_mib(pg->model, as->memory_limit_mib);
+		char name[160], mem[32];
+		int fresh;
+		gs_emit_capacity_template_name(name, sizeof name, as->workload, mib);
+		if ((fresh = first_time(&c->done, ns, name)) != 1) {
+			c->bad |= fresh < 0;
+			continue;
+		}
+		dev = devices(&c->bad, c->api, "gpu", "gpu.nvidia.com", NULL, NULL, 1);
+		req = gs_node_get(dev, "requests");
+		req = req && req->n ? req->items[0] : NULL;
+		inner = c->api == GS_DRA_V1BETA1 ? req : gs_node_get(req, "exactly");
+		cap = gs_emit_map();
+		reqs = gs_emit_map();
+		snprintf(mem, sizeof mem, "%lldMi", (long long)mib);
+		gs_emit_put(&c->bad, reqs, "memory", gs_node_str(mem));
+		gs_emit_put(&c->bad, cap, "requests", reqs);
+		if (inner)
+			gs_emit_put(&c->bad, inner, "capacity", cap);
+		else {
+			gs_node_free(cap);
+			c->bad = 1;
+		}
+		gs_emit_doc(c->b, claim_doc(&c->bad, c->api, 1, name, ns, dev));
+	}
+}
+
 static void gpu_claims(ctx *c, const gs_plan_gpu *pg, size_t node, size_t gpu)
 {
 	char name[64];
@@ -270,13 +313,17 @@ static void gpu_claims(ctx *c, const gs_plan_gpu *pg, size_t node, size_t gpu)
 		mig_claims(c, pg, node, gpu);
 		return;
 	}
-	if (!pg->n_assignments)
+	if (!pg->n_assignments || gs_emit_backend(pg) == GS_BACKEND_HAMI)
 		return;
+	if (gs_emit_backend(pg) == GS_BACKEND_DRA) {
+		capacity_claims(c, pg);
+		return;
+	}
 	ns = gs_emit_namespace_of(c->p, pg->assignments[0].workload);
 	if (pg->strategy != GS_STRATEGY_DEDICATED) {
+		int mps = pg->strategy == GS_STRATEGY_MPS || gs_emit_backend(pg) == GS_BACKEND_MPS;
 		gs_node *cfg = opaque(&c->bad, "GpuConfig",
-		                      pg->strategy == GS_STRATEGY_MPS ? mps_sharing(&c->bad, pg)
-		                                                      : ts_sharing(&c->bad, 1),
+		                      mps ? mps_sharing(&c->bad, pg) : ts_sharing(&c->bad, 1),
 		                      "gpu");
 		gs_emit_claim_name(name, sizeof name, node, gpu);
 		gs_emit_doc(c->b, claim_doc(&c->bad, c->api, 0, name, ns,
@@ -361,6 +408,23 @@ static void needs(const ctx *c, const gs_emit_opts *o, gs_dra_api api)
 	gs_buf_puts(b, ".\n# Claims are used by pods of their own namespace only. The NVIDIA "
 	               "DRA driver\n# (dra-driver-values.yaml) serves gpu.nvidia.com and "
 	               "mig.nvidia.com.\n");
+	if (gs_emit_has_backend(c->p, GS_BACKEND_DRA))
+		gs_buf_printf(b, "# Templates with capacity.requests.memory share a GPU by "
+		                 "consumable capacity\n# (KEP-5075; %s)\n# and the driver's "
+		                 "ConsumableShares (dra-driver-values.yaml). The scheduler "
+		                 "accounts\n# the memory; nothing holds a container to it.\n",
+		              o->kube_minor >= 36 ? "feature gate DRAConsumableCapacity, beta "
+		                                    "and on by default"
+		                                  : "turn on the alpha feature gate "
+		                                    "DRAConsumableCapacity=true");
+	if (gs_emit_has_backend(c->p, GS_BACKEND_DRA))
+		gs_buf_puts(b, "# Each asks its workload's gpuMemory x its GPU's reported / "
+		               "usable memory, so\n# the claims a device's reported memory holds "
+		               "never need more than its usable\n# memory.\n");
+	if (gs_emit_has_backend(c->p, GS_BACKEND_MPS))
+		gs_buf_puts(b, "# MPS fractions: the claim's MPS defaults are its loosest "
+		               "client's limits; each\n# client lowers them to its own in its "
+		               "environment (workloads' patches).\n");
 	if (o->kube_minor >= 34 && has_mig(c->p))
 		gs_buf_printf(b, "# The DeviceClasses give pods that ask for "
 		                 "nvidia.com/mig-<profile> a MIG slice\n# through DRA "

@@ -131,6 +131,16 @@ static gs_node *template_labels(int *bad, const gs_plan_node *f)
 		gs_emit_put(bad, labels, "nvidia.com/mig.config", gs_node_str(f->mig_config));
 	if (f->pool)
 		gs_emit_put(bad, labels, POOL_LABEL, gs_node_str(f->pool));
+	/* A fraction node's backend; a HAMi node runs HAMi's device plugin,
+	 * not the GPU Operator's (labels.sh sets the same). */
+	if (gs_emit_node_backend(f) != GS_BACKEND_NONE)
+		gs_emit_put(bad, labels, GS_EMIT_FRACTION_LABEL,
+		            gs_node_str(gs_backend_name(gs_emit_node_backend(f))));
+	if (gs_emit_node_backend(f) == GS_BACKEND_HAMI) {
+		gs_emit_put(bad, labels, "gpu", gs_node_str("on"));
+		gs_emit_put(bad, labels, "nvidia.com/gpu.deploy.device-plugin",
+		            gs_node_str("false"));
+	}
 	return labels;
 }
 
@@ -296,14 +306,22 @@ static void dra_note(gs_buf *b)
 	               "(IGNORE_DRA_REQUESTS=true), by these labels.\n");
 }
 
+/* Whether group g's nodes take DRA claims: a DRA stack's, but for HAMi's
+ * nodes, whose device plugin stays. */
+static int group_dra(const gs_plan *p, const gs_emit_opts *o, const groups *gs, size_t g)
+{
+	return gs_emit_wants_dra(p, o) &&
+	       gs_emit_node_backend(gs_plan_node_at(p, gs->first[g])) != GS_BACKEND_HAMI;
+}
+
 static int render(const gs_plan *p, const gs_emit_opts *o, const groups *gs, gs_buf *b)
 {
 	int bad = 0, dra = gs_emit_wants_dra(p, o), any = 0;
 	gs_kp_res r[GS_KP_MAX_RES];
 	int nr;
 
-	for (size_t g = 0; g < gs->n && !dra; g++)
-		any |= wants_overlay(p, o, gs, g, r, &nr);
+	for (size_t g = 0; g < gs->n; g++)
+		any |= !group_dra(p, o, gs, g) && wants_overlay(p, o, gs, g, r, &nr);
 	gs_emit_header(b, p, o, gs_emit_help(GS_EMIT_KARPENTER),
 	               "kubectl apply -f karpenter.yaml (set the EC2NodeClass role and discovery "
 	               "tags first)");
@@ -312,10 +330,10 @@ static int render(const gs_plan *p, const gs_emit_opts *o, const groups *gs, gs_
 	if (dra)
 		dra_note(b);
 	for (size_t g = 0; g < gs->n; g++)
-		gs_emit_doc(b, nodepool(&bad, p, o, gs, g, dra));
+		gs_emit_doc(b, nodepool(&bad, p, o, gs, g, group_dra(p, o, gs, g)));
 	gs_emit_doc(b, nodeclass(&bad));
-	for (size_t g = 0; g < gs->n && !dra; g++) {
-		if (!wants_overlay(p, o, gs, g, r, &nr))
+	for (size_t g = 0; g < gs->n; g++) {
+		if (group_dra(p, o, gs, g) || !wants_overlay(p, o, gs, g, r, &nr))
 			continue;
 		if (nr < 0)
 			return -1;

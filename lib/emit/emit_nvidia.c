@@ -389,6 +389,48 @@ static void put_set_check(gs_buf *b, size_t i, const gs_plan_node *pn)
 		                 "node.kubernetes.io/instance-type=%s)\"\n", type, type);
 }
 
+/* A fraction node says its backend; a HAMi node runs HAMi's device
+ * plugin (its chart's nvidiaNodeSelector) and not the GPU Operator's,
+ * which would advertise the same nvidia.com/gpu. */
+static void put_fraction_labels(gs_buf *b, const gs_plan_node *pn)
+{
+	gs_backend be = gs_emit_node_backend(pn);
+	if (be == GS_BACKEND_NONE)
+		return;
+	gs_buf_printf(b, " '%s=%s'", GS_EMIT_FRACTION_LABEL, gs_backend_name(be));
+	if (be == GS_BACKEND_HAMI)
+		gs_buf_puts(b, " 'gpu=on' 'nvidia.com/gpu.deploy.device-plugin=false'");
+}
+
+/* HAMi's per-node config, where the plan's HAMi models need scalings of
+ * their own: one entry per HAMi node, named as the node is (only labels.sh
+ * knows the names), in the ConfigMap hami-values.yaml points at. */
+static void put_hami_nodes(gs_buf *b, const gs_plan *p)
+{
+	char s[32];
+	if (!gs_emit_hami_per_node(p))
+		return;
+	gs_buf_printf(b, "\n# HAMi's per-node memory scaling (its models differ): the "
+	                 "ConfigMap\n# %s that hami-values.yaml names.\nhami_nodes=\n"
+	                 "hami_node() { # NODE SCALING\n\thami_nodes=\"${hami_nodes:+"
+	                 "$hami_nodes,}{\\\"name\\\":\\\"$1\\\",\\\"devicememoryscaling\\\":$2,"
+	                 "\\\"devicesplitcount\\\":%d}\"\n}\n", GS_EMIT_HAMI_NODES,
+	              gs_emit_hami_split(p));
+	for (size_t i = 0; i < gs_plan_node_count(p); i++) {
+		const gs_plan_node *n = gs_plan_node_at(p, i);
+		int64_t ppm;
+		if (gs_emit_node_backend(n) != GS_BACKEND_HAMI)
+			continue;
+		ppm = gs_emit_hami_model_scaling_ppm(n->gpus[0].model);
+		snprintf(s, sizeof s, "%lld.%06lld", (long long)(ppm / 1000000),
+		         (long long)(ppm % 1000000));
+		gs_buf_printf(b, "hami_node \"$NODE_%zu\" %s\n", i + 1, s);
+	}
+	gs_buf_printf(b, "kubectl create configmap %s -n %s \\\n\t--from-literal=config.json="
+	                 "\"{\\\"nodeconfig\\\":[$hami_nodes]}\" --dry-run=client -o yaml |\n"
+	                 "\tkubectl apply -f -\n", GS_EMIT_HAMI_NODES, GS_EMIT_HAMI_NAMESPACE);
+}
+
 int gs_emit_labels(const gs_plan *p, const gs_emit_opts *o, gs_buf *b)
 {
 	/* Under DRA no device-plugin config is selected: MIG geometry only. */
@@ -436,7 +478,9 @@ int gs_emit_labels(const gs_plan *p, const gs_emit_opts *o, gs_buf *b)
 			gs_buf_printf(b, " 'nvidia.com/mig.config=%s'", pn->mig_config);
 		if (pn->pool)
 			gs_buf_printf(b, " 'gpushare.io/pool=%s'", pn->pool);
+		put_fraction_labels(b, pn);
 		gs_buf_puts(b, " --overwrite\n");
 	}
+	put_hami_nodes(b, p);
 	return 0;
 }

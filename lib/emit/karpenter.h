@@ -19,7 +19,9 @@ typedef struct gs_kp_res {
 /* The extended resources a node's device plugin advertises once its
  * configs are applied: nvidia.com/gpu (whole GPUs, or time-slice/MPS
  * replicas without --rename-shared), nvidia.com/gpu.shared, and per MIG
- * profile nvidia.com/mig-<profile>[.shared]. nvidia.com/gpu always comes
+ * profile nvidia.com/mig-<profile>[.shared]; on a HAMi GPU its slots, and
+ * the nvidia.com/gpumem and nvidia.com/gpucores HAMi pods ask beside.
+ * nvidia.com/gpu always comes
  * first, 0 when every GPU is MIG-enabled or renamed. Returns the count of
  * entries, or -1 if more than GS_KP_MAX_RES. */
 int gs_kp_capacity(const gs_plan_node *n, const gs_emit_opts *o, gs_kp_res *out);

@@ -24,6 +24,21 @@ static int add(gs_kp_res *r, int *nr, const char *name, long count)
 	return 0;
 }
 
+/* What HAMi's device plugin and scheduler count on a GPU: its slots as
+ * nvidia.com/gpu, and the memory (its model's usable MiB; a plan of
+ * several models scales all by the least, which this never exceeds by
+ * more than that) and SM % its pods ask beside. */
+static int hami(gs_kp_res *r, int *nr, const gs_plan_gpu *pg)
+{
+	long slots = pg->n_assignments > GS_EMIT_HAMI_SPLIT ? (long)pg->n_assignments
+	                                                     : GS_EMIT_HAMI_SPLIT;
+	const gs_gpu *m = pg->model;
+	long mib = (long)(m->usable_memory_mib > 0 ? m->usable_memory_mib : m->memory_mib);
+	if (add(r, nr, "nvidia.com/gpu", slots) < 0 || add(r, nr, GS_EMIT_HAMI_MEM, mib) < 0)
+		return -1;
+	return add(r, nr, GS_EMIT_HAMI_CORES, 100);
+}
+
 int gs_kp_capacity(const gs_plan_node *n, const gs_emit_opts *o, gs_kp_res *out)
 {
 	int nr = 0, bad = 0;
@@ -44,6 +59,10 @@ int gs_kp_capacity(const gs_plan_node *n, const gs_emit_opts *o, gs_kp_res *out)
 		}
 		if (pg->n_mig)
 			continue;
+		if (gs_emit_backend(pg) == GS_BACKEND_HAMI) {
+			bad |= hami(out, &nr, pg) < 0;
+			continue;
+		}
 		if (shared && o->rename_shared)
 			bad |= add(out, &nr, "nvidia.com/gpu.shared", pg->replicas) < 0;
 		else

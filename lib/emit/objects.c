@@ -131,7 +131,9 @@ static int same_request(const place *a, const place *b)
 	return strcmp(a->resource, b->resource) == 0 &&
 	       strcmp(a->claim, b->claim) == 0 &&
 	       strcmp(a->request, b->request) == 0 &&
-	       a->template_ == b->template_ && a->count == b->count;
+	       a->template_ == b->template_ && a->count == b->count &&
+	       a->backend == b->backend && a->frac_mib == b->frac_mib &&
+	       a->frac_cores == b->frac_cores;
 }
 
 const char *gs_emit_api_version(gs_object_kind k)
@@ -194,9 +196,12 @@ static gs_eobject *find_group(gs_eobjects *out, size_t first, const place *pl,
 }
 
 /* Spread keeps replicas on distinct nodes; spread: gpu too on time-sliced
- * and MPS GPUs, where the device plugin picks the GPU (robust.h). */
+ * and MPS GPUs, where the device plugin picks the GPU (robust.h), and on
+ * fractions whose backend could put two of them on one GPU. */
 static int spreads(const wctx *c, const gs_plan_gpu *g)
 {
+	if (c->w->spread == GS_SPREAD_GPU && g->strategy == GS_STRATEGY_FRACTION)
+		return gs_emit_fraction_pairs(c->p, g, c->w);
 	return c->w->spread == GS_SPREAD_NODE ||
 	       (c->w->spread == GS_SPREAD_GPU && !c->pinned &&
 	        (g->strategy == GS_STRATEGY_TIME_SLICING ||
@@ -213,6 +218,8 @@ static int group(const wctx *c, const spots *sp, size_t wi, gs_eobjects *out,
 		gs_eobject *e;
 		place pl;
 		gs_emit_place_of(c->p, c->o, s->node, s->gpu, s->mig, &pl);
+		if (s->mig < 0)
+			gs_emit_place_fraction(&nd->gpus[s->gpu], c->w, &pl);
 		if (!(e = find_group(out, first, &pl, nd->pool, c->pinned)) &&
 		    !(e = new_object(out, cap, c, &pl)))
 			return -1;

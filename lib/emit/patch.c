@@ -148,13 +148,23 @@ static const gs_node *real_container(const gs_eobject *e, const gs_emit_opts *o)
 	return c;
 }
 
+/* Whether the pod asks for resource k itself: the planned resource, or
+ * a HAMi fraction's memory cap and SM %. */
+static int asked(const char *k, const place *pl)
+{
+	return strcmp(k, pl->resource) == 0 ||
+	       (pl->backend == GS_BACKEND_HAMI &&
+	        (strcmp(k, GS_EMIT_HAMI_MEM) == 0 || strcmp(k, GS_EMIT_HAMI_CORES) == 0));
+}
+
 /* In section (limits, requests) of the real container: every other GPU
  * resource set to null, which a strategic merge deletes, so the pod asks
  * for the planned resource alone. Without a manifest, nvidia.com/gpu (what
  * an unplanned GPU pod asks) in limits. */
 static void drop_others(int *bad, gs_node *map, const gs_node *real,
-                        const char *section, const char *keep)
+                        const char *section, const place *pl)
 {
+	const char *keep = pl->resource;
 	const gs_node *have =
 	    real ? gs_node_get(gs_node_get(real, "resources"), section) : NULL;
 	if (!real) {
@@ -167,21 +177,39 @@ static void drop_others(int *bad, gs_node *map, const gs_node *real,
 	for (size_t i = 0; have && have->kind == GS_NODE_MAP && i < have->n;
 	     i++) {
 		const char *k = have->keys[i]->text;
-		if (strncmp(k, "nvidia.com/", 11) == 0 && strcmp(k, keep) != 0)
+		if (strncmp(k, "nvidia.com/", 11) == 0 && !asked(k, pl))
 			gs_emit_put(bad, map, k,
 			            gs_node_new(GS_NODE_NULL, NULL));
 	}
 }
 
+/* A HAMi fraction's cap and SM % beside its nvidia.com/gpu (as limits:
+ * the API server copies them to requests). */
+static void put_hami(int *bad, gs_node *m, const place *pl)
+{
+	if (pl->backend != GS_BACKEND_HAMI)
+		return;
+	gs_emit_put(bad, m, GS_EMIT_HAMI_MEM, gs_node_int(pl->frac_mib));
+	gs_emit_put(bad, m, GS_EMIT_HAMI_CORES, gs_node_int(pl->frac_cores));
+}
+
 /* Puts section (limits, requests) into res: the planned resource, if
  * any, and null for the GPU resources it replaces. */
 static void put_section(int *bad, gs_node *res, const gs_node *real,
-                        const char *section, const char *keep, int count)
+                        const char *section, const place *pl)
 {
 	gs_node *m = gs_emit_map();
-	if (*keep && strcmp(section, "limits") == 0)
-		gs_emit_put(bad, m, keep, gs_node_int(count));
-	drop_others(bad, m, real, section, keep);
+	int limits = strcmp(section, "limits") == 0;
+	if (*pl->resource && limits)
+		gs_emit_put(bad, m, pl->resource, gs_node_int(pl->count));
+	if (limits)
+		put_hami(bad, m, pl);
+	else if (pl->backend == GS_BACKEND_HAMI && *pl->resource) {
+		/* Requests the manifest has must equal the limits. */
+		gs_emit_put(bad, m, pl->resource, gs_node_int(pl->count));
+		put_hami(bad, m, pl);
+	}
+	drop_others(bad, m, real, section, pl);
 	if (m && m->n)
 		gs_emit_put(bad, res, section, m);
 	else
@@ -207,14 +235,14 @@ static gs_node *container_resources(int *bad, const gs_eobject *e,
 			gs_node *lim = gs_emit_map();
 			gs_emit_put(bad, lim, e->where.resource,
 			            gs_node_int(e->where.count));
+			put_hami(bad, lim, &e->where);
 			gs_emit_put(bad, res, "limits", lim);
 		}
 		return res;
 	}
-	put_section(bad, res, real, "limits", e->where.resource, e->where.count);
+	put_section(bad, res, real, "limits", &e->where);
 	if (real && gs_node_get(gs_node_get(real, "resources"), "requests"))
-		put_section(bad, res, real, "requests", e->where.resource,
-		            e->where.count);
+		put_section(bad, res, real, "requests", &e->where);
 	return res;
 }
 
@@ -230,6 +258,10 @@ static gs_node *pod_spec(int *bad, const gs_eobject *e, const gs_emit_opts *o)
 		gs_emit_put(bad, spec, "affinity", aff);
 	else
 		gs_node_free(aff);
+	/* HAMi's scheduler accounts gpumem and gpucores, which no node
+	 * advertises: the default scheduler could not place the pod. */
+	if (e->where.backend == GS_BACKEND_HAMI)
+		gs_emit_put(bad, spec, "schedulerName", gs_node_str(GS_EMIT_HAMI_SCHEDULER));
 	gs_emit_put(bad, spec, "tolerations", tolerations(bad));
 	if (e->where.claim[0]) {
 		gs_node *rcs = gs_emit_seq(), *rc = gs_emit_map();
@@ -272,6 +304,9 @@ static gs_node *pod_labels(int *bad, const gs_eobject *e)
 {
 	gs_node *l = gs_emit_map();
 	gs_emit_put(bad, l, GS_EMIT_WORKLOAD_LABEL, gs_node_str(e->w->name));
+	if (e->where.backend != GS_BACKEND_NONE)
+		gs_emit_put(bad, l, GS_EMIT_FRACTION_LABEL,
+		            gs_node_str(gs_backend_name(e->where.backend)));
 	if (e->copy) {
 		char n[16];
 		snprintf(n, sizeof n, "%d", e->copy + 1);

@@ -28,7 +28,7 @@ static void dra_place(const gs_plan_gpu *g, size_t node, size_t gpu, long mig, p
 		return;
 	}
 	gs_emit_claim_name(pl->claim, sizeof pl->claim, node, gpu);
-	if (g->strategy == GS_STRATEGY_MPS)
+	if (g->strategy == GS_STRATEGY_MPS || gs_emit_backend(g) == GS_BACKEND_MPS)
 		pl->mps_gpu = g;
 }
 
@@ -44,7 +44,8 @@ void gs_emit_place_of(const gs_plan *p, const gs_emit_opts *o, size_t node, size
 	if (mig < 0 && g->strategy == GS_STRATEGY_DEDICATED && g->n_assignments &&
 	    g->assignments[0].workload->gpus_per_replica > 1)
 		pl->count = g->assignments[0].workload->gpus_per_replica;
-	if (gs_emit_wants_dra(p, o))
+	/* HAMi's nodes keep HAMi's device plugin beside a DRA stack. */
+	if (gs_emit_wants_dra(p, o) && gs_emit_backend(g) != GS_BACKEND_HAMI)
 		dra_place(g, node, gpu, mig, pl);
 	else if (mig >= 0)
 		gs_emit_mig_resource(g->mig[mig].profile,
@@ -53,6 +54,28 @@ void gs_emit_place_of(const gs_plan *p, const gs_emit_opts *o, size_t node, size
 	else
 		snprintf(pl->resource, sizeof pl->resource, "nvidia.com/gpu%s",
 		         o->rename_shared && g->strategy != GS_STRATEGY_DEDICATED ? ".shared" : "");
+}
+
+void gs_emit_place_fraction(const gs_plan_gpu *g, const gs_workload *w, place *pl)
+{
+	const gs_assignment *a = NULL;
+	if (gs_emit_backend(g) == GS_BACKEND_NONE)
+		return;
+	for (size_t k = 0; k < g->n_assignments && !a; k++)
+		if (g->assignments[k].workload == w)
+			a = &g->assignments[k];
+	pl->backend = gs_emit_backend(g);
+	pl->frac_mib = a ? a->memory_limit_mib : 0;
+	pl->frac_cores = a ? a->thread_percent : 0;
+	/* HAMi's device plugin advertises nvidia.com/gpu, never renamed. */
+	if (pl->backend == GS_BACKEND_HAMI)
+		snprintf(pl->resource, sizeof pl->resource, "nvidia.com/gpu");
+	/* Each pod a claim of its own, on any device with the memory left. */
+	if (pl->backend == GS_BACKEND_DRA) {
+		pl->frac_mib = gs_emit_capacity_mib(g->model, pl->frac_mib);
+		gs_emit_capacity_template_name(pl->claim, sizeof pl->claim, w, pl->frac_mib);
+		pl->template_ = 1;
+	}
 }
 
 static gs_node *env_var(int *bad, const char *name, const char *value)

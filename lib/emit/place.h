@@ -22,12 +22,23 @@ typedef struct place {
 	/* Whole GPUs the pod requests: its workload's gpusPerReplica on a
 	 * dedicated GPU, else 1. A patch never changes it. */
 	int count;
+	/* A fraction's backend (NONE: not a fraction) and its limits: a HAMi
+	 * pod asks them as nvidia.com/gpumem and nvidia.com/gpucores, a DRA
+	 * capacity claim the memory; MPS sets them in the environment. */
+	gs_backend backend;
+	int64_t frac_mib;
+	int frac_cores;
 } place;
 
 /* The place of the replica on GPU gpu of the plan's node `node`, in MIG
  * instance mig (-1: the whole GPU). */
 void gs_emit_place_of(const gs_plan *p, const gs_emit_opts *o, size_t node, size_t gpu,
                       long mig, place *pl);
+
+/* Completes pl for workload w's replica on a fraction GPU g (place_of
+ * first): its backend and limits, and under DRA capacity the template of
+ * w's memory. Nothing for other GPUs. */
+void gs_emit_place_fraction(const gs_plan_gpu *g, const gs_workload *w, place *pl);
 
 /* The environment workload w's container needs at pl, put into the
  * container map c as `env` (nothing when none is needed): an MPS client's

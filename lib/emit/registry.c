@@ -63,6 +63,12 @@ static const kind_row rows[GS_EMIT_KIND_COUNT] = {
 		gs_emit_dra_driver, gs_emit_wants_dra, "use --dra or via: dra",
 		"Helm values of NVIDIA's DRA driver for GPUs, with the feature gates the claims "
 		"need.", 0, NULL },
+	[GS_EMIT_HAMI] = {
+		"hami", "hami-values.yaml",
+		gs_emit_hami, gs_emit_wants_hami,
+		"no GPU is a HAMi fraction; allow them with fractions: [hami]",
+		"HAMi Helm values for the plan's HAMi fractions: the scheduler, its webhook and "
+		"the vGPU device plugin.", 0, NULL },
 };
 
 const char *gs_emit_kind_name(gs_emit_kind k) { return rows[k].name; }
@@ -99,7 +105,8 @@ int gs_emit(const gs_plan *p, gs_emit_kind k, const gs_emit_opts *o, char **out,
 	if (!o->namespace_ || !gs_is_dns_label(o->namespace_))
 		return gs_fail(err, GS_EINVAL, "namespace '%s' must be a DNS-1123 label: "
 		               GS_DNS_LABEL_RULE, o->namespace_ ? o->namespace_ : "");
-	if ((rc = gs_emit_dra_check(p, o, err)) < 0)
+	if ((rc = gs_emit_dra_check(p, o, err)) < 0 ||
+	    (rc = gs_emit_fraction_check(p, o, err)) < 0)
 		return rc;
 	if (!gs_emit_wanted(p, k, o))
 		return gs_fail(err, GS_EINVAL, "the plan has no %s configuration (%s)",

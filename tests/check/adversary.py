@@ -62,8 +62,10 @@ planner's lib/catalog/offer.c):
              patch never changes a workload's GPU count); and more than one
              unit of a shared resource (R >= 2) is a violation: the device
              plugin may hand it N replicas of one GPU
-  dra        pods that take DRA claims are not modelled: each such object
-             is reported, never passed silently
+  dra        claims of whole GPUs, time-sliced and MPS claims by name, and
+             capacity claims are played by fraction_moves.py; pods that take
+             MIG claims are not modelled: each such object is reported, never
+             passed silently
 One line per violation: `node N (TYPE) UNIT: RULE: pods: figures`.  Exit 1
 if any, else `adversary: N nodes, M workloads, 0 violations` and exit 0.
 Exit 2: unreadable or malformed input.
@@ -80,6 +82,8 @@ import sys
 from decimal import Decimal, ROUND_CEILING
 
 import yaml
+
+import fraction_moves as frac
 
 PPM = 1000000
 MIB = 1 << 20
@@ -304,6 +308,8 @@ class Emitted:
         self.mig = {}        # mig config name -> list of device entries
         self.mig_default = None
         self.dp_enabled = True
+        self.hami_values = None
+        self.claims = frac.Claims()
         for f in sorted(glob.glob(os.path.join(d, "*.yaml"))):
             for doc in load_docs(f):
                 self.read_doc(doc)
@@ -311,10 +317,15 @@ class Emitted:
         if not os.path.exists(lab):
             raise Bad("%s: no labels.sh" % d)
         self.labels = parse_labels_sh(lab)
+        self.hami_node_scaling = frac.hami_node_scaling(lab)
         self.objects = load_objects(d)
 
     def read_doc(self, doc):
         if not isinstance(doc, dict):
+            return
+        self.claims.read(doc)
+        if frac.is_hami_values(doc):
+            self.hami_values = doc
             return
         if doc.get("kind") == "ConfigMap":
             data = doc.get("data") or {}
@@ -516,7 +527,13 @@ def build_nodes(em, plan, cat, errors):
         mode, res, rdef = sharing_of(cfg)
         geo = node.labels.get(MIG_LABEL, em.mig_default)
         mig = mig_geometry(em.mig.get(geo) if geo else None, count)
-        for gi in range(count):
+        # The GPU Operator's device plugin is off here (HAMi's runs): it
+        # advertises nothing (fraction_moves.py plays HAMi).
+        if node.labels.get("nvidia.com/gpu.deploy.device-plugin") == "false":
+            count_units = 0
+        else:
+            count_units = count
+        for gi in range(count_units):
             slices = mig.get(gi)
             if slices and strategy in ("mixed", "single") and model["mig"]:
                 for si, prof in enumerate(slices):
@@ -621,6 +638,7 @@ class Obj:
                     if k.startswith("nvidia.com/") or k.startswith("gpu.nvidia.com"):
                         self.requests[k] = max(self.requests.get(k, 0), int(v))
         self.claims = ps.get("resourceClaims") or []
+        frac.obj_fraction(self, (doc.get("metadata") or {}).get("namespace"))
         self.one_per_node = False
         self.skew = None
         aff = ps.get("affinity") or {}
@@ -677,9 +695,10 @@ def owner(kind, name, doc, wls, by_object):
 # -- the adversary ---------------------------------------------------------------
 
 class Adversary:
-    def __init__(self, nodes, objs, wls, target, cat):
+    def __init__(self, nodes, objs, wls, target, cat, em=None):
         self.nodes, self.objs, self.wls, self.target, self.cat = nodes, objs, wls, target, cat
         self.out = []
+        self.frac = frac.Fractions(self, em)
 
     def v(self, where, rule, text):
         self.out.append("%s: %s: %s" % (where, rule, text))
@@ -706,7 +725,7 @@ class Adversary:
             # workload -> (objects admitted here, resources they request)
             here = {}
             for o in self.objs:
-                if o.wl is None or not o.admits(node):
+                if o.wl is None or not o.admits(node) or self.frac.modelled(o):
                     continue
                 if not o.requests and not o.claims:
                     continue
@@ -726,8 +745,9 @@ class Adversary:
                                              here)
             self.check_spread(node, caps, per_gpu)
         self.check_counts()
+        self.frac.run(elig, placed)
         for o in self.objs:
-            if o.claims and o.wl is not None:
+            if o.claims and o.wl is not None and not self.frac.modelled(o):
                 # Never a silent pass: DRA is not modelled (yet).
                 placed[o.wl.name] = True
                 self.v("object %s %s" % (o.kind, o.name), "dra",
@@ -932,7 +952,7 @@ def check(d, wfile, plan_path, profiles=None, surge=True):
 
     def play(with_surge):
         objs = [Obj(k, n, doc, wl, with_surge) for k, n, doc, wl in owners]
-        return Adversary(nodes, objs, wls, target, cat).run()
+        return Adversary(nodes, objs, wls, target, cat, em).run()
 
     out = play(False)
     if surge:

@@ -3,14 +3,16 @@
 #
 # usage: sh tests/check/adversary.sh GPUSHARE
 #
-# First the checker's own tests (test_adversary.py).  Then, for every
-# examples/*.yaml, the issue's reproduction (ADV_REPRO, default
+# First the checker's own tests (test_adversary.py, test_fraction_moves.py).
+# Then, for every examples/*.yaml and fractions fixture, the issue's reproduction (ADV_REPRO, default
 # ../shared/repro/eks-team.yaml beside the tree; skipped with a note when it
 # is missing) and ADV_CASES (default 20) random workload files from gen.py
 # (seeds 1..N): `gpushare plan FILE --emit DIR --format json`, then
 # adversary.py DIR FILE PLAN.json.  A random case that has no plan (exit 1
 # naming a workload) passes; any other failure to plan fails.  ADV_SURGE=0
 # leaves out the pods of a rolling update's surge (adversary.py --no-surge).
+# ADV_FRACTIONS=hami|dra|mps also plays each random fleet with that backend
+# allowed (fractions: [...]).
 # With ADV_KEEP=DIR each failing input is copied there with its violations.
 # A file with placement: pinned is planned with --manifests (a Deployment
 # per workload), which its copies need.
@@ -71,11 +73,13 @@ fail() { # FILE LABEL REASON-FILE
 	fi
 }
 
-if "$py" "$here/test_adversary.py" >"$tmp/self" 2>&1; then
-	passed=$((passed + 1))
-else
-	fail "$here/test_adversary.py" "test_adversary.py (the checker's own tests)" "$tmp/self"
-fi
+for t in test_adversary test_fraction_moves; do
+	if "$py" "$here/$t.py" >"$tmp/self" 2>&1; then
+		passed=$((passed + 1))
+	else
+		fail "$here/$t.py" "$t.py (the checker's own tests)" "$tmp/self"
+	fi
+done
 
 # manifests FILE OUT: a Deployment per workload (container main, or its
 # object's), which placement: pinned needs for the copies it makes.
@@ -101,7 +105,8 @@ one() {
 	out=$tmp/$1
 	why=$tmp/$1.why
 	man=
-	if grep -q '^placement: pinned' "$2"; then
+	if grep -q '^placement: pinned' "$2" || ! grep -q 'container' "$2" ||
+	   grep -q '^fractions:' "$2"; then
 		manifests "$2" "$out.man" && man="--manifests $out.man"
 	fi
 	$tmo "$bin" plan "$2" --emit "$out" --format json $man >"$out.json" 2>"$out.err"
@@ -132,6 +137,14 @@ for f in "$top"/examples/*.yaml; do
 	b=$(basename "$f" .yaml)
 	one "example-$b" "$f" "examples/$b.yaml" yes
 done
+# The fractions' fixtures: HAMi, DRA capacity and MPS limits (not the
+# files that must fail to load).
+for f in "$top"/tests/cli/fixtures/fractions/*.yaml "$top"/tests/cli/fixtures/fractions-emit/*.yaml; do
+	[ -e "$f" ] || continue
+	b=$(basename "$f" .yaml)
+	case $b in err-*) continue ;; esac
+	one "frac-$b" "$f" "${f#"$top"/}" yes
+done
 if [ -f "$repro" ]; then
 	# The reproduction names no containers: each workload's pods are
 	# taken to have one, 'main' (patches must name the one they change).
@@ -149,6 +162,15 @@ if [ "$cases" -gt 0 ]; then
 	i=1
 	while [ "$i" -le "$cases" ]; do
 		one "case-$i" "$tmp/cases/case-$i.yaml" "seed $i (python3 tests/check/gen.py $i)" no
+		# ADV_FRACTIONS=hami (or dra, mps): the same fleet allowing
+		# fractions of that backend (HAMi on the device plugin's stack).
+		if [ -n "${ADV_FRACTIONS:-}" ]; then
+			sed -e "s/^version: 1$/version: 1\nfractions: [$ADV_FRACTIONS]/" \
+			    -e "$( [ "$ADV_FRACTIONS" = hami ] && echo 's/^via: dra$/via: device-plugin/')" \
+			    "$tmp/cases/case-$i.yaml" >"$tmp/cases/frac-$i.yaml"
+			one "frac-$i" "$tmp/cases/frac-$i.yaml" \
+			    "seed $i with fractions: [$ADV_FRACTIONS]" no
+		fi
 		i=$((i + 1))
 	done
 fi

@@ -84,6 +84,12 @@ def advertised(node, rename):
             for m in g["mig"]:
                 r = m["replicas"]
                 cap[mig_resource(m["profile"], rename and r > 1)] += max(r, 1)
+        elif g.get("backend") == "hami":
+            # HAMi's slots, and what its pods ask beside: the plan's usable
+            # memory (GiB to 2 decimals, rounded down to MiB) and SM %.
+            cap[GPU] += max(10, len(g["assignments"]))
+            cap["nvidia.com/gpumem"] += int(g["memory_capacity_gib"] * 1024)
+            cap["nvidia.com/gpucores"] += 100
         elif g["strategy"] in ("time-slicing", "mps"):
             cap[GPU + (".shared" if rename else "")] += g["replicas"]
         else:

@@ -1,8 +1,8 @@
 #!/bin/sh
 # karpenter_replay.sh BIN - replays every planned pod against the emitted
 # Karpenter NodePools and NodeOverlays (karpenter_replay.py): the examples
-# (those on cloud: all also planned on AWS alone), the repro EKS team, and
-# random fleets of tests/check/gen.py.
+# (those on cloud: all also planned on AWS alone), the repro EKS team, the
+# fractions fixtures, and random fleets of tests/check/gen.py.
 set -u
 bin=$1
 here=$(dirname "$0")
@@ -30,5 +30,13 @@ if [ -f "$repro" ]; then
 	    "$repro" >"$tmp/repro/eks-team.yaml"
 	set -- "$@" "$tmp/repro/eks-team.yaml"
 fi
+# The fractions fixtures (HAMi pods ask gpumem and gpucores too), with a
+# container named as above.
+mkdir -p "$tmp/frac"
+for f in "$top"/tests/cli/fixtures/fractions/*.yaml "$top"/tests/cli/fixtures/fractions-emit/*.yaml; do
+	case $(basename "$f") in err-*) continue ;; esac
+	sed 's/^\(  - name: .*\)$/\1\n    object: {container: main}/' "$f" >"$tmp/frac/$(basename "$f")"
+	set -- "$@" "$tmp/frac/$(basename "$f")"
+done
 $py "$here/../check/gen.py" --dir "$tmp/cases" 1 "${KARPENTER_CASES:-30}" || exit 1
 exec $py "$here/karpenter_replay.py" "$bin" "$@" "$tmp"/cases/*.yaml

@@ -1,8 +1,10 @@
 #!/bin/sh
-# validate.sh BIN - plans every example, emits its Kubernetes configuration
-# in several variants, and runs the offline validators of shared/tools
-# (Kubernetes schemas and API rules, NVIDIA's device-plugin and mig-parted
-# parsers) over every file. Skips loudly only where Node is missing.
+# validate.sh BIN - plans every example and fractions fixture, emits its
+# Kubernetes configuration in several variants, and runs the offline
+# validators of shared/tools (Kubernetes schemas and API rules, NVIDIA's
+# device-plugin and mig-parted parsers) and our fraction_check.py (HAMi,
+# DRA capacity, MPS limits) over every file. Skips loudly only where Node is
+# missing.
 set -u
 bin=$1
 top=$(pwd)
@@ -71,6 +73,9 @@ variant() { # name example extra-options...
 			check "$name/$f.yaml (nvidia)" $py "$dest/validate-nvidia.py" --quiet "$dir/$f.yaml"
 	done
 	check "$name/labels.sh (sh -n)" sh -n "$dir/labels.sh"
+	# The backends' own rules (HAMi values and pods, DRA capacity, MPS
+	# limits) on every set: a set without fractions has none to break.
+	check "$name (fractions)" $py "$top/tests/emit/fraction_check.py" "$dir"
 }
 
 # A Deployment per workload (container main unless named): DRA claims
@@ -107,5 +112,21 @@ for ex in examples/*.yaml; do
 		variant "$base-dra-$kv" "$ex" --dra --kube-version "$kv" --example-deployments
 	done
 done
+# The fractions: HAMi, DRA capacity and MPS limits, each as patches of
+# the manifests and as example Deployments, DRA ones on each Kubernetes
+# version with consumable capacity; then the checker's own tests.
+for ex in tests/cli/fixtures/fractions/*.yaml tests/cli/fixtures/fractions-emit/*.yaml; do
+	base=frac-$(basename "$ex" .yaml)
+	case $base in frac-err-*) continue ;; esac
+	manifests_of "$ex" "$tmp/$base.man"
+	variant "$base" "$ex" --karpenter --manifests "$tmp/$base.man"
+	variant "$base-examples" "$ex" --example-deployments
+	if grep -q '^fractions:.*\(dra\|mps\)' "$ex"; then
+		for kv in 1.34 1.36; do
+			variant "$base-$kv" "$ex" --kube-version "$kv" --example-deployments
+		done
+	fi
+done
+check "test_fraction_check.py" $py "$top/tests/emit/test_fraction_check.py" "$bin"
 echo "validate: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -2376,6 +2376,9 @@ static const char *not_wanted_msg(gs_emit_kind k)
 	case GS_EMIT_KARPENTER:
 		return "error: the plan has no karpenter configuration "
 		       "(Karpenter provisions AWS nodes only)";
+	case GS_EMIT_HAMI:
+		return "error: the plan has no hami configuration "
+		       "(no GPU is a HAMi fraction; allow them with fractions: [hami])";
 	default: return "(always wanted)";
 	}
 }
@@ -2429,7 +2432,8 @@ static void round_trip_one(ctx *c, const rt_case *t, const variant *v)
 		             (t->kind == GS_EMIT_DRA && !uses_dra(c, &o)) ||
 		             (t->kind == GS_EMIT_DRA_DRIVER && !uses_dra(c, &o)) ||
 		             (t->kind == GS_EMIT_DEVICE_PLUGIN && uses_dra(c, &o)) ||
-		             (t->kind == GS_EMIT_KARPENTER && !aws),
+		             (t->kind == GS_EMIT_KARPENTER && !aws) ||
+		             t->kind == GS_EMIT_HAMI, /* no fixture has fractions */
 		      "gs_emit_wanted says no");
 		CHECK(c, gs_emit(c->p, t->kind, &o, &text, &err) == GS_EINVAL,
 		      "an unwanted kind does not fail with GS_EINVAL");
@@ -2506,6 +2510,7 @@ static void test_kind_names(void **state)
 		{ "dra", "resourceclaims.yaml" },
 		{ "karpenter", "karpenter.yaml" },
 		{ "dra-driver", "dra-driver-values.yaml" },
+		{ "hami", "hami-values.yaml" },
 	};
 	gs_emit_kind k = GS_EMIT_LABELS;
 	(void)state;
@@ -2582,7 +2587,7 @@ static void test_not_wanted(void **state)
 	/* The always-wanted kinds. */
 	for (int k = 0; k < GS_EMIT_KIND_COUNT; k++)
 		if (k != GS_EMIT_MIG_PARTED && k != GS_EMIT_DRA && k != GS_EMIT_KARPENTER &&
-		    k != GS_EMIT_DRA_DRIVER)
+		    k != GS_EMIT_DRA_DRIVER && k != GS_EMIT_HAMI)
 			assert_true(gs_emit_wanted(spot, (gs_emit_kind)k, &o));
 
 	/* A kind that does not exist. */
@@ -2604,6 +2609,8 @@ static void test_source_in_header(void **state)
 		char *text = NULL;
 		gs_error err = clean_err();
 		int named = 0, outside = 0;
+		if (k == GS_EMIT_HAMI) /* wanted by HAMi fractions only */
+			continue;
 		/* Every kind but the device plugin's with DRA, which refuses it. */
 		o.dra = k != GS_EMIT_DEVICE_PLUGIN;
 		assert_true(gs_emit_wanted(p, (gs_emit_kind)k, &o));
@@ -2650,6 +2657,8 @@ static void test_help_in_header(void **state)
 			assert_string_not_equal(gs_emit_file_name((gs_emit_kind)j),
 			                        gs_emit_file_name((gs_emit_kind)k));
 		}
+		if (k == GS_EMIT_HAMI) /* wanted by HAMi fractions only */
+			continue;
 		assert_gs_ok(gs_emit(p, (gs_emit_kind)k, &o, &text, &err), &err);
 		line = strncmp(text, "#!", 2) == 0 ? strchr(text, '\n') + 1 : text;
 		assert_true(strncmp(line, "# ", 2) == 0);

@@ -1,0 +1,2 @@
+emit dra-driver $FIXTURES/fractions/uneven-dra.yaml
+# ConsumableShares on, in memory mode.

@@ -1,0 +1,2 @@
+emit hami $FIXTURES/fractions/uneven-none.yaml
+# No fractions allowed: no HAMi values.
