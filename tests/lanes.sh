@@ -23,7 +23,7 @@ lane_a() {
 	sh tests/live/kubectl.sh "$bin"
 	CHECK_CASES=200 sh tests/check/run.sh "$bin"
 	sh tests/hardening/run.sh "$bin"
-	ADV_CASES=20 sh tests/check/adversary.sh "$bin"
+	ADV_CASES=20 ADV_FRACTIONS=hami sh tests/check/adversary.sh "$bin"
 	sh tests/report/run.sh "$bin"
 	python3 tests/cost/sum.py "$bin"
 	sh tests/bench/smoke.sh "$bin"

@@ -186,6 +186,9 @@ static gs_rule share_rule(const gs_planner *pl, const gs_gpu *g, const gs_group 
 	/* A GPU's replicas share its node's CPU and RAM. */
 	if (!gs_host_may_join(pl, g, gr->reps, gr->n, r))
 		return GS_RULE_HOST;
+	if (st == GS_STRATEGY_FRACTION && b == GS_BACKEND_DRA &&
+	    !gs_robust_dra_ok(pl, g, gr->reps, gr->n, r))
+		return gs_rule_fig(f, GS_RULE_TARGET, INT64_MAX, pl->target, gr->n + 1, -1);
 	if (st == GS_STRATEGY_FRACTION)
 		return frac_rule(pl, g, gr, r, b, f);
 	if (st == GS_STRATEGY_MPS)

@@ -177,28 +177,51 @@ static int64_t node_headroom(const gs_planner *pl, const int *reps, int n)
 	return room;
 }
 
-/* DRA's consumable capacity seats a claim on any GPU of its node with
- * memory left, and nothing limits compute: the most compute a set of the
- * node's replicas whose memory fits one GPU puts on it (0/1 knapsack over
- * memory in units of 256 MiB, each replica's rounded down, so that the
- * sets counted include every set that fits). HAMi's scheduler limits the
- * SM percentages too (at most 100 together), and MPS limits are claimed
- * per GPU: those need no worst case. */
+/* DRA's consumable capacity seats a claim on any GPU with memory left
+ * among the nodes its pool may use, under either placement (a claim
+ * cannot name a GPU the plan has not seen), and nothing limits its
+ * compute. So a GPU holds the most compute that replicas of the workloads
+ * it may serve put on it within its memory: every replica of each, as the
+ * pool admits them all (a bounded knapsack over memory in 256 MiB units,
+ * each replica's rounded down, so that every set that fits is counted).
+ * HAMi's scheduler limits the SM percentages as well (at most 100
+ * together), and MPS limits are claimed per GPU: those need no worst
+ * case. */
 #define DRA_UNIT_SHIFT 28
 
-static int dra_worst_ok(const gs_planner *pl, const gs_gpu *g, const int *reps, int count)
+/* Adds w's replicas (as many as could fit) to the knapsack best[0..cap]. */
+static void dra_add(const gs_planner *pl, const gs_gpu *g, int r, int64_t *best, int64_t cap)
+{
+	const gs_workload *w = pl->reps[r].w;
+	int64_t size = w->memory_bytes >> DRA_UNIT_SHIFT, c = gs_rep_comp(pl, r, g);
+	int64_t copies = size ? cap / size + 1 : w->replicas;
+	if (copies > w->replicas)
+		copies = w->replicas;
+	for (int64_t k = 0; k < copies; k++)
+		for (int64_t m = cap; m >= size; m--)
+			if (best[m - size] + c > best[m])
+				best[m] = best[m - size] + c;
+}
+
+/* One replica per workload of reps[0..n) (and r, when not -1). */
+static int first_of(const gs_planner *pl, const int *reps, int n, int r, int at)
+{
+	int x = at < n ? reps[at] : r;
+	for (int i = 0; i < at; i++)
+		if (pl->reps[i < n ? reps[i] : r].wi == pl->reps[x].wi)
+			return 0;
+	return 1;
+}
+
+int gs_robust_dra_ok(const gs_planner *pl, const gs_gpu *g, const int *reps, int n, int r)
 {
 	int64_t cap = gs_usable_bytes(g) >> DRA_UNIT_SHIFT, *best;
-	int ok;
+	int ok, all = n + (r >= 0);
 	if (!(best = calloc((size_t)cap + 1, sizeof *best)))
 		return 0;
-	for (int i = 0; i < count; i++) {
-		int64_t w = pl->reps[reps[i]].w->memory_bytes >> DRA_UNIT_SHIFT;
-		int64_t c = gs_rep_comp(pl, reps[i], g);
-		for (int64_t m = cap; m >= w; m--)
-			if (best[m - w] + c > best[m])
-				best[m] = best[m - w] + c;
-	}
+	for (int i = 0; i < all; i++)
+		if (first_of(pl, reps, n, r, i))
+			dra_add(pl, g, i < n ? reps[i] : r, best, cap);
 	ok = gs_share_within(best[cap], pl->target);
 	free(best);
 	return ok;
@@ -208,11 +231,11 @@ static int fraction_node_ok(const gs_planner *pl, const gs_pgpu *const *on, int 
                             const gs_pgpu *pg)
 {
 	int count = 0, ok, *reps;
-	if (pl->placement != GS_PLACEMENT_ROBUST || gs_pgpu_backend(pl, pg) != GS_BACKEND_DRA)
+	if (gs_pgpu_backend(pl, pg) != GS_BACKEND_DRA)
 		return 1;
 	if (!(reps = node_reps(on, n, pg, &count)))
 		return 0;
-	ok = dra_worst_ok(pl, pg->model, reps, count);
+	ok = gs_robust_dra_ok(pl, pg->model, reps, count, -1);
 	if (!ok && pl->robust_bound)
 		++*pl->robust_bound;
 	free(reps);

@@ -38,6 +38,10 @@ int gs_robust_surely_fits(const gs_planner *pl, const gs_gpu *g, const int *reps
 /* The worst case `worst` in place of the planned sums `planned`, counted
  * in pl->robust_bound when it refuses what they would not (memory over
  * offer, or compute over the target). */
+/* Would a GPU of model g shared as DRA capacity fractions by reps[0..n)
+ * (and r, when not -1) stay within the target whatever claims of their
+ * workloads its scheduler seats on it, memory permitting? */
+int gs_robust_dra_ok(const gs_planner *pl, const gs_gpu *g, const int *reps, int n, int r);
 gs_worst gs_robust_bind(const gs_planner *pl, gs_worst planned, gs_worst worst,
                         int64_t offer);
 
