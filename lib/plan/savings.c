@@ -211,12 +211,11 @@ static int check_fraction_opts(const gs_savings_opts *o, gs_error *err)
 	return 0;
 }
 
-static int finish_fraction(const gs_instance *in, const gs_savings_opts *o, gs_savings *s,
-                           gs_error *err)
+/* What every strategy checks and counts once its replicas per GPU are
+ * known. */
+static int finish(const gs_instance *in, const gs_savings_opts *o, gs_savings *s,
+                  gs_error *err)
 {
-	int rc = gs_savings_fraction(in, o, s, err);
-	if (rc < 0)
-		return rc;
 	if (o->pricing == GS_PRICING_SPOT && in->spot < 0)
 		return gs_fail(err, GS_ENOTFOUND, "no spot price is known for %s",
 		               in->type);
@@ -224,6 +223,13 @@ static int finish_fraction(const gs_instance *in, const gs_savings_opts *o, gs_s
 		return gs_fail(err, GS_EINVAL, "workloads must be 1 to 1000000");
 	count(in, o, s);
 	return 0;
+}
+
+static int finish_fraction(const gs_instance *in, const gs_savings_opts *o, gs_savings *s,
+                           gs_error *err)
+{
+	int rc = gs_savings_fraction(in, o, s, err);
+	return rc < 0 ? rc : finish(in, o, s, err);
 }
 
 int gs_savings_compute(const gs_catalog *cat, const gs_savings_opts *o,
@@ -260,14 +266,8 @@ int gs_savings_compute(const gs_catalog *cat, const gs_savings_opts *o,
 		rc = mig_rule(in, s, err);
 	else
 		shared_rule(s);
-	if (rc < 0)
+	if (rc < 0 || (rc = finish(in, o, s, err)) < 0)
 		return rc;
-	if (o->pricing == GS_PRICING_SPOT && in->spot < 0)
-		return gs_fail(err, GS_ENOTFOUND, "no spot price is known for %s",
-		               in->type);
-	if (o->workloads < 0 || o->workloads > 1000000)
-		return gs_fail(err, GS_EINVAL, "workloads must be 1 to 1000000");
-	count(in, o, s);
 	describe_limits(in, s);
 	return 0;
 }
