@@ -35,6 +35,10 @@ if [ ! -f "$dest/.installed" ] || ! cmp -s "$src/package-lock.json" "$dest/packa
 		{ echo "validate: cannot install the validators (npm ci)" >&2; exit 1; }
 fi
 
+# --install-only: what lanes.sh asks first, so that apply.sh in the other
+# lane finds the validators installed.
+[ "${2:-}" = --install-only ] && exit 0
+
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -115,9 +119,11 @@ done
 # The fractions: HAMi, DRA capacity and MPS limits, each as patches of
 # the manifests and as example Deployments, DRA ones on each Kubernetes
 # version with consumable capacity; then the checker's own tests.
-for ex in tests/cli/fixtures/fractions/*.yaml tests/cli/fixtures/fractions-emit/*.yaml; do
+# (The other fractions fixtures plan no fraction, or the same ones.)
+for ex in tests/cli/fixtures/fractions/uneven.yaml tests/cli/fixtures/fractions/uneven-dra.yaml \
+	tests/cli/fixtures/fractions/heavy.yaml tests/cli/fixtures/fractions/eks-team.yaml \
+	tests/cli/fixtures/fractions-emit/*.yaml; do
 	base=frac-$(basename "$ex" .yaml)
-	case $base in frac-err-*) continue ;; esac
 	manifests_of "$ex" "$tmp/$base.man"
 	variant "$base" "$ex" --karpenter --manifests "$tmp/$base.man"
 	variant "$base-examples" "$ex" --example-deployments
