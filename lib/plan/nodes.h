@@ -16,8 +16,7 @@ typedef struct gs_bnode {
 	const gs_instance *inst;
 	gs_micros price;
 	gs_strategy strategy;  /* one sharing configuration per node */
-	int k;                 /* MPS clients per GPU; a fraction node's
-	                          gs_backend (its key's, plan_keys.c) */
+	int k;                 /* MPS clients per GPU */
 	const gs_pgpu **gpus;
 	int n;
 	int *spread_wl;        /* workloads with spread: node on it */

@@ -71,14 +71,11 @@ static gs_strategy key_strategy(long key)
 	return base == KEY_MIG_TS ? GS_STRATEGY_MIG : (gs_strategy)base;
 }
 
-/* MPS clients per GPU on the key's nodes, or the backend of a fraction
- * key's (gs_bnode.k); 0 for the other strategies. */
+/* MPS clients per GPU on the key's nodes; 0 for the other strategies. */
 static int key_clients(long key)
 {
 	long base = key % KEY_TENANT;
-	if (base >= KEY_FRAC)
-		return (int)(base - KEY_FRAC);
-	return base >= KEY_MPS ? (int)(base - KEY_MPS) : 0;
+	return base >= KEY_MPS && base < KEY_FRAC ? (int)(base - KEY_MPS) : 0;
 }
 
 static int cmp_long(const void *a, const void *b)

@@ -110,6 +110,8 @@ static int fill_mig(gs_plan *p, const gs_planner *pl, const gs_bnode *b, const g
 static int node_slots(const gs_bnode *b)
 {
 	int k = b->k;
+	if (b->strategy == GS_STRATEGY_FRACTION)
+		return 0; /* a fraction advertises no slots */
 	if (b->strategy != GS_STRATEGY_TIME_SLICING)
 		return b->strategy == GS_STRATEGY_DEDICATED ? 1 : k;
 	for (int i = 0; i < b->n; i++)
@@ -128,10 +130,8 @@ static int fill_gpu(gs_plan *p, const gs_planner *pl, const gs_bnode *b, int i, 
 	pg->model = b->inst->gpu;
 	pg->strategy = b->strategy;
 	pg->replicas = b->strategy == GS_STRATEGY_MIG ? 0 : slots;
-	if (b->strategy == GS_STRATEGY_FRACTION) {
-		pg->backend = (gs_backend)b->k;
-		pg->replicas = 0;
-	}
+	if (b->strategy == GS_STRATEGY_FRACTION) /* one backend a node (its key) */
+		pg->backend = gs_pgpu_backend(pl, b->gpus[0]);
 	if (!g)
 		return 0;
 	if (b->strategy == GS_STRATEGY_MIG)
@@ -149,13 +149,16 @@ static int fill_node(gs_plan *p, const gs_planner *pl, const gs_bnode *b,
                      gs_plan_node *out)
 {
 	int slots = node_slots(b);
+	gs_backend backend = b->strategy == GS_STRATEGY_FRACTION
+	                     ? gs_pgpu_backend(pl, b->gpus[0]) : GS_BACKEND_NONE;
 	gs_plan_gpu *gpus = gs_plan_alloc(p, (size_t)b->inst->gpu_count, sizeof *gpus);
 	gs_host room;
 	if (!gpus)
 		return -1;
 	out->instance = b->inst;
 	out->price_per_hour = b->price;
-	out->config = gs_plan_config_name(p, b->inst, b->strategy, slots);
+	out->config = gs_plan_config_name(p, b->inst, b->strategy,
+	                                  backend != GS_BACKEND_NONE ? (int)backend : slots);
 	out->gpus = gpus;
 	out->n_gpus = (size_t)b->inst->gpu_count;
 	room = gs_host_allocatable(b->inst);
