@@ -316,12 +316,19 @@ static int tg_add(tenant_groups *t, int g)
 	return 0;
 }
 
-/* Replica r into one of its tenant's last groups; 1 if it fit. */
+/* Replica r into one of its tenant's last groups; 1 if it fit. Every
+ * rule's worst case is at least the planned sums, and no offer exceeds
+ * the usable memory, so a group those sums overflow is passed over
+ * without asking the rules: most of a window's groups are nearly full. */
 static int fit_open(const gs_planner *pl, const gs_gpu *g, gs_group *gs,
                     const tenant_groups *t, int r)
 {
+	int64_t mem = pl->reps[r].w->memory_bytes, comp = gs_rep_comp(pl, r, g);
+	int64_t usable = gpu_bytes(g);
 	for (int k = t->n - 1; k >= 0 && k >= t->n - GS_FIT_WINDOW; k--) {
 		int j = t->idx[k];
+		if (gs[j].mem + mem > usable || !gs_share_within(gs[j].comp + comp, pl->target))
+			continue;
 		if (can_join(pl, g, &gs[j], r))
 			return group_join(pl, g, &gs[j], r) < 0 ? -1 : 1;
 	}

@@ -71,12 +71,12 @@ enum { KEY_TOTALS = 2, KEY_PACKING = 4 };
 static int eval_key(const gs_planner *pl, const gs_shop *shops, const gs_choice *c, int m,
                     int what, int64_t *key)
 {
-	int k = 0, last = -1, no_mig = 0;
+	int k = 0, last = -1, no_mig = 0, mps_matters = pl->frac_ts == GS_BACKEND_MPS;
 	int64_t head[EVAL_HEAD] = {
 		what, m, (int64_t)(intptr_t)shops, (int64_t)(intptr_t)pl->shops,
 		(int64_t)(intptr_t)pl->cost, (int64_t)(intptr_t)pl->cloud, pl->target,
-		pl->placement, pl->via_dra, pl->no_mps, pl->no_mig, pl->wide, pl->wide_apart,
-		pl->host_needs, pl->robust_bound != NULL,
+		pl->placement, pl->via_dra, 0, pl->no_mig && pl->models[m]->mig_slots, pl->wide,
+		pl->wide_apart, pl->host_needs, pl->robust_bound != NULL,
 	};
 	memcpy(key, head, sizeof head);
 	k = EVAL_HEAD;
@@ -90,7 +90,13 @@ static int eval_key(const gs_planner *pl, const gs_shop *shops, const gs_choice 
 			key[k++] = (int64_t)p->wi * 2 + p->no_mig;
 		last = p->wi;
 		no_mig = p->no_mig;
+		mps_matters |= p->no_ts;
 	}
+	/* no_mps and no_mig change a packing only where MPS (shared groups
+	 * with a replica kept off time-slicing, or MPS fractions) or MIG
+	 * could be in it: elsewhere a plan rebuilt without one of them
+	 * (plan_build.c) finds the packing it had. */
+	key[9] = pl->no_mps && mps_matters;
 	return k;
 }
 
