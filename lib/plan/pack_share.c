@@ -316,6 +316,30 @@ static int tg_add(tenant_groups *t, int g)
 	return 0;
 }
 
+/* Under robust placement the worst case of gr with r in k = n + 1 slots
+ * is at least that of gr's own workloads in k slots, so when theirs
+ * already breaks the target (or, where only time-slicing may share, the
+ * memory), no rule lets r join. That case is kept in the group, as many
+ * replicas ask the same group at the same size. A refusal counted in
+ * pl->robust_bound decides whether the pinned plan is priced, so the full
+ * rules still run until the first one is counted. */
+static int surely_refused(const gs_planner *pl, const gs_gpu *g, gs_group *gr, int r)
+{
+	int no_ts = gr->no_ts || pl->reps[r].no_ts;
+	if (pl->placement != GS_PLACEMENT_ROBUST || (pl->robust_bound && !*pl->robust_bound))
+		return 0;
+	if (gr->worst_k != gr->n + 1) {
+		gs_worst w = gs_robust_worst(pl, g, gr->reps, gr->n, -1, gr->n + 1);
+		gr->worst_k = gr->n + 1;
+		gr->worst_mem = w.mem;
+		gr->worst_comp = w.comp;
+	}
+	if (!gs_share_within(gr->worst_comp, pl->target))
+		return 1;
+	return !no_ts && frac_backend(pl, 0) == GS_BACKEND_NONE &&
+	       gr->worst_mem > gs_memory_offer(g, NULL, GS_STRATEGY_TIME_SLICING, gr->headroom);
+}
+
 /* Replica r into one of its tenant's last groups; 1 if it fit. Every
  * rule's worst case is at least the planned sums, and no offer exceeds
  * the usable memory, so a group those sums overflow is passed over
@@ -327,7 +351,8 @@ static int fit_open(const gs_planner *pl, const gs_gpu *g, gs_group *gs,
 	int64_t usable = gpu_bytes(g);
 	for (int k = t->n - 1; k >= 0 && k >= t->n - GS_FIT_WINDOW; k--) {
 		int j = t->idx[k];
-		if (gs[j].mem + mem > usable || !gs_share_within(gs[j].comp + comp, pl->target))
+		if (gs[j].mem + mem > usable || !gs_share_within(gs[j].comp + comp, pl->target) ||
+		    surely_refused(pl, g, &gs[j], r))
 			continue;
 		if (can_join(pl, g, &gs[j], r))
 			return group_join(pl, g, &gs[j], r) < 0 ? -1 : 1;
