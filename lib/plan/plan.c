@@ -265,7 +265,7 @@ static int fill(gs_plan *p, gs_planner *pl, gs_choice *c, const gs_built *after,
  * few rounds settle it; what is left is the emitter's to refuse. */
 static int build_uniform(gs_planner *pl, gs_choice *c, gs_built *after)
 {
-	int rc = gs_build_after(pl, pl->shops, c, after);
+	int rc = gs_build_chosen(pl, pl->shops, c, after);
 	/* Pinned placement makes copies of an object where it must. */
 	if (gs_scenario_placement(pl->s) == GS_PLACEMENT_PINNED)
 		return rc;
@@ -279,7 +279,7 @@ static int build_uniform(gs_planner *pl, gs_choice *c, gs_built *after)
 		memset(c, 0, sizeof *c);
 		if ((rc = gs_choice_init(pl, c)) == 0 &&
 		    (rc = gs_choose_models(pl, pl->shops, c)) == 0)
-			rc = gs_build_after(pl, pl->shops, c, after);
+			rc = gs_build_chosen(pl, pl->shops, c, after);
 	}
 	return rc;
 }

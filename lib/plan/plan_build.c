@@ -101,42 +101,81 @@ static int has_strategy(const gs_built *b, gs_strategy st)
 	return 0;
 }
 
+static void release_both(gs_built *b, gs_choice *ch, const gs_planner *pl)
+{
+	for (int i = 0; i < 2; i++) {
+		gs_built_release(&b[i]);
+		gs_choice_release(pl, &ch[i]);
+	}
+}
+
+/* The plan without MPS (i = 0) or without MIG (1): c's models packed
+ * again, or, with search, the model search run again from them under
+ * that rule, into ch. */
+static int build_without(gs_planner *pl, gs_shop *shops, const gs_choice *c, int search,
+                         int i, gs_choice *ch, gs_built *b)
+{
+	pl->no_mps = i == 0;
+	pl->no_mig = i == 1;
+	if (!search)
+		return build_shared(pl, shops, c, b);
+	if (gs_choice_fork(pl, c, ch) < 0 || gs_choose_models(pl, shops, ch) < 0)
+		return -1;
+	return build_shared(pl, shops, ch, b);
+}
+
 /* The GPU Operator sets mig.strategy for the whole cluster, and the
  * device plugin refuses MPS under the 'mixed' strategy MIG nodes need: a
  * device-plugin plan holds MIG or MPS, not both. When the shared plan
- * has both, it is rebuilt without each and the cheaper one is kept. */
+ * has both, it is built without each and the cheaper one is kept. With
+ * `chosen` (c itself), the models are chosen again under each rule and
+ * chosen takes the winner's: a choice made with both at hand may lean on
+ * the one left out. */
 static int one_of_mig_mps(gs_planner *pl, gs_shop *shops, const gs_choice *c,
-                          gs_built *after)
+                          gs_choice *chosen, gs_built *after)
 {
 	gs_built b[2];
-	int best;
+	gs_choice ch[2];
+	int best, rc = 0;
 	if (pl->via_dra || !has_strategy(after, GS_STRATEGY_MIG) ||
 	    !has_strategy(after, GS_STRATEGY_MPS))
 		return 0;
 	memset(b, 0, sizeof b);
-	for (int i = 0; i < 2; i++) {
-		int rc;
-		pl->no_mps = i == 0;
-		pl->no_mig = i == 1;
-		if ((rc = build_shared(pl, shops, c, &b[i])) < 0) {
-			gs_built_release(&b[0]);
-			gs_built_release(&b[1]);
-			return rc;
-		}
-	}
+	memset(ch, 0, sizeof ch);
+	for (int i = 0; i < 2 && rc == 0; i++)
+		rc = build_without(pl, shops, c, chosen != NULL, i, &ch[i], &b[i]);
 	pl->no_mps = pl->no_mig = 0;
+	if (rc < 0) {
+		release_both(b, ch, pl);
+		return rc;
+	}
 	best = b[1].cost < b[0].cost;
 	/* What was left out, and what keeping it cost, for the reasons. */
 	pl->left_out = best ? GS_STRATEGY_MIG : GS_STRATEGY_MPS;
 	pl->left_out_cost = b[!best].cost;
 	gs_built_release(after);
 	*after = b[best];
-	gs_built_release(&b[!best]);
+	memset(&b[best], 0, sizeof b[best]);
+	if (chosen)
+		gs_choice_take(chosen, &ch[best]);
+	release_both(b, ch, pl);
 	return 0;
 }
 
 int gs_build_after(gs_planner *pl, gs_shop *shops, const gs_choice *c, gs_built *b)
 {
 	int rc = build_shared(pl, shops, c, b);
-	return rc < 0 ? rc : one_of_mig_mps(pl, shops, c, b);
+	return rc < 0 ? rc : one_of_mig_mps(pl, shops, c, NULL, b);
+}
+
+/* Below this many evaluations (fleets of more than 30,000 replicas) a
+ * search again under each rule can hardly move the models, and would cost
+ * more than the rebuild. */
+#define RESEARCH_BUDGET 10
+
+int gs_build_chosen(gs_planner *pl, gs_shop *shops, gs_choice *c, gs_built *b)
+{
+	int rc = build_shared(pl, shops, c, b);
+	gs_choice *again = gs_choose_budget(pl) >= RESEARCH_BUDGET ? c : NULL;
+	return rc < 0 ? rc : one_of_mig_mps(pl, shops, c, again, b);
 }

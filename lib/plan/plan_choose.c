@@ -268,13 +268,43 @@ int gs_choice_init(const gs_planner *pl, gs_choice *c)
 
 void gs_choice_release(const gs_planner *pl, gs_choice *c)
 {
-	for (size_t i = 0; c->cands && i < pl->s->n; i++)
+	for (size_t i = 0; !c->borrowed && c->cands && i < pl->s->n; i++)
 		free(c->cands[i]);
-	free(c->cands);
+	if (!c->borrowed) {
+		free(c->cands);
+		free(c->ncand);
+	}
 	free(c->model);
-	free(c->ncand);
 	free(c->per_model);
 	memset(c, 0, sizeof *c);
+}
+
+int gs_choice_fork(const gs_planner *pl, const gs_choice *from, gs_choice *to)
+{
+	memset(to, 0, sizeof *to);
+	to->borrowed = 1;
+	to->cands = from->cands;
+	to->ncand = from->ncand;
+	to->failed = from->failed;
+	to->share = from->share;
+	if (!(to->model = malloc((pl->s->n ? pl->s->n : 1) * sizeof *to->model)) ||
+	    !(to->per_model = malloc(GS_MAX_MODELS * sizeof *to->per_model))) {
+		gs_choice_release(pl, to);
+		return -1;
+	}
+	memcpy(to->model, from->model, pl->s->n * sizeof *to->model);
+	memcpy(to->per_model, from->per_model, GS_MAX_MODELS * sizeof *to->per_model);
+	return 0;
+}
+
+void gs_choice_take(gs_choice *c, gs_choice *from)
+{
+	int *model = c->model;
+	gs_total *per_model = c->per_model;
+	c->model = from->model;
+	c->per_model = from->per_model;
+	from->model = model;
+	from->per_model = per_model;
 }
 
 static gs_total sum_totals(const gs_planner *pl, const gs_choice *c)
@@ -394,15 +424,19 @@ static int improve_pass(const gs_planner *pl, gs_shop *shops, gs_choice *c, long
 
 /* Local search over model choices, within a budget of re-packings that
  * shrinks as fleets grow so that 100,000 replicas still plan in a second. */
-static int improve(const gs_planner *pl, gs_shop *shops, gs_choice *c)
+long gs_choose_budget(const gs_planner *pl)
 {
 	/* Each evaluation re-packs one or two models: O(replicas). Small
 	 * fleets get a larger share (measured: 2% cheaper at 1,000 replicas);
 	 * large ones stay fast enough to re-plan at every REPL edit. */
 	long budget = pl->nreps && !pl->quick
 	                  ? (pl->nreps <= 2000 ? 1000000L : 300000L) / pl->nreps : 0;
-	if (budget > 1000)
-		budget = 1000;
+	return budget > 1000 ? 1000 : budget;
+}
+
+static int improve(const gs_planner *pl, gs_shop *shops, gs_choice *c)
+{
+	long budget = gs_choose_budget(pl);
 	for (int pass = 0; pass < 4 && budget > 0; pass++) {
 		int improved = 0;
 		if (improve_pass(pl, shops, c, &budget, &improved) < 0)

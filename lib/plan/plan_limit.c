@@ -94,7 +94,7 @@ static gs_micros cost_at(const gs_planner *pl, int64_t need, gs_micros before)
 	alt.target = need;
 	memset(&b, 0, sizeof b);
 	if (gs_choice_init(&alt, &c) == 0 && gs_choose_models(&alt, alt.shops, &c) == 0 &&
-	    gs_build_after(&alt, alt.shops, &c, &b) == 0)
+	    gs_build_chosen(&alt, alt.shops, &c, &b) == 0)
 		cost = b.cost < before ? b.cost : before;
 	gs_built_release(&b);
 	gs_choice_release(&alt, &c);

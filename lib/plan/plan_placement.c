@@ -20,7 +20,7 @@ static gs_micros pinned_cost(const gs_planner *pl, gs_micros before)
 	memset(&b, 0, sizeof b);
 	if (gs_choice_init(&alt, &c) == 0 &&
 	    gs_choose_models(&alt, alt.shops, &c) == 0 &&
-	    gs_build_after(&alt, alt.shops, &c, &b) == 0)
+	    gs_build_chosen(&alt, alt.shops, &c, &b) == 0)
 		cost = b.cost < before ? b.cost : before;
 	gs_built_release(&b);
 	gs_choice_release(&alt, &c);
@@ -39,7 +39,7 @@ static gs_micros wide_cost(const gs_planner *pl, int apart)
 	alt.robust_bound = NULL;
 	memset(&b, 0, sizeof b);
 	if (gs_choice_init(&alt, &c) == 0 && gs_choose_models(&alt, alt.shops, &c) == 0 &&
-	    gs_build_after(&alt, alt.shops, &c, &b) == 0)
+	    gs_build_chosen(&alt, alt.shops, &c, &b) == 0)
 		cost = b.cost;
 	gs_built_release(&b);
 	gs_choice_release(&alt, &c);

@@ -60,15 +60,24 @@ typedef struct gs_choice {
 	gs_total *per_model;
 	int failed;      /* after -2 from gs_choice_init: the workload */
 	gs_micros share; /* the replicas' cheapest instance shares, summed */
+	int borrowed;    /* cands and ncand belong to the choice it came from */
 } gs_choice;
 
 /* Candidates and a first model per workload: the cheapest share of a
  * GPU. -2 when a workload fits no model. */
 int gs_choice_init(const gs_planner *pl, gs_choice *c);
 void gs_choice_release(const gs_planner *pl, gs_choice *c);
+/* A copy of from's models and totals in to, borrowing its candidates:
+ * from must outlive to. -1 when out of memory. */
+int gs_choice_fork(const gs_planner *pl, const gs_choice *from, gs_choice *to);
+/* Makes c hold the models and totals of `from` (a fork of c), leaving
+ * from with c's. */
+void gs_choice_take(gs_choice *c, gs_choice *from);
 /* Prices every model's packing, then moves workloads between models while
  * the whole plan gets cheaper. */
 int gs_choose_models(const gs_planner *pl, gs_shop *shops, gs_choice *c);
+/* How many evaluations the local search of gs_choose_models may make. */
+long gs_choose_budget(const gs_planner *pl);
 /* What model m's workloads cost, packed and bought: the local search's
  * measure, for the reasons' alternatives (decide_cost.c). */
 int gs_choice_eval(const gs_planner *pl, gs_shop *shops, const gs_choice *c, int m,
@@ -94,6 +103,10 @@ typedef struct gs_built {
 
 /* The shared plan: each model's workloads packed, then bought. */
 int gs_build_after(gs_planner *pl, gs_shop *shops, const gs_choice *c, gs_built *b);
+/* gs_build_after for a choice the model search made: where the plan
+ * holds both MIG and MPS, the search runs again under each rule alone
+ * (from c), and c becomes the cheaper one's choice. */
+int gs_build_chosen(gs_planner *pl, gs_shop *shops, gs_choice *c, gs_built *b);
 /* Whether every workload's replicas in b keep to one model and request
  * one thing (a whole GPU, or one MIG profile), as one template must under
  * placement: robust: 1, 0, or -1 when out of memory. */
