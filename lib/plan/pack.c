@@ -291,7 +291,7 @@ int gs_pack_model(const gs_planner *pl, const gs_gpu *g, const int *reps, int n,
 
 	if (!sh || !fault || split_fault(pl, g, reps, n, sh, &nsh, fault, &nf) < 0 ||
 	    gs_share_first_fit(pl, g, sh, nsh, &shared, &ns) < 0 ||
-	    gs_share_exact(pl, g, shared, &ns) < 0 ||
+	    (!pl->only_tenant && gs_share_exact(pl, g, shared, &ns) < 0) ||
 	    build(pl, g, shared, ns, NULL, fault, nf, out) < 0)
 		goto done;
 	rc = 0;

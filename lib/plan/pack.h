@@ -186,6 +186,8 @@ typedef struct gs_planner {
 	int host_needs;            /* some replica requests host CPU or RAM */
 	int quick;                 /* no local search over models (a first
 	                              estimate, to rank clouds) */
+	int only_tenant;           /* 1 + the tenant whose replicas alone the
+	                            * model search packs (plan_choose.c); 0: all */
 	gs_placement placement;    /* robust: shared GPUs hold their worst case
 	                            * (robust.h) */
 	long *robust_bound;        /* counts where that worst case, not the

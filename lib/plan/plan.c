@@ -278,7 +278,7 @@ static int build_uniform(gs_planner *pl, gs_choice *c, gs_built *after)
 		gs_choice_release(pl, c);
 		memset(c, 0, sizeof *c);
 		if ((rc = gs_choice_init(pl, c)) == 0 &&
-		    (rc = gs_choose_models(pl, pl->shops, c)) == 0)
+		    (rc = gs_choose_models_first(pl, pl->shops, c)) == 0)
 			rc = gs_build_chosen(pl, pl->shops, c, after);
 	}
 	return rc;
@@ -340,7 +340,7 @@ static int make(gs_plan *p, gs_planner *pl, double seconds, gs_error *err)
 		goto done;
 	}
 	if (rc == 0)
-		rc = gs_choose_models(pl, pl->shops, &c);
+		rc = gs_choose_models_first(pl, pl->shops, &c);
 	if (rc == 0 && (!(p->rep_cost = calloc(nr, sizeof *p->rep_cost)) ||
 	                !(p->rep_idle = calloc(nr, sizeof *p->rep_idle))))
 		rc = -1;

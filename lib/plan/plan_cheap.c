@@ -27,36 +27,37 @@ static void cheapest(const gs_planner *pl, const gs_choice *c, int *model)
 	}
 }
 
+/* The second start: c's candidates on their cheapest models per GPU,
+ * searched from there as the first choice was, and kept (into c and
+ * after) when its plan is cheaper. */
 int gs_build_cheapest(gs_planner *pl, gs_shop *shops, gs_choice *c, gs_built *after)
 {
-	int *model = malloc((pl->s->n ? pl->s->n : 1) * sizeof *model);
-	int *keep = c->model, rc, same;
+	gs_choice alt;
 	gs_built b;
+	int rc, one = 1;
 
-	if (!model)
+	memset(&b, 0, sizeof b);
+	if (gs_choice_fork(pl, c, &alt) < 0)
 		return -1;
-	cheapest(pl, c, model);
-	same = memcmp(model, keep, pl->s->n * sizeof *model) == 0;
-	c->model = model;
-	rc = same ? 0 : gs_build_after(pl, shops, c, &b);
-	c->model = keep;
-	if (same || rc < 0) {
-		free(model);
-		return rc;
-	}
-	if (pl->placement == GS_PLACEMENT_ROBUST && (rc = gs_built_one_request(pl, &b)) <= 0) {
-		gs_built_release(&b);
-		free(model);
-		return rc < 0 ? -1 : 0;
-	}
-	if (b.cost < after->cost) {
-		gs_built_release(after);
-		*after = b;
-		c->model = model;
-		free(keep);
+	cheapest(pl, c, alt.model);
+	if (memcmp(alt.model, c->model, pl->s->n * sizeof *alt.model) == 0) {
+		gs_choice_release(pl, &alt);
 		return 0;
 	}
+	rc = gs_choose_models_first(pl, shops, &alt);
+	if (rc == 0)
+		rc = gs_build_chosen(pl, shops, &alt, &b);
+	/* Under robust, a plan in which a workload asks two things is not one. */
+	if (rc == 0 && pl->placement == GS_PLACEMENT_ROBUST &&
+	    (one = gs_built_one_request(pl, &b)) < 0)
+		rc = -1;
+	if (rc == 0 && one == 1 && b.cost < after->cost) {
+		gs_built_release(after);
+		*after = b;
+		memset(&b, 0, sizeof b);
+		gs_choice_take(c, &alt);
+	}
 	gs_built_release(&b);
-	free(model);
-	return 0;
+	gs_choice_release(pl, &alt);
+	return rc;
 }

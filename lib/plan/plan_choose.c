@@ -18,7 +18,8 @@ int gs_reps_of_model(const gs_planner *pl, const gs_choice *c, int m, int **out,
 	if (!v)
 		return -1;
 	for (int r = 0; r < pl->nreps; r++)
-		if (c->model[pl->reps[r].wi] == m)
+		if (c->model[pl->reps[r].wi] == m &&
+		    (!pl->only_tenant || pl->reps[r].tenant == pl->only_tenant - 1))
 			v[k++] = r;
 	*out = v;
 	*n = k;
@@ -58,7 +59,7 @@ static int eval_packed(const gs_planner *pl, gs_shop *shops, const gs_choice *c,
 
 /* The words of the memo's key of an evaluation that come before the
  * workloads. */
-#define EVAL_HEAD 15
+#define EVAL_HEAD 16
 
 /* What the memo keeps under a key: an evaluation's totals, or the
  * packing of a choice the search kept. */
@@ -76,13 +77,13 @@ static int eval_key(const gs_planner *pl, const gs_shop *shops, const gs_choice 
 		what, m, (int64_t)(intptr_t)shops, (int64_t)(intptr_t)pl->shops,
 		(int64_t)(intptr_t)pl->cost, (int64_t)(intptr_t)pl->cloud, pl->target,
 		pl->placement, pl->via_dra, 0, pl->no_mig && pl->models[m]->mig_slots, pl->wide,
-		pl->wide_apart, pl->host_needs, pl->robust_bound != NULL,
+		pl->wide_apart, pl->host_needs, pl->robust_bound != NULL, pl->only_tenant,
 	};
 	memcpy(key, head, sizeof head);
 	k = EVAL_HEAD;
 	for (int r = 0; r < pl->nreps; r++) {
 		const gs_replica *p = &pl->reps[r];
-		if (c->model[p->wi] != m)
+		if (c->model[p->wi] != m || (pl->only_tenant && p->tenant != pl->only_tenant - 1))
 			continue;
 		if (p->wi == last && p->no_mig != no_mig)
 			return -1;
@@ -373,10 +374,16 @@ static int can_use(const gs_choice *c, size_t w, int m)
 	return 0;
 }
 
+/* Does workload w belong to the tenant being searched (all: yes)? */
+static int searched(const gs_planner *pl, const int *tenant_of, size_t w)
+{
+	return !pl->only_tenant || tenant_of[w] == pl->only_tenant - 1;
+}
+
 /* Moves every workload of model `from` that may run on `to` there at once:
  * single moves cannot find that two workloads are cheaper together. */
 static int try_merge(const gs_planner *pl, gs_shop *shops, gs_choice *c, int from, int to,
-                     int *improved)
+                     const int *tenant_of, int *improved)
 {
 	int *saved = malloc(pl->s->n * sizeof *saved), moved = 0, rc = 0;
 	gs_total before = sum_totals(pl, c);
@@ -384,7 +391,7 @@ static int try_merge(const gs_planner *pl, gs_shop *shops, gs_choice *c, int fro
 		return -1;
 	memcpy(saved, c->model, pl->s->n * sizeof *saved);
 	for (size_t w = 0; w < pl->s->n; w++)
-		if (c->model[w] == from && can_use(c, w, to)) {
+		if (c->model[w] == from && can_use(c, w, to) && searched(pl, tenant_of, w)) {
 			c->model[w] = to;
 			moved = 1;
 		}
@@ -401,19 +408,19 @@ static int try_merge(const gs_planner *pl, gs_shop *shops, gs_choice *c, int fro
 /* One pass of the local search: merges, then single moves, while the
  * budget lasts. */
 static int improve_pass(const gs_planner *pl, gs_shop *shops, gs_choice *c, long *budget,
-                        int *improved)
+                        const int *tenant_of, int *improved)
 {
 	for (int a = 0; a < pl->nmodels && *budget > 0; a++)
 		for (int b = 0; b < pl->nmodels && *budget > 0; b++) {
 			if (a == b || !c->per_model[a].gpus)
 				continue;
-			if (try_merge(pl, shops, c, a, b, improved) < 0)
+			if (try_merge(pl, shops, c, a, b, tenant_of, improved) < 0)
 				return -1;
 			*budget -= 2;
 		}
 	for (size_t w = 0; w < pl->s->n && *budget > 0; w++)
 		for (int k = 0; k < c->ncand[w] && *budget > 0; k++) {
-			if (c->cands[w][k] == c->model[w])
+			if (c->cands[w][k] == c->model[w] || !searched(pl, tenant_of, w))
 				continue;
 			if (try_move(pl, shops, c, w, c->cands[w][k], improved) < 0)
 				return -1;
@@ -434,12 +441,12 @@ long gs_choose_budget(const gs_planner *pl)
 	return budget > 1000 ? 1000 : budget;
 }
 
-static int improve(const gs_planner *pl, gs_shop *shops, gs_choice *c)
+static int improve(const gs_planner *pl, gs_shop *shops, gs_choice *c, long budget,
+                   const int *tenant_of)
 {
-	long budget = gs_choose_budget(pl);
 	for (int pass = 0; pass < 4 && budget > 0; pass++) {
 		int improved = 0;
-		if (improve_pass(pl, shops, c, &budget, &improved) < 0)
+		if (improve_pass(pl, shops, c, &budget, tenant_of, &improved) < 0)
 			return -1;
 		if (!improved)
 			break;
@@ -447,7 +454,8 @@ static int improve(const gs_planner *pl, gs_shop *shops, gs_choice *c)
 	return 0;
 }
 
-int gs_choose_models(const gs_planner *pl, gs_shop *shops, gs_choice *c)
+/* Every model's packing priced (and kept for the build). */
+static int eval_all(const gs_planner *pl, gs_shop *shops, gs_choice *c)
 {
 	gs_words keep = { NULL, 0, 0 };
 	long kept = 0;
@@ -459,7 +467,87 @@ int gs_choose_models(const gs_planner *pl, gs_shop *shops, gs_choice *c)
 		keep_packing(pl, shops, c, m, &keep, kept);
 	}
 	free(keep.v);
-	return improve(pl, shops, c);
+	return 0;
+}
+
+/* ---- the search tenant by tenant ------------------------------------------
+ * Tenants never share a GPU, so a move re-packs only its tenant's
+ * replicas when the search looks at one tenant at a time: on a fleet
+ * whose budget cannot try every move once, each tenant's search gets
+ * TENANT_SHARE times the whole search's evaluations, each of a tenant's
+ * size (about as much work as TENANT_SHARE whole searches), and then the
+ * whole search runs as before from what they found. (Buying sees one
+ * tenant's GPUs then: the whole search prices them together.) */
+#define TENANT_SHARE 4
+/* A tenant's search below this many evaluations is not worth its first
+ * pricing of every model. */
+#define TENANT_MIN_BUDGET 20
+
+/* Each workload's tenant, and how many tenants have workloads. */
+static int *tenants_of(const gs_planner *pl, int *count)
+{
+	int *t = malloc((pl->s->n ? pl->s->n : 1) * sizeof *t), most = -1;
+	if (!t)
+		return NULL;
+	for (int r = 0; r < pl->nreps; r++) {
+		t[pl->reps[r].wi] = pl->reps[r].tenant;
+		most = pl->reps[r].tenant > most ? pl->reps[r].tenant : most;
+	}
+	*count = most + 1;
+	return t;
+}
+
+/* The evaluations one pass of single moves takes. */
+static long pass_moves(const gs_planner *pl, const gs_choice *c)
+{
+	long n = 0;
+	for (size_t w = 0; w < pl->s->n; w++)
+		n += 2L * (c->ncand[w] - 1);
+	return n;
+}
+
+static int by_tenant(const gs_planner *pl, gs_shop *shops, gs_choice *c, const int *tenant_of,
+                     int ntenants, long budget)
+{
+	gs_planner one = *pl;
+	/* Its packings only guide the search: the whole one counts where the
+	 * worst case binds. */
+	one.robust_bound = NULL;
+	for (int t = 0; t < ntenants; t++) {
+		one.only_tenant = t + 1;
+		if (eval_all(&one, shops, c) < 0 || improve(&one, shops, c, budget, tenant_of) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int choose(const gs_planner *pl, gs_shop *shops, gs_choice *c, int tenants_first)
+{
+	long budget = gs_choose_budget(pl), each = TENANT_SHARE * budget;
+	int ntenants = 0, rc = 0, *tenant_of = tenants_of(pl, &ntenants);
+	if (!tenant_of)
+		return -1;
+	if (each > 1000)
+		each = 1000;
+	if (tenants_first && ntenants > 1 && each >= TENANT_MIN_BUDGET &&
+	    budget < pass_moves(pl, c))
+		rc = by_tenant(pl, shops, c, tenant_of, ntenants, each);
+	if (rc == 0)
+		rc = eval_all(pl, shops, c);
+	if (rc == 0)
+		rc = improve(pl, shops, c, budget, tenant_of);
+	free(tenant_of);
+	return rc;
+}
+
+int gs_choose_models(const gs_planner *pl, gs_shop *shops, gs_choice *c)
+{
+	return choose(pl, shops, c, 0);
+}
+
+int gs_choose_models_first(const gs_planner *pl, gs_shop *shops, gs_choice *c)
+{
+	return choose(pl, shops, c, 1);
 }
 
 int gs_choice_eval(const gs_planner *pl, gs_shop *shops, const gs_choice *c, int m,

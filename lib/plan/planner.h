@@ -76,6 +76,10 @@ void gs_choice_take(gs_choice *c, gs_choice *from);
 /* Prices every model's packing, then moves workloads between models while
  * the whole plan gets cheaper. */
 int gs_choose_models(const gs_planner *pl, gs_shop *shops, gs_choice *c);
+/* gs_choose_models for a plan's first choice: where the fleet is too large
+ * for the search to try every move, each tenant is searched alone first
+ * (its moves re-pack only its replicas). */
+int gs_choose_models_first(const gs_planner *pl, gs_shop *shops, gs_choice *c);
 /* How many evaluations the local search of gs_choose_models may make. */
 long gs_choose_budget(const gs_planner *pl);
 /* What model m's workloads cost, packed and bought: the local search's
