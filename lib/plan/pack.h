@@ -106,10 +106,6 @@ typedef struct gs_group {
 	int start;
 	int strict;         /* a MIG instance that must not be time-shared */
 	int64_t headroom;   /* the largest memoryHeadroom of its members, ppm */
-	/* First-fit's memo (pack_share.c): the worst case under robust
-	 * placement of its own workloads in worst_k slots; 0: none yet. */
-	int worst_k;
-	int64_t worst_mem, worst_comp;
 } gs_group;
 
 /* One planned GPU. */

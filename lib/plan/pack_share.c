@@ -316,35 +316,41 @@ static int tg_add(tenant_groups *t, int g)
 	return 0;
 }
 
+/* First-fit's memo of one group: the worst case under robust placement
+ * of its own workloads in k slots (0: none yet). */
+typedef struct own_worst {
+	int k;
+	gs_worst w;
+} own_worst;
+
 /* Under robust placement the worst case of gr with r in k = n + 1 slots
  * is at least that of gr's own workloads in k slots, so when theirs
  * already breaks the target (or, where only time-slicing may share, the
- * memory), no rule lets r join. That case is kept in the group, as many
+ * memory), no rule lets r join. That case is kept in *ow, as many
  * replicas ask the same group at the same size. A refusal counted in
  * pl->robust_bound decides whether the pinned plan is priced, so the full
  * rules still run until the first one is counted. */
-static int surely_refused(const gs_planner *pl, const gs_gpu *g, gs_group *gr, int r)
+static int surely_refused(const gs_planner *pl, const gs_gpu *g, const gs_group *gr,
+                          own_worst *ow, int r)
 {
 	int no_ts = gr->no_ts || pl->reps[r].no_ts;
 	if (pl->placement != GS_PLACEMENT_ROBUST || (pl->robust_bound && !*pl->robust_bound))
 		return 0;
-	if (gr->worst_k != gr->n + 1) {
-		gs_worst w = gs_robust_worst(pl, g, gr->reps, gr->n, -1, gr->n + 1);
-		gr->worst_k = gr->n + 1;
-		gr->worst_mem = w.mem;
-		gr->worst_comp = w.comp;
+	if (ow->k != gr->n + 1) {
+		ow->w = gs_robust_worst(pl, g, gr->reps, gr->n, -1, gr->n + 1);
+		ow->k = gr->n + 1;
 	}
-	if (!gs_share_within(gr->worst_comp, pl->target))
+	if (!gs_share_within(ow->w.comp, pl->target))
 		return 1;
 	return !no_ts && frac_backend(pl, 0) == GS_BACKEND_NONE &&
-	       gr->worst_mem > gs_memory_offer(g, NULL, GS_STRATEGY_TIME_SLICING, gr->headroom);
+	       ow->w.mem > gs_memory_offer(g, NULL, GS_STRATEGY_TIME_SLICING, gr->headroom);
 }
 
 /* Replica r into one of its tenant's last groups; 1 if it fit. Every
  * rule's worst case is at least the planned sums, and no offer exceeds
  * the usable memory, so a group those sums overflow is passed over
  * without asking the rules: most of a window's groups are nearly full. */
-static int fit_open(const gs_planner *pl, const gs_gpu *g, gs_group *gs,
+static int fit_open(const gs_planner *pl, const gs_gpu *g, gs_group *gs, own_worst *ow,
                     const tenant_groups *t, int r)
 {
 	int64_t mem = pl->reps[r].w->memory_bytes, comp = gs_rep_comp(pl, r, g);
@@ -352,7 +358,7 @@ static int fit_open(const gs_planner *pl, const gs_gpu *g, gs_group *gs,
 	for (int k = t->n - 1; k >= 0 && k >= t->n - GS_FIT_WINDOW; k--) {
 		int j = t->idx[k];
 		if (gs[j].mem + mem > usable || !gs_share_within(gs[j].comp + comp, pl->target) ||
-		    surely_refused(pl, g, &gs[j], r))
+		    surely_refused(pl, g, &gs[j], &ow[j], r))
 			continue;
 		if (can_join(pl, g, &gs[j], r))
 			return group_join(pl, g, &gs[j], r) < 0 ? -1 : 1;
@@ -364,27 +370,31 @@ static int ffd(const gs_planner *pl, const gs_gpu *g, const sortkey *keys, int n
                tenant_groups *tg, gs_group **out, int *nout)
 {
 	gs_group *gs = NULL;
-	size_t cap = 0;
+	own_worst *ow = NULL;
+	size_t cap = 0, owcap = 0;
 	int ng = 0, rc = 0;
 
 	for (int i = 0; i < n && rc == 0; i++) {
 		int r = keys[i].r;
 		tenant_groups *t = &tg[pl->reps[r].tenant];
-		if ((rc = fit_open(pl, g, gs, t, r)) != 0) {
+		if ((rc = fit_open(pl, g, gs, ow, t, r)) != 0) {
 			rc = rc < 0 ? -1 : 0;
 			continue;
 		}
-		if (gs_grow(&gs, &cap, (size_t)ng + 1, sizeof *gs) < 0) {
+		if (gs_grow(&gs, &cap, (size_t)ng + 1, sizeof *gs) < 0 ||
+		    gs_grow(&ow, &owcap, (size_t)ng + 1, sizeof *ow) < 0) {
 			rc = -1;
 			break;
 		}
 		memset(&gs[ng], 0, sizeof gs[ng]);
+		ow[ng].k = 0;
 		gs[ng].tenant = pl->reps[r].tenant;
 		rc = group_join(pl, g, &gs[ng], r);
 		if (rc == 0)
 			rc = tg_add(t, ng);
 		ng++;
 	}
+	free(ow);
 	*out = gs;
 	*nout = ng;
 	return rc;
