@@ -215,7 +215,8 @@ build/bench/import_big: tests/bench/import_big.c tests/bench/rng.h
 QUALITY_CLASSES = ts,hetero,mig
 QUALITY_SIZES = 20,40,80
 QUALITY_SEEDS = 10
-SCALE_SIZES = 100000,1000000
+SCALE_SIZES = 1000,10000,100000,1000000
+SCALE_PINNED_SIZES = 1000,10000,100000
 SCALE_TIMEOUT = 120
 
 bench: build/bench/bench build/bench/import_gen build/bench/import_big gpushare
@@ -230,6 +231,8 @@ bench-quality: gpushare
 
 bench-scale: gpushare
 	python3 tests/bench/scale.py --sizes $(SCALE_SIZES) --timeout $(SCALE_TIMEOUT)
+	python3 tests/bench/scale.py --sizes $(SCALE_PINNED_SIZES) --timeout $(SCALE_TIMEOUT) \
+	    --placement pinned
 
 install: all
 	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig \

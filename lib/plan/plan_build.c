@@ -119,7 +119,7 @@ static int build_without(gs_planner *pl, gs_shop *shops, const gs_choice *c, int
 	pl->no_mig = i == 1;
 	if (!search)
 		return build_shared(pl, shops, c, b);
-	if (gs_choice_fork(pl, c, ch) < 0 || gs_choose_models(pl, shops, ch) < 0)
+	if (gs_choice_fork(pl, c, ch) < 0 || gs_choose_models_first(pl, shops, ch) < 0)
 		return -1;
 	return build_shared(pl, shops, ch, b);
 }

@@ -3,7 +3,7 @@
 mixed fleets of 10^5 and 10^6 replicas (tests/bench/README.md, "Speed at scale").
 
   scale.py [--sizes 100000,1000000] [--seed 1] [--timeout 120] [--no-ffd]
-           [--gpushare ./gpushare] [--dir build/bench/scale]
+           [--placement robust|pinned] [--gpushare ./gpushare] [--dir build/bench/scale]
 
 Wall time and peak RSS are the child's alone (os.wait4's ru_maxrss); writing the fleet is
 not counted. Exit 0 unless a plan fails (a missed target or a timeout prints FAIL or
@@ -61,6 +61,8 @@ def parse_args(argv):
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--timeout", type=float, default=120.0, help="seconds per plan")
     ap.add_argument("--no-ffd", action="store_true", help="skip the FFD baseline")
+    ap.add_argument("--placement", choices=["robust", "pinned"], default=None,
+                    help="passed to gpushare plan (default: the file's, robust)")
     ap.add_argument("--gpushare", default=os.path.join(TOP, "gpushare"))
     ap.add_argument("--dir", default=os.path.join(TOP, "build", "bench", "scale"))
     a = ap.parse_args(argv)
@@ -83,8 +85,9 @@ def main(argv):
     a = parse_args(argv)
     os.makedirs(a.dir, exist_ok=True)
     cat = None if a.no_ffd else baseline.Catalog(a.gpushare)
-    print("gpushare plan FILE --format json > out: mixed fleets (cloud aws, on-demand), seed %d"
-          % a.seed)
+    extra = ["--placement", a.placement] if a.placement else []
+    print("gpushare plan FILE%s --format json > out: mixed fleets (cloud aws, on-demand), "
+          "seed %d" % ("".join(" " + x for x in extra), a.seed))
     print()
     print(" replicas workloads  gen_s   wall_s  peak_MiB    plan_$/h  plan_GPUs  pinned_$/h"
           "      LB_$/h   gap%     FFD_$/h plan/FFD  target")
@@ -95,7 +98,8 @@ def main(argv):
         head, wls = fleet.write("mixed", n, a.seed, path)
         gen = time.monotonic() - t0
         out = path[:-5] + ".json"
-        rc, secs, mib = timed([a.gpushare, "plan", path, "--format", "json"], out, a.timeout)
+        rc, secs, mib = timed([a.gpushare, "plan", path, "--format", "json"] + extra, out,
+                              a.timeout)
         ffd = None if a.no_ffd else baseline.ffd(cat, head, wls, 0.1)[0]
         if rc is None:
             print("%9d %9d %6.1f  TIMEOUT after %g s (killed at %.1f MiB) %s  %s"
