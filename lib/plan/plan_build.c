@@ -168,14 +168,9 @@ int gs_build_after(gs_planner *pl, gs_shop *shops, const gs_choice *c, gs_built 
 	return rc < 0 ? rc : one_of_mig_mps(pl, shops, c, NULL, b);
 }
 
-/* Below this many evaluations (fleets of more than 30,000 replicas) a
- * search again under each rule can hardly move the models, and would cost
- * more than the rebuild. */
-#define RESEARCH_BUDGET 10
-
 int gs_build_chosen(gs_planner *pl, gs_shop *shops, gs_choice *c, gs_built *b)
 {
 	int rc = build_shared(pl, shops, c, b);
-	gs_choice *again = gs_choose_budget(pl) >= RESEARCH_BUDGET ? c : NULL;
+	gs_choice *again = gs_choose_thorough(pl) ? c : NULL;
 	return rc < 0 ? rc : one_of_mig_mps(pl, shops, c, again, b);
 }

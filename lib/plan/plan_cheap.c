@@ -28,8 +28,8 @@ static void cheapest(const gs_planner *pl, const gs_choice *c, int *model)
 }
 
 /* The second start: c's candidates on their cheapest models per GPU,
- * searched from there as the first choice was, and kept (into c and
- * after) when its plan is cheaper. */
+ * searched from there as the first choice was (where gs_choose_thorough),
+ * and kept (into c and after) when its plan is cheaper. */
 int gs_build_cheapest(gs_planner *pl, gs_shop *shops, gs_choice *c, gs_built *after)
 {
 	gs_choice alt;
@@ -44,7 +44,7 @@ int gs_build_cheapest(gs_planner *pl, gs_shop *shops, gs_choice *c, gs_built *af
 		gs_choice_release(pl, &alt);
 		return 0;
 	}
-	rc = gs_choose_models_first(pl, shops, &alt);
+	rc = gs_choose_thorough(pl) ? gs_choose_models_first(pl, shops, &alt) : 0;
 	if (rc == 0)
 		rc = gs_build_chosen(pl, shops, &alt, &b);
 	/* Under robust, a plan in which a workload asks two things is not one. */

@@ -77,11 +77,15 @@ void gs_choice_take(gs_choice *c, gs_choice *from);
  * the whole plan gets cheaper. */
 int gs_choose_models(const gs_planner *pl, gs_shop *shops, gs_choice *c);
 /* gs_choose_models for a plan's first choice: where the fleet is too large
- * for the search to try every move, each tenant is searched alone first
- * (its moves re-pack only its replicas). */
+ * for the search to try every move, but gs_choose_thorough, each tenant is
+ * searched alone first (its moves re-pack only its replicas). */
 int gs_choose_models_first(const gs_planner *pl, gs_shop *shops, gs_choice *c);
 /* How many evaluations the local search of gs_choose_models may make. */
 long gs_choose_budget(const gs_planner *pl);
+/* Whether that budget is large enough for the extra searches: each tenant
+ * alone, again under MIG or MPS alone, and from the second start (a few
+ * thousand replicas at most). */
+int gs_choose_thorough(const gs_planner *pl);
 /* What model m's workloads cost, packed and bought: the local search's
  * measure, for the reasons' alternatives (decide_cost.c). */
 int gs_choice_eval(const gs_planner *pl, gs_shop *shops, const gs_choice *c, int m,
@@ -108,8 +112,8 @@ typedef struct gs_built {
 /* The shared plan: each model's workloads packed, then bought. */
 int gs_build_after(gs_planner *pl, gs_shop *shops, const gs_choice *c, gs_built *b);
 /* gs_build_after for a choice the model search made: where the plan
- * holds both MIG and MPS, the search runs again under each rule alone
- * (from c), and c becomes the cheaper one's choice. */
+ * holds both MIG and MPS and gs_choose_thorough, the search runs again
+ * under each rule alone (from c), and c becomes the cheaper one's choice. */
 int gs_build_chosen(gs_planner *pl, gs_shop *shops, gs_choice *c, gs_built *b);
 /* Whether every workload's replicas in b keep to one model and request
  * one thing (a whole GPU, or one MIG profile), as one template must under
