@@ -102,6 +102,36 @@ static void test_tenants_searched_alone(void **state)
 	gs_scenario_free(s);
 }
 
+/* The GPUs of the plan shared as st. */
+static int gpus_as(const gs_plan *p, gs_strategy st)
+{
+	int k = 0;
+	for (size_t i = 0; i < gs_plan_node_count(p); i++) {
+		const gs_plan_node *n = gs_plan_node_at(p, i);
+		for (size_t g = 0; g < n->n_gpus; g++)
+			k += n->gpus[g].strategy == st;
+	}
+	return k;
+}
+
+/* 100 replicas (fixtures/unit/mixed-100.yaml), robust: the first search's
+ * plan holds both MIG and MPS, which one cluster cannot run. Packing its
+ * choice again without each kept MPS-free whole GPUs at $82.02/h; the
+ * search again under each rule finds a plan with 8 MIG GPUs and no MPS. */
+static void test_mig_or_mps_searched_again(void **state)
+{
+	gs_scenario *s = tu_scenario_file(cat, "fixtures/unit/mixed-100.yaml");
+	gs_plan *p = tu_plan(s);
+	const gs_plan_summary *sum = gs_plan_summary_get(p);
+	(void)state;
+	assert_int_equal(sum->after_per_hour, 80647250);
+	assert_int_equal(sum->gpus_after, 61);
+	assert_int_equal(gpus_as(p, GS_STRATEGY_MIG), 8);
+	assert_int_equal(gpus_as(p, GS_STRATEGY_MPS), 0);
+	gs_plan_free(p);
+	gs_scenario_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -110,6 +140,7 @@ int main(void)
 		cmocka_unit_test(test_plan_proves_its_optimum),
 		cmocka_unit_test(test_volume_bound_below_the_plan),
 		cmocka_unit_test(test_tenants_searched_alone),
+		cmocka_unit_test(test_mig_or_mps_searched_again),
 	};
 	return cmocka_run_group_tests(tests, tu_catalog_setup, tu_catalog_teardown);
 }
