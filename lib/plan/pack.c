@@ -289,6 +289,8 @@ int gs_pack_model(const gs_planner *pl, const gs_gpu *g, const int *reps, int n,
 	gs_group *shared = NULL, *fault = calloc((size_t)(n ? n : 1), sizeof *fault);
 	int ns = 0, nsh = 0, nf = 0, rc = -1;
 
+	/* A tenant's search (plan_choose.c) prices packings that only guide
+	 * it: the exact search, the dearest step, waits for the whole one. */
 	if (!sh || !fault || split_fault(pl, g, reps, n, sh, &nsh, fault, &nf) < 0 ||
 	    gs_share_first_fit(pl, g, sh, nsh, &shared, &ns) < 0 ||
 	    (!pl->only_tenant && gs_share_exact(pl, g, shared, &ns) < 0) ||

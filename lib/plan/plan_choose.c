@@ -431,6 +431,9 @@ static int improve_pass(const gs_planner *pl, gs_shop *shops, gs_choice *c, long
 
 /* Local search over model choices, within a budget of re-packings that
  * shrinks as fleets grow so that 100,000 replicas still plan in a second. */
+/* The most evaluations any one search makes. */
+#define BUDGET_MOST 1000
+
 long gs_choose_budget(const gs_planner *pl)
 {
 	/* Each evaluation re-packs one or two models: O(replicas). Small
@@ -438,7 +441,7 @@ long gs_choose_budget(const gs_planner *pl)
 	 * large ones stay fast enough to re-plan at every REPL edit. */
 	long budget = pl->nreps && !pl->quick
 	                  ? (pl->nreps <= 2000 ? 1000000L : 300000L) / pl->nreps : 0;
-	return budget > 1000 ? 1000 : budget;
+	return budget > BUDGET_MOST ? BUDGET_MOST : budget;
 }
 
 /* Below this budget the extra searches (each tenant alone, again under
@@ -535,8 +538,8 @@ static int choose(const gs_planner *pl, gs_shop *shops, gs_choice *c, int tenant
 	int ntenants = 0, rc = 0, *tenant_of = tenants_of(pl, &ntenants);
 	if (!tenant_of)
 		return -1;
-	if (each > 1000)
-		each = 1000;
+	if (each > BUDGET_MOST)
+		each = BUDGET_MOST;
 	if (tenants_first && ntenants > 1 && gs_choose_thorough(pl) && budget < pass_moves(pl, c))
 		rc = by_tenant(pl, shops, c, tenant_of, ntenants, each);
 	if (rc == 0)
