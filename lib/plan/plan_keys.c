@@ -167,29 +167,59 @@ static int price_bought(const gs_planner *pl, gs_shop *sh, const gs_pack *pk, gs
 	return rc;
 }
 
-int gs_price_pack(const gs_planner *pl, gs_shop *sh, const gs_pack *pk, gs_total *t)
+/* Could buying keep GPU g off a node that its count would fill? Its
+ * node's worst case binds where it is shared (gs_robust_node_ok and its
+ * kin), and spread where a replica asks for it (nodeset.c); a dedicated
+ * GPU without spread goes on any node. */
+static int may_clash(const gs_planner *pl, const gs_pgpu *g)
 {
-	long *keys;
-	int rc;
-	if (host_needs(pl, pk))
-		return price_bought(pl, sh, pk, t);
-	keys = sorted_keys(pl, pk);
-	rc = keys ? 0 : -1;
+	if (g->strategy != GS_STRATEGY_DEDICATED)
+		return 1;
+	for (int i = 0; i < g->ng; i++)
+		for (int r = 0; r < g->g[i].n; r++)
+			if (pl->reps[g->g[i].reps[r]].w->spread != GS_SPREAD_NONE)
+				return 1;
+	return 0;
+}
+
+/* Does some GPU of node key `key` fall under may_clash? */
+static int key_may_clash(const gs_planner *pl, const gs_pack *pk, long key)
+{
+	for (int i = 0; i < pk->n; i++)
+		if (node_key(pl, &pk->gpus[i]) == key && may_clash(pl, &pk->gpus[i]))
+			return 1;
+	return 0;
+}
+
+/* The price of pk's GPUs counted by node key; 1 when that count is not
+ * the price: some key's best buy fills nodes of several GPUs that buying
+ * may not fill (a shared node's worst case, or spread, splits them), and
+ * only buying tells. */
+static int price_counted(const gs_planner *pl, gs_shop *sh, const gs_pack *pk, gs_total *t)
+{
+	long *keys = sorted_keys(pl, pk);
+	int rc = keys ? 0 : -1;
 	memset(t, 0, sizeof *t);
 	for (int i = 0, j; rc == 0 && i < pk->n; i = j) {
 		gs_buy b;
 		for (j = i; j < pk->n && keys[j] == keys[i]; j++)
 			;
-		if (gs_shop_best(sh, j - i, &b) < 0 || b.cost < 0) {
+		if (gs_shop_best(sh, j - i, &b) < 0 || b.cost < 0)
 			rc = -1;
-			break;
-		}
+		else if (b.instances < b.gpus && key_may_clash(pl, pk, keys[i]))
+			rc = 1;
 		t->cost += b.cost;
 		t->gpus += b.gpus;
 		t->instances += b.instances;
 	}
 	free(keys);
 	return rc;
+}
+
+int gs_price_pack(const gs_planner *pl, gs_shop *sh, const gs_pack *pk, gs_total *t)
+{
+	int rc = host_needs(pl, pk) ? 1 : price_counted(pl, sh, pk, t);
+	return rc == 1 ? price_bought(pl, sh, pk, t) : rc;
 }
 
 /* The planner's model that a packing of replicas belongs to: its GPU,

@@ -1,0 +1,1 @@
+plan $FIXTURES/truth/node-worst-case.yaml
