@@ -265,7 +265,27 @@ static int fill(vol *v, const gs_planner *pl, const gs_choice *c)
 	return 0;
 }
 
-gs_micros gs_volume_bound(const gs_planner *pl, const gs_choice *c)
+/* Each workload's model of least cost under the weights found: where the
+ * bound would place it. A replica of several GPUs keeps its model: it
+ * costs a span's price, which the weights do not see. */
+static void hint(const vol *v, const gs_planner *pl, int *model)
+{
+	for (int w = 0; w < v->nw; w++) {
+		double best = -1;
+		if (pl->s->w[w]->pub.gpus_per_replica > 1)
+			continue;
+		for (int m = 0; m < v->nm; m++)
+			if (v->cand[(size_t)w * v->nm + m]) {
+				double c = cost_of(v, w, m);
+				if (best < 0 || c < best) {
+					best = c;
+					model[w] = m;
+				}
+			}
+	}
+}
+
+gs_micros gs_volume_bound_hint(const gs_planner *pl, const gs_choice *c, int *model)
 {
 	vol v = { (int)pl->s->n, pl->nmodels, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
 	          NULL };
@@ -291,6 +311,8 @@ gs_micros gs_volume_bound(const gs_planner *pl, const gs_choice *c)
 			for (int m = 0; m < v.nm; m++)
 				best = tune(&v, m, best);
 	}
+	if (best >= 0 && model)
+		hint(&v, pl, model);
 	if (best >= 0 && plain(pl, c) > best)
 		best = plain(pl, c);
 	free(v.cand);
@@ -306,4 +328,9 @@ gs_micros gs_volume_bound(const gs_planner *pl, const gs_choice *c)
 	/* Down, and a hair more for the sums' rounding: a bound may not
 	 * exceed what it bounds. */
 	return best < 0 ? -1 : (gs_micros)floor(best * (1 - 1e-9));
+}
+
+gs_micros gs_volume_bound(const gs_planner *pl, const gs_choice *c)
+{
+	return gs_volume_bound_hint(pl, c, NULL);
 }

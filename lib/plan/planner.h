@@ -32,6 +32,9 @@ struct gs_choice;
 /* The volume bound over c's candidate models; -1 when a replica has
  * none. */
 gs_micros gs_volume_bound(const gs_planner *pl, const struct gs_choice *c);
+/* gs_volume_bound, and in model[w] (one per workload with candidates) the
+ * candidate its best weights price least: the bound's own placement. */
+gs_micros gs_volume_bound_hint(const gs_planner *pl, const struct gs_choice *c, int *model);
 
 /* ---- what a packing costs (plan_keys.c) ---------------------------------- */
 
@@ -120,8 +123,9 @@ int gs_build_chosen(gs_planner *pl, gs_shop *shops, gs_choice *c, gs_built *b);
  * placement: robust: 1, 0, or -1 when out of memory. */
 int gs_built_one_request(const gs_planner *pl, const gs_built *b);
 /* The plan with each workload on its candidate model of the cheapest
- * price per GPU (a careful script's choice), in place of *after and c's
- * models when it costs less: never worse than first-fit-decreasing. */
+ * price per GPU (a careful script's choice), and the one with each where
+ * the volume bound places it, each in place of *after and c's models when
+ * it costs less: never worse than first-fit-decreasing. */
 int gs_build_cheapest(gs_planner *pl, gs_shop *shops, gs_choice *c, gs_built *after);
 /* An empty plan with a packing per model; buying its packings. */
 int gs_built_init(const gs_planner *pl, gs_built *b);

@@ -114,20 +114,38 @@ static int gpus_as(const gs_plan *p, gs_strategy st)
 	return k;
 }
 
-/* 100 replicas (fixtures/unit/mixed-100.yaml), robust: the first search's
+/* 500 replicas (fixtures/unit/mixed-500.yaml), robust: the first search's
  * plan holds both MIG and MPS, which one cluster cannot run. Packing its
- * choice again without each kept MPS-free whole GPUs at $82.02/h; the
- * search again under each rule finds a plan with 8 MIG GPUs and no MPS. */
+ * choice again without each kept no MPS at $340.49/h on 325 GPUs; the
+ * search again under each rule finds a plan with one MPS GPU and no MIG. */
 static void test_mig_or_mps_searched_again(void **state)
 {
-	gs_scenario *s = tu_scenario_file(cat, "fixtures/unit/mixed-100.yaml");
+	gs_scenario *s = tu_scenario_file(cat, "fixtures/unit/mixed-500.yaml");
 	gs_plan *p = tu_plan(s);
 	const gs_plan_summary *sum = gs_plan_summary_get(p);
 	(void)state;
-	assert_int_equal(sum->after_per_hour, 80647250);
-	assert_int_equal(sum->gpus_after, 61);
-	assert_int_equal(gpus_as(p, GS_STRATEGY_MIG), 8);
-	assert_int_equal(gpus_as(p, GS_STRATEGY_MPS), 0);
+	assert_int_equal(sum->after_per_hour, 339344200);
+	assert_int_equal(sum->gpus_after, 322);
+	assert_int_equal(gpus_as(p, GS_STRATEGY_MIG), 0);
+	assert_int_equal(gpus_as(p, GS_STRATEGY_MPS), 1);
+	gs_plan_free(p);
+	gs_scenario_free(s);
+}
+
+/* 3,200 replicas (fixtures/unit/mixed-3200.yaml), pinned: a search budget
+ * of 93 re-packings cannot pair memory-heavy replicas with compute-heavy
+ * ones across models, where the bound's weights do. From their start the
+ * plan costs $2,069.15/h on 1,939 GPUs; without it, $2,136.68/h on 2,178. */
+static void test_start_from_the_bound(void **state)
+{
+	gs_scenario *s = tu_scenario_file(cat, "fixtures/unit/mixed-3200.yaml");
+	gs_plan *p = tu_plan(s);
+	const gs_plan_summary *sum = gs_plan_summary_get(p);
+	(void)state;
+	assert_int_equal(sum->after_per_hour, 2069147726);
+	assert_int_equal(sum->gpus_after, 1939);
+	assert_string_equal(sum->lower_bound_by, "volume");
+	assert_int_equal(sum->lower_bound_per_hour, 1420054493);
 	gs_plan_free(p);
 	gs_scenario_free(s);
 }
@@ -141,6 +159,7 @@ int main(void)
 		cmocka_unit_test(test_volume_bound_below_the_plan),
 		cmocka_unit_test(test_tenants_searched_alone),
 		cmocka_unit_test(test_mig_or_mps_searched_again),
+		cmocka_unit_test(test_start_from_the_bound),
 	};
 	return cmocka_run_group_tests(tests, tu_catalog_setup, tu_catalog_teardown);
 }
