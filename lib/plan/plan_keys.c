@@ -3,12 +3,15 @@
  * sharing configuration per node. What a packing costs bought that way,
  * buying it, and the one change to a packing that the price decides.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "plan/host.h"
+#include "plan/memo.h"
 #include "plan/planner.h"
 #include "plan/radix.h"
+#include "plan/robust.h"
 
 /* The key of a GPU: its strategy (MPS with its client count), and MIG
  * GPUs that time-slice an instance apart from the others, since they get
@@ -167,59 +170,195 @@ static int price_bought(const gs_planner *pl, gs_shop *sh, const gs_pack *pk, gs
 	return rc;
 }
 
-/* Could buying keep GPU g off a node that its count would fill? Its
- * node's worst case binds where it is shared (gs_robust_node_ok and its
- * kin), and spread where a replica asks for it (nodeset.c); a dedicated
- * GPU without spread goes on any node. */
-static int may_clash(const gs_planner *pl, const gs_pgpu *g)
+/* Must some replica of GPU g keep off nodes that hold others of its
+ * workload (nodeset.c, spreads_nodes and gs_robust_mig_node_ok)? spread:
+ * node always; spread: gpu wherever its GPUs are not whole. */
+static int spreads(const gs_planner *pl, const gs_pgpu *g)
 {
-	if (g->strategy != GS_STRATEGY_DEDICATED)
-		return 1;
 	for (int i = 0; i < g->ng; i++)
-		for (int r = 0; r < g->g[i].n; r++)
-			if (pl->reps[g->g[i].reps[r]].w->spread != GS_SPREAD_NONE)
+		for (int r = 0; r < g->g[i].n; r++) {
+			gs_spread sp = pl->reps[g->g[i].reps[r]].w->spread;
+			if (sp == GS_SPREAD_NODE ||
+			    (sp == GS_SPREAD_GPU && g->strategy != GS_STRATEGY_DEDICATED))
 				return 1;
+		}
 	return 0;
 }
 
-/* Does some GPU of node key `key` fall under may_clash? */
-static int key_may_clash(const gs_planner *pl, const gs_pack *pk, long key)
+/* Could buying keep some of on[0..n), the GPUs of node key `key`, off a
+ * node that their count would fill? Spread may; so may a shared node's
+ * worst case (gs_robust_node_ok) unless all of them on one node keep it,
+ * and then so does every node of some of them; and a fraction's node
+ * check. Dedicated and MIG GPUs without spread go on any node. */
+static int may_clash(const gs_planner *pl, const gs_pgpu **on, int n, long key)
 {
-	for (int i = 0; i < pk->n; i++)
-		if (node_key(pl, &pk->gpus[i]) == key && may_clash(pl, &pk->gpus[i]))
+	gs_strategy st = key_strategy(key);
+	for (int i = 0; i < n; i++)
+		if (spreads(pl, on[i]))
 			return 1;
+	if (st == GS_STRATEGY_FRACTION)
+		return 1;
+	return (st == GS_STRATEGY_TIME_SLICING || st == GS_STRATEGY_MPS) &&
+	       !gs_robust_node_holds(pl, on, n, st, key_clients(key));
+}
+
+/* Adds what on[0..n) of node key `key` cost bought as buying does. */
+static int add_bought(const gs_planner *pl, gs_shop *sh, const gs_pgpu **on, int n, long key,
+                      gs_total *t)
+{
+	gs_nodeset ns;
+	int rc;
+	memset(&ns, 0, sizeof ns);
+	rc = gs_nodes_buy(pl, sh, on, n, key_strategy(key), key_clients(key), &ns);
+	for (int i = 0; rc == 0 && i < ns.n; i++) {
+		t->cost += ns.v[i].price;
+		t->gpus += ns.v[i].inst->gpu_count;
+		t->instances++;
+	}
+	gs_nodeset_release(&ns);
+	if (rc == -2) {
+		t->cost += UNBUYABLE;
+		rc = 0;
+	}
+	return rc;
+}
+
+/* The memo's key of buying on[0..n) of node key `key` (its tag apart
+ * from plan_choose.c's): what buying reads of the planner and of each
+ * GPU. NULL when there is no memo. */
+#define MEMO_BOUGHT 8
+#define BOUGHT_HEAD 8
+
+static int64_t *bought_key(const gs_planner *pl, const gs_shop *sh, const gs_pgpu **on, int n,
+                           long key, int *nkey)
+{
+	size_t words = BOUGHT_HEAD;
+	int64_t *k;
+	int at = 0;
+	if (!pl->memo || pl->probe)
+		return NULL;
+	for (int i = 0; i < n; i++) {
+		words += 5;
+		for (int j = 0; j < on[i]->ng; j++)
+			words += 3 + (size_t)on[i]->g[j].n;
+	}
+	if (words > INT32_MAX || !(k = malloc(words * sizeof *k)))
+		return NULL;
+	k[at++] = MEMO_BOUGHT;
+	k[at++] = (int64_t)(intptr_t)sh;
+	k[at++] = key;
+	k[at++] = n;
+	k[at++] = pl->target;
+	k[at++] = pl->placement;
+	k[at++] = pl->via_dra;
+	k[at++] = pl->robust_bound != NULL;
+	for (int i = 0; i < n; i++) {
+		const gs_pgpu *g = on[i];
+		k[at++] = g->strategy;
+		k[at++] = g->k;
+		k[at++] = g->span;
+		k[at++] = g->ng;
+		k[at++] = g->ng ? g->g[0].tenant : -1;
+		for (int j = 0; j < g->ng; j++) {
+			k[at++] = (int64_t)(intptr_t)g->g[j].prof;
+			k[at++] = g->g[j].start;
+			k[at++] = g->g[j].n;
+			for (int r = 0; r < g->g[j].n; r++)
+				k[at++] = g->g[j].reps[r];
+		}
+	}
+	*nkey = at;
+	return k;
+}
+
+/* add_bought, or its result from the memo: the search prices the same
+ * tenant's GPUs again at every move of another tenant's workloads. */
+static int add_bought_memo(const gs_planner *pl, gs_shop *sh, const gs_pgpu **on, int n,
+                           long key, gs_total *t)
+{
+	long before = pl->robust_bound ? *pl->robust_bound : 0, counted;
+	int nkey = 0, nval, rc;
+	int64_t *k = bought_key(pl, sh, on, n, key, &nkey);
+	const int64_t *got = k ? gs_memo_get(pl->memo, k, nkey, &nval, &counted) : NULL;
+	gs_total one = { 0, 0, 0 };
+	if (got) {
+		one.cost = got[0];
+		one.gpus = (long)got[1];
+		one.instances = (long)got[2];
+		if (pl->robust_bound)
+			*pl->robust_bound += counted;
+	} else if ((rc = add_bought(pl, sh, on, n, key, &one)) < 0) {
+		free(k);
+		return rc;
+	} else if (k) {
+		int64_t val[3] = { one.cost, one.gpus, one.instances };
+		gs_memo_put(pl->memo, k, nkey, val, 3,
+		            pl->robust_bound ? *pl->robust_bound - before : 0);
+	}
+	free(k);
+	t->cost += one.cost;
+	t->gpus += one.gpus;
+	t->instances += one.instances;
 	return 0;
 }
 
-/* The price of pk's GPUs counted by node key; 1 when that count is not
- * the price: some key's best buy fills nodes of several GPUs that buying
- * may not fill (a shared node's worst case, or spread, splits them), and
- * only buying tells. */
-static int price_counted(const gs_planner *pl, gs_shop *sh, const gs_pack *pk, gs_total *t)
+static int gpus_by_key(const gs_planner *pl, const gs_pack *pk, const gs_pgpu ***out,
+                       long **keys);
+
+/* Adds the best buy of a count of GPUs. */
+static void add_buy(gs_total *t, gs_buy b)
 {
-	long *keys = sorted_keys(pl, pk);
-	int rc = keys ? 0 : -1;
-	memset(t, 0, sizeof *t);
+	t->cost += b.cost;
+	t->gpus += b.gpus;
+	t->instances += b.instances;
+}
+
+/* pk's price, each node key's GPUs counted (the best buy of that many),
+ * unless that buy fills nodes of several GPUs that buying may not fill:
+ * then those GPUs are bought (v and keys: pk's GPUs by key, found the
+ * first time they are needed). */
+static int price_keys(const gs_planner *pl, gs_shop *sh, const gs_pack *pk, const long *sorted,
+                      gs_total *t)
+{
+	const gs_pgpu **v = NULL;
+	long *keys = NULL;
+	int rc = 0;
 	for (int i = 0, j; rc == 0 && i < pk->n; i = j) {
 		gs_buy b;
-		for (j = i; j < pk->n && keys[j] == keys[i]; j++)
+		for (j = i; j < pk->n && sorted[j] == sorted[i]; j++)
 			;
-		if (gs_shop_best(sh, j - i, &b) < 0 || b.cost < 0)
+		if (gs_shop_best(sh, j - i, &b) < 0 || b.cost < 0) {
 			rc = -1;
-		else if (b.instances < b.gpus && key_may_clash(pl, pk, keys[i]))
-			rc = 1;
-		t->cost += b.cost;
-		t->gpus += b.gpus;
-		t->instances += b.instances;
+			break;
+		}
+		if (b.instances == b.gpus) {
+			add_buy(t, b);
+			continue;
+		}
+		/* Sorted alike: group [i, j) is v[i..j), in the packing's order. */
+		if (!v && (rc = gpus_by_key(pl, pk, &v, &keys)) < 0)
+			break;
+		if (may_clash(pl, v + i, j - i, sorted[i]))
+			rc = add_bought_memo(pl, sh, v + i, j - i, sorted[i], t);
+		else
+			add_buy(t, b);
 	}
+	free(v);
 	free(keys);
 	return rc;
 }
 
 int gs_price_pack(const gs_planner *pl, gs_shop *sh, const gs_pack *pk, gs_total *t)
 {
-	int rc = host_needs(pl, pk) ? 1 : price_counted(pl, sh, pk, t);
-	return rc == 1 ? price_bought(pl, sh, pk, t) : rc;
+	long *keys;
+	int rc;
+	if (host_needs(pl, pk))
+		return price_bought(pl, sh, pk, t);
+	keys = sorted_keys(pl, pk);
+	memset(t, 0, sizeof *t);
+	rc = keys ? price_keys(pl, sh, pk, keys, t) : -1;
+	free(keys);
+	return rc;
 }
 
 /* The planner's model that a packing of replicas belongs to: its GPU,

@@ -242,8 +242,10 @@ static int fraction_node_ok(const gs_planner *pl, const gs_pgpu *const *on, int 
 	return ok;
 }
 
-int gs_robust_node_ok(const gs_planner *pl, const gs_pgpu *const *on, int n,
-                      const gs_pgpu *pg, gs_strategy st, int k)
+/* gs_robust_node_ok; with count, a refusal under robust placement is
+ * counted in pl->robust_bound. */
+static int node_ok(const gs_planner *pl, const gs_pgpu *const *on, int n, const gs_pgpu *pg,
+                   gs_strategy st, int k, int count_it)
 {
 	int count = 0, ok, *reps = NULL;
 	gs_worst w;
@@ -263,7 +265,7 @@ int gs_robust_node_ok(const gs_planner *pl, const gs_pgpu *const *on, int n,
 	    pg->strategy == GS_STRATEGY_MIG || pg->ng != 1)
 		return 1;
 	if (n > 0 && on[0]->g[0].tenant != pg->g[0].tenant) {
-		if (pl->robust_bound && pl->placement == GS_PLACEMENT_ROBUST)
+		if (count_it && pl->robust_bound && pl->placement == GS_PLACEMENT_ROBUST)
 			++*pl->robust_bound;
 		return 0;
 	}
@@ -277,10 +279,22 @@ int gs_robust_node_ok(const gs_planner *pl, const gs_pgpu *const *on, int n,
 	            : gs_memory_offer(pg->model, NULL, GS_STRATEGY_TIME_SLICING,
 	                              node_headroom(pl, reps, count));
 	ok = w.mem <= offer && w.comp <= pl->target;
-	if (!ok && pl->robust_bound && pl->placement == GS_PLACEMENT_ROBUST)
+	if (!ok && count_it && pl->robust_bound && pl->placement == GS_PLACEMENT_ROBUST)
 		++*pl->robust_bound;
 	free(reps);
 	return ok;
+}
+
+int gs_robust_node_ok(const gs_planner *pl, const gs_pgpu *const *on, int n,
+                      const gs_pgpu *pg, gs_strategy st, int k)
+{
+	return node_ok(pl, on, n, pg, st, k, 1);
+}
+
+int gs_robust_node_holds(const gs_planner *pl, const gs_pgpu *const *gpus, int n,
+                         gs_strategy st, int k)
+{
+	return n == 0 || node_ok(pl, gpus, n - 1, gpus[n - 1], st, k, 0);
 }
 
 /* The instances of profile prof on GPU x. */

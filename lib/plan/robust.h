@@ -50,6 +50,11 @@ gs_worst gs_robust_bind(const gs_planner *pl, gs_worst planned, gs_worst worst,
  * (even one replica alone), then offers k slots to the replicas of all. */
 int gs_robust_node_ok(const gs_planner *pl, const gs_pgpu *const *on, int n,
                       const gs_pgpu *pg, gs_strategy st, int k);
+/* Would gpus[0..n) pass gs_robust_node_ok all on one node (without
+ * counting a refusal)? The worst case of a set holds that of each of its
+ * subsets, so then every node that buying fills with some of them does. */
+int gs_robust_node_holds(const gs_planner *pl, const gs_pgpu *const *gpus, int n,
+                         gs_strategy st, int k);
 
 /* Under the device plugin (pinned placement too) a pod takes any MIG
  * instance of its profile on its node: may MIG GPU pg join on[0..n) when a
