@@ -701,7 +701,10 @@ typedef struct gs_plan_opts {
 	unsigned version;  /* GS_PLAN_OPTS_VERSION, set by _INIT */
 	/* Wall-time limit of the optimiser's search, in ms; 0: the default,
 	 * GS_PLAN_TIME_LIMIT_MS. The search is deterministic below it; a
-	 * search the limit stops keeps its best plan and its bound. */
+	 * search the limit stops keeps its best plan and its bound. N times
+	 * the default also gives the model search N times its budget (a
+	 * count of re-packings), and the cheaper of that plan and the
+	 * default's stands. */
 	unsigned time_limit_ms;
 } gs_plan_opts;
 #define GS_PLAN_TIME_LIMIT_MS 60000

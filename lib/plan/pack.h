@@ -182,6 +182,9 @@ typedef struct gs_planner {
 	int host_needs;            /* some replica requests host CPU or RAM */
 	int quick;                 /* no local search over models (a first
 	                              estimate, to rank clouds) */
+	int effort;                /* the model search's budgets times this:
+	                            * the time limit over its default, at
+	                            * least 1 (plan_choose.c); 0 as 1 */
 	int only_tenant;           /* 1 + the tenant whose replicas alone the
 	                            * model search packs (plan_choose.c); 0: all */
 	gs_placement placement;    /* robust: shared GPUs hold their worst case

@@ -385,8 +385,17 @@ int gs_plan_estimate(const gs_scenario *s, const char *cloud, gs_micros *share)
 	return rc;
 }
 
-int gs_plan_in(const gs_scenario *s, const char *cloud, int quick, double seconds,
-               gs_plan **out, gs_error *err)
+/* How many times its default budget the model search gets: a time limit
+ * above the default asks for a better plan, and the search stays a count
+ * of re-packings, so the same limit gives the same plan on any machine. */
+static int effort_of(double seconds)
+{
+	double deflt = GS_PLAN_TIME_LIMIT_MS / 1000.0;
+	return seconds > deflt ? (int)(seconds / deflt) : 1;
+}
+
+static int plan_once(const gs_scenario *s, const char *cloud, int quick, double seconds,
+                     int effort, gs_plan **out, gs_error *err)
 {
 	gs_shop shops[GS_MAX_MODELS];
 	gs_planner pl;
@@ -402,6 +411,7 @@ int gs_plan_in(const gs_scenario *s, const char *cloud, int quick, double second
 		rc = gs_fail_nomem(err);
 	else {
 		pl.quick = quick;
+		pl.effort = effort;
 		pl.robust_bound = &bound;
 		rc = make(p, &pl, quick ? 0 : seconds, err);
 	}
@@ -409,6 +419,41 @@ int gs_plan_in(const gs_scenario *s, const char *cloud, int quick, double second
 	if (rc < 0) {
 		gs_plan_free(p);
 		return rc;
+	}
+	*out = p;
+	return 0;
+}
+
+/* Is plan a cheaper than b: cost, then GPUs? */
+static int cheaper(const gs_plan *a, const gs_plan *b)
+{
+	if (a->sum.after_per_hour != b->sum.after_per_hour)
+		return a->sum.after_per_hour < b->sum.after_per_hour;
+	return a->sum.gpus_after < b->sum.gpus_after;
+}
+
+/* With a time limit above the default, the search runs again with
+ * larger budgets, and the cheaper plan stands: a local search given more
+ * moves may settle elsewhere, and more time must never cost more. */
+int gs_plan_in(const gs_scenario *s, const char *cloud, int quick, double seconds,
+               gs_plan **out, gs_error *err)
+{
+	int effort = quick ? 1 : effort_of(seconds), rc;
+	gs_plan *p, *q;
+	if ((rc = plan_once(s, cloud, quick, seconds, 1, &p, err)) < 0 || effort == 1) {
+		if (rc == 0)
+			*out = p;
+		return rc;
+	}
+	if ((rc = plan_once(s, cloud, quick, seconds, effort, &q, err)) < 0) {
+		gs_plan_free(p);
+		return rc;
+	}
+	if (cheaper(q, p)) {
+		gs_plan_free(p);
+		p = q;
+	} else {
+		gs_plan_free(q);
 	}
 	*out = p;
 	return 0;

@@ -431,8 +431,13 @@ static int improve_pass(const gs_planner *pl, gs_shop *shops, gs_choice *c, long
 
 /* Local search over model choices, within a budget of re-packings that
  * shrinks as fleets grow so that 100,000 replicas still plan in a second. */
-/* The most evaluations any one search makes. */
+/* The most evaluations any one search makes, times the effort. */
 #define BUDGET_MOST 1000
+
+static long effort(const gs_planner *pl)
+{
+	return pl->effort > 1 ? pl->effort : 1;
+}
 
 long gs_choose_budget(const gs_planner *pl)
 {
@@ -441,7 +446,8 @@ long gs_choose_budget(const gs_planner *pl)
 	 * large ones stay fast enough to re-plan at every REPL edit. */
 	long budget = pl->nreps && !pl->quick
 	                  ? (pl->nreps <= 2000 ? 1000000L : 300000L) / pl->nreps : 0;
-	return budget > BUDGET_MOST ? BUDGET_MOST : budget;
+	budget *= effort(pl);
+	return budget > BUDGET_MOST * effort(pl) ? BUDGET_MOST * effort(pl) : budget;
 }
 
 /* Below this budget the extra searches (each tenant alone, again under
@@ -538,8 +544,8 @@ static int choose(const gs_planner *pl, gs_shop *shops, gs_choice *c, int tenant
 	int ntenants = 0, rc = 0, *tenant_of = tenants_of(pl, &ntenants);
 	if (!tenant_of)
 		return -1;
-	if (each > BUDGET_MOST)
-		each = BUDGET_MOST;
+	if (each > BUDGET_MOST * effort(pl))
+		each = BUDGET_MOST * effort(pl);
 	if (tenants_first && ntenants > 1 && gs_choose_thorough(pl) && budget < pass_moves(pl, c))
 		rc = by_tenant(pl, shops, c, tenant_of, ntenants, each);
 	if (rc == 0)
