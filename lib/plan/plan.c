@@ -256,7 +256,7 @@ static int fill(gs_plan *p, gs_planner *pl, gs_choice *c, const gs_built *after,
 		return -1;
 	if (gs_plan_sharing_limit(p, pl, shared ? after : base, base->cost) < 0)
 		return -1;
-	return gs_plan_placement_cost(p, pl, base->cost);
+	return gs_plan_placement_cost(p, pl, c, base->cost);
 }
 
 /* The shared plan, in which each workload's replicas request one thing:

@@ -166,9 +166,10 @@ int gs_plan_uniform_note(gs_plan *p, const gs_planner *pl);
 /* ---- what robust placement costs (plan_placement.c) ---------------------- */
 
 /* Sets p's pinned_per_hour: under robust placement, when its worst case
- * kept some replicas apart, what the plan costs pinned (never above
- * before); else the plan's own cost. */
-int gs_plan_placement_cost(gs_plan *p, const gs_planner *pl, gs_micros before);
+ * kept some replicas apart, what the plan costs pinned, searched from the
+ * plan's models c (never above before); else the plan's own cost. */
+int gs_plan_placement_cost(gs_plan *p, const gs_planner *pl, const gs_choice *c,
+                           gs_micros before);
 
 /* Under robust placement, whether replicas of several GPUs keep nodes of
  * their own span: sets pl->wide_apart where that plan costs less than
