@@ -14,18 +14,23 @@
 #include "plan/planner.h"
 #include "scenario/scenario.h"
 
-/* c's candidates, each workload on the one of least price per GPU
- * (replicas of several GPUs keep c's model: their price is a span's). */
+/* c's candidates, each workload on the one of least price per GPU; a
+ * replica of several GPUs on the one whose instances that hold it cost
+ * least per GPU (gs_span_price). A model that only 8-GPU nodes sell, kept
+ * for one wide replica, drew every workload that fits it onto that node. */
 static void cheapest(const gs_planner *pl, const gs_choice *c, int *model)
 {
 	for (size_t w = 0; w < pl->s->n; w++) {
+		int n = pl->s->w[w]->pub.gpus_per_replica;
+		gs_micros best = -1;
 		model[w] = c->model[w];
-		if (pl->s->w[w]->pub.gpus_per_replica > 1)
-			continue;
 		for (int k = 0; k < c->ncand[w]; k++) {
 			int m = c->cands[w][k];
-			if (pl->gpu_price[m] < pl->gpu_price[model[w]])
+			gs_micros p = gs_span_price(pl, m, n);
+			if (p >= 0 && (best < 0 || p < best)) {
+				best = p;
 				model[w] = m;
+			}
 		}
 	}
 }
