@@ -182,6 +182,9 @@ typedef struct gs_planner {
 	int host_needs;            /* some replica requests host CPU or RAM */
 	int quick;                 /* no local search over models (a first
 	                              estimate, to rank clouds) */
+	int64_t volume;            /* gs_volume_bound of the plan's candidates,
+	                            * kept from the start it guides
+	                            * (plan_cheap.c); -2: not computed */
 	int effort;                /* the model search's budgets times this:
 	                            * the time limit over its default, at
 	                            * least 1 (plan_choose.c); 0 as 1 */

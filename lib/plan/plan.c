@@ -296,7 +296,9 @@ void gs_plan_bound_set(gs_plan *p, gs_micros bound)
 static void bound(gs_plan *p, const gs_planner *pl, const gs_choice *c,
                   const gs_opt_result *opt)
 {
-	gs_micros v = gs_volume_bound(pl, c);
+	/* Computed for the third start already: the candidates and the
+	 * replicas' flags are as they were then. */
+	gs_micros v = pl->volume != -2 ? pl->volume : gs_volume_bound(pl, c);
 	p->sum.lower_bound_by = "volume";
 	if (opt->bound >= 0 && opt->bound >= v) {
 		v = opt->bound;

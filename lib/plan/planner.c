@@ -130,6 +130,7 @@ int gs_planner_init(gs_planner *pl, const gs_scenario *s, const char *cloud,
                     gs_shop *shops)
 {
 	memset(pl, 0, sizeof *pl);
+	pl->volume = -2;
 	pl->cloud = cloud;
 	pl->s = s;
 	pl->cat = s->cat;
