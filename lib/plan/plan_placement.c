@@ -19,6 +19,11 @@ static gs_micros pinned_from(const gs_planner *pl, const gs_choice *from)
 	gs_micros cost = -1;
 	alt.placement = GS_PLACEMENT_PINNED;
 	alt.robust_bound = NULL;
+	/* Large fleets: the robust plan's models packed pinned, as they
+	 * stand (a budget of 30 re-packings at 10,000 replicas took twice
+	 * the plan's own time to find 2 % less). */
+	if (from && !gs_choose_thorough(pl))
+		alt.quick = 1;
 	memset(&b, 0, sizeof b);
 	memset(&c, 0, sizeof c);
 	if ((from ? gs_choice_fork(&alt, from, &c) : gs_choice_init(&alt, &c)) == 0 &&
@@ -30,9 +35,9 @@ static gs_micros pinned_from(const gs_planner *pl, const gs_choice *from)
 	return cost;
 }
 
-/* What the plan costs pinned, never above before: searched from the
- * robust plan's models (c), which pinned's looser rules hold at most as
- * dear, and where the search can afford it from the first choice too.
+/* What the plan costs pinned, never above before: from the robust plan's
+ * models (c), which pinned's looser rules hold at most as dear, searched
+ * where the search can afford it, and then from the first choice too.
  * From the first choice alone, large fleets' small budgets left it above
  * the robust plan (100,000 replicas: reported at the robust plan's
  * $70,581.80/h, where from its models it is $64,786.62/h). */
