@@ -222,15 +222,17 @@ static int whole_columns(gs_opt *o, int m, int *ws)
 		if (n && (rc = tenant_groups(o, m, t, ws, n)) < 0)
 			return rc;
 	}
-	/* A fault-isolated replica alone on a GPU (the others' groups of one
-	 * are among the maximal groups where nothing may join them). */
+	/* Every replica alone on a GPU too: a fault-isolated one must be, and
+	 * one that may share is then a dedicated GPU, whose node key (any
+	 * tenant, no sharing configuration) its maximal groups' time-sliced
+	 * or MPS keys do not give. Without it a plan of whole GPUs on one
+	 * 8-GPU node was out of the program's reach, and its bound rose above
+	 * that plan. */
 	for (int w = 0; w < o->nw; w++) {
 		int c, t;
 		if (o->wn[w] == 0 || !may_use(o, w, m))
 			continue;
 		t = o->pl->reps[o->wreps[w][0]].tenant;
-		if (shareable(o, w, m, t))
-			continue;
 		if ((c = col_open(o, GS_OPT_WHOLE, m, t)) < 0 ||
 		    col_item(o, c, w, 1) < 0)
 			return c < 0 ? c : -1;

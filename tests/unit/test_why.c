@@ -476,23 +476,48 @@ static void test_tenants(void **state)
 }
 
 /* Sharing loses: the plan keeps a whole GPU per replica, and says what
- * each plan costs; the dedicated one is the plan's. */
+ * each plan costs; the dedicated one is the plan's. Only g5.12xlarge (4
+ * A10Gs) may be bought, and DRA capacity claims cannot name their GPU:
+ * the shared plan needs a node of its own beside the dedicated one. */
 static void test_unshared(void **state)
+{
+	planned x = make("version: 1\ncloud: aws\ninstances: [\"g5.12xlarge\"]\n"
+	                 "fractions: [dra]\nplacement: pinned\nworkloads:\n"
+	                 "  - {name: hot, kind: inference, replicas: 2, gpuMemory: 2GiB, "
+	                 "compute: 45%}\n"
+	                 "  - {name: big, kind: inference, replicas: 2, gpuMemory: 10GiB, "
+	                 "compute: 40%}\n");
+	const gs_decision *d = dec(x.p, "hot");
+	(void)state;
+	expect_why(x.p, "hot",
+	           "dedicated A10G (45% compute, 2.00 GiB): no sharing plan found beats a "
+	           "whole GPU per replica ($11.34/h against $5.67/h)");
+	assert_int_equal(d->why, GS_WHY_UNSHARED);
+	assert_int_equal(d->dedicated_cost, gs_plan_summary_get(x.p)->after_per_hour);
+	assert_int_equal(d->shared_cost, 2 * gs_plan_summary_get(x.p)->after_per_hour);
+	assert_int_equal(gpu_of(x.p, d)->n_assignments, 1);
+	drop(&x);
+}
+
+/* A training job and two light replicas on p4d.24xlarge (8 A100s): whole
+ * GPUs on one node are the cheapest plan, and the shared plan finds it
+ * (the optimiser's program holds a replica alone on a GPU as a dedicated
+ * one); each reason says why its replicas stayed alone. Before, the
+ * program had only time-sliced groups for api, on a node of their own,
+ * and the plan fell back to whole GPUs after a shared plan at $43.92/h. */
+static void test_alone_on_one_node(void **state)
 {
 	planned x = make("version: 1\ncloud: aws\ninstances: [\"p4d.*\"]\nworkloads:\n"
 	                 "  - {name: train, kind: training, gpuMemory: 30GiB, compute: 85%}\n"
 	                 "  - {name: api, kind: inference, replicas: 2, gpuMemory: 4GiB, "
 	                 "compute: 10%}\n");
-	const gs_decision *d = dec(x.p, "api");
 	(void)state;
+	assert_int_equal(gs_plan_summary_get(x.p)->after_per_hour, 21957642);
 	expect_why(x.p, "api",
-	           "dedicated A100-SXM4-40GB (10% compute, 4.00 GiB): no sharing plan found "
-	           "beats a whole GPU per replica ($43.92/h against $21.96/h); 5 of its "
-	           "p4d.24xlarge's 8 GPUs idle (no smaller A100-SXM4-40GB instance)");
-	assert_int_equal(d->why, GS_WHY_UNSHARED);
-	assert_int_equal(d->dedicated_cost, gs_plan_summary_get(x.p)->after_per_hour);
-	assert_int_equal(d->shared_cost, 2 * gs_plan_summary_get(x.p)->after_per_hour);
-	assert_int_equal(gpu_of(x.p, d)->n_assignments, 1);
+	           "dedicated A100-SXM4-40GB (10% compute, 4.00 GiB): the rules allow it beside "
+	           "api/1, where the packing did not put it; 5 of its p4d.24xlarge's 8 GPUs idle "
+	           "(no smaller A100-SXM4-40GB instance); rejected: MIG (the A100-SXM4-40GB "
+	           "replicas would cost the same with it, with more to reconfigure)");
 	drop(&x);
 }
 
@@ -705,6 +730,7 @@ int main(void)
 		cmocka_unit_test(test_alone),
 		cmocka_unit_test(test_tenants),
 		cmocka_unit_test(test_unshared),
+		cmocka_unit_test(test_alone_on_one_node),
 		cmocka_unit_test(test_fault),
 		cmocka_unit_test(test_spread),
 		cmocka_unit_test(test_mig_or_mps),
