@@ -64,7 +64,7 @@ static share least(const gs_planner *pl, const gs_replica *r, int m)
 		s.a = (double)w->memory_bytes / (double)gs_usable_bytes(g);
 		s.b = comp / target;
 	}
-	for (size_t i = 0; g->mig_slots && !pl->no_mig && !r->no_mig && i < g->n_mig_profiles;
+	for (size_t i = 0; g->mig_slots && !pl->no_mig && i < g->n_mig_profiles;
 	     i++) {
 		const gs_mig_profile *p = &g->mig_profiles[i];
 		share t;

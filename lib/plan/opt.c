@@ -164,28 +164,78 @@ static int variant(gs_planner *pl, gs_shop *shops, const gs_choice *c, gs_built 
 	return rc;
 }
 
-int gs_opt_improve(gs_planner *pl, gs_shop *shops, gs_choice *c, gs_built *after,
-                   double seconds, gs_opt_result *res)
+/* The programs under the planner's rules: one, or, where MIG and MPS
+ * could both be in the plan, one without each; a plan that beats *best
+ * replaces it. */
+static int programs(gs_planner *pl, gs_shop *shops, const gs_choice *c, gs_built *best,
+                    double seconds, gs_opt_result *res)
 {
 	int no_mig = pl->no_mig, no_mps = pl->no_mps, rc = 0;
 	int split = !pl->via_dra && has_mig_model(pl) && !no_mig && !no_mps;
-
 	memset(res, 0, sizeof *res);
 	res->bound = -1;
 	res->exact = res->proven = 1;
-	if (pl->wide || pl->nreps == 0 || pl->nreps > GS_OPT_MAX_REPLICAS)
-		return 0;
 	/* A device-plugin plan holds MIG or MPS, not both (plan_build.c). */
 	for (int v = 0; v < (split ? 2 : 1) && rc == 0; v++) {
 		pl->no_mps = split ? v == 0 : no_mps;
 		pl->no_mig = split ? v == 1 : no_mig;
-		rc = variant(pl, shops, c, after, seconds / (split ? 2 : 1), res);
+		rc = variant(pl, shops, c, best, seconds / (split ? 2 : 1), res);
 	}
 	pl->no_mig = no_mig;
 	pl->no_mps = no_mps;
-	if (rc == 0 && res->improved)
-		rc = remodel(pl, c, after);
 	if (!res->tried || !res->exact)
 		res->bound = -1;
+	return rc;
+}
+
+/* The bound of the programs with every replica's MIG columns: where the
+ * plan kept some replicas off MIG (plan_uniform.c, a heuristic's choice,
+ * not a rule), the programs without them bound only plans that keep them
+ * off too. Nothing is taken from it: *best stays. */
+static int bound_unmarked(gs_planner *pl, gs_shop *shops, const gs_choice *c, double seconds,
+                          gs_opt_result *res)
+{
+	char *mark = malloc((size_t)pl->nreps);
+	gs_opt_result free_res;
+	gs_built none;
+	int rc;
+	if (!mark)
+		return -1;
+	for (int r = 0; r < pl->nreps; r++) {
+		mark[r] = (char)pl->reps[r].no_mig;
+		pl->reps[r].no_mig = 0;
+	}
+	memset(&none, 0, sizeof none);
+	rc = programs(pl, shops, c, &none, seconds, &free_res);
+	for (int r = 0; r < pl->nreps; r++)
+		pl->reps[r].no_mig = mark[r];
+	free(mark);
+	gs_built_release(&none);
+	res->bound = rc == 0 ? free_res.bound : -1;
+	res->proven &= free_res.proven;
+	return rc;
+}
+
+static int marked(const gs_planner *pl)
+{
+	for (int r = 0; r < pl->nreps; r++)
+		if (pl->reps[r].no_mig)
+			return 1;
+	return 0;
+}
+
+int gs_opt_improve(gs_planner *pl, gs_shop *shops, gs_choice *c, gs_built *after,
+                   double seconds, gs_opt_result *res)
+{
+	int rc;
+	memset(res, 0, sizeof *res);
+	res->bound = -1;
+	if (pl->wide || pl->nreps == 0 || pl->nreps > GS_OPT_MAX_REPLICAS)
+		return 0;
+	rc = programs(pl, shops, c, after, seconds, res);
+	if (rc == 0 && res->bound >= 0 && marked(pl))
+		rc = bound_unmarked(pl, shops, c, seconds, res);
+	if (rc == 0 && res->improved)
+		rc = remodel(pl, c, after);
 	return rc;
 }

@@ -292,7 +292,8 @@ void gs_plan_bound_set(gs_plan *p, gs_micros bound)
 }
 
 /* The better of the optimiser's bound (when its program holds every
- * option) and the volume bound. */
+ * option) and the volume bound; both give every replica its MIG shares,
+ * kept off MIG by the plan or not (opt.c, bound.c). */
 static void bound(gs_plan *p, const gs_planner *pl, const gs_choice *c,
                   const gs_opt_result *opt)
 {

@@ -84,6 +84,35 @@ static void test_volume_bound_below_the_plan(void **state)
 	gs_scenario_free(s);
 }
 
+/* Robust placement on H100s: the plan keeps a workload whose replicas
+ * it packed both in MIG instances and on whole GPUs to whole GPUs (one
+ * request per workload), and costs $55.04/h. The program without MIG for
+ * that workload proved $55.04/h and the plan called itself optimal; that
+ * bounds only plans that keep it off MIG too. With every replica's MIG
+ * columns the bound is $48.16/h, what the same fleet costs pinned. */
+#define KEPT_OFF_MIG "version: 1\ncloud: aws\nworkloads:\n" \
+	"  - {name: w0, replicas: 5, gpuMemory: 30GiB, compute: 20%, " \
+	"gpus: [H100-SXM5-80GB, L4], tenant: t2}\n" \
+	"  - {name: w1, replicas: 4, gpuMemory: 12GiB, compute: 10%, " \
+	"gpus: [H100-SXM5-80GB], tenant: t2, isolation: fault}\n" \
+	"  - {name: w2, replicas: 5, gpuMemory: 8GiB, compute: 40%, " \
+	"gpus: [H100-SXM5-80GB], tenant: t0, isolation: fault}\n" \
+	"  - {name: w3, replicas: 1, gpuMemory: 8GiB, compute: 60%, " \
+	"gpus: [H100-SXM5-80GB], tenant: t0}\n"
+
+static void test_bound_gives_mig_to_all(void **state)
+{
+	gs_scenario *s = tu_scenario(cat, "t.yaml", KEPT_OFF_MIG);
+	gs_plan *p = tu_plan(s);
+	const gs_plan_summary *sum = gs_plan_summary_get(p);
+	(void)state;
+	assert_int_equal(sum->after_per_hour, 55040000);
+	assert_int_equal(sum->lower_bound_per_hour, 48160000);
+	assert_string_equal(sum->lower_bound_by, "program");
+	gs_plan_free(p);
+	gs_scenario_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -91,6 +120,7 @@ int main(void)
 		cmocka_unit_test(test_milp_infeasible),
 		cmocka_unit_test(test_plan_proves_its_optimum),
 		cmocka_unit_test(test_volume_bound_below_the_plan),
+		cmocka_unit_test(test_bound_gives_mig_to_all),
 	};
 	return cmocka_run_group_tests(tests, tu_catalog_setup, tu_catalog_teardown);
 }
