@@ -113,6 +113,27 @@ static void test_bound_gives_mig_to_all(void **state)
 	gs_scenario_free(s);
 }
 
+/* 8 replicas of 36 GiB on one p4d.24xlarge ($21.957642/h): CBC's bound
+ * came back 5 micro-dollars above the plan it proves optimal. */
+#define NOISE "version: 1\ncloud: aws\nplacement: pinned\nworkloads:\n" \
+	"  - {name: w0, replicas: 6, gpuMemory: 36GiB, compute: 20%, " \
+	"gpus: [A100-SXM4-40GB, T4], tenant: t1, isolation: fault}\n" \
+	"  - {name: w1, replicas: 2, gpuMemory: 36GiB, compute: 60%, " \
+	"gpus: [A100-SXM4-40GB, T4], tenant: t2}\n"
+
+static void test_bound_within_solver_noise(void **state)
+{
+	gs_scenario *s = tu_scenario(cat, "t.yaml", NOISE);
+	gs_plan *p = tu_plan(s);
+	const gs_plan_summary *sum = gs_plan_summary_get(p);
+	(void)state;
+	assert_int_equal(sum->after_per_hour, 21957642);
+	assert_int_equal(sum->lower_bound_per_hour, 21957642);
+	assert_string_equal(sum->lower_bound_by, "optimum");
+	gs_plan_free(p);
+	gs_scenario_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -121,6 +142,7 @@ int main(void)
 		cmocka_unit_test(test_plan_proves_its_optimum),
 		cmocka_unit_test(test_volume_bound_below_the_plan),
 		cmocka_unit_test(test_bound_gives_mig_to_all),
+		cmocka_unit_test(test_bound_within_solver_noise),
 	};
 	return cmocka_run_group_tests(tests, tu_catalog_setup, tu_catalog_teardown);
 }
