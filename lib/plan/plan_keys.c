@@ -150,24 +150,30 @@ static int host_needs(const gs_planner *pl, const gs_pack *pk)
 /* No node holds some GPU's host requests: a price no plan will choose. */
 #define UNBUYABLE (INT64_MAX / 64)
 
-static int price_bought(const gs_planner *pl, gs_shop *sh, const gs_pack *pk, gs_total *t)
+/* Adds the nodes that buying (returning rc) put in ns to t, and
+ * releases them; where no node holds some GPU (-2), a price no plan will
+ * choose. */
+static int add_nodes(gs_nodeset *ns, int rc, gs_total *t)
 {
-	gs_nodeset ns;
-	int rc;
-	memset(&ns, 0, sizeof ns);
-	memset(t, 0, sizeof *t);
-	rc = gs_buy_pack(pl, sh, pk, &ns);
-	for (int i = 0; rc == 0 && i < ns.n; i++) {
-		t->cost += ns.v[i].price;
-		t->gpus += ns.v[i].inst->gpu_count;
+	for (int i = 0; rc == 0 && i < ns->n; i++) {
+		t->cost += ns->v[i].price;
+		t->gpus += ns->v[i].inst->gpu_count;
 		t->instances++;
 	}
-	gs_nodeset_release(&ns);
+	gs_nodeset_release(ns);
 	if (rc == -2) {
-		t->cost = UNBUYABLE;
+		t->cost += UNBUYABLE;
 		rc = 0;
 	}
 	return rc;
+}
+
+static int price_bought(const gs_planner *pl, gs_shop *sh, const gs_pack *pk, gs_total *t)
+{
+	gs_nodeset ns;
+	memset(&ns, 0, sizeof ns);
+	memset(t, 0, sizeof *t);
+	return add_nodes(&ns, gs_buy_pack(pl, sh, pk, &ns), t);
 }
 
 /* Must some replica of GPU g keep off nodes that hold others of its
@@ -207,20 +213,9 @@ static int add_bought(const gs_planner *pl, gs_shop *sh, const gs_pgpu **on, int
                       gs_total *t)
 {
 	gs_nodeset ns;
-	int rc;
 	memset(&ns, 0, sizeof ns);
-	rc = gs_nodes_buy(pl, sh, on, n, key_strategy(key), key_clients(key), &ns);
-	for (int i = 0; rc == 0 && i < ns.n; i++) {
-		t->cost += ns.v[i].price;
-		t->gpus += ns.v[i].inst->gpu_count;
-		t->instances++;
-	}
-	gs_nodeset_release(&ns);
-	if (rc == -2) {
-		t->cost += UNBUYABLE;
-		rc = 0;
-	}
-	return rc;
+	return add_nodes(&ns, gs_nodes_buy(pl, sh, on, n, key_strategy(key), key_clients(key), &ns),
+	                 t);
 }
 
 /* The memo's key of buying on[0..n) of node key `key` (its tag apart
