@@ -101,8 +101,10 @@ check-valgrind: $(VUNIT_BIN) build/vg/gpushare
 	@# Two tests at once: valgrind is one core's work each. The longest
 	@# first (test_search plans 3,200 replicas), so that neither lane
 	@# waits for it at the end.
-	@echo $(VUNIT_BIN) | tr ' ' '\n' | awk '/test_search/ { print; next } { rest = rest $$0 "\n" } \
-	    END { printf "%s", rest }' | (cd tests && GS_TOP=.. xargs -P 2 -I T \
+	@echo $(VUNIT_BIN) | tr ' ' '\n' | \
+	    awk '/test_search/ { print; next } { rest = rest $$0 "\n" } \
+	        END { printf "%s", rest }' | \
+	    (cd tests && GS_TOP=.. xargs -P 2 -I T \
 	    sh -c 'echo "== valgrind T"; $(VALGRIND) ../T >/dev/null')
 	@# The goldens in two halves at once: valgrind is one core's work each.
 	@cases=$$(cd tests/cli/cases && ls *.cmd | sed 's/\.cmd$$//' | \

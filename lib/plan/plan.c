@@ -300,6 +300,7 @@ static void bound(gs_plan *p, const gs_planner *pl, const gs_choice *c,
 	/* Computed for the third start already: the candidates and the
 	 * replicas' flags are as they were then. */
 	gs_micros v = pl->volume != -2 ? pl->volume : gs_volume_bound(pl, c);
+	gs_micros after = p->sum.after_per_hour;
 	p->sum.lower_bound_by = "volume";
 	if (opt->bound >= 0 && opt->bound >= v) {
 		v = opt->bound;
@@ -309,8 +310,8 @@ static void bound(gs_plan *p, const gs_planner *pl, const gs_choice *c,
 	 * millions (seen: $21.957647/h over a plan of $21.957642/h). Within a
 	 * millionth above the plan it proves the plan; further above, it is
 	 * kept, to be seen. */
-	if (v > p->sum.after_per_hour && v - p->sum.after_per_hour <= p->sum.after_per_hour / 1000000)
-		v = p->sum.after_per_hour;
+	if (v > after && v - after <= after / 1000000)
+		v = after;
 	gs_plan_bound_set(p, v);
 }
 
