@@ -10,34 +10,46 @@ units=$*
 logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
 
-lane_a() {
-	set -e
+# Runs a step and says how long it took: CI has a 20-minute budget, and
+# this is where its time is found.
+step() {
+	t0=$(date +%s)
+	"$@" || return
+	echo "lanes: $(( $(date +%s) - t0 )) s: $*"
+}
+
+units() {
 	for t in $units; do
 		echo "== $t"
-		(cd tests && GS_TOP=.. "../$t")
+		(cd tests && GS_TOP=.. "../$t") || return
 	done
-	sh tests/cli/run.sh "$bin"
-	sh tests/repl/run.sh "$bin"
-	sh tests/emit/labels.sh "$bin"
-	sh tests/live/prometheus.sh "$bin"
-	sh tests/live/kubectl.sh "$bin"
-	CHECK_CASES=200 sh tests/check/run.sh "$bin"
-	sh tests/hardening/run.sh "$bin"
-	ADV_CASES=20 ADV_FRACTIONS=hami sh tests/check/adversary.sh "$bin"
-	sh tests/report/run.sh "$bin"
-	python3 tests/cost/sum.py "$bin"
-	sh tests/bench/smoke.sh "$bin"
-	sh tests/completion/run.sh "$bin"
-	sh tests/man/lint.sh
-	sh tests/man/options.sh "$bin"
-	sh tests/man/examples.sh "$bin"
-	sh tests/emit/apply.sh "$bin"
+}
+
+lane_a() {
+	set -e
+	step units
+	step sh tests/cli/run.sh "$bin"
+	step sh tests/repl/run.sh "$bin"
+	step sh tests/emit/labels.sh "$bin"
+	step sh tests/live/prometheus.sh "$bin"
+	step sh tests/live/kubectl.sh "$bin"
+	step env CHECK_CASES=200 sh tests/check/run.sh "$bin"
+	step sh tests/hardening/run.sh "$bin"
+	step env ADV_CASES=20 ADV_FRACTIONS=hami sh tests/check/adversary.sh "$bin"
+	step sh tests/report/run.sh "$bin"
+	step python3 tests/cost/sum.py "$bin"
+	step sh tests/bench/smoke.sh "$bin"
+	step sh tests/completion/run.sh "$bin"
+	step sh tests/man/lint.sh
+	step sh tests/man/options.sh "$bin"
+	step sh tests/man/examples.sh "$bin"
+	step sh tests/emit/apply.sh "$bin"
 }
 
 lane_b() {
 	set -e
-	sh tests/emit/validate.sh "$bin"
-	sh tests/emit/karpenter_replay.sh "$bin"
+	step sh tests/emit/validate.sh "$bin"
+	step sh tests/emit/karpenter_replay.sh "$bin"
 }
 
 # apply.sh uses the validators validate.sh installs: installed first.
