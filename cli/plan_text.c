@@ -46,6 +46,8 @@ static void print_bound(const gs_plan_summary *s)
 	char a[32], g[32], line[320];
 	const char *by = strcmp(s->lower_bound_by, "program") == 0
 	                 ? "the optimiser's integer program"
+	                 : strcmp(s->lower_bound_by, "relaxation") == 0
+	                 ? "the packing's linear relaxation"
 	                 : "the memory and compute every GPU offers";
 	if (s->lower_bound_per_hour <= 0)
 		return;

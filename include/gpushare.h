@@ -671,9 +671,10 @@ typedef struct gs_plan_summary {
 	/* What no plan of these workloads under the plan's rules can cost
 	 * less than, per hour; -1: none. lower_bound_by says how it is
 	 * known: "optimum" (the plan is proven the cheapest), "program" (the
-	 * optimiser's integer program, solved or bounded), "volume" (every GPU
-	 * holds at most its memory and its compute, at its model's cheapest
-	 * price per GPU). Under placement: robust it bounds the pinned plans,
+	 * optimiser's integer program, solved or bounded), "relaxation" (the
+	 * packing's linear relaxation, solved by column generation where the
+	 * program is too large), "volume" (every GPU holds at most its memory
+	 * and its compute, at its model's cheapest price per GPU). Under placement: robust it bounds the pinned plans,
 	 * which include every robust one. */
 	gs_micros lower_bound_per_hour;
 	const char *lower_bound_by;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "plan/cg.h"
 #include "plan/decision.h"
 #include "plan/host.h"
 #include "plan/plan_internal.h"
@@ -284,6 +285,14 @@ static int build_uniform(gs_planner *pl, gs_choice *c, gs_built *after)
 	return rc;
 }
 
+/* Whether the fleet is small enough for column generation (cg.h) at the
+ * effort the time limit asks. */
+static int cg_affords(const gs_planner *pl)
+{
+	return !pl->quick &&
+	       pl->nreps <= (long)GS_CG_MAX_REPLICAS * (pl->effort > 1 ? pl->effort : 1);
+}
+
 void gs_plan_bound_set(gs_plan *p, gs_micros bound)
 {
 	p->sum.lower_bound_per_hour = bound;
@@ -305,6 +314,15 @@ static void bound(gs_plan *p, const gs_planner *pl, const gs_choice *c,
 	if (opt->bound >= 0 && opt->bound >= v) {
 		v = opt->bound;
 		p->sum.lower_bound_by = "program";
+	}
+	/* Where the program proved nothing, the linear relaxation by column
+	 * generation (cg.c) is the tighter bound. */
+	if (!(opt->proven && opt->bound >= 0) && v < after && cg_affords(pl)) {
+		gs_micros g = gs_cg_bound(pl, c, pl->effort);
+		if (g > v) {
+			v = g;
+			p->sum.lower_bound_by = "relaxation";
+		}
 	}
 	/* CBC's bound carries its tolerances: a few micro-dollars in tens of
 	 * millions (seen: $21.957647/h over a plan of $21.957642/h). Within a
@@ -442,6 +460,16 @@ static int cheaper(const gs_plan *a, const gs_plan *b)
 	return a->sum.gpus_after < b->sum.gpus_after;
 }
 
+/* The greater of two bounds of the same workloads under the same rules
+ * in p: the larger search's may have proved more than the cheaper plan. */
+static void keep_bound(gs_plan *p, const gs_plan *q)
+{
+	if (q->sum.lower_bound_per_hour <= p->sum.lower_bound_per_hour)
+		return;
+	p->sum.lower_bound_by = q->sum.lower_bound_by;
+	gs_plan_bound_set(p, q->sum.lower_bound_per_hour);
+}
+
 /* With a time limit above the default, the search runs again with
  * larger budgets, and the cheaper plan stands: a local search given more
  * moves may settle elsewhere, and more time must never cost more. */
@@ -460,9 +488,11 @@ int gs_plan_in(const gs_scenario *s, const char *cloud, int quick, double second
 		return rc;
 	}
 	if (cheaper(q, p)) {
+		keep_bound(q, p);
 		gs_plan_free(p);
 		p = q;
 	} else {
+		keep_bound(p, q);
 		gs_plan_free(q);
 	}
 	*out = p;

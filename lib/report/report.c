@@ -174,6 +174,8 @@ static void bound(gs_buf *b, const gs_plan_summary *s)
 	gs_html_money(b, s->lower_bound_per_hour);
 	gs_buf_puts(b, strcmp(s->lower_bound_by, "program") == 0
 	                   ? " an hour (the optimiser's integer program), so this plan is "
+	                   : strcmp(s->lower_bound_by, "relaxation") == 0
+	                   ? " an hour (the packing's linear relaxation), so this plan is "
 	                   : " an hour (the memory and compute every GPU offers), so this plan "
 	                     "is ");
 	gs_buf_puts(b, "at most ");

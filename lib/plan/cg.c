@@ -1,0 +1,604 @@
+/*
+ * cg.c - the column-generation bound (cg.h).
+ *
+ * The master is the packing's linear relaxation: a row per workload
+ * (its replicas covered), and per MIG model two rows per profile (its
+ * instances' memory and compute, supplied by geometries). Columns: a way
+ * to fill one whole GPU of a model with one tenant's replicas (generated
+ * by pricing, cg_price.c), a MIG geometry of a model (all, up front), and
+ * a workload's replica in an instance of a profile, alone or taking its
+ * part of a shared one (generated when the duals price them below 0).
+ * Every GPU costs its model's cheapest price per GPU; node rules, host
+ * resources, robust placement's worst case and MPS's finer limits are
+ * left out or relaxed, so the master's optimum is at most every plan's
+ * cost.
+ *
+ * The bound is not the master's objective, which is a bound only once no
+ * column prices below cost: it is the dual objective of the duals made
+ * feasible for every column. Whole-GPU fillings of tenant t on model m are
+ * worth at most the pricing problem's upper bound V(t, m), so dividing
+ * tenant t's duals by r_t = max(1, V(t, m) / p_m) over its models (and
+ * what the MIG columns ask) leaves no column below cost. Tenants share
+ * only MIG geometries, whose duals are checked and scaled alike.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan/cg.h"
+#include "plan/lp.h"
+#include "plan/pack.h"
+#include "plan/share_rule.h"
+#include "scenario/scenario.h"
+
+/* Rounds of the generation, simplex pivots per solve, and search nodes
+ * per pricing problem, times the effort. */
+#define CG_ROUNDS 40
+#define CG_PIVOTS 20000
+#define CG_KP_NODES 20000L
+/* Search nodes per pricing problem while only looking for columns. */
+#define CG_KP_LOOK 300L
+/* Rounds that price within the full budget, at most. */
+#define CG_PROOFS 3
+/* The search work (nodes times items) after which rounds that only look
+ * for columns give way to those that give the bound: about a second. */
+#define CG_WORK 3e8
+/* No rule caps the replicas of a time-sliced GPU. */
+#define CG_MAX_ITEMS (1 << 30)
+
+typedef struct cgw {
+	int w;              /* scenario index */
+	int rep;            /* its first replica */
+	int tenant, d, row;
+	uint64_t models;    /* bit m: m is a candidate */
+} cgw;
+
+/* A MIG model's profiles and their rows. */
+typedef struct cgm {
+	int np;
+	const gs_mig_profile *prof[64];
+	int row[64];        /* memory row; compute row is row + 1 */
+} cgm;
+
+typedef struct cg {
+	const gs_planner *pl;
+	const gs_choice *c;
+	cgw *ws;
+	int nws;
+	int **tw;           /* per tenant: indices into ws */
+	int *ntw;
+	cgm mig[GS_MAX_MODELS];
+	int nrows;
+	double price[GS_MAX_MODELS]; /* $/h per GPU */
+	double wide;        /* what replicas of several GPUs cost at least */
+	int proof;          /* this round's duals give the bound */
+	double work;        /* search nodes times their items, so far */
+	gs_lp *lp;
+	/* Scratch of one pricing problem. */
+	gs_kp_item *items;
+	int *idx, *x;
+	int *rows;
+	double *vals;
+} cg;
+
+static double dollars(gs_micros m) { return (double)m / 1e6; }
+
+static const gs_gpu *model_of(const cg *g, int m) { return g->pl->models[m]; }
+
+static const gs_replica *rep_of(const cg *g, const cgw *w) { return &g->pl->reps[w->rep]; }
+
+/* ---- the master's rows --------------------------------------------------- */
+
+/* Replica rep of workload wi into its workload's row (at[wi]: 1 + its
+ * index in g->ws, 0 before its first replica). */
+static int add_workload(cg *g, int wi, int rep, int *at)
+{
+	const gs_workload *wl = &g->pl->s->w[wi]->pub;
+	cgw *w;
+	if (g->c->ncand[wi] == 0)
+		return -2;
+	if (wl->gpus_per_replica > 1) {
+		double best = -1;
+		for (int k = 0; k < g->c->ncand[wi]; k++) {
+			gs_micros p = gs_span_price(g->pl, g->c->cands[wi][k], wl->gpus_per_replica);
+			if (p >= 0 && (best < 0 || dollars(p) < best))
+				best = dollars(p);
+		}
+		g->wide += best < 0 ? 0 : best * wl->gpus_per_replica;
+		return 0;
+	}
+	if (at[wi] > 0) {
+		g->ws[at[wi] - 1].d++;
+		return 0;
+	}
+	at[wi] = g->nws + 1;
+	w = &g->ws[g->nws++];
+	w->w = wi;
+	w->rep = rep;
+	w->tenant = g->pl->reps[rep].tenant;
+	w->d = 1;
+	w->row = g->nrows++;
+	w->models = 0;
+	for (int k = 0; k < g->c->ncand[wi]; k++)
+		w->models |= (uint64_t)1 << g->c->cands[wi][k];
+	return 0;
+}
+
+static int mig_model(const cg *g, int m) { return g->mig[m].np > 0; }
+
+static void mig_rows(cg *g)
+{
+	uint64_t used = 0;
+	for (int i = 0; i < g->nws; i++)
+		used |= g->ws[i].models;
+	for (int m = 0; m < g->pl->nmodels; m++) {
+		const gs_gpu *gpu = model_of(g, m);
+		cgm *mm = &g->mig[m];
+		mm->np = 0;
+		if (!gpu->mig_slots || !(used >> m & 1) || !gpu->sm_count)
+			continue;
+		for (size_t p = 0; p < gpu->n_mig_profiles && mm->np < 64; p++)
+			if (gs_mig_candidate(gpu, &gpu->mig_profiles[p])) {
+				mm->prof[mm->np] = &gpu->mig_profiles[p];
+				mm->row[mm->np++] = g->nrows;
+				g->nrows += 2;
+			}
+	}
+}
+
+/* ---- the fixed columns: MIG geometries ----------------------------------- */
+
+typedef struct geo_ud {
+	cg *g;
+	int m, rc;
+} geo_ud;
+
+static int geometry(const gs_mig_profile *const *profiles, const size_t *counts, size_t n,
+                    void *ud)
+{
+	geo_ud *u = ud;
+	const cgm *mm = &u->g->mig[u->m];
+	int k = 0;
+	for (size_t i = 0; i < n; i++)
+		for (int p = 0; counts[i] && p < mm->np; p++)
+			if (mm->prof[p] == profiles[i]) {
+				u->g->rows[k] = mm->row[p];
+				u->g->vals[k++] = (double)counts[i];
+				u->g->rows[k] = mm->row[p] + 1;
+				u->g->vals[k++] = (double)counts[i];
+			}
+	if (gs_lp_col(u->g->lp, u->g->price[u->m], u->g->rows, u->g->vals, k) < 0) {
+		u->rc = -1;
+		return 1;
+	}
+	return 0;
+}
+
+static int geometries(cg *g)
+{
+	for (int m = 0; m < g->pl->nmodels; m++) {
+		geo_ud u = { g, m, 0 };
+		if (!mig_model(g, m))
+			continue;
+		if (gs_mig_enumerate(model_of(g, m), g->mig[m].prof, (size_t)g->mig[m].np,
+		                     GS_MIG_MAXIMAL, geometry, &u, NULL) < 0 && u.rc == 0)
+			return -1;
+		if (u.rc < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* ---- a replica in a MIG instance ----------------------------------------- */
+
+/* What a replica of w takes of an instance of profile p of model m, in
+ * memory and compute (1 and 1 alone); 0 when an instance cannot hold it. */
+static int in_instance(const cg *g, const cgw *w, int m, const gs_mig_profile *p, double *um,
+                       double *uc)
+{
+	const gs_gpu *gpu = model_of(g, m);
+	const gs_replica *r = rep_of(g, w);
+	int64_t comp = gs_rep_comp(g->pl, w->rep, gpu);
+	int64_t part = (int64_t)p->sm_count * GS_PPM / gpu->sm_count;
+	int64_t mem = p->memory_mib << 20;
+	int64_t cap = part * g->pl->target / GS_PPM;
+	if (r->w->memory_bytes > mem || comp > part)
+		return 0;
+	*um = *uc = 1;
+	if (!r->w->isolation_fault && !r->no_ts && comp <= cap && cap > 0) {
+		*um = (double)r->w->memory_bytes / (double)mem;
+		*uc = (double)comp / (double)cap;
+	}
+	return 1;
+}
+
+/* ---- the duals ------------------------------------------------------------ */
+
+typedef struct duals {
+	double *pi;         /* per workload */
+	const double *raw;  /* the master's, by row */
+	double r_mig;       /* what the geometries ask the MIG duals be divided by */
+	double *r;          /* per tenant */
+} duals;
+
+static double mu(const duals *d, int row) { return d->raw[row] > 0 ? d->raw[row] : 0; }
+
+typedef struct gsum_ud {
+	const cg *g;
+	const duals *d;
+	int m;
+	double most;
+} gsum_ud;
+
+static int geo_value(const gs_mig_profile *const *profiles, const size_t *counts, size_t n,
+                     void *ud)
+{
+	gsum_ud *u = ud;
+	const cgm *mm = &u->g->mig[u->m];
+	double v = 0;
+	for (size_t i = 0; i < n; i++)
+		for (int p = 0; counts[i] && p < mm->np; p++)
+			if (mm->prof[p] == profiles[i])
+				v += (double)counts[i] * (mu(u->d, mm->row[p]) + mu(u->d, mm->row[p] + 1));
+	if (v > u->most)
+		u->most = v;
+	return 0;
+}
+
+/* The MIG duals' scale: the most any geometry is worth over its price. */
+static int mig_scale(const cg *g, duals *d)
+{
+	d->r_mig = 1;
+	for (int m = 0; m < g->pl->nmodels; m++) {
+		gsum_ud u = { g, d, m, 0 };
+		if (!mig_model(g, m))
+			continue;
+		if (gs_mig_enumerate(model_of(g, m), g->mig[m].prof, (size_t)g->mig[m].np,
+		                     GS_MIG_MAXIMAL, geo_value, &u, NULL) < 0)
+			return -1;
+		if (u.most / g->price[m] > d->r_mig)
+			d->r_mig = u.most / g->price[m];
+	}
+	return 0;
+}
+
+/* Adds the MIG instance columns that price below 0, and raises each
+ * tenant's scale to what every such column (in the master or not) asks. */
+static int mig_columns(cg *g, duals *d, int *added)
+{
+	for (int i = 0; i < g->nws; i++) {
+		cgw *w = &g->ws[i];
+		double pi = d->pi[i];
+		if (pi <= 0)
+			continue;
+		for (int m = 0; m < g->pl->nmodels; m++) {
+			const cgm *mm = &g->mig[m];
+			if (!(w->models >> m & 1) || !mig_model(g, m))
+				continue;
+			for (int p = 0; p < mm->np; p++) {
+				double um, uc, worth;
+				if (!in_instance(g, w, m, mm->prof[p], &um, &uc))
+					continue;
+				worth = um * mu(d, mm->row[p]) + uc * mu(d, mm->row[p] + 1);
+				if (worth <= 0 || pi * d->r_mig / worth > d->r[w->tenant])
+					d->r[w->tenant] = worth <= 0 ? INFINITY : pi * d->r_mig / worth;
+				if (pi > worth * (1 + 1e-9)) {
+					int rows[3] = { w->row, mm->row[p], mm->row[p] + 1 };
+					double vals[3] = { 1, -um, -uc };
+					if (gs_lp_col(g->lp, 0, rows, vals, 3) < 0)
+						return -1;
+					(*added)++;
+				}
+			}
+		}
+	}
+	return 0;
+}
+
+/* ---- whole GPUs ----------------------------------------------------------- */
+
+/* The knapsack of tenant t's workloads on model m that may share a whole
+ * GPU: time-sliced ones (mps 0), or with k clients of MPS under the
+ * device plugin's equal split (mps k >= 2: every member within its split,
+ * at least one that must not be time-sliced; k = -1: MPS or a fraction
+ * with no split, so only the sums bind). */
+static int items_of(cg *g, int t, int m, int mps, const duals *d, gs_kp *k)
+{
+	const gs_gpu *gpu = model_of(g, m);
+	int64_t usable = gs_usable_bytes(gpu), room = GS_PPM;
+	int64_t split_mem = INT64_MAX, split_comp = INT64_MAX;
+	int n = 0, musts = 0;
+	if (mps >= 2) {
+		split_mem = (((gpu->memory_mib << 20) / mps) >> 20) << 20;
+		split_comp = (int64_t)(100 / mps) * 10000;
+	}
+	for (int j = 0; j < g->ntw[t]; j++) {
+		const cgw *w = &g->ws[g->tw[t][j]];
+		const gs_replica *r = rep_of(g, w);
+		gs_kp_item *it = &g->items[n];
+		if (!(w->models >> m & 1) || d->pi[g->tw[t][j]] <= 0 || r->w->isolation_fault ||
+		    (mps == 0 && r->no_ts))
+			continue;
+		it->value = d->pi[g->tw[t][j]];
+		it->mem = r->w->memory_bytes;
+		it->comp = gs_rep_comp(g->pl, w->rep, gpu);
+		it->ub = r->w->spread != GS_SPREAD_NONE ? 1 : w->d;
+		it->must = r->no_ts;
+		if (it->mem > usable || it->mem > split_mem || it->comp > split_comp ||
+		    !gs_share_within(it->comp, g->pl->target))
+			continue;
+		if (mps == 0 && r->headroom < room)
+			room = r->headroom;
+		musts += it->must;
+		g->idx[n++] = g->tw[t][j];
+	}
+	k->it = g->items;
+	k->n = mps != 0 && musts == 0 ? 0 : n;
+	k->cap_comp = g->pl->target;
+	k->cap_mem = mps == 0 && g->pl->frac_ts == GS_BACKEND_NONE
+	             ? gs_memory_offer(gpu, NULL, GS_STRATEGY_TIME_SLICING, room) : usable;
+	k->max_items = mps >= 2 ? mps : CG_MAX_ITEMS;
+	k->need_must = mps != 0;
+	return musts;
+}
+
+/* Prices one family of fillings; a column when one is worth more than a
+ * GPU. *most: the largest value any filling may have. */
+static int price_family(cg *g, int t, int m, int mps, duals *d, long budget, double *most,
+                        int *added, int *musts)
+{
+	gs_kp k;
+	double best, ub;
+	long nodes;
+	int n = 0;
+	*musts = items_of(g, t, m, mps, d, &k);
+	k.budget = budget;
+	k.bound = g->proof;
+	/* Only a filling worth more than a GPU is a column, and the bound
+	 * asks only how much more. */
+	k.floor = g->price[m];
+	if (k.n == 0)
+		return 0;
+	if (gs_kp_solve(&k, g->x, &best, &ub, &nodes) < 0)
+		return -1;
+	g->work += (double)nodes * k.n;
+	if (ub > *most)
+		*most = ub;
+	if (best <= g->price[m] * (1 + 1e-9))
+		return 0; /* the search's x holds no filling then */
+	for (int i = 0; i < k.n; i++)
+		if (g->x[i] > 0) {
+			g->rows[n] = g->ws[g->idx[i]].row;
+			g->vals[n++] = g->x[i];
+		}
+	if (gs_lp_col(g->lp, g->price[m], g->rows, g->vals, n) < 0)
+		return -1;
+	(*added)++;
+	return 0;
+}
+
+/* Whether t's replicas that must not be time-sliced may share m at all,
+ * and under the device plugin's split (1) or only its sums (-1). */
+static int mps_kind(const cg *g, int m)
+{
+	const gs_gpu *gpu = model_of(g, m);
+	if (g->pl->frac_mps != GS_BACKEND_NONE || (g->pl->via_dra && gpu->mps_max_clients))
+		return -1;
+	return gpu->mps_max_clients && !g->pl->no_mps_dra ? 1 : 0;
+}
+
+/* Every filling of tenant t on model m: alone, time-sliced, MPS. */
+static int price_model(cg *g, int t, int m, duals *d, long budget, int *added)
+{
+	double most = 0, alone = 0;
+	int alone_at = -1, musts = 0, kind;
+	for (int j = 0; j < g->ntw[t]; j++) {
+		const cgw *w = &g->ws[g->tw[t][j]];
+		if ((w->models >> m & 1) && d->pi[g->tw[t][j]] > alone) {
+			alone = d->pi[g->tw[t][j]];
+			alone_at = w->row;
+		}
+	}
+	most = alone;
+	if (alone > g->price[m] * (1 + 1e-9)) {
+		double one = 1;
+		if (gs_lp_col(g->lp, g->price[m], &alone_at, &one, 1) < 0)
+			return -1;
+		(*added)++;
+	}
+	if (price_family(g, t, m, 0, d, budget, &most, added, &musts) < 0)
+		return -1;
+	kind = mps_kind(g, m);
+	if (kind < 0 && price_family(g, t, m, -1, d, budget, &most, added, &musts) < 0)
+		return -1;
+	for (int k = 2; kind > 0 && k <= model_of(g, m)->mps_max_clients; k++) {
+		if (price_family(g, t, m, k, d, budget, &most, added, &musts) < 0)
+			return -1;
+		if (musts == 0)
+			break; /* a larger k only narrows the split */
+	}
+	if (most / g->price[m] > d->r[t])
+		d->r[t] = most / g->price[m];
+	return 0;
+}
+
+/* ---- the rounds ----------------------------------------------------------- */
+
+/* One round: the duals of the master, the bound they give, and the columns
+ * they price below cost. *added: how many. */
+static int round_of(cg *g, duals *d, long budget, double *bound, int *added)
+{
+	double sum = 0;
+	int rc = 0;
+	*added = 0;
+	d->raw = gs_lp_duals(g->lp);
+	for (int i = 0; i < g->nws; i++)
+		d->pi[i] = d->raw[g->ws[i].row] > 0 ? d->raw[g->ws[i].row] : 0;
+	for (int t = 0; t < g->pl->ntenants; t++)
+		d->r[t] = 1;
+	if (mig_scale(g, d) < 0 || mig_columns(g, d, added) < 0)
+		return -1;
+	for (int t = 0; t < g->pl->ntenants && rc == 0; t++)
+		for (int m = 0; m < g->pl->nmodels && rc == 0; m++)
+			rc = price_model(g, t, m, d, budget, added);
+	if (rc < 0)
+		return -1;
+	for (int i = 0; i < g->nws; i++) {
+		double r = d->r[g->ws[i].tenant];
+		if (isfinite(r))
+			sum += d->pi[i] * g->ws[i].d / r;
+	}
+	*bound = sum + g->wide;
+	return 0;
+}
+
+/* A first column per workload, so the master is feasible: alone on its
+ * cheapest candidate. */
+static int first_columns(cg *g)
+{
+	for (int i = 0; i < g->nws; i++) {
+		int best = -1;
+		double one = 1;
+		for (int m = 0; m < g->pl->nmodels; m++)
+			if ((g->ws[i].models >> m & 1) && (best < 0 || g->price[m] < g->price[best]))
+				best = m;
+		if (gs_lp_col(g->lp, g->price[best], &g->ws[i].row, &one, 1) < 0)
+			return -1;
+	}
+	return geometries(g);
+}
+
+/* Rounds whose pricing only looks for columns, on a small budget, until
+ * it finds none; then rounds that price within the full budget, whose
+ * duals give the bound, until the bound meets the master's objective or
+ * they too find nothing. A budget that stops a search early weakens the
+ * bound (cg_price.c), never its validity. */
+static int run(cg *g, int effort, double *bound)
+{
+	duals d = { NULL, NULL, 1, NULL };
+	int rc = 0, added = 1;
+	d.pi = calloc((size_t)g->nws + 1, sizeof *d.pi);
+	d.r = calloc((size_t)g->pl->ntenants + 1, sizeof *d.r);
+	*bound = -1;
+	if (!d.pi || !d.r)
+		rc = -1;
+	for (int round = 0; rc == 0 && round < CG_ROUNDS * effort + CG_PROOFS; round++) {
+		int proof = added == 0 || round >= CG_ROUNDS * effort ||
+		            g->work > CG_WORK * effort;
+		double obj, b;
+		g->proof = proof;
+		if (gs_lp_solve(g->lp, CG_PIVOTS * effort, &obj) < 0 ||
+		    round_of(g, &d, proof ? CG_KP_NODES * effort : CG_KP_LOOK, &b, &added) < 0) {
+			rc = -1;
+			break;
+		}
+		if (proof && b > *bound)
+			*bound = b;
+		if (proof && (added == 0 || *bound >= (obj + g->wide) * (1 - 1e-7)))
+			break;
+	}
+	free(d.pi);
+	free(d.r);
+	return rc;
+}
+
+/* ---- setting up ----------------------------------------------------------- */
+
+static int tenants(cg *g)
+{
+	int nt = g->pl->ntenants;
+	g->ntw = calloc((size_t)nt + 1, sizeof *g->ntw);
+	g->tw = calloc((size_t)nt + 1, sizeof *g->tw);
+	if (!g->ntw || !g->tw)
+		return -1;
+	for (int i = 0; i < g->nws; i++)
+		g->ntw[g->ws[i].tenant]++;
+	for (int t = 0; t < nt; t++) {
+		if (!(g->tw[t] = malloc((size_t)(g->ntw[t] + 1) * sizeof **g->tw)))
+			return -1;
+		g->ntw[t] = 0;
+	}
+	for (int i = 0; i < g->nws; i++)
+		g->tw[g->ws[i].tenant][g->ntw[g->ws[i].tenant]++] = i;
+	return 0;
+}
+
+static int setup(cg *g)
+{
+	size_t nw = g->pl->s->n + 1;
+	int *at = calloc(nw, sizeof *at);
+	int rc = 0;
+	g->ws = malloc(nw * sizeof *g->ws);
+	g->items = malloc(nw * sizeof *g->items);
+	g->idx = malloc(nw * sizeof *g->idx);
+	g->x = malloc(nw * sizeof *g->x);
+	g->rows = malloc((nw + 2 * 64 * 2) * sizeof *g->rows);
+	g->vals = malloc((nw + 2 * 64 * 2) * sizeof *g->vals);
+	if (!at || !g->ws || !g->items || !g->idx || !g->x || !g->rows || !g->vals)
+		rc = -1;
+	for (int m = 0; m < g->pl->nmodels; m++)
+		g->price[m] = dollars(g->pl->gpu_price[m]);
+	for (int r = 0; rc == 0 && r < g->pl->nreps; r++)
+		rc = add_workload(g, g->pl->reps[r].wi, r, at);
+	free(at);
+	if (rc == 0)
+		rc = tenants(g);
+	if (rc == 0)
+		mig_rows(g);
+	return rc;
+}
+
+static int master(cg *g)
+{
+	double *lo = malloc(((size_t)g->nrows + 1) * sizeof *lo);
+	double *hi = malloc(((size_t)g->nrows + 1) * sizeof *hi);
+	int rc = -1;
+	if (lo && hi) {
+		for (int i = 0; i < g->nrows; i++) {
+			lo[i] = 0;
+			hi[i] = 1e30;
+		}
+		for (int i = 0; i < g->nws; i++)
+			lo[g->ws[i].row] = g->ws[i].d;
+		if ((g->lp = gs_lp_new(g->nrows, lo, hi)))
+			rc = first_columns(g);
+	}
+	free(lo);
+	free(hi);
+	return rc;
+}
+
+static void release(cg *g)
+{
+	for (int t = 0; g->tw && t < g->pl->ntenants; t++)
+		free(g->tw[t]);
+	free(g->tw);
+	free(g->ntw);
+	free(g->ws);
+	free(g->items);
+	free(g->idx);
+	free(g->x);
+	free(g->rows);
+	free(g->vals);
+	gs_lp_free(g->lp);
+}
+
+gs_micros gs_cg_bound(const gs_planner *pl, const gs_choice *c, int effort)
+{
+	cg g;
+	double bound = -1;
+	int rc;
+	memset(&g, 0, sizeof g);
+	g.pl = pl;
+	g.c = c;
+	rc = setup(&g);
+	/* Replicas of several GPUs alone: what their spans cost is the bound. */
+	if (rc == 0 && g.nws == 0)
+		bound = g.wide;
+	else if (rc == 0 && (rc = master(&g)) == 0)
+		rc = run(&g, effort > 1 ? effort : 1, &bound);
+	release(&g);
+	/* Down, and a hair more for the sums' rounding: a bound may not
+	 * exceed what it bounds. */
+	return rc < 0 || bound < 0 ? -1 : (gs_micros)floor(bound * 1e6 * (1 - 1e-9));
+}

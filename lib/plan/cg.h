@@ -1,0 +1,63 @@
+/*
+ * cg.h - the column-generation bound (cg.c) and its pricing problem
+ * (cg_price.c): the linear relaxation of the packing as a set cover whose
+ * columns are ways to fill one GPU, solved by adding the columns the
+ * duals price below cost, for fleets too large for the optimiser's
+ * program (opt.h), where the volume bound (bound.c) is loose.
+ *
+ * Only lib/plan/ includes it.
+ */
+#ifndef GS_PLAN_CG_H
+#define GS_PLAN_CG_H
+
+#include <stdint.h>
+
+#include "plan/planner.h"
+
+/* ---- the pricing problem (cg_price.c) ------------------------------------ */
+
+/* An item of a two-dimensional bounded knapsack: up to ub copies, each
+ * worth value and weighing mem and comp; `must`: one of the items of
+ * which the knapsack must hold at least one (when need_must). */
+typedef struct gs_kp_item {
+	double value;
+	int64_t mem, comp;
+	int ub;
+	int must;
+} gs_kp_item;
+
+typedef struct gs_kp {
+	const gs_kp_item *it;
+	int n;
+	int64_t cap_mem, cap_comp;
+	int max_items;   /* the most copies in all */
+	int need_must;
+	long budget;     /* search nodes: the deterministic limit */
+	double floor;    /* only fillings worth more are sought */
+	int bound;       /* an upper bound is wanted: where the search stops
+	                  * early, a grid's exact one (else the root's) */
+} gs_kp;
+
+/* The most valuable filling found worth more than k->floor, its counts in
+ * x[0..n) (all 0 when none) and its value in *best (else k->floor), and
+ * in *ub a value that neither k->floor nor any filling exceeds (*best
+ * itself when the search finished within its budget), and in *nodes the
+ * nodes searched. 0, or -1 when out of memory. */
+int gs_kp_solve(const gs_kp *k, int *x, double *best, double *ub, long *nodes);
+
+/* ---- the bound (cg.c) ---------------------------------------------------- */
+
+/* The most replicas the bound is computed for, times the effort (the
+ * time limit over its default): each round prices every tenant's
+ * knapsack on every model, which grows faster than the fleet. */
+#define GS_CG_MAX_REPLICAS 2000
+
+/* A lower bound of every plan of pl under c's candidate models, pinned
+ * rules relaxed (so also of every robust plan): the dual of the restricted
+ * master made feasible for every column by scaling each tenant's part, so
+ * the bound is valid at every round whether or not the generation
+ * converged. effort multiplies the rounds and search budgets. -1 when not
+ * computed (a replica with no candidate, or out of memory). */
+gs_micros gs_cg_bound(const gs_planner *pl, const gs_choice *c, int effort);
+
+#endif

@@ -1,0 +1,214 @@
+/*
+ * test_cg.c - the column-generation bound: its pricing knapsack
+ * (cg_price.c) against brute force, the CLP seam (lp.c) on a program
+ * whose duals are known, and the bound on fleets whose optimum is known
+ * (test_search.c has it on plans of hundreds of replicas).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+#include "plan/cg.h"
+#include "plan/lp.h"
+#include "scenario/scenario.h"
+
+TU_CATALOG_GROUP(cat)
+
+/* ---- the knapsack --------------------------------------------------------- */
+
+/* A fixed xorshift: the same knapsacks on every run. */
+static uint64_t rng = 88172645463325252ULL;
+
+static int draw(int n)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return (int)(rng % (uint64_t)n);
+}
+
+/* The best filling by trying every count of every item. */
+static double brute(const gs_kp *k, int i, int64_t mem, int64_t comp, int cnt, int must)
+{
+	double best = -1;
+	if (i == k->n)
+		return must || !k->need_must ? 0 : -1;
+	for (int q = 0; q <= k->it[i].ub; q++) {
+		double rest;
+		if (mem + q * k->it[i].mem > k->cap_mem || comp + q * k->it[i].comp > k->cap_comp ||
+		    cnt + q > k->max_items)
+			break;
+		rest = brute(k, i + 1, mem + q * k->it[i].mem, comp + q * k->it[i].comp, cnt + q,
+		             must || (q && k->it[i].must));
+		if (rest >= 0 && rest + q * k->it[i].value > best)
+			best = rest + q * k->it[i].value;
+	}
+	return best;
+}
+
+static void random_kp(gs_kp *k, gs_kp_item *it)
+{
+	k->n = 1 + draw(7);
+	for (int i = 0; i < k->n; i++) {
+		it[i].value = 1 + draw(100);
+		it[i].mem = 1 + draw(60);
+		it[i].comp = 1 + draw(60);
+		it[i].ub = 1 + draw(4);
+		it[i].must = draw(3) == 0;
+	}
+	k->it = it;
+	k->cap_mem = 100;
+	k->cap_comp = 90;
+	k->max_items = draw(2) ? 1 << 30 : 2 + draw(3);
+	k->need_must = draw(2);
+	k->floor = 0;
+	k->bound = 1;
+}
+
+/* Solved within its budget, the search finds brute force's optimum; cut
+ * short after a few nodes, its best is a filling and its bound is still
+ * above every filling. */
+static void test_kp_against_brute_force(void **state)
+{
+	gs_kp_item it[8];
+	int x[8];
+	long nodes;
+	(void)state;
+	for (int round = 0; round < 400; round++) {
+		gs_kp k;
+		double best, ub, want, got = 0;
+		int64_t mem = 0, comp = 0;
+		random_kp(&k, it);
+		k.budget = round % 2 ? 1000000 : 3;
+		want = brute(&k, 0, 0, 0, 0, 0);
+		assert_int_equal(gs_kp_solve(&k, x, &best, &ub, &nodes), 0);
+		if (want < 0)
+			want = 0; /* no filling holds a must item: the floor */
+		for (int i = 0; i < k.n; i++) {
+			got += x[i] * it[i].value;
+			mem += x[i] * it[i].mem;
+			comp += x[i] * it[i].comp;
+			assert_true(x[i] >= 0 && x[i] <= it[i].ub);
+		}
+		assert_true(mem <= k.cap_mem && comp <= k.cap_comp);
+		assert_true(got == best || best == 0);
+		assert_true(ub >= want - 1e-9);
+		assert_true(best <= want + 1e-9);
+		if (k.budget > 3)
+			assert_true(best > want - 1e-9 && ub < want + 1e-9);
+	}
+}
+
+/* Two kinds of replica that fit a GPU one of each but not two of a kind:
+ * values 5 and 4, a floor of 8.5. The best filling is one of each (9);
+ * with a floor of 9.5, no filling is sought above it. */
+static void test_kp_pairs_and_floor(void **state)
+{
+	gs_kp_item it[2] = { { 5, 60, 10, 4, 0 }, { 4, 10, 60, 4, 0 } };
+	gs_kp k = { it, 2, 100, 90, 1 << 30, 0, 1000, 8.5, 1 };
+	int x[2];
+	long nodes;
+	double best, ub;
+	(void)state;
+	assert_int_equal(gs_kp_solve(&k, x, &best, &ub, &nodes), 0);
+	assert_true(best == 9 && ub == 9);
+	assert_int_equal(x[0], 1);
+	assert_int_equal(x[1], 1);
+	k.floor = 9.5;
+	assert_int_equal(gs_kp_solve(&k, x, &best, &ub, &nodes), 0);
+	assert_true(best == 9.5 && ub == 9.5);
+	assert_int_equal(x[0] + x[1], 0);
+}
+
+/* ---- the CLP seam ---------------------------------------------------------- */
+
+/* min 3x + 2y + 4z with x + z >= 2 and y + z >= 3: z covers both rows
+ * cheaper than x and y together (4 < 5), so z = 2 and y = 1, cost 10,
+ * and the duals are 2 on the second row and 2 on the first. */
+static void test_lp_duals(void **state)
+{
+	double lo[2] = { 2, 3 }, hi[2] = { 1e30, 1e30 }, obj;
+	int r0 = 0, r1 = 1, both[2] = { 0, 1 };
+	double one = 1, ones[2] = { 1, 1 };
+	gs_lp *lp = gs_lp_new(2, lo, hi);
+	const double *y, *x;
+	(void)state;
+	assert_non_null(lp);
+	assert_int_equal(gs_lp_col(lp, 3, &r0, &one, 1), 0);
+	assert_int_equal(gs_lp_col(lp, 2, &r1, &one, 1), 1);
+	assert_int_equal(gs_lp_solve(lp, 100, &obj), 0);
+	assert_true(obj > 11.999 && obj < 12.001);
+	/* A column added later: the basis goes on. */
+	assert_int_equal(gs_lp_col(lp, 4, both, ones, 2), 2);
+	assert_int_equal(gs_lp_cols(lp), 3);
+	assert_int_equal(gs_lp_solve(lp, 100, &obj), 0);
+	assert_true(obj > 9.999 && obj < 10.001);
+	y = gs_lp_duals(lp);
+	x = gs_lp_x(lp);
+	assert_true(y[0] > 1.999 && y[0] < 2.001 && y[1] > 1.999 && y[1] < 2.001);
+	assert_true(x[0] < 0.001 && x[1] > 0.999 && x[1] < 1.001 && x[2] > 1.999);
+	gs_lp_free(lp);
+}
+
+/* ---- the bound ------------------------------------------------------------ */
+
+/* The bound of s's replicas on its one cloud's models. */
+static gs_micros bound_of(gs_scenario *s)
+{
+	gs_shop shops[GS_MAX_MODELS];
+	gs_planner pl;
+	gs_choice c;
+	gs_micros b = -1;
+	memset(shops, 0, sizeof shops);
+	memset(&c, 0, sizeof c);
+	if (gs_planner_init(&pl, s, NULL, shops) == 0 && gs_choice_init(&pl, &c) == 0)
+		b = gs_cg_bound(&pl, &c, 1);
+	gs_choice_release(&pl, &c);
+	gs_planner_release(&pl);
+	return b;
+}
+
+/* Memory-heavy, compute-heavy and small replicas of one tenant on L4s
+ * ($0.8048/h): a GPU holds one of each, so the relaxation needs 4 GPUs
+ * for 12, the optimum the program proves (test_opt.c). */
+#define TRIPLES "version: 1\nplacement: pinned\ninstances: [g6.xlarge]\nworkloads:\n" \
+	"  - {name: mem, replicas: 4, gpuMemory: 11GiB, compute: 12%}\n" \
+	"  - {name: cpu, replicas: 4, gpuMemory: 1.5GiB, compute: 60%}\n" \
+	"  - {name: small, replicas: 4, gpuMemory: 5GiB, compute: 15%}\n"
+
+static void test_bound_meets_the_optimum(void **state)
+{
+	gs_scenario *s = tu_scenario(cat, "t.yaml", TRIPLES);
+	(void)state;
+	/* 4 GPUs, down a hair for the sums' rounding. */
+	assert_int_equal(bound_of(s), 3219199);
+	gs_scenario_free(s);
+}
+
+/* Two tenants of 3 replicas each at 40 %: two fit a GPU at the 90 %
+ * target, three do not, and tenants do not share. Per tenant 3 replicas
+ * take 1.5 GPUs in the relaxation: 3 GPUs in all, where the volume of
+ * compute alone (2.67 GPUs) bounds less. */
+#define TENANTS "version: 1\nplacement: pinned\ninstances: [g6.xlarge]\nworkloads:\n" \
+	"  - {name: a, replicas: 3, gpuMemory: 2GiB, compute: 40%, tenant: t1}\n" \
+	"  - {name: b, replicas: 3, gpuMemory: 2GiB, compute: 40%, tenant: t2}\n"
+
+static void test_bound_per_tenant(void **state)
+{
+	gs_scenario *s = tu_scenario(cat, "t.yaml", TENANTS);
+	(void)state;
+	assert_int_equal(bound_of(s), 2414399);
+	gs_scenario_free(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_kp_against_brute_force),
+		cmocka_unit_test(test_kp_pairs_and_floor),
+		cmocka_unit_test(test_lp_duals),
+		cmocka_unit_test(test_bound_meets_the_optimum),
+		cmocka_unit_test(test_bound_per_tenant),
+	};
+	return cmocka_run_group_tests(tests, tu_catalog_setup, tu_catalog_teardown);
+}
