@@ -674,8 +674,9 @@ typedef struct gs_plan_summary {
 	 * optimiser's integer program, solved or bounded), "relaxation" (the
 	 * packing's linear relaxation, solved by column generation where the
 	 * program is too large), "volume" (every GPU holds at most its memory
-	 * and its compute, at its model's cheapest price per GPU). Under placement: robust it bounds the pinned plans,
-	 * which include every robust one. */
+	 * and its compute, at its model's cheapest price per GPU). Under
+	 * placement: robust it bounds the pinned plans, which include every
+	 * robust one. */
 	gs_micros lower_bound_per_hour;
 	const char *lower_bound_by;
 } gs_plan_summary;

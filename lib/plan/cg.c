@@ -100,7 +100,8 @@ static int add_workload(cg *g, int wi, int rep, int *at)
 	if (wl->gpus_per_replica > 1) {
 		double best = -1;
 		for (int k = 0; k < g->c->ncand[wi]; k++) {
-			gs_micros p = gs_span_price(g->pl, g->c->cands[wi][k], wl->gpus_per_replica);
+			int m = g->c->cands[wi][k];
+			gs_micros p = gs_span_price(g->pl, m, wl->gpus_per_replica);
 			if (p >= 0 && (best < 0 || dollars(p) < best))
 				best = dollars(p);
 		}
@@ -237,9 +238,11 @@ static int geo_value(const gs_mig_profile *const *profiles, const size_t *counts
 	const cgm *mm = &u->g->mig[u->m];
 	double v = 0;
 	for (size_t i = 0; i < n; i++)
-		for (int p = 0; counts[i] && p < mm->np; p++)
+		for (int p = 0; counts[i] && p < mm->np; p++) {
+			int row = mm->row[p];
 			if (mm->prof[p] == profiles[i])
-				v += (double)counts[i] * (mu(u->d, mm->row[p]) + mu(u->d, mm->row[p] + 1));
+				v += (double)counts[i] * (mu(u->d, row) + mu(u->d, row + 1));
+		}
 	if (v > u->most)
 		u->most = v;
 	return 0;
@@ -276,12 +279,12 @@ static int mig_columns(cg *g, duals *d, int *added)
 			if (!(w->models >> m & 1) || !mig_model(g, m))
 				continue;
 			for (int p = 0; p < mm->np; p++) {
-				double um, uc, worth;
+				double um, uc, worth, *r = &d->r[w->tenant];
 				if (!in_instance(g, w, m, mm->prof[p], &um, &uc))
 					continue;
 				worth = um * mu(d, mm->row[p]) + uc * mu(d, mm->row[p] + 1);
-				if (worth <= 0 || pi * d->r_mig / worth > d->r[w->tenant])
-					d->r[w->tenant] = worth <= 0 ? INFINITY : pi * d->r_mig / worth;
+				if (worth <= 0 || pi * d->r_mig / worth > *r)
+					*r = worth <= 0 ? INFINITY : pi * d->r_mig / worth;
 				if (pi > worth * (1 + 1e-9)) {
 					int rows[3] = { w->row, mm->row[p], mm->row[p] + 1 };
 					double vals[3] = { 1, -um, -uc };
@@ -459,9 +462,11 @@ static int first_columns(cg *g)
 	for (int i = 0; i < g->nws; i++) {
 		int best = -1;
 		double one = 1;
-		for (int m = 0; m < g->pl->nmodels; m++)
-			if ((g->ws[i].models >> m & 1) && (best < 0 || g->price[m] < g->price[best]))
+		for (int m = 0; m < g->pl->nmodels; m++) {
+			int cand = g->ws[i].models >> m & 1;
+			if (cand && (best < 0 || g->price[m] < g->price[best]))
 				best = m;
+		}
 		if (gs_lp_col(g->lp, g->price[best], &g->ws[i].row, &one, 1) < 0)
 			return -1;
 	}

@@ -2,8 +2,9 @@
  * test_search.c - the model search on fleets too large for the optimiser's
  * program, from the bench's generator (fixtures/unit/): each tenant alone,
  * again under MIG or MPS alone, the start from the volume bound, and a
- * longer time limit (and the bounds they report). Exact figures from the shipped profiles. Apart from
- * test_opt.c so that the two run side by side under valgrind.
+ * longer time limit, and the bounds they report. Exact figures from the
+ * shipped profiles. Apart from test_opt.c so that the two run side by side
+ * under valgrind.
  */
 #include <stdlib.h>
 #include <string.h>
