@@ -74,6 +74,12 @@ typedef struct cg {
 	int proof;          /* this round's duals give the bound */
 	double work;        /* search nodes times their items, so far */
 	gs_lp *lp;
+	/* The MIG geometries' columns: model, and entries [first, first + n)
+	 * of geo_rows / geo_counts (a profile's memory row and its count). */
+	int *geo_model, *geo_first, ngeo;
+	size_t capgm, capgf;
+	int *geo_rows, *geo_counts, ngeo_e;
+	size_t capgr, capgc;
 	/* Scratch of one pricing problem. */
 	gs_kp_item *items;
 	int *idx, *x;
@@ -154,21 +160,43 @@ typedef struct geo_ud {
 	int m, rc;
 } geo_ud;
 
+/* Keeps geometry column k's entries; -1 when out of memory. */
+static int geo_keep(cg *g, int m, const int *rows, const double *vals, int k)
+{
+	size_t i = (size_t)g->ngeo, e = (size_t)g->ngeo_e + (size_t)k;
+	if (gs_grow(&g->geo_model, &g->capgm, i + 1, sizeof *g->geo_model) < 0 ||
+	    gs_grow(&g->geo_first, &g->capgf, i + 2, sizeof *g->geo_first) < 0 ||
+	    gs_grow(&g->geo_rows, &g->capgr, e + 1, sizeof *g->geo_rows) < 0 ||
+	    gs_grow(&g->geo_counts, &g->capgc, e + 1, sizeof *g->geo_counts) < 0)
+		return -1;
+	g->geo_model[i] = m;
+	g->geo_first[i] = g->ngeo_e;
+	for (int j = 0; j < k; j += 2) {
+		g->geo_rows[g->ngeo_e] = rows[j];
+		g->geo_counts[g->ngeo_e++] = (int)vals[j];
+	}
+	g->geo_first[i + 1] = g->ngeo_e;
+	g->ngeo++;
+	return 0;
+}
+
 static int geometry(const gs_mig_profile *const *profiles, const size_t *counts, size_t n,
                     void *ud)
 {
 	geo_ud *u = ud;
-	const cgm *mm = &u->g->mig[u->m];
+	cg *g = u->g;
+	const cgm *mm = &g->mig[u->m];
 	int k = 0;
 	for (size_t i = 0; i < n; i++)
 		for (int p = 0; counts[i] && p < mm->np; p++)
 			if (mm->prof[p] == profiles[i]) {
-				u->g->rows[k] = mm->row[p];
-				u->g->vals[k++] = (double)counts[i];
-				u->g->rows[k] = mm->row[p] + 1;
-				u->g->vals[k++] = (double)counts[i];
+				g->rows[k] = mm->row[p];
+				g->vals[k++] = (double)counts[i];
+				g->rows[k] = mm->row[p] + 1;
+				g->vals[k++] = (double)counts[i];
 			}
-	if (gs_lp_col(u->g->lp, u->g->price[u->m], u->g->rows, u->g->vals, k) < 0) {
+	if (gs_lp_col(g->lp, g->price[u->m], g->rows, g->vals, k) < 0 ||
+	    geo_keep(g, u->m, g->rows, g->vals, k) < 0) {
 		u->rc = -1;
 		return 1;
 	}
@@ -224,45 +252,17 @@ typedef struct duals {
 
 static double mu(const duals *d, int row) { return d->raw[row] > 0 ? d->raw[row] : 0; }
 
-typedef struct gsum_ud {
-	const cg *g;
-	const duals *d;
-	int m;
-	double most;
-} gsum_ud;
-
-static int geo_value(const gs_mig_profile *const *profiles, const size_t *counts, size_t n,
-                     void *ud)
-{
-	gsum_ud *u = ud;
-	const cgm *mm = &u->g->mig[u->m];
-	double v = 0;
-	for (size_t i = 0; i < n; i++)
-		for (int p = 0; counts[i] && p < mm->np; p++) {
-			int row = mm->row[p];
-			if (mm->prof[p] == profiles[i])
-				v += (double)counts[i] * (mu(u->d, row) + mu(u->d, row + 1));
-		}
-	if (v > u->most)
-		u->most = v;
-	return 0;
-}
-
 /* The MIG duals' scale: the most any geometry is worth over its price. */
-static int mig_scale(const cg *g, duals *d)
+static void mig_scale(const cg *g, duals *d)
 {
 	d->r_mig = 1;
-	for (int m = 0; m < g->pl->nmodels; m++) {
-		gsum_ud u = { g, d, m, 0 };
-		if (!mig_model(g, m))
-			continue;
-		if (gs_mig_enumerate(model_of(g, m), g->mig[m].prof, (size_t)g->mig[m].np,
-		                     GS_MIG_MAXIMAL, geo_value, &u, NULL) < 0)
-			return -1;
-		if (u.most / g->price[m] > d->r_mig)
-			d->r_mig = u.most / g->price[m];
+	for (int i = 0; i < g->ngeo; i++) {
+		double v = 0;
+		for (int e = g->geo_first[i]; e < g->geo_first[i + 1]; e++)
+			v += g->geo_counts[e] * (mu(d, g->geo_rows[e]) + mu(d, g->geo_rows[e] + 1));
+		if (v / g->price[g->geo_model[i]] > d->r_mig)
+			d->r_mig = v / g->price[g->geo_model[i]];
 	}
-	return 0;
 }
 
 /* Adds the MIG instance columns that price below 0, and raises each
@@ -439,7 +439,8 @@ static int round_of(cg *g, duals *d, long budget, double *bound, int *added)
 		d->pi[i] = d->raw[g->ws[i].row] > 0 ? d->raw[g->ws[i].row] : 0;
 	for (int t = 0; t < g->pl->ntenants; t++)
 		d->r[t] = 1;
-	if (mig_scale(g, d) < 0 || mig_columns(g, d, added) < 0)
+	mig_scale(g, d);
+	if (mig_columns(g, d, added) < 0)
 		return -1;
 	for (int t = 0; t < g->pl->ntenants && rc == 0; t++)
 		for (int m = 0; m < g->pl->nmodels && rc == 0; m++)
@@ -585,6 +586,10 @@ static void release(cg *g)
 	free(g->x);
 	free(g->rows);
 	free(g->vals);
+	free(g->geo_model);
+	free(g->geo_first);
+	free(g->geo_rows);
+	free(g->geo_counts);
 	gs_lp_free(g->lp);
 }
 

@@ -201,6 +201,25 @@ static void test_bound_per_tenant(void **state)
 	gs_scenario_free(s);
 }
 
+/* Fault-isolated replicas of 4 GiB at 10 % on A100-SXM4-40GB
+ * (a2-highgpu-1g, $3.673385/h): each fits a 1g.5gb instance (4.75 GiB, 14
+ * of 108 SMs), seven to a GPU. Seven take one GPU; eight take 8/7 of one
+ * in the relaxation, where whole GPUs would take eight. */
+#define ISOLATED(n) "version: 1\ncloud: gcp\nplacement: pinned\n" \
+	"instances: [a2-highgpu-1g]\nworkloads:\n" \
+	"  - {name: f, replicas: " n ", gpuMemory: 4GiB, compute: 10%, isolation: fault}\n"
+
+static void test_bound_of_mig_geometries(void **state)
+{
+	gs_scenario *s = tu_scenario(cat, "t.yaml", ISOLATED("7"));
+	(void)state;
+	assert_int_equal(bound_of(s), 3673384);
+	gs_scenario_free(s);
+	s = tu_scenario(cat, "t.yaml", ISOLATED("8"));
+	assert_int_equal(bound_of(s), 4198154);
+	gs_scenario_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -209,6 +228,7 @@ int main(void)
 		cmocka_unit_test(test_lp_duals),
 		cmocka_unit_test(test_bound_meets_the_optimum),
 		cmocka_unit_test(test_bound_per_tenant),
+		cmocka_unit_test(test_bound_of_mig_geometries),
 	};
 	return cmocka_run_group_tests(tests, tu_catalog_setup, tu_catalog_teardown);
 }
