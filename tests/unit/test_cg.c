@@ -168,17 +168,12 @@ static gs_micros bound_of(gs_scenario *s)
 	return b;
 }
 
-/* Memory-heavy, compute-heavy and small replicas of one tenant on L4s
- * ($0.8048/h): a GPU holds one of each, so the relaxation needs 4 GPUs
- * for 12, the optimum the program proves (test_opt.c). */
-#define TRIPLES "version: 1\nplacement: pinned\ninstances: [g6.xlarge]\nworkloads:\n" \
-	"  - {name: mem, replicas: 4, gpuMemory: 11GiB, compute: 12%}\n" \
-	"  - {name: cpu, replicas: 4, gpuMemory: 1.5GiB, compute: 60%}\n" \
-	"  - {name: small, replicas: 4, gpuMemory: 5GiB, compute: 15%}\n"
-
+/* TU_TRIPLES (testutil.h) on L4s ($0.8048/h): a GPU holds one of each
+ * kind, so the relaxation needs 4 GPUs for 12, the optimum the program
+ * proves (test_opt.c). */
 static void test_bound_meets_the_optimum(void **state)
 {
-	gs_scenario *s = tu_scenario(cat, "t.yaml", TRIPLES);
+	gs_scenario *s = tu_scenario(cat, "t.yaml", TU_TRIPLES);
 	(void)state;
 	/* 4 GPUs, down a hair for the sums' rounding. */
 	assert_int_equal(bound_of(s), 3219199);

@@ -48,17 +48,10 @@ static void test_milp_infeasible(void **state)
 	gs_milp_free(m);
 }
 
-/* Memory-heavy, compute-heavy and small replicas of one tenant on L4s
- * (19.76 GiB and 90% for shared pods): the three fit one GPU together
- * (17.5 GiB, 87%) but no two of a kind do, so 4 GPUs hold 12 replicas. */
-#define TRIPLES "version: 1\nplacement: pinned\ninstances: [g6.xlarge]\nworkloads:\n" \
-	"  - {name: mem, replicas: 4, gpuMemory: 11GiB, compute: 12%}\n" \
-	"  - {name: cpu, replicas: 4, gpuMemory: 1.5GiB, compute: 60%}\n" \
-	"  - {name: small, replicas: 4, gpuMemory: 5GiB, compute: 15%}\n"
-
+/* TU_TRIPLES (testutil.h): 4 GPUs hold its 12 replicas, proven. */
 static void test_plan_proves_its_optimum(void **state)
 {
-	gs_scenario *s = tu_scenario(cat, "t.yaml", TRIPLES);
+	gs_scenario *s = tu_scenario(cat, "t.yaml", TU_TRIPLES);
 	gs_plan *p = tu_plan(s);
 	const gs_plan_summary *sum = gs_plan_summary_get(p);
 	(void)state;

@@ -88,4 +88,13 @@ static inline gs_plan *tu_plan(const gs_scenario *s)
 	return p;
 }
 
+/* Memory-heavy, compute-heavy and small replicas of one tenant on L4s
+ * (19.76 GiB and 90% for shared pods): the three fit one GPU together
+ * (17.5 GiB, 87%) but no two of a kind do, so 4 GPUs hold 12 replicas
+ * (test_opt.c proves it, test_cg.c bounds it). */
+#define TU_TRIPLES "version: 1\nplacement: pinned\ninstances: [g6.xlarge]\nworkloads:\n" \
+	"  - {name: mem, replicas: 4, gpuMemory: 11GiB, compute: 12%}\n" \
+	"  - {name: cpu, replicas: 4, gpuMemory: 1.5GiB, compute: 60%}\n" \
+	"  - {name: small, replicas: 4, gpuMemory: 5GiB, compute: 15%}\n"
+
 #endif
