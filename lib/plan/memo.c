@@ -9,7 +9,7 @@
 
 /* What the memo may hold before it starts again: a fraction of what a
  * plan of 10^5 replicas may use. */
-#define MEMO_MAX_BYTES ((size_t)16 << 20)
+#define MEMO_MAX_BYTES ((size_t)64 << 20)
 
 typedef struct entry {
 	uint64_t hash;
