@@ -154,6 +154,11 @@ typedef struct gs_planner {
 	gs_replica *reps;
 	int nreps;
 	int ntenants;
+	/* Workload wi's replicas are reps[rep_at[wi] .. rep_at[wi + 1]); tenant
+	 * t's workloads, in index order, tenant_wls[tenant_at[t] ..
+	 * tenant_at[t + 1]) (tenant ids are workload indices): a tenant's
+	 * search visits its own alone (plan_choose.c). */
+	int *rep_at, *tenant_wls, *tenant_at;
 	int64_t target;
 	const gs_gpu *models[GS_MAX_MODELS];
 	int nmodels;

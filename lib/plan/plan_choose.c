@@ -12,15 +12,34 @@
 #include "plan/planner.h"
 #include "scenario/scenario.h"
 
+/* How many replicas the searched workloads on model m have. */
+static int count_reps(const gs_planner *pl, const gs_choice *c, int m)
+{
+	const int *wls;
+	int nw = gs_searched_workloads(pl, &wls), n = 0;
+	for (int i = 0; i < nw; i++) {
+		int w = wls ? wls[i] : i;
+		if (c->model[w] == m)
+			n += pl->rep_at[w + 1] - pl->rep_at[w];
+	}
+	return n;
+}
+
 int gs_reps_of_model(const gs_planner *pl, const gs_choice *c, int m, int **out, int *n)
 {
-	int *v = malloc((size_t)(pl->nreps ? pl->nreps : 1) * sizeof *v), k = 0;
+	int *v = malloc((size_t)(count_reps(pl, c, m) + 1) * sizeof *v), k = 0;
+	const int *wls;
+	int nw = gs_searched_workloads(pl, &wls);
 	if (!v)
 		return -1;
-	for (int r = 0; r < pl->nreps; r++)
-		if (c->model[pl->reps[r].wi] == m &&
-		    (!pl->only_tenant || pl->reps[r].tenant == pl->only_tenant - 1))
-			v[k++] = r;
+	/* A workload's replicas are consecutive: in workload order, the
+	 * replicas come in index order, and a tenant's search reads its own. */
+	for (int i = 0; i < nw; i++) {
+		int w = wls ? wls[i] : i;
+		if (c->model[w] == m)
+			for (int r = pl->rep_at[w]; r < pl->rep_at[w + 1]; r++)
+				v[k++] = r;
+	}
 	*out = v;
 	*n = k;
 	return 0;
@@ -79,19 +98,24 @@ static int eval_key(const gs_planner *pl, const gs_shop *shops, const gs_choice 
 		pl->placement, pl->via_dra, 0, pl->no_mig && pl->models[m]->mig_slots, pl->wide,
 		pl->wide_apart, pl->host_needs, pl->robust_bound != NULL, pl->only_tenant,
 	};
+	const int *wls;
+	int nw = gs_searched_workloads(pl, &wls);
 	memcpy(key, head, sizeof head);
 	k = EVAL_HEAD;
-	for (int r = 0; r < pl->nreps; r++) {
-		const gs_replica *p = &pl->reps[r];
-		if (c->model[p->wi] != m || (pl->only_tenant && p->tenant != pl->only_tenant - 1))
+	for (int i = 0; i < nw; i++) {
+		int w = wls ? wls[i] : i;
+		if (c->model[w] != m)
 			continue;
-		if (p->wi == last && p->no_mig != no_mig)
-			return -1;
-		if (p->wi != last)
-			key[k++] = (int64_t)p->wi * 2 + p->no_mig;
-		last = p->wi;
-		no_mig = p->no_mig;
-		mps_matters |= p->no_ts;
+		for (int r = pl->rep_at[w]; r < pl->rep_at[w + 1]; r++) {
+			const gs_replica *p = &pl->reps[r];
+			if (p->wi == last && p->no_mig != no_mig)
+				return -1;
+			if (p->wi != last)
+				key[k++] = (int64_t)p->wi * 2 + p->no_mig;
+			last = p->wi;
+			no_mig = p->no_mig;
+			mps_matters |= p->no_ts;
+		}
 	}
 	/* no_mps and no_mig change a packing only where MPS (shared groups
 	 * with a replica kept off time-slicing, or MPS fractions) or MIG
@@ -107,7 +131,8 @@ static int64_t *new_key(const gs_planner *pl, const gs_shop *shops, const gs_cho
                         int m, int what, int *nkey)
 {
 	int64_t *key = pl->memo && !pl->probe
-	                   ? malloc((size_t)(EVAL_HEAD + pl->nreps) * sizeof *key) : NULL;
+	                   ? malloc((size_t)(EVAL_HEAD + count_reps(pl, c, m)) * sizeof *key)
+	                   : NULL;
 	if (key && (*nkey = eval_key(pl, shops, c, m, what, key)) > 0)
 		return key;
 	free(key);

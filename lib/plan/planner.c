@@ -58,6 +58,35 @@ static int tenant_ids(const gs_scenario *s, int *ids)
 	return 0;
 }
 
+/* Each tenant's workloads in index order, by counting (planner.h's
+ * rep_at, tenant_wls, tenant_at). */
+static int index_tenants(gs_planner *pl, const gs_scenario *s, const int *tids)
+{
+	size_t n = s->n;
+	if (!(pl->rep_at = calloc(n + 1, sizeof *pl->rep_at)) ||
+	    !(pl->tenant_wls = calloc(n + 1, sizeof *pl->tenant_wls)) ||
+	    !(pl->tenant_at = calloc(n + 2, sizeof *pl->tenant_at)))
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		pl->tenant_at[tids[i] + 2]++;
+	for (size_t t = 2; t < n + 2; t++)
+		pl->tenant_at[t] += pl->tenant_at[t - 1];
+	for (size_t i = 0; i < n; i++)
+		pl->tenant_wls[pl->tenant_at[tids[i] + 1]++] = (int)i;
+	return 0;
+}
+
+int gs_searched_workloads(const gs_planner *pl, const int **wls)
+{
+	int t = pl->only_tenant - 1;
+	if (!pl->only_tenant) {
+		*wls = NULL;
+		return (int)pl->s->n;
+	}
+	*wls = pl->tenant_wls + pl->tenant_at[t];
+	return pl->tenant_at[t + 1] - pl->tenant_at[t];
+}
+
 static int add_replicas(gs_planner *pl, const gs_scenario *s)
 {
 	int n = 0, *tids;
@@ -70,8 +99,13 @@ static int add_replicas(gs_planner *pl, const gs_scenario *s)
 		return -1;
 	}
 	pl->ntenants = (int)s->n;
+	if (index_tenants(pl, s, tids) < 0) {
+		free(tids);
+		return -1;
+	}
 	for (size_t i = 0; i < s->n; i++) {
 		int no_ts = gs_strategy_ts_rule(&s->w[i]->pub) != NULL;
+		pl->rep_at[i] = pl->nreps;
 		for (int r = 0; r < s->w[i]->pub.replicas; r++) {
 			gs_replica *p = &pl->reps[pl->nreps++];
 			p->w = &s->w[i]->pub;
@@ -84,6 +118,7 @@ static int add_replicas(gs_planner *pl, const gs_scenario *s)
 			pl->wide |= p->w->gpus_per_replica > 1;
 		}
 	}
+	pl->rep_at[s->n] = pl->nreps;
 	free(tids);
 	return 0;
 }
@@ -180,6 +215,10 @@ void gs_planner_release(gs_planner *pl)
 		gs_shop_release(&pl->shops[m]);
 	free(pl->reps);
 	pl->reps = NULL;
+	free(pl->rep_at);
+	free(pl->tenant_wls);
+	free(pl->tenant_at);
+	pl->rep_at = pl->tenant_wls = pl->tenant_at = NULL;
 	gs_memo_free(pl->memo);
 	pl->memo = NULL;
 	gs_planner_comp_release(pl);

@@ -98,8 +98,13 @@ int gs_choice_eval(const gs_planner *pl, gs_shop *shops, const gs_choice *c, int
  * in out, 0 when none was kept (then pack it), -1 when out of memory. */
 int gs_choice_kept(const gs_planner *pl, gs_shop *shops, const gs_choice *c, int m,
                    gs_pack *out);
-/* The replicas of the workloads on model m, in a new array. */
+/* The replicas of the workloads on model m, in a new array (only those of
+ * the tenant searched, when one is: pl->only_tenant). */
 int gs_reps_of_model(const gs_planner *pl, const gs_choice *c, int m, int **out, int *n);
+/* The workloads the model search looks at, in index order: all of them
+ * (*wls NULL: 0 .. count), or pl->only_tenant's (*wls, planner-owned).
+ * Returns the count (planner.c). */
+int gs_searched_workloads(const gs_planner *pl, const int **wls);
 
 /* ---- the plans (plan_build.c) -------------------------------------------- */
 

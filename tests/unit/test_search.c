@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "testutil.h"
+#include "plan/planner.h"
 #include "scenario/scenario.h"
 
 TU_CATALOG_GROUP(cat)
@@ -31,6 +32,72 @@ static void test_tenants_searched_alone(void **state)
 	assert_string_equal(sum->lower_bound_by, "relaxation");
 	assert_int_equal(sum->lower_bound_per_hour, 129357459);
 	gs_plan_free(p);
+	gs_scenario_free(s);
+}
+
+/* Tenants interleaved in the file: a tenant's search reads its own
+ * workloads and their replicas, in index order (tenant ids are the index
+ * of each tenant's first workload). */
+#define INTERLEAVED "version: 1\ninstances: [g6.xlarge]\nworkloads:\n" \
+	"  - {name: a, replicas: 2, gpuMemory: 2GiB, compute: 10%, tenant: t1}\n" \
+	"  - {name: b, replicas: 1, gpuMemory: 2GiB, compute: 10%, tenant: t2}\n" \
+	"  - {name: c, replicas: 3, gpuMemory: 2GiB, compute: 10%, tenant: t1}\n" \
+	"  - {name: d, replicas: 1, gpuMemory: 2GiB, compute: 10%}\n"
+
+/* The searched workloads of pl as a string of names, and model 0's
+ * replicas as their indices. */
+static void searched(const gs_planner *pl, const gs_choice *c, char *names, char *reps)
+{
+	const int *wls;
+	int n = gs_searched_workloads(pl, &wls), *v, nv;
+	for (int i = 0; i < n; i++)
+		names[i] = pl->s->w[wls ? wls[i] : i]->pub.name[0];
+	names[n] = '\0';
+	assert_int_equal(gs_reps_of_model(pl, c, 0, &v, &nv), 0);
+	for (int i = 0; i < nv; i++)
+		reps[i] = (char)('0' + v[i]);
+	reps[nv] = '\0';
+	free(v);
+}
+
+static void test_tenant_index(void **state)
+{
+	gs_scenario *s = tu_scenario(cat, "t.yaml", INTERLEAVED);
+	gs_shop shops[GS_MAX_MODELS];
+	gs_planner pl;
+	gs_choice c;
+	char names[8], reps[16];
+	(void)state;
+	memset(shops, 0, sizeof shops);
+	assert_int_equal(gs_planner_init(&pl, s, NULL, shops), 0);
+	assert_int_equal(gs_choice_init(&pl, &c), 0);
+	assert_int_equal(pl.nmodels, 1);
+	searched(&pl, &c, names, reps);
+	assert_string_equal(names, "abcd");
+	assert_string_equal(reps, "0123456");
+	pl.only_tenant = 1; /* t1: a and c */
+	searched(&pl, &c, names, reps);
+	assert_string_equal(names, "ac");
+	assert_string_equal(reps, "01345");
+	pl.only_tenant = 2; /* t2 */
+	searched(&pl, &c, names, reps);
+	assert_string_equal(names, "b");
+	assert_string_equal(reps, "2");
+	pl.only_tenant = 3; /* no tenant's id */
+	searched(&pl, &c, names, reps);
+	assert_string_equal(names, "");
+	assert_string_equal(reps, "");
+	pl.only_tenant = 4; /* the default tenant: d */
+	searched(&pl, &c, names, reps);
+	assert_string_equal(names, "d");
+	assert_string_equal(reps, "6");
+	c.model[2] = 1; /* c elsewhere: t1 keeps a's replicas on model 0 */
+	pl.only_tenant = 1;
+	searched(&pl, &c, names, reps);
+	assert_string_equal(reps, "01");
+	pl.only_tenant = 0;
+	gs_choice_release(&pl, &c);
+	gs_planner_release(&pl);
 	gs_scenario_free(s);
 }
 
@@ -122,6 +189,7 @@ static void test_longer_limit_searches_harder(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_tenant_index),
 		cmocka_unit_test(test_tenants_searched_alone),
 		cmocka_unit_test(test_mig_or_mps_searched_again),
 		cmocka_unit_test(test_start_from_the_bound),
