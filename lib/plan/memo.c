@@ -7,10 +7,6 @@
 
 #include "plan/memo.h"
 
-/* What the memo may hold before it starts again: a fraction of what a
- * plan of 10^5 replicas may use. */
-#define MEMO_MAX_BYTES ((size_t)64 << 20)
-
 typedef struct entry {
 	uint64_t hash;
 	int nkey, nval;
@@ -21,9 +17,16 @@ typedef struct entry {
 struct gs_memo {
 	entry **slot;
 	size_t cap, n, bytes; /* cap: a power of two, or 0 */
+	size_t max;           /* what it may hold before it starts again */
 };
 
-gs_memo *gs_memo_new(void) { return calloc(1, sizeof(gs_memo)); }
+gs_memo *gs_memo_new(size_t max_bytes)
+{
+	gs_memo *m = calloc(1, sizeof(gs_memo));
+	if (m)
+		m->max = max_bytes;
+	return m;
+}
 
 static void forget(gs_memo *m)
 {
@@ -106,7 +109,7 @@ void gs_memo_put(gs_memo *m, const int64_t *key, int nkey, const int64_t *val, i
 	size_t i;
 	if (!m)
 		return;
-	if (m->bytes + size + m->cap * sizeof *m->slot > MEMO_MAX_BYTES)
+	if (m->bytes + size + m->cap * sizeof *m->slot > m->max)
 		forget(m);
 	if ((m->n + 1) * 2 > m->cap && grow(m) < 0)
 		return;

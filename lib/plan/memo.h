@@ -10,12 +10,14 @@
 #ifndef GS_PLAN_MEMO_H
 #define GS_PLAN_MEMO_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 typedef struct gs_memo gs_memo;
 
-/* An empty memo; NULL when out of memory (callers then compute). */
-gs_memo *gs_memo_new(void);
+/* An empty memo that forgets everything at once when it would hold more
+ * than max_bytes; NULL when out of memory (callers then compute). */
+gs_memo *gs_memo_new(size_t max_bytes);
 void gs_memo_free(gs_memo *m);
 
 /* The value stored under key[0..nkey), or NULL: its nval words, and the

@@ -9,7 +9,7 @@
 
 static void test_put_get(void **state)
 {
-	gs_memo *m = gs_memo_new();
+	gs_memo *m = gs_memo_new((size_t)1 << 20);
 	int64_t key[3] = { 7, -1, 42 }, val[2] = { 5, 9 };
 	const int64_t *got;
 	int n = 0;
@@ -34,7 +34,7 @@ static void test_put_get(void **state)
 /* Thousands of keys: the table grows and keeps every one. */
 static void test_grows(void **state)
 {
-	gs_memo *m = gs_memo_new();
+	gs_memo *m = gs_memo_new((size_t)1 << 20);
 	(void)state;
 	for (int64_t i = 0; i < 5000; i++) {
 		int64_t key[2] = { i, i * 3 }, val = i * 7;
@@ -50,6 +50,39 @@ static void test_grows(void **state)
 		assert_int_equal(got[0], i * 7);
 		assert_int_equal(extra, i);
 	}
+	gs_memo_free(m);
+}
+
+/* Over its limit the memo forgets every key at once and starts again:
+ * 1,000 entries of 2 key and 62 value words (about 540 KiB with the
+ * table) in a memo of 256 KiB. */
+static void test_forgets_over_its_limit(void **state)
+{
+	gs_memo *m = gs_memo_new((size_t)256 << 10);
+	int64_t val[62] = { 0 };
+	int found = 0, n = 0;
+	long extra = 0;
+	(void)state;
+	for (int64_t i = 0; i < 1000; i++) {
+		int64_t key[2] = { i, -i };
+		val[0] = i;
+		gs_memo_put(m, key, 2, val, 62, 0);
+	}
+	for (int64_t i = 0; i < 1000; i++) {
+		int64_t key[2] = { i, -i };
+		const int64_t *got = gs_memo_get(m, key, 2, &n, &extra);
+		if (got) {
+			assert_int_equal(got[0], i);
+			found++;
+		}
+	}
+	/* The last entry is always there; the first went with the others. */
+	{
+		int64_t first[2] = { 0, 0 }, last[2] = { 999, -999 };
+		assert_null(gs_memo_get(m, first, 2, &n, &extra));
+		assert_non_null(gs_memo_get(m, last, 2, &n, &extra));
+	}
+	assert_true(found > 0 && found < 1000);
 	gs_memo_free(m);
 }
 
@@ -70,6 +103,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_put_get),
 		cmocka_unit_test(test_grows),
+		cmocka_unit_test(test_forgets_over_its_limit),
 		cmocka_unit_test(test_no_memo),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
