@@ -38,6 +38,9 @@ static int build(const gs_planner *pl, const gs_gpu *g, gs_group *shared, int ns
 
 	if (!inst)
 		return -1;
+	/* The model search's work: each build places every group again. */
+	if (pl->work)
+		*pl->work -= ns + nf;
 	memset(pk, 0, sizeof *pk);
 	for (int i = 0; i < nf && rc == 0; i++) {
 		gs_pgpu *pg;
@@ -306,7 +309,10 @@ int gs_pack_model(const gs_planner *pl, const gs_gpu *g, const int *reps, int n,
 	int ns = 0, nsh = 0, nf = 0, rc = -1;
 
 	/* A tenant's search (plan_choose.c) prices packings that only guide
-	 * it: the exact search, the dearest step, waits for the whole one. */
+	 * it: the exact search, the dearest step, waits for the whole one.
+	 * Its work counts each replica first-fit places. */
+	if (pl->work)
+		*pl->work -= n;
 	if (!sh || !fault || split_fault(pl, g, reps, n, sh, &nsh, fault, &nf) < 0 ||
 	    gs_share_first_fit(pl, g, sh, nsh, &shared, &ns) < 0 ||
 	    (!pl->only_tenant && gs_share_exact(pl, g, shared, &ns) < 0) ||

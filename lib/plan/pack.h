@@ -195,6 +195,9 @@ typedef struct gs_planner {
 	                            * least 1 (plan_choose.c); 0 as 1 */
 	int only_tenant;           /* 1 + the tenant whose replicas alone the
 	                            * model search packs (plan_choose.c); 0: all */
+	long *work;                /* what the packer may still do for the model
+	                            * search (plan_choose.c, pack.c); NULL: no
+	                            * such limit */
 	gs_placement placement;    /* robust: shared GPUs hold their worst case
 	                            * (robust.h) */
 	long *robust_bound;        /* counts where that worst case, not the

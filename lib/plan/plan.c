@@ -460,6 +460,18 @@ static int cheaper(const gs_plan *a, const gs_plan *b)
 	return a->sum.gpus_after < b->sum.gpus_after;
 }
 
+/* The greater of two bounds of the same workloads under the same rules
+ * in p: the longer run's may have proved more than the plan kept (it
+ * affords the linear relaxation on larger fleets), and a plan the two
+ * runs tie on keeps the default run's. */
+static void keep_bound(gs_plan *p, const gs_plan *q)
+{
+	if (q->sum.lower_bound_per_hour <= p->sum.lower_bound_per_hour)
+		return;
+	p->sum.lower_bound_by = q->sum.lower_bound_by;
+	gs_plan_bound_set(p, q->sum.lower_bound_per_hour);
+}
+
 /* With a time limit above the default, the search runs again with
  * larger budgets, and the cheaper plan stands: a local search given more
  * moves may settle elsewhere, and more time must never cost more. */
@@ -478,9 +490,11 @@ int gs_plan_in(const gs_scenario *s, const char *cloud, int quick, double second
 		return rc;
 	}
 	if (cheaper(q, p)) {
+		keep_bound(q, p);
 		gs_plan_free(p);
 		p = q;
 	} else {
+		keep_bound(p, q);
 		gs_plan_free(q);
 	}
 	*out = p;
