@@ -15,6 +15,28 @@
 
 TU_CATALOG_GROUP(cat)
 
+/* What a plan must say: its cost, its GPUs, its bound and what gave it. */
+static void expect_summary(const gs_plan *p, gs_micros cost, int gpus, const char *by,
+                           gs_micros bound)
+{
+	const gs_plan_summary *sum = gs_plan_summary_get(p);
+	assert_int_equal(sum->after_per_hour, cost);
+	assert_int_equal(sum->gpus_after, gpus);
+	assert_string_equal(sum->lower_bound_by, by);
+	assert_int_equal(sum->lower_bound_per_hour, bound);
+}
+
+/* The same of a fixture's plan at the default time limit. */
+static void expect_plan(const char *fixture, gs_micros cost, int gpus, const char *by,
+                        gs_micros bound)
+{
+	gs_scenario *s = tu_scenario_file(cat, fixture);
+	gs_plan *p = tu_plan(s);
+	expect_summary(p, cost, gpus, by, bound);
+	gs_plan_free(p);
+	gs_scenario_free(s);
+}
+
 /* 300 replicas of 70 workloads in 4 tenants (fixtures/unit/mixed-300.yaml,
  * from the bench's generator), pinned: too many for the program, and too
  * many moves for the search's budget of 1,000 re-packings, so each tenant
@@ -23,16 +45,9 @@ TU_CATALOG_GROUP(cat)
  * volume bound gave $109.93/h. */
 static void test_tenants_searched_alone(void **state)
 {
-	gs_scenario *s = tu_scenario_file(cat, "fixtures/unit/mixed-300.yaml");
-	gs_plan *p = tu_plan(s);
-	const gs_plan_summary *sum = gs_plan_summary_get(p);
 	(void)state;
-	assert_int_equal(sum->after_per_hour, 148142400);
-	assert_int_equal(sum->gpus_after, 145);
-	assert_string_equal(sum->lower_bound_by, "relaxation");
-	assert_int_equal(sum->lower_bound_per_hour, 129357459);
-	gs_plan_free(p);
-	gs_scenario_free(s);
+	expect_plan("fixtures/unit/mixed-300.yaml", 148142400, 145, "relaxation",
+	            129357459);
 }
 
 /* Tenants interleaved in the file: a tenant's search reads its own
@@ -124,14 +139,10 @@ static void test_mig_or_mps_searched_again(void **state)
 {
 	gs_scenario *s = tu_scenario_file(cat, "fixtures/unit/mixed-500.yaml");
 	gs_plan *p = tu_plan(s);
-	const gs_plan_summary *sum = gs_plan_summary_get(p);
 	(void)state;
-	assert_int_equal(sum->after_per_hour, 339344200);
-	assert_int_equal(sum->gpus_after, 322);
+	expect_summary(p, 339344200, 322, "relaxation", 255930698);
 	assert_int_equal(gpus_as(p, GS_STRATEGY_MIG), 0);
 	assert_int_equal(gpus_as(p, GS_STRATEGY_MPS), 1);
-	assert_string_equal(sum->lower_bound_by, "relaxation");
-	assert_int_equal(sum->lower_bound_per_hour, 255930698);
 	gs_plan_free(p);
 	gs_scenario_free(s);
 }
@@ -143,16 +154,9 @@ static void test_mig_or_mps_searched_again(void **state)
  * cost $2,069.15/h on 1,939 GPUs. */
 static void test_tenants_searched_at_scale(void **state)
 {
-	gs_scenario *s = tu_scenario_file(cat, "fixtures/unit/mixed-3200.yaml");
-	gs_plan *p = tu_plan(s);
-	const gs_plan_summary *sum = gs_plan_summary_get(p);
 	(void)state;
-	assert_int_equal(sum->after_per_hour, 1929954300);
-	assert_int_equal(sum->gpus_after, 1485);
-	assert_string_equal(sum->lower_bound_by, "volume");
-	assert_int_equal(sum->lower_bound_per_hour, 1420054493);
-	gs_plan_free(p);
-	gs_scenario_free(s);
+	expect_plan("fixtures/unit/mixed-3200.yaml", 1929954300, 1485, "volume",
+	            1420054493);
 }
 
 /* The same fleet in one tenant (fixtures/unit/one-tenant-3200.yaml), where
@@ -163,16 +167,9 @@ static void test_tenants_searched_at_scale(void **state)
  * workload's cheapest GPU, $2,127.18/h. */
 static void test_start_from_the_bound(void **state)
 {
-	gs_scenario *s = tu_scenario_file(cat, "fixtures/unit/one-tenant-3200.yaml");
-	gs_plan *p = tu_plan(s);
-	const gs_plan_summary *sum = gs_plan_summary_get(p);
 	(void)state;
-	assert_int_equal(sum->after_per_hour, 2046615526);
-	assert_int_equal(sum->gpus_after, 1924);
-	assert_string_equal(sum->lower_bound_by, "volume");
-	assert_int_equal(sum->lower_bound_per_hour, 1420054493);
-	gs_plan_free(p);
-	gs_scenario_free(s);
+	expect_plan("fixtures/unit/one-tenant-3200.yaml", 2046615526, 1924, "volume",
+	            1420054493);
 }
 
 /* The plan of fixtures/unit/effort-3200.yaml under a time limit. */
@@ -199,10 +196,7 @@ static void test_longer_limit_bounds_tighter(void **state)
 	gs_scenario *s = tu_scenario_file(cat, "fixtures/unit/effort-3200.yaml");
 	gs_plan *twice = plan_within(s, 120000);
 	(void)state;
-	assert_int_equal(gs_plan_summary_get(twice)->after_per_hour, 826242000);
-	assert_int_equal(gs_plan_summary_get(twice)->gpus_after, 1222);
-	assert_int_equal(gs_plan_summary_get(twice)->lower_bound_per_hour, 753677167);
-	assert_string_equal(gs_plan_summary_get(twice)->lower_bound_by, "relaxation");
+	expect_summary(twice, 826242000, 1222, "relaxation", 753677167);
 	gs_plan_free(twice);
 	gs_scenario_free(s);
 }
