@@ -198,6 +198,9 @@ typedef struct gs_planner {
 	long *work;                /* what the packer may still do for the model
 	                            * search (plan_choose.c, pack.c); NULL: no
 	                            * such limit */
+	long tenant_work;          /* the search tenant by tenant's budget of
+	                            * that work, before the effort; 0: its
+	                            * default (plan_choose.c) */
 	gs_placement placement;    /* robust: shared GPUs hold their worst case
 	                            * (robust.h) */
 	long *robust_bound;        /* counts where that worst case, not the

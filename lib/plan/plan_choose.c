@@ -571,7 +571,7 @@ static int by_tenant(const gs_planner *pl, gs_shop *shops, gs_choice *c, const i
                      int ntenants, long budget)
 {
 	gs_planner one = *pl;
-	long total = TENANT_WORK * effort(pl);
+	long total = (pl->tenant_work ? pl->tenant_work : TENANT_WORK) * effort(pl);
 	int todo = 0;
 	/* Its packings only guide the search: the whole one counts where the
 	 * worst case binds. */

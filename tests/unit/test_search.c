@@ -116,6 +116,46 @@ static void test_tenant_index(void **state)
 	gs_scenario_free(s);
 }
 
+/* What the model search's first choice costs on s, summed over the
+ * models as it priced them, with the tenants' search given work (0: its
+ * default). */
+static gs_micros search_cost(const gs_scenario *s, long work)
+{
+	gs_shop shops[GS_MAX_MODELS];
+	gs_planner pl;
+	gs_choice c;
+	gs_micros cost = 0;
+	memset(shops, 0, sizeof shops);
+	assert_int_equal(gs_planner_init(&pl, s, NULL, shops), 0);
+	pl.tenant_work = work;
+	assert_int_equal(gs_choice_init(&pl, &c), 0);
+	assert_int_equal(gs_choose_models_first(&pl, shops, &c), 0);
+	for (int m = 0; m < pl.nmodels; m++)
+		cost += c.per_model[m].cost;
+	gs_choice_release(&pl, &c);
+	gs_planner_release(&pl);
+	return cost;
+}
+
+/* The search tenant by tenant stops where its budget of the packer's work
+ * does (mixed-300: 4 tenants, whose searches use about 50,000 of the
+ * default 1,000,000). With all it needs the choice costs $148.14/h as
+ * the search prices it; with nothing left after each tenant's first
+ * pricing, $181.44/h, what the whole search alone finds; with 20,000,
+ * $151.54/h. */
+static void test_tenants_work_budget(void **state)
+{
+	gs_scenario *s = tu_scenario_file(cat, "fixtures/unit/mixed-300.yaml");
+	gs_micros all = search_cost(s, 0), none = search_cost(s, 1),
+	          part = search_cost(s, 20000);
+	(void)state;
+	assert_int_equal(all, 148142400);
+	assert_int_equal(none, 181442484);
+	assert_int_equal(part, 151541400);
+	assert_int_equal(search_cost(s, 100000), all);
+	gs_scenario_free(s);
+}
+
 /* The GPUs of the plan shared as st. */
 static int gpus_as(const gs_plan *p, gs_strategy st)
 {
@@ -206,6 +246,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tenant_index),
 		cmocka_unit_test(test_tenants_searched_alone),
+		cmocka_unit_test(test_tenants_work_budget),
 		cmocka_unit_test(test_mig_or_mps_searched_again),
 		cmocka_unit_test(test_tenants_searched_at_scale),
 		cmocka_unit_test(test_start_from_the_bound),
