@@ -482,10 +482,11 @@ long gs_choose_budget(const gs_planner *pl)
 	return budget > BUDGET_MOST * effort(pl) ? BUDGET_MOST * effort(pl) : budget;
 }
 
-/* Below this budget the extra searches (each tenant alone, again under
- * MIG or MPS alone, from the second start) cost more than they find:
- * measured on the bench's mixed fleets, they took a 10,000-replica plan
- * from 1.7 s to 9.8 s in process for 2 % at most. */
+/* Below this budget the extra searches (again under MIG or MPS alone,
+ * from the other starts) cost more than they find: measured on the
+ * bench's mixed fleets, they (and each tenant alone, then one of them)
+ * took a 10,000-replica plan from 1.7 s to 9.8 s in process for 2 % at
+ * most. The tenants' own search has its own reach (below). */
 #define THOROUGH_BUDGET 100
 
 int gs_choose_thorough(const gs_planner *pl)

@@ -80,14 +80,15 @@ void gs_choice_take(gs_choice *c, gs_choice *from);
  * the whole plan gets cheaper. */
 int gs_choose_models(const gs_planner *pl, gs_shop *shops, gs_choice *c);
 /* gs_choose_models for a plan's first choice: where the fleet is too large
- * for the search to try every move, but gs_choose_thorough, each tenant is
- * searched alone first (its moves re-pack only its replicas). */
+ * for the search to try every move but has 10,000 replicas at most (times
+ * the effort), each tenant is searched alone first (its moves re-pack
+ * only its replicas), within a budget of packing work. */
 int gs_choose_models_first(const gs_planner *pl, gs_shop *shops, gs_choice *c);
 /* How many evaluations the local search of gs_choose_models may make. */
 long gs_choose_budget(const gs_planner *pl);
-/* Whether that budget is large enough for the extra searches: each tenant
- * alone, again under MIG or MPS alone, and from the second start (a few
- * thousand replicas at most). */
+/* Whether that budget is large enough for the extra searches: again under
+ * MIG or MPS alone, and from the other starts (a few thousand replicas at
+ * most). */
 int gs_choose_thorough(const gs_planner *pl);
 /* What model m's workloads cost, packed and bought: the local search's
  * measure, for the reasons' alternatives (decide_cost.c). */
