@@ -10,6 +10,7 @@
  * items that the count allows. Each is an upper bound by itself, so the
  * least is one, and so is the root's when the budget stops the search.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,12 +26,17 @@ enum { BY_VALUE = LAMBDAS + 1, ORDERS, BY_SUM = LAMBDAS / 2 };
 typedef struct kp_ctx {
 	const gs_kp *k;
 	int *order[ORDERS];  /* item indices, best ratio (or value) first */
-	int *pos;            /* per item: its depth in the search */
+	/* Each order as a list of the items not yet decided by the search
+	 * (links by item, n the head): the search takes an item out as it
+	 * decides it and puts it back on return, so the relaxations walk only
+	 * what is left. */
+	int *next[ORDERS], *prev[ORDERS];
 	int *dfs;            /* the search's order: must items first */
 	int *cur, *x;
 	double best;
 	long nodes;
 	int stopped;
+	int last_cut;        /* the relaxation that cut the last node cut */
 } kp_ctx;
 
 static double weight(const gs_kp *k, const gs_kp_item *it, int by)
@@ -75,10 +81,14 @@ static void rank(const gs_kp *k, int by, int dfs, ranked *tmp, int *out)
 		out[i] = tmp[i].i;
 }
 
-/* The fractional knapsack of order `by` over the items at depth >= d,
+/* The fractional knapsack of order `by` over the items left,
  * within what is left of the capacities: an item that no longer fits
- * alone is left out, since no filling below can take it. */
-static double frac(const kp_ctx *c, int by, int d, int64_t mem, int64_t comp, int cnt)
+ * alone is left out, since no filling below can take it. Its terms are
+ * positive (cg.c prices only items of positive value), so once val plus
+ * the sum passes `top` no term to come brings it back: the sum so far is
+ * returned, and val plus it is still above `top`. */
+static double frac(const kp_ctx *c, int by, int64_t mem, int64_t comp, int cnt, double val,
+                   double top)
 {
 	const gs_kp *k = c->k;
 	double room, sum = 0;
@@ -86,35 +96,74 @@ static double frac(const kp_ctx *c, int by, int d, int64_t mem, int64_t comp, in
 	double l = (double)by / LAMBDAS;
 	room = l * (double)(k->cap_mem - mem) / (double)k->cap_mem +
 	       (1 - l) * (double)(k->cap_comp - comp) / (double)k->cap_comp;
-	for (int j = 0; j < k->n && left > 0; j++) {
-		int i = c->order[by][j];
+	for (int i = c->next[by][k->n]; i != k->n && left > 0; i = c->next[by][i]) {
 		const gs_kp_item *it = &k->it[i];
 		double w, q;
-		if (c->pos[i] < d || it->mem > k->cap_mem - mem || it->comp > k->cap_comp - comp)
+		if (it->mem > k->cap_mem - mem || it->comp > k->cap_comp - comp)
 			continue;
 		q = it->ub < left ? it->ub : left;
 		if (by == BY_VALUE) {
 			sum += q * it->value;
 			left -= (int)q;
-			continue;
+		} else {
+			w = weight(k, it, by);
+			if (q * w >= room)
+				return sum + it->value * room / w;
+			sum += q * it->value;
+			room -= q * w;
 		}
-		w = weight(k, it, by);
-		if (q * w >= room)
-			return sum + it->value * room / w;
-		sum += q * it->value;
-		room -= q * w;
+		if (val + sum > top)
+			return sum;
 	}
 	return sum;
 }
 
-static double bound(const kp_ctx *c, int d, int64_t mem, int64_t comp, int cnt)
+/* The least of the relaxations at the root, each an upper bound of every
+ * filling's value. */
+static double bound(const kp_ctx *c)
 {
-	double b = frac(c, 0, d, mem, comp, cnt);
+	double b = frac(c, 0, 0, 0, 0, 0, HUGE_VAL);
 	for (int by = 1; by < ORDERS; by++) {
-		double v = frac(c, by, d, mem, comp, cnt);
+		double v = frac(c, by, 0, 0, 0, 0, HUGE_VAL);
 		b = v < b ? v : b;
 	}
 	return b;
+}
+
+/* Whether some relaxation shows that nothing below the node beats the
+ * best found. Rounding adds val to each one as it added val to their
+ * least, so the answer is the same as comparing the least; those that
+ * cannot show it stop summing early. The relaxation that cut last is
+ * asked first: neighbouring nodes are most often cut by the same one. */
+static int cut(kp_ctx *c, int64_t mem, int64_t comp, int cnt, double val)
+{
+	double top = c->best * (1 + 1e-12);
+	for (int t = 0; t < ORDERS; t++) {
+		int by = (c->last_cut + t) % ORDERS;
+		if (val + frac(c, by, mem, comp, cnt, val, top) <= top) {
+			c->last_cut = by;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Item i out of every order's list, and back in: put undoes take when
+ * the calls nest, as the search's do. */
+static void take(kp_ctx *c, int i)
+{
+	for (int by = 0; by < ORDERS; by++) {
+		c->next[by][c->prev[by][i]] = c->next[by][i];
+		c->prev[by][c->next[by][i]] = c->prev[by][i];
+	}
+}
+
+static void put(kp_ctx *c, int i)
+{
+	for (int by = 0; by < ORDERS; by++) {
+		c->next[by][c->prev[by][i]] = i;
+		c->prev[by][c->next[by][i]] = i;
+	}
 }
 
 static void dfs(kp_ctx *c, int d, int64_t mem, int64_t comp, int cnt, double val, int must)
@@ -136,7 +185,7 @@ static void dfs(kp_ctx *c, int d, int64_t mem, int64_t comp, int cnt, double val
 	/* With the must items first, none left means none to come. */
 	if (k->need_must && !must && !k->it[i].must)
 		return;
-	if (val + bound(c, d, mem, comp, cnt) <= c->best * (1 + 1e-12))
+	if (cut(c, mem, comp, cnt, val))
 		return;
 	it = &k->it[i];
 	q = it->ub < k->max_items - cnt ? it->ub : k->max_items - cnt;
@@ -144,11 +193,13 @@ static void dfs(kp_ctx *c, int d, int64_t mem, int64_t comp, int cnt, double val
 		q = (int)((k->cap_mem - mem) / it->mem);
 	if (it->comp > 0 && (k->cap_comp - comp) / it->comp < q)
 		q = (int)((k->cap_comp - comp) / it->comp);
+	take(c, i);
 	for (; q >= 0 && !c->stopped; q--) {
 		c->cur[i] = q;
 		dfs(c, d + 1, mem + q * it->mem, comp + q * it->comp, cnt + q, val + q * it->value,
 		    must || (q > 0 && it->must));
 	}
+	put(c, i);
 	c->cur[i] = 0;
 }
 
@@ -192,11 +243,27 @@ static double grid_bound(const gs_kp *k)
 	return top;
 }
 
+/* Order `by` as a list of all n items, head n. */
+static void link(kp_ctx *c, int by, int n)
+{
+	int last = n;
+	for (int j = 0; j < n; j++) {
+		int i = c->order[by][j];
+		c->next[by][last] = i;
+		c->prev[by][i] = last;
+		last = i;
+	}
+	c->next[by][last] = n;
+	c->prev[by][n] = last;
+}
+
 static void ctx_free(kp_ctx *c)
 {
-	for (int by = 0; by < ORDERS; by++)
+	for (int by = 0; by < ORDERS; by++) {
 		free(c->order[by]);
-	free(c->pos);
+		free(c->next[by]);
+		free(c->prev[by]);
+	}
 	free(c->dfs);
 	free(c->cur);
 }
@@ -209,12 +276,13 @@ static int ctx_init(kp_ctx *c, const gs_kp *k, int *x)
 	c->k = k;
 	c->x = x;
 	for (int by = 0; by < ORDERS; by++)
-		if (!(c->order[by] = malloc(n * sizeof(int))))
+		if (!(c->order[by] = malloc(n * sizeof(int))) ||
+		    !(c->next[by] = malloc((n + 1) * sizeof(int))) ||
+		    !(c->prev[by] = malloc((n + 1) * sizeof(int))))
 			return -1;
-	c->pos = malloc(n * sizeof *c->pos);
 	c->dfs = malloc(n * sizeof *c->dfs);
 	c->cur = calloc(n, sizeof *c->cur);
-	if (!c->pos || !c->dfs || !c->cur)
+	if (!c->dfs || !c->cur)
 		return -1;
 	if (!(tmp = malloc(n * sizeof *tmp)))
 		return -1;
@@ -222,8 +290,8 @@ static int ctx_init(kp_ctx *c, const gs_kp *k, int *x)
 		rank(k, by, 0, tmp, c->order[by]);
 	rank(k, BY_SUM, 1, tmp, c->dfs);
 	free(tmp);
-	for (int d = 0; d < k->n; d++)
-		c->pos[c->dfs[d]] = d;
+	for (int by = 0; by < ORDERS; by++)
+		link(c, by, k->n);
 	return 0;
 }
 
@@ -241,7 +309,7 @@ int gs_kp_solve(const gs_kp *k, int *x, double *best, double *ub, long *nodes)
 		ctx_free(&c);
 		return -1;
 	}
-	root = bound(&c, 0, 0, 0, 0);
+	root = bound(&c);
 	c.best = k->floor;
 	if (root > k->floor)
 		dfs(&c, 0, 0, 0, 0, 0, 0);

@@ -4,6 +4,7 @@
  * whose duals are known, and the bound on fleets whose optimum is known
  * (test_search.c has it on plans of hundreds of replicas).
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -118,6 +119,39 @@ static void test_kp_pairs_and_floor(void **state)
 	assert_int_equal(gs_kp_solve(&k, x, &best, &ub, &nodes), 0);
 	assert_true(best == 9.5 && ub == 9.5);
 	assert_int_equal(x[0] + x[1], 0);
+}
+
+/* Knapsacks of 60 items, seeded (the third and fourth with must items,
+ * the fourth stopped by its budget): the search's nodes, best and bound
+ * are those it had before its relaxations walked lists of the undecided
+ * items and stopped summing early. Those are for speed only: they may
+ * neither cut a node the full relaxations kept nor keep one they cut. */
+static void test_kp_search_unchanged(void **state)
+{
+	static const long want_nodes[4] = { 336, 568, 1543, 501 };
+	static const double want_best[4] = { 1479.9, 1143.7, 1335.3, 986.8 };
+	static const double want_ub[4] = { 1479.9, 1143.7, 1335.3, 1132.8458248472505 };
+	gs_kp_item it[60];
+	int x[60];
+	(void)state;
+	rng = 0x9e3779b97f4a7c15ULL;
+	for (int round = 0; round < 4; round++) {
+		gs_kp k = { it, 60, 1000, 900, round == 1 ? 12 : 1 << 30, round >= 2,
+			    round == 3 ? 500 : 50000, 0, 1 };
+		double best, ub;
+		long nodes;
+		for (int i = 0; i < k.n; i++) {
+			it[i].value = 1 + draw(1000) / 10.0;
+			it[i].mem = 10 + draw(150);
+			it[i].comp = 10 + draw(150);
+			it[i].ub = 1 + draw(3);
+			it[i].must = draw(4) == 0;
+		}
+		assert_int_equal(gs_kp_solve(&k, x, &best, &ub, &nodes), 0);
+		assert_int_equal(nodes, want_nodes[round]);
+		assert_true(fabs(best - want_best[round]) < 1e-9);
+		assert_true(fabs(ub - want_ub[round]) < 1e-9);
+	}
 }
 
 /* ---- the CLP seam ---------------------------------------------------------- */
@@ -244,6 +278,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_kp_against_brute_force),
 		cmocka_unit_test(test_kp_pairs_and_floor),
+		cmocka_unit_test(test_kp_search_unchanged),
 		cmocka_unit_test(test_lp_duals),
 		cmocka_unit_test(test_bound_meets_the_optimum),
 		cmocka_unit_test(test_bound_per_tenant),
