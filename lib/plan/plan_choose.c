@@ -125,6 +125,23 @@ static int eval_key(const gs_planner *pl, const gs_shop *shops, const gs_choice 
 	return k;
 }
 
+int gs_choice_rules_matter(const gs_planner *pl, const gs_choice *c, int m)
+{
+	const int *wls;
+	int nw = gs_searched_workloads(pl, &wls);
+	if (pl->no_mig && pl->models[m]->mig_slots)
+		return 1;
+	if (!pl->no_mps || pl->frac_ts == GS_BACKEND_MPS)
+		return pl->no_mps;
+	for (int i = 0; i < nw; i++) {
+		int w = wls ? wls[i] : i;
+		for (int r = pl->rep_at[w]; c->model[w] == m && r < pl->rep_at[w + 1]; r++)
+			if (pl->reps[r].no_ts)
+				return 1;
+	}
+	return 0;
+}
+
 /* A new key for model m's evaluation, its length in *nkey; NULL when
  * there is no memo (or no key). */
 static int64_t *new_key(const gs_planner *pl, const gs_shop *shops, const gs_choice *c,

@@ -99,6 +99,11 @@ int gs_choice_eval(const gs_planner *pl, gs_shop *shops, const gs_choice *c, int
  * in out, 0 when none was kept (then pack it), -1 when out of memory. */
 int gs_choice_kept(const gs_planner *pl, gs_shop *shops, const gs_choice *c, int m,
                    gs_pack *out);
+/* Whether the planner's no_mig or no_mps could change model m's packing of
+ * c from the one it has without them: MIG only on a model with MIG, MPS
+ * only where some replica must not be time-sliced or fractions are MPS.
+ * The memo's keys (plan_choose.c) tell packings apart by the same rule. */
+int gs_choice_rules_matter(const gs_planner *pl, const gs_choice *c, int m);
 /* The replicas of the workloads on model m, in a new array (only those of
  * the tenant searched, when one is: pl->only_tenant). */
 int gs_reps_of_model(const gs_planner *pl, const gs_choice *c, int m, int **out, int *n);

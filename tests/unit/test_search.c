@@ -2,7 +2,8 @@
  * test_search.c - the model search on fleets too large for the optimiser's
  * program, from the bench's generator (fixtures/unit/): each tenant alone,
  * again under MIG or MPS alone, the start from the volume bound, and a
- * longer time limit, and the bounds they report. Exact figures from the
+ * longer time limit, and the bounds they report; which packings the
+ * rebuilds without MIG or MPS copy. Exact figures from the
  * shipped profiles. Apart from test_opt.c so that the two run side by side
  * under valgrind.
  */
@@ -111,6 +112,59 @@ static void test_tenant_index(void **state)
 	searched(&pl, &c, names, reps);
 	assert_string_equal(reps, "01");
 	pl.only_tenant = 0;
+	gs_choice_release(&pl, &c);
+	gs_planner_release(&pl);
+	gs_scenario_free(s);
+}
+
+/* A model with MIG and one without, and a workload kept off
+ * time-slicing (latency-critical inference at 60 %) beside one that is
+ * not: the rebuilds without MIG or MPS (plan_build.c) copy the packings
+ * these rules leave alone. */
+#define TWO_RULES "version: 1\ncloud: aws\ngpus: [T4, A100-SXM4-40GB]\nworkloads:\n" \
+	"  - {name: hot, kind: inference, replicas: 2, gpuMemory: 4GiB, compute: 60%,\n" \
+	"     latency: critical}\n" \
+	"  - {name: cool, kind: batch, replicas: 2, gpuMemory: 4GiB, compute: 10%}\n"
+
+static int model_named(const gs_planner *pl, const char *name)
+{
+	for (int m = 0; m < pl->nmodels; m++)
+		if (strcmp(pl->models[m]->name, name) == 0)
+			return m;
+	fail_msg("no model %s", name);
+	return -1;
+}
+
+static void test_rules_matter(void **state)
+{
+	gs_scenario *s = tu_scenario(cat, "t.yaml", TWO_RULES);
+	gs_shop shops[GS_MAX_MODELS];
+	gs_planner pl;
+	gs_choice c;
+	int t4, a100;
+	(void)state;
+	memset(shops, 0, sizeof shops);
+	assert_int_equal(gs_planner_init(&pl, s, NULL, shops), 0);
+	assert_int_equal(gs_choice_init(&pl, &c), 0);
+	t4 = model_named(&pl, "T4");
+	a100 = model_named(&pl, "A100-SXM4-40GB");
+	assert_true(pl.reps[0].no_ts && pl.reps[1].no_ts);
+	assert_true(!pl.reps[2].no_ts && !pl.reps[3].no_ts);
+	c.model[0] = t4;   /* hot */
+	c.model[1] = a100; /* cool */
+	assert_false(gs_choice_rules_matter(&pl, &c, t4));
+	assert_false(gs_choice_rules_matter(&pl, &c, a100));
+	pl.no_mig = 1;
+	assert_false(gs_choice_rules_matter(&pl, &c, t4));
+	assert_true(gs_choice_rules_matter(&pl, &c, a100));
+	pl.no_mig = 0;
+	pl.no_mps = 1;
+	assert_true(gs_choice_rules_matter(&pl, &c, t4));
+	assert_false(gs_choice_rules_matter(&pl, &c, a100));
+	c.model[0] = a100; /* hot leaves T4 for the A100 */
+	assert_false(gs_choice_rules_matter(&pl, &c, t4));
+	assert_true(gs_choice_rules_matter(&pl, &c, a100));
+	pl.no_mps = 0;
 	gs_choice_release(&pl, &c);
 	gs_planner_release(&pl);
 	gs_scenario_free(s);
@@ -245,6 +299,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tenant_index),
+		cmocka_unit_test(test_rules_matter),
 		cmocka_unit_test(test_tenants_searched_alone),
 		cmocka_unit_test(test_tenants_work_budget),
 		cmocka_unit_test(test_mig_or_mps_searched_again),
