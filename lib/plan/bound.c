@@ -6,8 +6,9 @@
  * and of its compute b, the least any way of placing it there takes, such
  * that on every GPU the shares of its replicas add up to at most 1 in
  * each: on a whole GPU shared or not, memory over the usable memory and
- * compute over targetUtilization (alone above the target, or isolated: the
- * whole GPU); in a MIG instance, the instance's memory and compute slices
+ * compute over targetUtilization (alone above the target, or isolated, or
+ * kept alone by robust placement, gs_robust_alone: the whole GPU); in a
+ * MIG instance, the instance's memory and compute slices
  * over the GPU's, times the replica's part of the instance where it may
  * share it. A GPU of model m costs at least p_m, its model's cheapest price
  * per GPU, so for any weights 0 <= l_m <= 1 each GPU costs at least
@@ -20,6 +21,7 @@
 #include <stdlib.h>
 
 #include "plan/planner.h"
+#include "plan/robust.h"
 #include "scenario/scenario.h"
 
 /* Weights tried per model, and rounds over the models. */
@@ -60,7 +62,9 @@ static share least(const gs_planner *pl, const gs_replica *r, int m)
 		s.a = s.b = w->gpus_per_replica;
 		return s;
 	}
-	if (!w->isolation_fault && comp <= target) {
+	if (!w->isolation_fault && comp <= target &&
+	    !gs_robust_alone(pl, w, gs_workload_compute_on(w, g), g->memory_mib << 20,
+	                     pl->target)) {
 		s.a = (double)w->memory_bytes / (double)gs_usable_bytes(g);
 		s.b = comp / target;
 	}

@@ -9,9 +9,9 @@
  * a workload's replica in an instance of a profile, alone or taking its
  * part of a shared one (generated when the duals price them below 0).
  * Every GPU costs its model's cheapest price per GPU; node rules, host
- * resources, robust placement's worst case and MPS's finer limits are
- * left out or relaxed, so the master's optimum is at most every plan's
- * cost.
+ * resources, robust placement's worst case (but for the replicas it
+ * keeps alone: gs_robust_alone) and MPS's finer limits are left out or
+ * relaxed, so the master's optimum is at most every plan's cost.
  *
  * The bound is not the master's objective, which is a bound only once no
  * column prices below cost: it is the dual objective of the duals made
@@ -28,6 +28,7 @@
 #include "plan/cg.h"
 #include "plan/lp.h"
 #include "plan/pack.h"
+#include "plan/robust.h"
 #include "plan/share_rule.h"
 #include "scenario/scenario.h"
 
@@ -328,7 +329,8 @@ static int items_of(cg *g, int t, int m, int mps, const duals *d, gs_kp *k)
 		it->ub = r->w->spread != GS_SPREAD_NONE ? 1 : w->d;
 		it->must = r->no_ts;
 		if (it->mem > usable || it->mem > split_mem || it->comp > split_comp ||
-		    !gs_share_within(it->comp, g->pl->target))
+		    !gs_share_within(it->comp, g->pl->target) ||
+		    gs_robust_alone(g->pl, r->w, it->comp, gpu->memory_mib << 20, g->pl->target))
 			continue;
 		if (mps == 0 && r->headroom < room)
 			room = r->headroom;

@@ -27,6 +27,17 @@ static int cap_times(const gs_workload *w, int k)
 	return most < k ? most : k;
 }
 
+int gs_robust_alone(const gs_planner *pl, const gs_workload *w, int64_t comp, int64_t mem_cap,
+                    int64_t comp_cap)
+{
+	if (pl->placement != GS_PLACEMENT_ROBUST || pl->via_dra ||
+	    pl->frac_ts != GS_BACKEND_NONE || pl->frac_mps != GS_BACKEND_NONE)
+		return 0;
+	if (w->replicas < 2 || w->spread != GS_SPREAD_NONE)
+		return 0;
+	return 2 * w->memory_bytes > mem_cap || !gs_share_within(2 * comp, comp_cap);
+}
+
 static int collect(const gs_planner *pl, const gs_gpu *g, int r, reach *v,
                    int n, int k)
 {

@@ -2,13 +2,16 @@
  * test_robust.c - robust placement: a shared GPU holds the worst case of
  * the workloads its pool admits (the k largest replicas any placement may
  * seat there), pools separate nodes of different workloads, and the plan
- * states what robustness costs against pinned placement. Exact figures
+ * states what robustness costs against pinned placement; what of it the
+ * bounds keep. Exact figures
  * from the shipped profiles (an L4 offers 19.76 GiB to time-sliced pods).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "testutil.h"
+#include "plan/planner.h"
+#include "plan/robust.h"
 #include "scenario/scenario.h"
 
 TU_CATALOG_GROUP(cat)
@@ -40,6 +43,73 @@ static void test_robust_keeps_the_worst_case(void **state)
 	assert_int_equal(sum->after_per_hour, 2414400);
 	assert_int_equal(sum->pinned_per_hour, 1609600);
 	gs_plan_free(p);
+	gs_scenario_free(s);
+}
+
+/* The rule the bounds keep of robust placement (robust.h): a workload of
+ * two replicas or more, without spread, whose two replicas need more than
+ * a GPU's memory or compute over its cap, has each GPU it shares alone. */
+static void test_robust_alone(void **state)
+{
+	gs_planner pl;
+	gs_workload w;
+	const int64_t gib = 1LL << 30;
+	(void)state;
+	memset(&pl, 0, sizeof pl);
+	memset(&w, 0, sizeof w);
+	pl.placement = GS_PLACEMENT_ROBUST;
+	w.replicas = 2;
+	w.memory_bytes = 12 * gib;
+	assert_true(gs_robust_alone(&pl, &w, 100000, 23 * gib, 900000));  /* 24 GiB */
+	assert_false(gs_robust_alone(&pl, &w, 100000, 24 * gib, 900000)); /* fits */
+	assert_true(gs_robust_alone(&pl, &w, 450001, 24 * gib, 900000));  /* compute */
+	assert_false(gs_robust_alone(&pl, &w, 450000, 24 * gib, 900000));
+	w.spread = GS_SPREAD_GPU; /* one per GPU */
+	assert_false(gs_robust_alone(&pl, &w, 100000, 23 * gib, 900000));
+	w.spread = GS_SPREAD_NONE;
+	w.replicas = 1; /* none to pair with */
+	assert_false(gs_robust_alone(&pl, &w, 100000, 23 * gib, 900000));
+	w.replicas = 2;
+	pl.frac_ts = GS_BACKEND_HAMI; /* fractions: rules of their own */
+	assert_false(gs_robust_alone(&pl, &w, 100000, 23 * gib, 900000));
+	pl.frac_ts = GS_BACKEND_NONE;
+	pl.placement = GS_PLACEMENT_PINNED;
+	assert_false(gs_robust_alone(&pl, &w, 100000, 23 * gib, 900000));
+}
+
+/* So the volume bound gives a (two of 12 GiB: 24 GiB, over an L4's 22.49)
+ * whole GPUs under robust placement, $0.8048/h each, and b its shares on
+ * top (4 of 21.95 usable GiB, twice: $0.2933/h). Pinned, a replica of a
+ * takes over half an L4, so the bound's dual feasible function counts it
+ * whole too, but then drops b's: $1.6096/h (less a micro-dollar, rounded
+ * down). */
+#define ALONE "version: 1\ninstances: [g6.xlarge]\nworkloads:\n" \
+	"  - {name: a, replicas: 2, gpuMemory: 12GiB, compute: 10%}\n" \
+	"  - {name: b, replicas: 2, gpuMemory: 4GiB, compute: 10%}\n"
+
+static gs_micros volume_of(gs_scenario *s)
+{
+	gs_shop shops[GS_MAX_MODELS];
+	gs_planner pl;
+	gs_choice c;
+	gs_micros v;
+	memset(shops, 0, sizeof shops);
+	memset(&c, 0, sizeof c);
+	assert_int_equal(gs_planner_init(&pl, s, NULL, shops), 0);
+	assert_int_equal(gs_choice_init(&pl, &c), 0);
+	v = gs_volume_bound(&pl, &c);
+	gs_choice_release(&pl, &c);
+	gs_planner_release(&pl);
+	return v;
+}
+
+static void test_volume_bound_keeps_alone(void **state)
+{
+	gs_scenario *s = tu_scenario(cat, "t.yaml", ALONE);
+	(void)state;
+	assert_int_equal(volume_of(s), 1902905);
+	s->placement = GS_PLACEMENT_PINNED;
+	assert_int_equal(volume_of(s), 1609599);
 	gs_scenario_free(s);
 }
 
@@ -113,6 +183,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_robust_keeps_the_worst_case),
+		cmocka_unit_test(test_robust_alone),
+		cmocka_unit_test(test_volume_bound_keeps_alone),
 		cmocka_unit_test(test_pinned_keeps_the_exact_packing),
 		cmocka_unit_test(test_spread_counts_one_per_node),
 		cmocka_unit_test(test_pools_part_nodes_of_other_workloads),
