@@ -43,8 +43,10 @@ static share in_mig(const gs_planner *pl, const gs_workload *w, const gs_gpu *g,
 	double part = (double)p->sm_count / g->sm_count;
 	double comp = (double)gs_workload_compute_on(w, g) / GS_PPM;
 	double target = (double)pl->target / GS_PPM;
+	int64_t cap = (int64_t)p->sm_count * GS_PPM / g->sm_count * pl->target / GS_PPM;
 	share s = { ms, cs };
-	if (may_share && comp <= target * part) {
+	if (may_share && comp <= target * part &&
+	    !gs_robust_alone(pl, w, gs_workload_compute_on(w, g), p->memory_mib << 20, cap)) {
 		s.a = ms * (double)w->memory_bytes / (double)(p->memory_mib << 20);
 		s.b = cs * comp / (target * part);
 	}

@@ -235,7 +235,8 @@ static int in_instance(const cg *g, const cgw *w, int m, const gs_mig_profile *p
 	if (r->w->memory_bytes > mem || comp > part)
 		return 0;
 	*um = *uc = 1;
-	if (!r->w->isolation_fault && !r->no_ts && comp <= cap && cap > 0) {
+	if (!r->w->isolation_fault && !r->no_ts && comp <= cap && cap > 0 &&
+	    !gs_robust_alone(g->pl, r->w, comp, mem, cap)) {
 		*um = (double)r->w->memory_bytes / (double)mem;
 		*uc = (double)comp / (double)cap;
 	}

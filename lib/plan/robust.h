@@ -30,12 +30,14 @@ gs_worst gs_robust_worst(const gs_planner *pl, const gs_gpu *g, const int *reps,
                          int extra, int k);
 
 /* Whether, under placement: robust, a replica of w (comp ppm of the GPU)
- * can share no GPU: w has two replicas or more and no spread, so any two
- * slots of a GPU it shares may hold two of them, and two of them need
- * more than mem_cap bytes (a GPU's memory: time-slicing offers no more,
- * and MPS splits it) or compute over comp_cap. 0 under pinned, and where
- * fractions or DRA, whose rules are their own, may share the GPU. The
- * bounds (bound.c, cg.c) give such a replica a whole GPU. */
+ * can share no GPU, or no MIG instance: w has two replicas or more and no
+ * spread, so any two slots of one it shares may hold two of them, and two
+ * of them need more than mem_cap bytes (the GPU's or the profile's memory:
+ * time-slicing offers no more, and MPS splits it) or compute over comp_cap
+ * (targetUtilization, of the instance's SMs for an instance). 0 under
+ * pinned, and where fractions or DRA, whose rules are their own, may share
+ * the GPU. The bounds (bound.c, cg.c) give such a replica the whole GPU
+ * or instance. */
 int gs_robust_alone(const gs_planner *pl, const gs_workload *w, int64_t comp, int64_t mem_cap,
                     int64_t comp_cap);
 
