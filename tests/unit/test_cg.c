@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "testutil.h"
+#include "tu_planner.h"
 #include "plan/cg.h"
 #include "plan/lp.h"
 #include "scenario/scenario.h"
@@ -189,16 +190,11 @@ static void test_lp_duals(void **state)
 /* The bound of s's replicas on its one cloud's models. */
 static gs_micros bound_of(gs_scenario *s)
 {
-	gs_shop shops[GS_MAX_MODELS];
-	gs_planner pl;
-	gs_choice c;
-	gs_micros b = -1;
-	memset(shops, 0, sizeof shops);
-	memset(&c, 0, sizeof c);
-	if (gs_planner_init(&pl, s, NULL, shops) == 0 && gs_choice_init(&pl, &c) == 0)
-		b = gs_cg_bound(&pl, &c, 1);
-	gs_choice_release(&pl, &c);
-	gs_planner_release(&pl);
+	tu_planned t;
+	gs_micros b;
+	tu_planned_open(&t, s);
+	b = gs_cg_bound(&t.pl, &t.c, 1);
+	tu_planned_close(&t);
 	return b;
 }
 

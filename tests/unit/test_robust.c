@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "plan/planner.h"
+#include "tu_planner.h"
 #include "plan/robust.h"
 #include "scenario/scenario.h"
 
@@ -89,17 +89,11 @@ static void test_robust_alone(void **state)
 
 static gs_micros volume_of(gs_scenario *s)
 {
-	gs_shop shops[GS_MAX_MODELS];
-	gs_planner pl;
-	gs_choice c;
+	tu_planned t;
 	gs_micros v;
-	memset(shops, 0, sizeof shops);
-	memset(&c, 0, sizeof c);
-	assert_int_equal(gs_planner_init(&pl, s, NULL, shops), 0);
-	assert_int_equal(gs_choice_init(&pl, &c), 0);
-	v = gs_volume_bound(&pl, &c);
-	gs_choice_release(&pl, &c);
-	gs_planner_release(&pl);
+	tu_planned_open(&t, s);
+	v = gs_volume_bound(&t.pl, &t.c);
+	tu_planned_close(&t);
 	return v;
 }
 

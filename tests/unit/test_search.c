@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "plan/planner.h"
+#include "tu_planner.h"
 #include "scenario/scenario.h"
 
 TU_CATALOG_GROUP(cat)
@@ -79,41 +79,36 @@ static void searched(const gs_planner *pl, const gs_choice *c, char *names, char
 static void test_tenant_index(void **state)
 {
 	gs_scenario *s = tu_scenario(cat, "t.yaml", INTERLEAVED);
-	gs_shop shops[GS_MAX_MODELS];
-	gs_planner pl;
-	gs_choice c;
+	tu_planned t;
 	char names[8], reps[16];
 	(void)state;
-	memset(shops, 0, sizeof shops);
-	assert_int_equal(gs_planner_init(&pl, s, NULL, shops), 0);
-	assert_int_equal(gs_choice_init(&pl, &c), 0);
-	assert_int_equal(pl.nmodels, 1);
-	searched(&pl, &c, names, reps);
+	tu_planned_open(&t, s);
+	assert_int_equal(t.pl.nmodels, 1);
+	searched(&t.pl, &t.c, names, reps);
 	assert_string_equal(names, "abcd");
 	assert_string_equal(reps, "0123456");
-	pl.only_tenant = 1; /* t1: a and c */
-	searched(&pl, &c, names, reps);
+	t.pl.only_tenant = 1; /* t1: a and c */
+	searched(&t.pl, &t.c, names, reps);
 	assert_string_equal(names, "ac");
 	assert_string_equal(reps, "01345");
-	pl.only_tenant = 2; /* t2 */
-	searched(&pl, &c, names, reps);
+	t.pl.only_tenant = 2; /* t2 */
+	searched(&t.pl, &t.c, names, reps);
 	assert_string_equal(names, "b");
 	assert_string_equal(reps, "2");
-	pl.only_tenant = 3; /* no tenant's id */
-	searched(&pl, &c, names, reps);
+	t.pl.only_tenant = 3; /* no tenant's id */
+	searched(&t.pl, &t.c, names, reps);
 	assert_string_equal(names, "");
 	assert_string_equal(reps, "");
-	pl.only_tenant = 4; /* the default tenant: d */
-	searched(&pl, &c, names, reps);
+	t.pl.only_tenant = 4; /* the default tenant: d */
+	searched(&t.pl, &t.c, names, reps);
 	assert_string_equal(names, "d");
 	assert_string_equal(reps, "6");
-	c.model[2] = 1; /* c elsewhere: t1 keeps a's replicas on model 0 */
-	pl.only_tenant = 1;
-	searched(&pl, &c, names, reps);
+	t.c.model[2] = 1; /* c elsewhere: t1 keeps a's replicas on model 0 */
+	t.pl.only_tenant = 1;
+	searched(&t.pl, &t.c, names, reps);
 	assert_string_equal(reps, "01");
-	pl.only_tenant = 0;
-	gs_choice_release(&pl, &c);
-	gs_planner_release(&pl);
+	t.pl.only_tenant = 0;
+	tu_planned_close(&t);
 	gs_scenario_free(s);
 }
 
@@ -138,35 +133,30 @@ static int model_named(const gs_planner *pl, const char *name)
 static void test_rules_matter(void **state)
 {
 	gs_scenario *s = tu_scenario(cat, "t.yaml", TWO_RULES);
-	gs_shop shops[GS_MAX_MODELS];
-	gs_planner pl;
-	gs_choice c;
+	tu_planned t;
 	int t4, a100;
 	(void)state;
-	memset(shops, 0, sizeof shops);
-	assert_int_equal(gs_planner_init(&pl, s, NULL, shops), 0);
-	assert_int_equal(gs_choice_init(&pl, &c), 0);
-	t4 = model_named(&pl, "T4");
-	a100 = model_named(&pl, "A100-SXM4-40GB");
-	assert_true(pl.reps[0].no_ts && pl.reps[1].no_ts);
-	assert_true(!pl.reps[2].no_ts && !pl.reps[3].no_ts);
-	c.model[0] = t4;   /* hot */
-	c.model[1] = a100; /* cool */
-	assert_false(gs_choice_rules_matter(&pl, &c, t4));
-	assert_false(gs_choice_rules_matter(&pl, &c, a100));
-	pl.no_mig = 1;
-	assert_false(gs_choice_rules_matter(&pl, &c, t4));
-	assert_true(gs_choice_rules_matter(&pl, &c, a100));
-	pl.no_mig = 0;
-	pl.no_mps = 1;
-	assert_true(gs_choice_rules_matter(&pl, &c, t4));
-	assert_false(gs_choice_rules_matter(&pl, &c, a100));
-	c.model[0] = a100; /* hot leaves T4 for the A100 */
-	assert_false(gs_choice_rules_matter(&pl, &c, t4));
-	assert_true(gs_choice_rules_matter(&pl, &c, a100));
-	pl.no_mps = 0;
-	gs_choice_release(&pl, &c);
-	gs_planner_release(&pl);
+	tu_planned_open(&t, s);
+	t4 = model_named(&t.pl, "T4");
+	a100 = model_named(&t.pl, "A100-SXM4-40GB");
+	assert_true(t.pl.reps[0].no_ts && t.pl.reps[1].no_ts);
+	assert_true(!t.pl.reps[2].no_ts && !t.pl.reps[3].no_ts);
+	t.c.model[0] = t4;   /* hot */
+	t.c.model[1] = a100; /* cool */
+	assert_false(gs_choice_rules_matter(&t.pl, &t.c, t4));
+	assert_false(gs_choice_rules_matter(&t.pl, &t.c, a100));
+	t.pl.no_mig = 1;
+	assert_false(gs_choice_rules_matter(&t.pl, &t.c, t4));
+	assert_true(gs_choice_rules_matter(&t.pl, &t.c, a100));
+	t.pl.no_mig = 0;
+	t.pl.no_mps = 1;
+	assert_true(gs_choice_rules_matter(&t.pl, &t.c, t4));
+	assert_false(gs_choice_rules_matter(&t.pl, &t.c, a100));
+	t.c.model[0] = a100; /* hot leaves T4 for the A100 */
+	assert_false(gs_choice_rules_matter(&t.pl, &t.c, t4));
+	assert_true(gs_choice_rules_matter(&t.pl, &t.c, a100));
+	t.pl.no_mps = 0;
+	tu_planned_close(&t);
 	gs_scenario_free(s);
 }
 
@@ -175,19 +165,14 @@ static void test_rules_matter(void **state)
  * default). */
 static gs_micros search_cost(const gs_scenario *s, long work)
 {
-	gs_shop shops[GS_MAX_MODELS];
-	gs_planner pl;
-	gs_choice c;
+	tu_planned t;
 	gs_micros cost = 0;
-	memset(shops, 0, sizeof shops);
-	assert_int_equal(gs_planner_init(&pl, s, NULL, shops), 0);
-	pl.tenant_work = work;
-	assert_int_equal(gs_choice_init(&pl, &c), 0);
-	assert_int_equal(gs_choose_models_first(&pl, shops, &c), 0);
-	for (int m = 0; m < pl.nmodels; m++)
-		cost += c.per_model[m].cost;
-	gs_choice_release(&pl, &c);
-	gs_planner_release(&pl);
+	tu_planned_open(&t, s);
+	t.pl.tenant_work = work;
+	assert_int_equal(gs_choose_models_first(&t.pl, t.shops, &t.c), 0);
+	for (int m = 0; m < t.pl.nmodels; m++)
+		cost += t.c.per_model[m].cost;
+	tu_planned_close(&t);
 	return cost;
 }
 
