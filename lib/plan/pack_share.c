@@ -346,23 +346,45 @@ static int surely_refused(const gs_planner *pl, const gs_gpu *g, const gs_group 
 	       ow->w.mem > gs_memory_offer(g, NULL, GS_STRATEGY_TIME_SLICING, gr->headroom);
 }
 
+/* The groups, by position in their tenant's list, that refused the last
+ * replica placed: lo .. hi, of workload wi (-1: none). Every rule reads a
+ * replica's workload only (its memory, compute, headroom, time-slicing
+ * rule, spread, host requests), so until one of those groups changes it
+ * refuses the workload's next replica too; and the sort puts a workload's
+ * replicas one after another, the groups changing only where they go. */
+typedef struct refused {
+	int wi, lo, hi;
+} refused;
+
 /* Replica r into one of its tenant's last groups; 1 if it fit. Every
  * rule's worst case is at least the planned sums, and no offer exceeds
  * the usable memory, so a group those sums overflow is passed over
- * without asking the rules: most of a window's groups are nearly full. */
+ * without asking the rules: most of a window's groups are nearly full.
+ * The groups that refused r's workload's replica before (*no) are passed
+ * over too: at a million replicas, asking them again was a third of the
+ * packing. A robust refusal was counted when first asked. */
 static int fit_open(const gs_planner *pl, const gs_gpu *g, gs_group *gs, own_worst *ow,
-                    const tenant_groups *t, int r)
+                    const tenant_groups *t, int r, refused *no)
 {
 	int64_t mem = pl->reps[r].w->memory_bytes, comp = gs_rep_comp(pl, r, g);
 	int64_t usable = gpu_bytes(g);
-	for (int k = t->n - 1; k >= 0 && k >= t->n - GS_FIT_WINDOW; k--) {
+	int same = no->wi == pl->reps[r].wi, low = t->n - GS_FIT_WINDOW;
+	no->wi = pl->reps[r].wi;
+	for (int k = t->n - 1; k >= 0 && k >= low; k--) {
 		int j = t->idx[k];
-		if (gs[j].mem + mem > usable || !gs_share_within(gs[j].comp + comp, pl->target) ||
-		    surely_refused(pl, g, &gs[j], &ow[j], r))
+		if (same && k >= no->lo && k <= no->hi) {
+			k = no->lo;
 			continue;
-		if (can_join(pl, g, &gs[j], r))
-			return group_join(pl, g, &gs[j], r) < 0 ? -1 : 1;
+		}
+		if (gs[j].mem + mem > usable || !gs_share_within(gs[j].comp + comp, pl->target) ||
+		    surely_refused(pl, g, &gs[j], &ow[j], r) || !can_join(pl, g, &gs[j], r))
+			continue;
+		no->lo = k + 1;
+		no->hi = t->n - 1;
+		return group_join(pl, g, &gs[j], r) < 0 ? -1 : 1;
 	}
+	no->lo = low > 0 ? low : 0;
+	no->hi = t->n - 1;
 	return 0;
 }
 
@@ -371,13 +393,14 @@ static int ffd(const gs_planner *pl, const gs_gpu *g, const sortkey *keys, int n
 {
 	gs_group *gs = NULL;
 	own_worst *ow = NULL;
+	refused no = { -1, 0, -1 };
 	size_t cap = 0, owcap = 0;
 	int ng = 0, rc = 0;
 
 	for (int i = 0; i < n && rc == 0; i++) {
 		int r = keys[i].r;
 		tenant_groups *t = &tg[pl->reps[r].tenant];
-		if ((rc = fit_open(pl, g, gs, ow, t, r)) != 0) {
+		if ((rc = fit_open(pl, g, gs, ow, t, r, &no)) != 0) {
 			rc = rc < 0 ? -1 : 0;
 			continue;
 		}

@@ -1,0 +1,193 @@
+/*
+ * test_first_fit.c - the shared packer's first fit (pack_share.c) against
+ * the rule it implements, written out plainly here: replicas by size,
+ * largest first (then by index); each into the newest of its tenant's last
+ * GS_FIT_WINDOW groups that gs_can_join admits, else a group of its own.
+ * The packer passes over groups its sums or an earlier refusal rule out;
+ * on seeded fleets of time-slicing, MPS (kinds that must not be
+ * time-sliced), spread and several tenants, robust and pinned, it must
+ * give exactly these groups, and count a robust refusal exactly when the
+ * plain rule does.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+#include "tu_planner.h"
+#include "plan/pack.h"
+#include "scenario/scenario.h"
+
+TU_CATALOG_GROUP(cat)
+
+/* xorshift64*: the fleets are the same on every run. */
+static uint64_t next(uint64_t *x)
+{
+	*x ^= *x >> 12;
+	*x ^= *x << 25;
+	*x ^= *x >> 27;
+	return *x * UINT64_C(2685821657736338717);
+}
+
+static int below(uint64_t *x, int n) { return (int)(next(x) % (uint64_t)n); }
+
+/* A fleet of n workloads on one L4 instance type: replicas 1 to 8, memory
+ * 1 to 16 GiB, compute 2 to 60 %, three tenants; a fifth must not be
+ * time-sliced, some are spread. */
+static char *fleet(uint64_t seed, int n)
+{
+	static const char *kinds[] = { "inference", "batch", "notebook", "ci" };
+	size_t cap = 128 + (size_t)n * 160, o;
+	char *y = malloc(cap);
+	uint64_t x = seed;
+	assert_non_null(y);
+	o = (size_t)snprintf(y, cap, "version: 1\ninstances: [g6.xlarge]\nworkloads:\n");
+	for (int i = 0; i < n; i++) {
+		int spread = below(&x, 6);
+		o += (size_t)snprintf(y + o, cap - o,
+		                      "  - {name: w%d, kind: %s, replicas: %d, gpuMemory: %dGiB, "
+		                      "compute: %d%%, tenant: t%d%s%s}\n",
+		                      i, kinds[below(&x, 4)], 1 + below(&x, 8), 1 + below(&x, 16),
+		                      2 + below(&x, 59), below(&x, 3),
+		                      below(&x, 5) == 0 ? ", latency: critical" : "",
+		                      spread == 0 ? ", spread: gpu" : spread == 1 ? ", spread: node" : "");
+	}
+	return y;
+}
+
+typedef struct sized {
+	int64_t size;
+	int r;
+} sized;
+
+static int by_size(const void *a, const void *b)
+{
+	const sized *x = a, *y = b;
+	if (x->size != y->size)
+		return x->size < y->size ? 1 : -1;
+	return x->r - y->r;
+}
+
+/* The plain rule, into gs[0..*ng). */
+static void plain_fit(const gs_planner *pl, const gs_gpu *g, const int *reps, int n,
+                      gs_group *gs, int *ng)
+{
+	sized *v = calloc((size_t)n, sizeof *v);
+	int *last = calloc((size_t)n, sizeof *last); /* groups, newest last */
+	int nl = 0;
+	assert_non_null(v);
+	assert_non_null(last);
+	for (int i = 0; i < n; i++) {
+		v[i].r = reps[i];
+		v[i].size = gs_rep_size(pl, reps[i], g);
+	}
+	qsort(v, (size_t)n, sizeof *v, by_size);
+	*ng = 0;
+	for (int i = 0; i < n; i++) {
+		int r = v[i].r, seen = 0, into = -1;
+		for (int k = nl - 1; k >= 0 && seen < GS_FIT_WINDOW && into < 0; k--) {
+			if (gs[last[k]].tenant != pl->reps[r].tenant)
+				continue;
+			seen++;
+			if (gs_can_join(pl, g, &gs[last[k]], r))
+				into = last[k];
+		}
+		if (into < 0) {
+			into = (*ng)++;
+			memset(&gs[into], 0, sizeof gs[into]);
+			gs[into].tenant = pl->reps[r].tenant;
+			last[nl++] = into;
+		}
+		assert_int_equal(gs_group_join(pl, g, &gs[into], r), 0);
+	}
+	free(last);
+	free(v);
+}
+
+static void same_groups(const gs_group *a, int na, const gs_group *b, int nb)
+{
+	assert_int_equal(na, nb);
+	for (int i = 0; i < na; i++) {
+		assert_int_equal(a[i].n, b[i].n);
+		assert_int_equal(a[i].tenant, b[i].tenant);
+		assert_int_equal(a[i].mem, b[i].mem);
+		assert_int_equal(a[i].comp, b[i].comp);
+		assert_memory_equal(a[i].reps, b[i].reps, (size_t)a[i].n * sizeof *a[i].reps);
+	}
+}
+
+/* Both fits of every replica of s on the L4, under placement pl_kind;
+ * with count, each counting robust refusals in its own counter. Returns
+ * the groups (for the caller's figures). */
+static int check(const gs_scenario *s, gs_placement placement, int count)
+{
+	tu_planned t;
+	gs_group *got = NULL, *want;
+	int ngot = 0, nwant = 0, *reps, n;
+	long a = 0, b = 0;
+	const gs_gpu *g;
+	tu_planned_open(&t, s);
+	t.pl.placement = placement;
+	g = t.pl.models[0];
+	assert_string_equal(g->name, "L4");
+	n = (int)t.pl.nreps;
+	reps = malloc((size_t)n * sizeof *reps);
+	want = calloc((size_t)n, sizeof *want);
+	assert_non_null(reps);
+	assert_non_null(want);
+	for (int i = 0; i < n; i++)
+		reps[i] = i;
+	t.pl.robust_bound = count ? &a : NULL;
+	assert_int_equal(gs_share_first_fit(&t.pl, g, reps, n, &got, &ngot), 0);
+	t.pl.robust_bound = count ? &b : NULL;
+	plain_fit(&t.pl, g, reps, n, want, &nwant);
+	same_groups(got, ngot, want, nwant);
+	assert_int_equal(a > 0, b > 0);
+	gs_groups_free(got, ngot);
+	gs_groups_free(want, nwant);
+	free(reps);
+	tu_planned_close(&t);
+	return nwant;
+}
+
+static void test_first_fit_is_the_plain_rule(void **state)
+{
+	(void)state;
+	for (uint64_t seed = 1; seed <= 12; seed++) {
+		char *y = fleet(seed * UINT64_C(0x9e3779b97f4a7c15), 40 + (int)seed * 10);
+		gs_scenario *s = tu_scenario(cat, "t.yaml", y);
+		check(s, GS_PLACEMENT_ROBUST, 1);
+		check(s, GS_PLACEMENT_ROBUST, 0);
+		check(s, GS_PLACEMENT_PINNED, 1);
+		gs_scenario_free(s);
+		free(y);
+	}
+}
+
+/* Beyond the window: 700 replicas of 12 GiB each take an L4 (21.95 GiB
+ * usable, 19.76 GiB offered to time-sliced pods) alone, so the replicas
+ * of 7 GiB after them meet a full window of 256 groups. Pinned, each of
+ * 256 joins one of the newest 256 (19 GiB), and the other 44 pair up
+ * beyond them: 700 + 22. Robust, no 7 GiB joins a 12 GiB one (the
+ * scheduler could seat two of 12 GiB there): 700 + 150 pairs. */
+static void test_first_fit_window(void **state)
+{
+	gs_scenario *s = tu_scenario(cat, "t.yaml",
+	                             "version: 1\ninstances: [g6.xlarge]\nworkloads:\n"
+	                             "  - {name: big, replicas: 700, gpuMemory: 12GiB, compute: 5%}\n"
+	                             "  - {name: mid, replicas: 300, gpuMemory: 7GiB, compute: 5%}\n");
+	(void)state;
+	assert_int_equal(check(s, GS_PLACEMENT_PINNED, 1), 722);
+	assert_int_equal(check(s, GS_PLACEMENT_ROBUST, 1), 850);
+	gs_scenario_free(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_first_fit_is_the_plain_rule),
+		cmocka_unit_test(test_first_fit_window),
+	};
+	return cmocka_run_group_tests(tests, tu_catalog_setup, tu_catalog_teardown);
+}
