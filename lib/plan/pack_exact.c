@@ -246,21 +246,30 @@ static int exact_tenant(const gs_planner *pl, const gs_gpu *g, gs_group *gs, int
 	return replace_groups(pl, g, gs, ngp, t, &b);
 }
 
-/* exact_tenant reorders the groups, so the tenants are collected first. */
+/* exact_tenant reorders the groups, so the tenants are collected first,
+ * with their replicas counted: a tenant of more than the search takes is
+ * passed over without gathering its groups (at a million replicas that
+ * was a scan of every group per tenant, per packing). */
 int gs_share_exact(const gs_planner *pl, const gs_gpu *g, gs_group *gs, int *ng)
 {
-	int *tenants = malloc((size_t)(*ng ? *ng : 1) * sizeof *tenants), nt = 0, rc = 0;
+	int *tenants = malloc((size_t)(*ng ? *ng : 1) * 2 * sizeof *tenants), nt = 0, rc = 0;
+	int *reps;
 	if (!tenants)
 		return -1;
+	reps = tenants + (*ng ? *ng : 1);
 	for (int j = 0; j < *ng; j++) {
-		int seen = 0;
-		for (int k = 0; k < nt && !seen; k++)
-			seen = tenants[k] == gs[j].tenant;
-		if (!seen)
-			tenants[nt++] = gs[j].tenant;
+		int k = 0;
+		while (k < nt && tenants[k] != gs[j].tenant)
+			k++;
+		if (k == nt) {
+			tenants[nt] = gs[j].tenant;
+			reps[nt++] = 0;
+		}
+		reps[k] += gs[j].n;
 	}
 	for (int k = 0; k < nt && rc == 0; k++)
-		rc = exact_tenant(pl, g, gs, ng, tenants[k]);
+		if (reps[k] <= EXACT_MAX_REPLICAS)
+			rc = exact_tenant(pl, g, gs, ng, tenants[k]);
 	free(tenants);
 	return rc;
 }
