@@ -44,14 +44,19 @@ static char *fleet(uint64_t seed, int n)
 	assert_non_null(y);
 	o = (size_t)snprintf(y, cap, "version: 1\ninstances: [g6.xlarge]\nworkloads:\n");
 	for (int i = 0; i < n; i++) {
-		int spread = below(&x, 6);
+		/* One draw a statement: arguments have no order of evaluation. */
+		const char *kind = kinds[below(&x, 4)];
+		int replicas = 1 + below(&x, 8), gib = 1 + below(&x, 16);
+		int pct = 2 + below(&x, 59), tenant = below(&x, 3);
+		int critical = below(&x, 5) == 0, spread = below(&x, 6);
 		o += (size_t)snprintf(y + o, cap - o,
 		                      "  - {name: w%d, kind: %s, replicas: %d, gpuMemory: %dGiB, "
 		                      "compute: %d%%, tenant: t%d%s%s}\n",
-		                      i, kinds[below(&x, 4)], 1 + below(&x, 8), 1 + below(&x, 16),
-		                      2 + below(&x, 59), below(&x, 3),
-		                      below(&x, 5) == 0 ? ", latency: critical" : "",
-		                      spread == 0 ? ", spread: gpu" : spread == 1 ? ", spread: node" : "");
+		                      i, kind, replicas, gib, pct, tenant,
+		                      critical ? ", latency: critical" : "",
+		                      spread == 0   ? ", spread: gpu"
+		                      : spread == 1 ? ", spread: node"
+		                                    : "");
 	}
 	return y;
 }
@@ -173,10 +178,11 @@ static void test_first_fit_is_the_plain_rule(void **state)
  * scheduler could seat two of 12 GiB there): 700 + 150 pairs. */
 static void test_first_fit_window(void **state)
 {
-	gs_scenario *s = tu_scenario(cat, "t.yaml",
-	                             "version: 1\ninstances: [g6.xlarge]\nworkloads:\n"
-	                             "  - {name: big, replicas: 700, gpuMemory: 12GiB, compute: 5%}\n"
-	                             "  - {name: mid, replicas: 300, gpuMemory: 7GiB, compute: 5%}\n");
+	gs_scenario *s = tu_scenario(
+		cat, "t.yaml",
+		"version: 1\ninstances: [g6.xlarge]\nworkloads:\n"
+		"  - {name: big, replicas: 700, gpuMemory: 12GiB, compute: 5%}\n"
+		"  - {name: mid, replicas: 300, gpuMemory: 7GiB, compute: 5%}\n");
 	(void)state;
 	assert_int_equal(check(s, GS_PLACEMENT_PINNED, 1), 722);
 	assert_int_equal(check(s, GS_PLACEMENT_ROBUST, 1), 850);
