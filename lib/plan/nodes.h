@@ -23,7 +23,17 @@ typedef struct gs_bnode {
 	int nsw;
 	int64_t cpu, mem;      /* host CPU (millicores) and RAM (bytes) its
 	                          replicas request */
+	/* Its GPUs' gs_robust_mig_masks, or'ed; mig_slow when one had none. */
+	uint64_t mig_twice, mig_asked;
+	int mig_slow;
 } gs_bnode;
+
+/* What placing one GPU asks of every node it tries, found once. */
+typedef struct gs_pgpu_facts {
+	int spreads;           /* some replica keeps its workload to distinct nodes */
+	uint64_t mig_twice, mig_asked;
+	int mig_slow;
+} gs_pgpu_facts;
 
 /* GPUs whose replicas' host requests made the plan buy more than their
  * GPU count alone would: what the count would have cost, and what was
@@ -60,11 +70,16 @@ void gs_nodeset_release(gs_nodeset *ns);
 /* A new empty node at the end of ns; NULL when out of memory. */
 gs_bnode *gs_bnode_new(gs_nodeset *ns, const gs_instance *in, gs_micros price,
                        gs_strategy st, int k);
-/* Would g put two replicas of a spread: node workload on b? */
-int gs_bnode_clash(const gs_planner *pl, const gs_bnode *b, const gs_pgpu *g);
-/* Puts g on b (which has a free slot, or as many as g's span; its GPUs
- * then hold g that many times in a row). */
-int gs_bnode_take(const gs_planner *pl, gs_bnode *b, const gs_pgpu *g);
+/* g's facts for gs_bnode_clash. */
+void gs_pgpu_facts_of(const gs_planner *pl, const gs_pgpu *g, gs_pgpu_facts *f);
+/* Would g (its facts f) put two replicas of a spread: node workload on b,
+ * or break a rule of the device plugin or robust placement for a node? */
+int gs_bnode_clash(const gs_planner *pl, const gs_bnode *b, const gs_pgpu *g,
+                   const gs_pgpu_facts *f);
+/* Puts g (its facts f) on b (which has a free slot, or as many as g's
+ * span; its GPUs then hold g that many times in a row). */
+int gs_bnode_take(const gs_planner *pl, gs_bnode *b, const gs_pgpu *g,
+                  const gs_pgpu_facts *f);
 /* The shop's best buy of n GPUs as empty nodes, big instances first. */
 int gs_nodeset_buy_best(gs_shop *sh, int n, gs_strategy st, int k, gs_nodeset *out);
 /* Drops the nodes from `first` on that hold no GPU. */

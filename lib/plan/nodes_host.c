@@ -155,18 +155,21 @@ static int place(const hbuy *hb, int pos, gs_strategy st, int k, int first, int 
 	int i = hb->order[pos], t;
 	const gs_pgpu *g = hb->gpus[i];
 	gs_bnode *b;
+	gs_pgpu_facts f;
+	gs_pgpu_facts_of(hb->pl, g, &f);
 	while (*cur < out->n && out->v[*cur].n == out->v[*cur].inst->gpu_count)
 		(*cur)++;
 	for (int j = *cur > first ? *cur : first, seen = 0; j < out->n && seen < HOST_WINDOW;
 	     j++, seen++) {
 		b = &out->v[j];
-		if (has_room(b, hb->need[i], gs_pgpu_span(g)) && !gs_bnode_clash(hb->pl, b, g))
-			return gs_bnode_take(hb->pl, b, g);
+		if (has_room(b, hb->need[i], gs_pgpu_span(g)) &&
+		    !gs_bnode_clash(hb->pl, b, g, &f))
+			return gs_bnode_take(hb->pl, b, g, &f);
 	}
 	if ((t = pick(hb, pos)) < 0)
 		return -2;
 	b = gs_bnode_new(out, hb->sh->insts[t], hb->sh->price[t], st, k);
-	return b ? gs_bnode_take(hb->pl, b, g) : -1;
+	return b ? gs_bnode_take(hb->pl, b, g, &f) : -1;
 }
 
 /* Each node on the cheapest instance type that still holds it (and, where

@@ -54,22 +54,50 @@ gs_bnode *gs_bnode_new(gs_nodeset *ns, const gs_instance *in, gs_micros price,
  * which GPU's slot serves a pod, so only one replica per node keeps them
  * on distinct GPUs (a DRA claim names its GPU). (Whole GPUs are distinct
  * by themselves; a MIG node's instances are not yet held to it.) */
-static int spreads_nodes(const gs_planner *pl, const gs_workload *w, const gs_pgpu *g)
+static int spreads_nodes(const gs_planner *pl, gs_spread spread, const gs_pgpu *g)
 {
 	/* A fraction's scheduler (HAMi's, or DRA's capacity) picks the GPU of
 	 * the node too, under either path. */
-	return w->spread == GS_SPREAD_NODE ||
-	       (w->spread == GS_SPREAD_GPU && g->strategy == GS_STRATEGY_FRACTION) ||
-	       (w->spread == GS_SPREAD_GPU && !pl->via_dra &&
+	return spread == GS_SPREAD_NODE ||
+	       (spread == GS_SPREAD_GPU && g->strategy == GS_STRATEGY_FRACTION) ||
+	       (spread == GS_SPREAD_GPU && !pl->via_dra &&
 	        (g->strategy == GS_STRATEGY_TIME_SLICING || g->strategy == GS_STRATEGY_MPS));
 }
 
-int gs_bnode_clash(const gs_planner *pl, const gs_bnode *b, const gs_pgpu *g)
+static int pgpu_spreads(const gs_planner *pl, const gs_pgpu *g)
 {
 	for (int i = 0; i < g->ng; i++)
+		for (int r = 0; r < g->g[i].n; r++)
+			if (spreads_nodes(pl, pl->reps[g->g[i].reps[r]].spread, g))
+				return 1;
+	return 0;
+}
+
+void gs_pgpu_facts_of(const gs_planner *pl, const gs_pgpu *g, gs_pgpu_facts *f)
+{
+	f->spreads = pgpu_spreads(pl, g);
+	f->mig_slow = gs_robust_mig_masks(pl, g, &f->mig_twice, &f->mig_asked) < 0;
+}
+
+/* gs_robust_mig_node_ok by the node's masks, which its GPUs' each give:
+ * a profile some GPU holds twice that a spread: gpu replica asks. */
+static int mig_node_ok(const gs_planner *pl, const gs_bnode *b, const gs_pgpu *g,
+                       const gs_pgpu_facts *f)
+{
+	if (pl->via_dra || g->strategy != GS_STRATEGY_MIG)
+		return 1;
+	if (f->mig_slow || b->mig_slow || (b->n && b->gpus[0]->model != g->model))
+		return gs_robust_mig_node_ok(pl, (const gs_pgpu *const *)b->gpus, b->n, g);
+	return !((b->mig_twice | f->mig_twice) & (b->mig_asked | f->mig_asked));
+}
+
+int gs_bnode_clash(const gs_planner *pl, const gs_bnode *b, const gs_pgpu *g,
+                   const gs_pgpu_facts *f)
+{
+	for (int i = 0; f->spreads && i < g->ng; i++)
 		for (int r = 0; r < g->g[i].n; r++) {
 			const gs_replica *p = &pl->reps[g->g[i].reps[r]];
-			if (!spreads_nodes(pl, p->w, g))
+			if (!spreads_nodes(pl, p->spread, g))
 				continue;
 			for (int j = 0; j < b->nsw; j++)
 				if (b->spread_wl[j] == p->wi)
@@ -77,19 +105,24 @@ int gs_bnode_clash(const gs_planner *pl, const gs_bnode *b, const gs_pgpu *g)
 		}
 	return !gs_robust_node_ok(pl, (const gs_pgpu *const *)b->gpus, b->n, g, b->strategy,
 	                          b->k) ||
-	       !gs_robust_mig_node_ok(pl, (const gs_pgpu *const *)b->gpus, b->n, g) ||
+	       !mig_node_ok(pl, b, g, f) ||
 	       !gs_robust_span_ok(pl, (const gs_pgpu *const *)b->gpus, b->n, g,
 	                          b->inst->gpu_count);
 }
 
-int gs_bnode_take(const gs_planner *pl, gs_bnode *b, const gs_pgpu *g)
+int gs_bnode_take(const gs_planner *pl, gs_bnode *b, const gs_pgpu *g,
+                  const gs_pgpu_facts *f)
 {
 	gs_host h = gs_host_of_pgpu(pl, g);
-	for (int i = 0; i < g->ng; i++)
+	if (f->mig_slow || (b->n && b->gpus[0]->model != g->model))
+		b->mig_slow = 1;
+	b->mig_twice |= f->mig_twice;
+	b->mig_asked |= f->mig_asked;
+	for (int i = 0; f->spreads && i < g->ng; i++)
 		for (int r = 0; r < g->g[i].n; r++) {
 			const gs_replica *p = &pl->reps[g->g[i].reps[r]];
 			int *v;
-			if (!spreads_nodes(pl, p->w, g))
+			if (!spreads_nodes(pl, p->spread, g))
 				continue;
 			if (!(v = realloc(b->spread_wl, (size_t)(b->nsw + 1) * sizeof *v)))
 				return -1;

@@ -25,16 +25,18 @@ static int place(const gs_planner *pl, gs_shop *sh, const gs_pgpu *g, gs_strateg
                  int k, int from, gs_nodeset *out)
 {
 	gs_bnode *b;
+	gs_pgpu_facts f;
 	int c;
+	gs_pgpu_facts_of(pl, g, &f);
 	for (int j = from; j < out->n; j++) {
 		b = &out->v[j];
-		if (b->n == b->inst->gpu_count || gs_bnode_clash(pl, b, g))
+		if (b->n == b->inst->gpu_count || gs_bnode_clash(pl, b, g, &f))
 			continue;
-		return gs_bnode_take(pl, b, g);
+		return gs_bnode_take(pl, b, g, &f);
 	}
 	c = cheapest_node(sh);
 	b = gs_bnode_new(out, sh->insts[c], sh->price[c], st, k);
-	return b ? gs_bnode_take(pl, b, g) : -1;
+	return b ? gs_bnode_take(pl, b, g, &f) : -1;
 }
 
 /* GPUs that a count cannot buy: host requests, or replicas of several

@@ -3,6 +3,8 @@
  * largest replicas, by memory and apart by compute, of the workloads that
  * may reach it.
  */
+#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "catalog/offer.h"
@@ -353,4 +355,38 @@ int gs_robust_mig_node_ok(const gs_planner *pl, const gs_pgpu *const *on, int n,
 		}
 	}
 	return 1;
+}
+
+/* The bit of profile prof of model g, or 0 when it has none (-1: beyond
+ * the mask). */
+static int prof_bit(const gs_gpu *g, const gs_mig_profile *prof, uint64_t *bit)
+{
+	ptrdiff_t i = prof - g->mig_profiles;
+	*bit = 0;
+	if (!prof)
+		return 0;
+	if (i < 0 || i >= 64 || (size_t)i >= g->n_mig_profiles)
+		return -1;
+	*bit = UINT64_C(1) << i;
+	return 0;
+}
+
+int gs_robust_mig_masks(const gs_planner *pl, const gs_pgpu *g, uint64_t *twice,
+                        uint64_t *asked)
+{
+	uint64_t seen = 0;
+	*twice = *asked = 0;
+	for (int k = 0; k < g->ng; k++) {
+		uint64_t bit;
+		if (prof_bit(g->model, g->g[k].prof, &bit) < 0)
+			return -1;
+		if (g->strategy == GS_STRATEGY_MIG) {
+			*twice |= seen & bit;
+			seen |= bit;
+		}
+		for (int j = 0; j < g->g[k].n && !(*asked & bit); j++)
+			if (pl->reps[g->g[k].reps[j]].spread == GS_SPREAD_GPU)
+				*asked |= bit;
+	}
+	return 0;
 }

@@ -74,6 +74,13 @@ int gs_robust_node_holds(const gs_planner *pl, const gs_pgpu *const *gpus, int n
  * twice? */
 int gs_robust_mig_node_ok(const gs_planner *pl, const gs_pgpu *const *on, int n,
                           const gs_pgpu *pg);
+/* The same rule by masks of profile indices, for nodes kept as they grow
+ * (nodeset.c): in *twice the profiles GPU g holds two instances of or
+ * more, in *asked those a spread: gpu replica on g asks; a node breaks the
+ * rule when its GPUs' twice and asked masks meet. -1 when a profile's
+ * index does not fit the mask (then ask gs_robust_mig_node_ok). */
+int gs_robust_mig_masks(const gs_planner *pl, const gs_pgpu *g, uint64_t *twice,
+                        uint64_t *asked);
 
 /* Under placement: robust (not DRA), may dedicated GPU pg (NULL: none)
  * join on[0..n) on a node of `gpus` GPUs? Where the node's workloads mix

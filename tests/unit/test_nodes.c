@@ -1,0 +1,178 @@
+/*
+ * test_nodes.c - buying nodes (nodeset.c): a node keeps its GPUs' MIG
+ * profile masks as it grows, and the device plugin's rule for MIG nodes
+ * (a pod takes any instance of its profile on its node, so no GPU may hold
+ * twice a profile that a spread: gpu workload asks) answered by those
+ * masks must be the rule as robust.c states it, GPU by GPU. Seeded random
+ * nodes of A100 MIG GPUs, including nodes that break the rule already.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+#include "tu_planner.h"
+#include "plan/nodes.h"
+#include "plan/robust.h"
+#include "scenario/scenario.h"
+
+TU_CATALOG_GROUP(cat)
+
+/* Two workloads with spread: gpu, two without, on p4d (A100-SXM4-40GB). */
+#define FLEET "version: 1\ninstances: [p4d.24xlarge]\nworkloads:\n" \
+	"  - {name: s1, replicas: 8, gpuMemory: 4GiB, compute: 5%, spread: gpu}\n" \
+	"  - {name: s2, replicas: 8, gpuMemory: 9GiB, compute: 5%, spread: gpu}\n" \
+	"  - {name: a, replicas: 8, gpuMemory: 4GiB, compute: 5%}\n" \
+	"  - {name: b, replicas: 8, gpuMemory: 9GiB, compute: 5%}\n"
+
+#define GPUS 400
+#define MOST_GROUPS 4
+
+static uint64_t next(uint64_t *x)
+{
+	*x ^= *x >> 12;
+	*x ^= *x << 25;
+	*x ^= *x >> 27;
+	return *x * UINT64_C(2685821657736338717);
+}
+
+static int below(uint64_t *x, int n) { return (int)(next(x) % (uint64_t)n); }
+
+typedef struct made {
+	gs_pgpu gpu[GPUS];
+	gs_group groups[GPUS][MOST_GROUPS];
+	int reps[GPUS][MOST_GROUPS];
+} made;
+
+/* GPU i: 1 to 4 MIG instances of any of the model's profiles, each
+ * with one replica: of a spread: gpu workload (0 .. 15) one time in four,
+ * else of one without (16 .. 31). */
+static void make_gpus(made *m, const gs_gpu *a100, uint64_t *x)
+{
+	memset(m, 0, sizeof *m);
+	for (int i = 0; i < GPUS; i++) {
+		gs_pgpu *g = &m->gpu[i];
+		g->model = a100;
+		g->strategy = GS_STRATEGY_MIG;
+		g->ng = 1 + below(x, MOST_GROUPS);
+		g->g = m->groups[i];
+		for (int k = 0; k < g->ng; k++) {
+			gs_group *gr = &g->g[k];
+			gr->prof = &a100->mig_profiles[below(x, (int)a100->n_mig_profiles)];
+			gr->reps = &m->reps[i][k];
+			gr->reps[0] = below(x, 4) == 0 ? below(x, 16) : 16 + below(x, 16);
+			gr->n = 1;
+		}
+	}
+}
+
+static const gs_mig_profile *named(const gs_gpu *g, const char *name)
+{
+	for (size_t i = 0; i < g->n_mig_profiles; i++)
+		if (strcmp(g->mig_profiles[i].name, name) == 0)
+			return &g->mig_profiles[i];
+	fail_msg("%s has no MIG profile %s", g->name, name);
+	return NULL;
+}
+
+static void test_mig_masks_are_the_rule(void **state)
+{
+	gs_scenario *s = tu_scenario(cat, "t.yaml", FLEET);
+	made *m = malloc(sizeof *m);
+	uint64_t x = UINT64_C(0x5eed5eed5eed);
+	tu_planned t;
+	int clashes = 0, asked = 0;
+	(void)state;
+	assert_non_null(m);
+	tu_planned_open(&t, s);
+	assert_string_equal(t.pl.models[0]->name, "A100-SXM4-40GB");
+	make_gpus(m, t.pl.models[0], &x);
+	for (int round = 0; round < 300; round++) {
+		gs_nodeset ns;
+		gs_bnode *b;
+		const gs_pgpu *on[8];
+		int n = below(&x, 8);
+		memset(&ns, 0, sizeof ns);
+		b = gs_bnode_new(&ns, t.pl.shops[0].insts[0], 0, GS_STRATEGY_MIG, 0);
+		assert_non_null(b);
+		/* The node as bought unchecked: it may break the rule already. */
+		for (int i = 0; i < n; i++) {
+			gs_pgpu_facts f;
+			on[i] = &m->gpu[below(&x, GPUS)];
+			gs_pgpu_facts_of(&t.pl, on[i], &f);
+			assert_int_equal(gs_bnode_take(&t.pl, b, on[i], &f), 0);
+		}
+		for (int k = 0; k < 20; k++) {
+			const gs_pgpu *g = &m->gpu[below(&x, GPUS)];
+			gs_pgpu_facts f;
+			int want = !gs_robust_mig_node_ok(&t.pl, on, n, g);
+			gs_pgpu_facts_of(&t.pl, g, &f);
+			assert_int_equal(gs_bnode_clash(&t.pl, b, g, &f), want);
+			clashes += want;
+			asked++;
+		}
+		gs_nodeset_release(&ns);
+	}
+	/* Both answers occur often, or the test would prove little. */
+	assert_int_equal(asked, 6000);
+	assert_in_range(clashes, 1500, 4500);
+	tu_planned_close(&t);
+	free(m);
+	gs_scenario_free(s);
+}
+
+/* Two instances of 1g.5gb on one GPU: a spread: gpu replica of that
+ * profile on the node's other GPU makes the pair break the rule; of
+ * another profile, not. */
+static void test_mig_masks_by_hand(void **state)
+{
+	gs_scenario *s = tu_scenario(cat, "t.yaml", FLEET);
+	const gs_mig_profile *small;
+	gs_group two[2], one[1];
+	int r_two[2] = { 16, 17 }, r_one[1] = { 0 };
+	gs_pgpu g2, g1;
+	gs_pgpu_facts f;
+	gs_nodeset ns;
+	gs_bnode *b;
+	tu_planned t;
+	(void)state;
+	tu_planned_open(&t, s);
+	small = named(t.pl.models[0], "1g.5gb");
+	memset(&ns, 0, sizeof ns);
+	memset(two, 0, sizeof two);
+	memset(one, 0, sizeof one);
+	memset(&g2, 0, sizeof g2);
+	memset(&g1, 0, sizeof g1);
+	two[0].prof = two[1].prof = small;
+	two[0].reps = &r_two[0];
+	two[1].reps = &r_two[1];
+	two[0].n = two[1].n = 1;
+	g2.model = g1.model = t.pl.models[0];
+	g2.strategy = g1.strategy = GS_STRATEGY_MIG;
+	g2.g = two;
+	g2.ng = 2;
+	one[0].prof = small;
+	one[0].reps = r_one; /* replica 0: workload s1, spread: gpu */
+	one[0].n = 1;
+	g1.g = one;
+	g1.ng = 1;
+	b = gs_bnode_new(&ns, t.pl.shops[0].insts[0], 0, GS_STRATEGY_MIG, 0);
+	gs_pgpu_facts_of(&t.pl, &g2, &f);
+	assert_int_equal(gs_bnode_take(&t.pl, b, &g2, &f), 0);
+	gs_pgpu_facts_of(&t.pl, &g1, &f);
+	assert_int_equal(gs_bnode_clash(&t.pl, b, &g1, &f), 1);
+	one[0].prof = named(t.pl.models[0], "2g.10gb");
+	gs_pgpu_facts_of(&t.pl, &g1, &f);
+	assert_int_equal(gs_bnode_clash(&t.pl, b, &g1, &f), 0);
+	gs_nodeset_release(&ns);
+	tu_planned_close(&t);
+	gs_scenario_free(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_mig_masks_by_hand),
+		cmocka_unit_test(test_mig_masks_are_the_rule),
+	};
+	return cmocka_run_group_tests(tests, tu_catalog_setup, tu_catalog_teardown);
+}
