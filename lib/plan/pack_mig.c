@@ -250,23 +250,58 @@ static int over_slices(const gs_gpu *g, slices u, const gs_group *gr)
 	       u.cs + gr->prof->compute_slices > g->mig_compute_slices;
 }
 
+/* Whether instances a and b ask the same of every GPU: one profile, and
+ * replicas of the same workloads in the same order (every rule of
+ * mig_try reads a replica's workload only). */
+static int same_ask(const gs_planner *pl, const gs_group *a, const gs_group *b)
+{
+	if (a->prof != b->prof || a->n != b->n || a->tenant != b->tenant)
+		return 0;
+	for (int k = 0; k < a->n; k++)
+		if (pl->reps[a->reps[k]].wi != pl->reps[b->reps[k]].wi)
+			return 0;
+	return 1;
+}
+
+/* The GPUs, lo .. hi, that refused the last instance placed (last). Only
+ * the GPU it went to changed since, so they refuse the next instance too
+ * when it asks the same (same_ask): the sort puts a workload's instances
+ * of one profile one after another. */
+typedef struct refused {
+	const gs_group *last;
+	int lo, hi;
+} refused;
+
 /* The instance on one of the window's GPUs (their slices in used), else a
  * new one; -1 when out of memory. The rules mig_try asks are pure, so
- * over_slices, cheapest, asks first: most GPUs of a window are full. */
+ * over_slices, cheapest, asks first: most GPUs of a window are full; and
+ * the GPUs that refused the same ask before (*no) are passed over. */
 static int place_one(const gs_planner *pl, const gs_gpu *g, gs_group *gr, gs_pack *pk,
-                     int first, slices **used, size_t *cap)
+                     int first, slices **used, size_t *cap, refused *no)
 {
 	gs_pgpu *pg;
 	facts f = facts_of(pl, g, gr);
-	for (int j = pk->n - 1; j >= first && j >= pk->n - GS_MIG_WINDOW; j--) {
+	int same = no->last && same_ask(pl, no->last, gr);
+	int low = pk->n - GS_MIG_WINDOW > first ? pk->n - GS_MIG_WINDOW : first;
+	no->last = gr;
+	for (int j = pk->n - 1; j >= low; j--) {
 		slices *u = &(*used)[j - first];
-		int rc = over_slices(g, *u, gr) ? 0 : mig_try(pl, &pk->gpus[j], gr, &f);
+		int rc;
+		if (same && j >= no->lo && j <= no->hi) {
+			j = no->lo;
+			continue;
+		}
+		rc = over_slices(g, *u, gr) ? 0 : mig_try(pl, &pk->gpus[j], gr, &f);
 		if (rc != 0) {
 			u->mem += gr->prof->memory_slices;
 			u->cs += gr->prof->compute_slices;
+			no->lo = j + 1;
+			no->hi = pk->n - 1;
 			return rc < 0 ? -1 : 0;
 		}
 	}
+	no->lo = low;
+	no->hi = pk->n - 1;
 	pg = gs_pack_add_gpu(pk, g, GS_STRATEGY_MIG);
 	if (!pg || mig_try(pl, pg, gr, &f) != 1 ||
 	    gs_grow(used, cap, (size_t)(pk->n - first), sizeof **used) < 0)
@@ -284,8 +319,9 @@ static int pack_mig_order(const gs_planner *pl, const gs_gpu *g, gs_group **inst
 	int first = pk->n, rc = sort_instances(pl, inst, n, spread_first);
 	slices *used = NULL;
 	size_t cap = 0;
+	refused no = { NULL, 0, -1 };
 	for (int i = 0; i < n && rc == 0; i++)
-		rc = place_one(pl, g, inst[i], pk, first, &used, &cap);
+		rc = place_one(pl, g, inst[i], pk, first, &used, &cap, &no);
 	free(used);
 	return rc;
 }

@@ -1,13 +1,16 @@
 /*
- * test_first_fit.c - the shared packer's first fit (pack_share.c) against
- * the rule it implements, written out plainly here: replicas by size,
- * largest first (then by index); each into the newest of its tenant's last
- * GS_FIT_WINDOW groups that gs_can_join admits, else a group of its own.
- * The packer passes over groups its sums or an earlier refusal rule out;
- * on seeded fleets of time-slicing, MPS (kinds that must not be
- * time-sliced), spread and several tenants, robust and pinned, it must
- * give exactly these groups, and count a robust refusal exactly when the
- * plain rule does.
+ * test_first_fit.c - the packers' first fits against the rules they
+ * implement, written out plainly here. Shared GPUs (pack_share.c):
+ * replicas by size, largest first (then by index); each into the newest
+ * of its tenant's last GS_FIT_WINDOW groups that gs_can_join admits, else
+ * a group of its own. MIG (pack_mig.c): instances biggest first (spread
+ * ones first in a second try, the one of fewer GPUs kept); each onto the
+ * newest of the last GS_MIG_WINDOW GPUs that gs_mig_place admits, else a
+ * GPU of its own. The packers pass over what their sums or an earlier
+ * refusal rule out; on seeded fleets of time-slicing, MPS (kinds that must
+ * not be time-sliced), spread, fault isolation and several tenants, robust
+ * and pinned, they must give exactly these packings, and count a robust
+ * refusal exactly when the plain rule does.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -189,11 +192,212 @@ static void test_first_fit_window(void **state)
 	gs_scenario_free(s);
 }
 
+/* ---- MIG ------------------------------------------------------------------ */
+
+static const char *const profiles[] = { "1g.5gb", "2g.10gb", "3g.20gb", "4g.20gb", "7g.40gb" };
+
+/* n workloads on p4d (A100-SXM4-40GB): replicas 1 to 6, three tenants,
+ * some spread, fault-isolated or latency-critical. */
+static char *mig_fleet(uint64_t seed, int n)
+{
+	size_t cap = 128 + (size_t)n * 160, o;
+	char *y = malloc(cap);
+	uint64_t x = seed;
+	assert_non_null(y);
+	o = (size_t)snprintf(y, cap, "version: 1\ninstances: [p4d.24xlarge]\nworkloads:\n");
+	for (int i = 0; i < n; i++) {
+		int replicas = 1 + below(&x, 6), gib = 1 + below(&x, 4), tenant = below(&x, 3);
+		int extra = below(&x, 8);
+		o += (size_t)snprintf(y + o, cap - o,
+		                      "  - {name: w%d, replicas: %d, gpuMemory: %dGiB, "
+		                      "compute: 5%%, tenant: t%d%s}\n",
+		                      i, replicas, gib, tenant,
+		                      extra == 0   ? ", spread: gpu"
+		                      : extra == 1 ? ", spread: node"
+		                      : extra == 2 ? ", isolation: fault"
+		                      : extra == 3 ? ", latency: critical"
+		                                   : "");
+	}
+	return y;
+}
+
+static const gs_mig_profile *named(const gs_gpu *g, const char *name)
+{
+	for (size_t i = 0; i < g->n_mig_profiles; i++)
+		if (strcmp(g->mig_profiles[i].name, name) == 0)
+			return &g->mig_profiles[i];
+	fail_msg("%s has no MIG profile %s", g->name, name);
+	return NULL;
+}
+
+/* The instances: each replica alone in an instance of a random profile,
+ * but one time in four two replicas of a workload share one; with *x 0,
+ * the first workload's in 4g.20gb and the others' in 3g.20gb, alone. */
+static int instances(const gs_planner *pl, const gs_gpu *g, uint64_t *x, gs_group *gs)
+{
+	int n = 0;
+	for (int r = 0; r < pl->nreps; r++) {
+		gs_group *gr = &gs[n++];
+		memset(gr, 0, sizeof *gr);
+		gr->tenant = pl->reps[r].tenant;
+		gr->prof = named(g, !*x ? (pl->reps[r].wi ? "3g.20gb" : "4g.20gb")
+		                        : profiles[below(x, 5)]);
+		assert_int_equal(gs_group_join(pl, g, gr, r), 0);
+		if (*x && r + 1 < pl->nreps && pl->reps[r + 1].wi == pl->reps[r].wi &&
+		    below(x, 4) == 0)
+			assert_int_equal(gs_group_join(pl, g, gr, ++r), 0);
+	}
+	return n;
+}
+
+static int spread_first_of(const gs_planner *pl, const gs_group *gr)
+{
+	for (int k = 0; k < gr->n; k++)
+		if (pl->reps[gr->reps[k]].w->spread != GS_SPREAD_NONE)
+			return 1;
+	return 0;
+}
+
+typedef struct ranked {
+	int spread, mem, cs, rep;
+	gs_group *gr;
+} ranked;
+
+static int by_rank(const void *a, const void *b)
+{
+	const ranked *x = a, *y = b;
+	if (x->spread != y->spread)
+		return y->spread - x->spread;
+	if (x->mem != y->mem)
+		return y->mem - x->mem;
+	if (x->cs != y->cs)
+		return y->cs - x->cs;
+	return x->rep - y->rep;
+}
+
+/* One order of the plain MIG rule onto new GPUs at the end of pk. */
+static void plain_mig_order(const gs_planner *pl, const gs_gpu *g, gs_group *gs, int n,
+                            int spread_first, gs_pack *pk)
+{
+	ranked *v = calloc((size_t)n, sizeof *v);
+	int first = pk->n;
+	assert_non_null(v);
+	for (int i = 0; i < n; i++) {
+		v[i].spread = spread_first && spread_first_of(pl, &gs[i]);
+		v[i].mem = gs[i].prof->memory_slices;
+		v[i].cs = gs[i].prof->compute_slices;
+		v[i].rep = gs[i].reps[0];
+		v[i].gr = &gs[i];
+	}
+	qsort(v, (size_t)n, sizeof *v, by_rank);
+	for (int i = 0; i < n; i++) {
+		int placed = 0;
+		for (int j = pk->n - 1; !placed && j >= first && j >= pk->n - GS_MIG_WINDOW; j--)
+			placed = gs_mig_place(pl, &pk->gpus[j], v[i].gr);
+		if (!placed) {
+			gs_pgpu *pg = gs_pack_add_gpu(pk, g, GS_STRATEGY_MIG);
+			assert_non_null(pg);
+			assert_int_equal(gs_mig_place(pl, pg, v[i].gr), 1);
+		}
+	}
+	free(v);
+}
+
+static void same_pack(const gs_pack *a, const gs_pack *b)
+{
+	assert_int_equal(a->n, b->n);
+	for (int i = 0; i < a->n; i++) {
+		assert_int_equal(a->gpus[i].ng, b->gpus[i].ng);
+		for (int k = 0; k < a->gpus[i].ng; k++) {
+			const gs_group *x = &a->gpus[i].g[k], *y = &b->gpus[i].g[k];
+			assert_ptr_equal(x->prof, y->prof);
+			assert_int_equal(x->start, y->start);
+			assert_int_equal(x->n, y->n);
+			assert_memory_equal(x->reps, y->reps, (size_t)x->n * sizeof *x->reps);
+		}
+	}
+}
+
+/* Both MIG packings of s's replicas; the packer's GPU count. */
+static int check_mig(const gs_scenario *s, gs_placement placement, uint64_t seed)
+{
+	tu_planned t;
+	gs_pack got, a, b;
+	gs_group *gs, **inst;
+	const gs_gpu *g;
+	int n, spread = 0;
+	uint64_t x = seed;
+	memset(&got, 0, sizeof got);
+	memset(&a, 0, sizeof a);
+	memset(&b, 0, sizeof b);
+	tu_planned_open(&t, s);
+	t.pl.placement = placement;
+	g = t.pl.models[0];
+	assert_string_equal(g->name, "A100-SXM4-40GB");
+	gs = calloc((size_t)t.pl.nreps, sizeof *gs);
+	inst = calloc((size_t)t.pl.nreps, sizeof *inst);
+	assert_non_null(gs);
+	assert_non_null(inst);
+	n = instances(&t.pl, g, &x, gs);
+	for (int i = 0; i < n; i++) {
+		inst[i] = &gs[i];
+		spread |= spread_first_of(&t.pl, &gs[i]);
+	}
+	assert_int_equal(gs_pack_mig(&t.pl, g, inst, n, &got), 0);
+	plain_mig_order(&t.pl, g, gs, n, 0, &a);
+	if (spread)
+		plain_mig_order(&t.pl, g, gs, n, 1, &b);
+	same_pack(&got, spread && b.n < a.n ? &b : &a);
+	n = got.n;
+	gs_pack_release(&got);
+	gs_pack_release(&a);
+	gs_pack_release(&b);
+	for (int i = 0; i < t.pl.nreps && gs[i].n; i++)
+		free(gs[i].reps);
+	free(gs);
+	free(inst);
+	tu_planned_close(&t);
+	return n;
+}
+
+static void test_mig_fit_is_the_plain_rule(void **state)
+{
+	(void)state;
+	for (uint64_t seed = 1; seed <= 10; seed++) {
+		char *y = mig_fleet(seed * UINT64_C(0xd1b54a32d192ed03), 30 + (int)seed * 12);
+		gs_scenario *s = tu_scenario(cat, "t.yaml", y);
+		check_mig(s, GS_PLACEMENT_ROBUST, seed);
+		check_mig(s, GS_PLACEMENT_PINNED, seed);
+		gs_scenario_free(s);
+		free(y);
+	}
+}
+
+/* Past the window: 100 replicas alone in a 4g.20gb instance each (two
+ * would take 8 of the A100's 7 compute slices), then 60 in 3g.20gb. The
+ * first 48 of those join the newest 48 GPUs (4g.20gb + 3g.20gb: 7 compute
+ * slices, 8 memory slices); the window then holds full GPUs only, and the
+ * other 12 pair up on 6 new ones: 106 GPUs, robust or pinned. */
+static void test_mig_fit_window(void **state)
+{
+	gs_scenario *s = tu_scenario(
+		cat, "t.yaml",
+		"version: 1\ninstances: [p4d.24xlarge]\nworkloads:\n"
+		"  - {name: big, replicas: 100, gpuMemory: 12GiB, compute: 5%}\n"
+		"  - {name: mid, replicas: 60, gpuMemory: 12GiB, compute: 5%}\n");
+	(void)state;
+	assert_int_equal(check_mig(s, GS_PLACEMENT_ROBUST, 0), 106);
+	assert_int_equal(check_mig(s, GS_PLACEMENT_PINNED, 0), 106);
+	gs_scenario_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_first_fit_is_the_plain_rule),
 		cmocka_unit_test(test_first_fit_window),
+		cmocka_unit_test(test_mig_fit_is_the_plain_rule),
+		cmocka_unit_test(test_mig_fit_window),
 	};
 	return cmocka_run_group_tests(tests, tu_catalog_setup, tu_catalog_teardown);
 }
