@@ -41,7 +41,7 @@ typedef struct gs_replica {
 	int64_t headroom; /* its memoryHeadroom (or the file's), ppm */
 	int no_mig;    /* its workload's other replicas hold whole GPUs: one
 	                * pod template requests one resource (plan_uniform.c) */
-	gs_spread spread; /* its workload's, at hand where nodes are bought */
+	gs_spread spread; /* its workload's, at hand for the packers and nodes */
 } gs_replica;
 
 /* Which packing rule refuses a replica a place, so that the plan's reasons

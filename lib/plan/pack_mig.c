@@ -106,7 +106,7 @@ static int mig_strict(const gs_planner *pl, const gs_gpu *g, const gs_group *gr)
 static int spreads_gpu(const gs_planner *pl, const gs_group *gr)
 {
 	for (int k = 0; k < gr->n; k++)
-		if (pl->reps[gr->reps[k]].w->spread == GS_SPREAD_GPU)
+		if (pl->reps[gr->reps[k]].spread == GS_SPREAD_GPU)
 			return 1;
 	return 0;
 }
@@ -123,7 +123,7 @@ static facts facts_of(const gs_planner *pl, const gs_gpu *g, const gs_group *gr)
 {
 	facts f = { mig_strict(pl, g, gr), 0, spreads_gpu(pl, gr) };
 	for (int k = 0; k < gr->n && !f.spread; k++)
-		f.spread = pl->reps[gr->reps[k]].w->spread != GS_SPREAD_NONE;
+		f.spread = pl->reps[gr->reps[k]].spread != GS_SPREAD_NONE;
 	return f;
 }
 
@@ -197,7 +197,7 @@ int gs_mig_place(const gs_planner *pl, gs_pgpu *pg, const gs_group *gr)
 static int spread_of(const gs_group *g, const gs_planner *pl)
 {
 	for (int i = 0; i < g->n; i++)
-		if (pl->reps[g->reps[i]].w->spread != GS_SPREAD_NONE)
+		if (pl->reps[g->reps[i]].spread != GS_SPREAD_NONE)
 			return 1;
 	return 0;
 }

@@ -183,7 +183,7 @@ static int spreads(const gs_planner *pl, const gs_pgpu *g)
 {
 	for (int i = 0; i < g->ng; i++)
 		for (int r = 0; r < g->g[i].n; r++) {
-			gs_spread sp = pl->reps[g->g[i].reps[r]].w->spread;
+			gs_spread sp = pl->reps[g->g[i].reps[r]].spread;
 			if (sp == GS_SPREAD_NODE ||
 			    (sp == GS_SPREAD_GPU && g->strategy != GS_STRATEGY_DEDICATED))
 				return 1;
