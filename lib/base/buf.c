@@ -38,18 +38,38 @@ void gs_buf_putc(gs_buf *b, char c)
 	gs_buf_add(b, &c, 1);
 }
 
+/* Formats into the room the buffer has, and only where that is short
+ * again after growing it: a plan's reasons are half a million of these,
+ * and formatting each twice (to measure, then to write) was 6 % of a
+ * 100,000-replica plan. */
 void gs_buf_vprintf(gs_buf *b, const char *fmt, va_list ap)
 {
 	va_list again;
+	size_t room;
 	int n;
 
+	if (b->failed)
+		return;
+	/* A first piece most often fits 64 bytes: one pass for it too. */
+	if (!b->data) {
+		if (reserve(b, 63) < 0)
+			return;
+		b->data[0] = '\0';
+	}
+	room = b->cap - b->len;
 	va_copy(again, ap);
-	n = vsnprintf(NULL, 0, fmt, ap);
+	n = vsnprintf(b->data + b->len, room, fmt, ap);
 	if (n < 0) {
+		b->data[b->len] = '\0';
 		b->failed = 1;
-	} else if (reserve(b, (size_t)n) == 0) {
-		vsnprintf(b->data + b->len, (size_t)n + 1, fmt, again);
+	} else if ((size_t)n < room) {
 		b->len += (size_t)n;
+	} else {
+		b->data[b->len] = '\0'; /* what the short try cut off */
+		if (reserve(b, (size_t)n) == 0) {
+			vsnprintf(b->data + b->len, (size_t)n + 1, fmt, again);
+			b->len += (size_t)n;
+		}
 	}
 	va_end(again);
 }

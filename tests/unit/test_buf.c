@@ -1,6 +1,7 @@
 /*
  * test_buf.c - the one string buffer (base/buf.h): appends of every kind,
- * formatted text far past any fixed size, detach and the sticky failure.
+ * formatted text far past any fixed size or into the room left, detach and
+ * the sticky failure.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +46,30 @@ static void test_printf_never_truncates(void **state)
 	free(big);
 }
 
+/* printf formats into the room left and again where it was short: every
+ * length from nothing to past the room, one after another, each landing
+ * whole after what was there, the text always NUL-terminated. */
+static void test_printf_fills_the_room(void **state)
+{
+	gs_buf b = GS_BUF_INIT;
+	char *want = calloc(80000, 1), piece[400];
+	size_t at = 0;
+	(void)state;
+	assert_non_null(want);
+	for (int n = 0; n < 380; n++) {
+		memset(piece, 'a' + n % 26, (size_t)n);
+		piece[n] = '\0';
+		gs_buf_printf(&b, "%s|%d", piece, n);
+		at += (size_t)snprintf(want + at, 80000 - at, "%s|%d", piece, n);
+		assert_int_equal(b.len, at);
+		assert_int_equal(strlen(gs_buf_str(&b)), at);
+		assert_true(b.cap > b.len);
+	}
+	assert_string_equal(gs_buf_str(&b), want);
+	gs_buf_release(&b);
+	free(want);
+}
+
 static void test_detach_empty(void **state)
 {
 	gs_buf b = GS_BUF_INIT;
@@ -80,6 +105,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_appends),
 		cmocka_unit_test(test_printf_never_truncates),
+		cmocka_unit_test(test_printf_fills_the_room),
 		cmocka_unit_test(test_detach_empty),
 		cmocka_unit_test(test_failure_is_sticky),
 	};
