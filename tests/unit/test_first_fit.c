@@ -24,17 +24,6 @@
 
 TU_CATALOG_GROUP(cat)
 
-/* xorshift64*: the fleets are the same on every run. */
-static uint64_t next(uint64_t *x)
-{
-	*x ^= *x >> 12;
-	*x ^= *x << 25;
-	*x ^= *x >> 27;
-	return *x * UINT64_C(2685821657736338717);
-}
-
-static int below(uint64_t *x, int n) { return (int)(next(x) % (uint64_t)n); }
-
 /* A fleet of n workloads on one L4 instance type: replicas 1 to 8, memory
  * 1 to 16 GiB, compute 2 to 60 %, three tenants; a fifth must not be
  * time-sliced, some are spread. */
@@ -48,10 +37,10 @@ static char *fleet(uint64_t seed, int n)
 	o = (size_t)snprintf(y, cap, "version: 1\ninstances: [g6.xlarge]\nworkloads:\n");
 	for (int i = 0; i < n; i++) {
 		/* One draw a statement: arguments have no order of evaluation. */
-		const char *kind = kinds[below(&x, 4)];
-		int replicas = 1 + below(&x, 8), gib = 1 + below(&x, 16);
-		int pct = 2 + below(&x, 59), tenant = below(&x, 3);
-		int critical = below(&x, 5) == 0, spread = below(&x, 6);
+		const char *kind = kinds[tu_below(&x, 4)];
+		int replicas = 1 + tu_below(&x, 8), gib = 1 + tu_below(&x, 16);
+		int pct = 2 + tu_below(&x, 59), tenant = tu_below(&x, 3);
+		int critical = tu_below(&x, 5) == 0, spread = tu_below(&x, 6);
 		o += (size_t)snprintf(y + o, cap - o,
 		                      "  - {name: w%d, kind: %s, replicas: %d, gpuMemory: %dGiB, "
 		                      "compute: %d%%, tenant: t%d%s%s}\n",
@@ -206,8 +195,8 @@ static char *mig_fleet(uint64_t seed, int n)
 	assert_non_null(y);
 	o = (size_t)snprintf(y, cap, "version: 1\ninstances: [p4d.24xlarge]\nworkloads:\n");
 	for (int i = 0; i < n; i++) {
-		int replicas = 1 + below(&x, 6), gib = 1 + below(&x, 4), tenant = below(&x, 3);
-		int extra = below(&x, 8);
+		int replicas = 1 + tu_below(&x, 6), gib = 1 + tu_below(&x, 4);
+		int tenant = tu_below(&x, 3), extra = tu_below(&x, 8);
 		o += (size_t)snprintf(y + o, cap - o,
 		                      "  - {name: w%d, replicas: %d, gpuMemory: %dGiB, "
 		                      "compute: 5%%, tenant: t%d%s}\n",
@@ -221,15 +210,6 @@ static char *mig_fleet(uint64_t seed, int n)
 	return y;
 }
 
-static const gs_mig_profile *named(const gs_gpu *g, const char *name)
-{
-	for (size_t i = 0; i < g->n_mig_profiles; i++)
-		if (strcmp(g->mig_profiles[i].name, name) == 0)
-			return &g->mig_profiles[i];
-	fail_msg("%s has no MIG profile %s", g->name, name);
-	return NULL;
-}
-
 /* The instances: each replica alone in an instance of a random profile,
  * but one time in four two replicas of a workload share one; with *x 0,
  * the first workload's in 4g.20gb and the others' in 3g.20gb, alone. */
@@ -240,11 +220,11 @@ static int instances(const gs_planner *pl, const gs_gpu *g, uint64_t *x, gs_grou
 		gs_group *gr = &gs[n++];
 		memset(gr, 0, sizeof *gr);
 		gr->tenant = pl->reps[r].tenant;
-		gr->prof = named(g, !*x ? (pl->reps[r].wi ? "3g.20gb" : "4g.20gb")
-		                        : profiles[below(x, 5)]);
+		gr->prof = tu_profile(g, !*x ? (pl->reps[r].wi ? "3g.20gb" : "4g.20gb")
+		                        : profiles[tu_below(x, 5)]);
 		assert_int_equal(gs_group_join(pl, g, gr, r), 0);
 		if (*x && r + 1 < pl->nreps && pl->reps[r + 1].wi == pl->reps[r].wi &&
-		    below(x, 4) == 0)
+		    tu_below(x, 4) == 0)
 			assert_int_equal(gs_group_join(pl, g, gr, ++r), 0);
 	}
 	return n;

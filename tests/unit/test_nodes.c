@@ -27,16 +27,6 @@ TU_CATALOG_GROUP(cat)
 #define GPUS 400
 #define MOST_GROUPS 4
 
-static uint64_t next(uint64_t *x)
-{
-	*x ^= *x >> 12;
-	*x ^= *x << 25;
-	*x ^= *x >> 27;
-	return *x * UINT64_C(2685821657736338717);
-}
-
-static int below(uint64_t *x, int n) { return (int)(next(x) % (uint64_t)n); }
-
 typedef struct made {
 	gs_pgpu gpu[GPUS];
 	gs_group groups[GPUS][MOST_GROUPS];
@@ -53,25 +43,16 @@ static void make_gpus(made *m, const gs_gpu *a100, uint64_t *x)
 		gs_pgpu *g = &m->gpu[i];
 		g->model = a100;
 		g->strategy = GS_STRATEGY_MIG;
-		g->ng = 1 + below(x, MOST_GROUPS);
+		g->ng = 1 + tu_below(x, MOST_GROUPS);
 		g->g = m->groups[i];
 		for (int k = 0; k < g->ng; k++) {
 			gs_group *gr = &g->g[k];
-			gr->prof = &a100->mig_profiles[below(x, (int)a100->n_mig_profiles)];
+			gr->prof = &a100->mig_profiles[tu_below(x, (int)a100->n_mig_profiles)];
 			gr->reps = &m->reps[i][k];
-			gr->reps[0] = below(x, 4) == 0 ? below(x, 16) : 16 + below(x, 16);
+			gr->reps[0] = tu_below(x, 4) == 0 ? tu_below(x, 16) : 16 + tu_below(x, 16);
 			gr->n = 1;
 		}
 	}
-}
-
-static const gs_mig_profile *named(const gs_gpu *g, const char *name)
-{
-	for (size_t i = 0; i < g->n_mig_profiles; i++)
-		if (strcmp(g->mig_profiles[i].name, name) == 0)
-			return &g->mig_profiles[i];
-	fail_msg("%s has no MIG profile %s", g->name, name);
-	return NULL;
 }
 
 static void test_mig_masks_are_the_rule(void **state)
@@ -90,19 +71,19 @@ static void test_mig_masks_are_the_rule(void **state)
 		gs_nodeset ns;
 		gs_bnode *b;
 		const gs_pgpu *on[8];
-		int n = below(&x, 8);
+		int n = tu_below(&x, 8);
 		memset(&ns, 0, sizeof ns);
 		b = gs_bnode_new(&ns, t.pl.shops[0].insts[0], 0, GS_STRATEGY_MIG, 0);
 		assert_non_null(b);
 		/* The node as bought unchecked: it may break the rule already. */
 		for (int i = 0; i < n; i++) {
 			gs_pgpu_facts f;
-			on[i] = &m->gpu[below(&x, GPUS)];
+			on[i] = &m->gpu[tu_below(&x, GPUS)];
 			gs_pgpu_facts_of(&t.pl, on[i], &f);
 			assert_int_equal(gs_bnode_take(&t.pl, b, on[i], &f), 0);
 		}
 		for (int k = 0; k < 20; k++) {
-			const gs_pgpu *g = &m->gpu[below(&x, GPUS)];
+			const gs_pgpu *g = &m->gpu[tu_below(&x, GPUS)];
 			gs_pgpu_facts f;
 			int want = !gs_robust_mig_node_ok(&t.pl, on, n, g);
 			gs_pgpu_facts_of(&t.pl, g, &f);
@@ -136,7 +117,7 @@ static void test_mig_masks_by_hand(void **state)
 	tu_planned t;
 	(void)state;
 	tu_planned_open(&t, s);
-	small = named(t.pl.models[0], "1g.5gb");
+	small = tu_profile(t.pl.models[0], "1g.5gb");
 	memset(&ns, 0, sizeof ns);
 	memset(two, 0, sizeof two);
 	memset(one, 0, sizeof one);
@@ -160,7 +141,7 @@ static void test_mig_masks_by_hand(void **state)
 	assert_int_equal(gs_bnode_take(&t.pl, b, &g2, &f), 0);
 	gs_pgpu_facts_of(&t.pl, &g1, &f);
 	assert_int_equal(gs_bnode_clash(&t.pl, b, &g1, &f), 1);
-	one[0].prof = named(t.pl.models[0], "2g.10gb");
+	one[0].prof = tu_profile(t.pl.models[0], "2g.10gb");
 	gs_pgpu_facts_of(&t.pl, &g1, &f);
 	assert_int_equal(gs_bnode_clash(&t.pl, b, &g1, &f), 0);
 	gs_nodeset_release(&ns);

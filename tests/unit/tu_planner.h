@@ -1,10 +1,13 @@
 /*
  * tu_planner.h - a planner and its first choice of models, for the tests
- * that look inside the planner (test_cg.c, test_robust.c, test_search.c).
+ * that look inside the planner (test_cg.c, test_robust.c, test_search.c,
+ * test_first_fit.c, test_nodes.c); and what those tests build their
+ * cases from: seeded draws and MIG profiles by name.
  */
 #ifndef TU_PLANNER_H
 #define TU_PLANNER_H
 
+#include <stdint.h>
 #include <string.h>
 
 #include "testutil.h"
@@ -29,6 +32,28 @@ static inline void tu_planned_close(tu_planned *t)
 {
 	gs_choice_release(&t->pl, &t->c);
 	gs_planner_release(&t->pl);
+}
+
+/* xorshift64*: the same draws on every run and every machine. */
+static inline uint64_t tu_next(uint64_t *x)
+{
+	*x ^= *x >> 12;
+	*x ^= *x << 25;
+	*x ^= *x >> 27;
+	return *x * UINT64_C(2685821657736338717);
+}
+
+/* A draw in 0 .. n-1. */
+static inline int tu_below(uint64_t *x, int n) { return (int)(tu_next(x) % (uint64_t)n); }
+
+/* Model g's MIG profile of that name; fails the test when it has none. */
+static inline const gs_mig_profile *tu_profile(const gs_gpu *g, const char *name)
+{
+	for (size_t i = 0; i < g->n_mig_profiles; i++)
+		if (strcmp(g->mig_profiles[i].name, name) == 0)
+			return &g->mig_profiles[i];
+	fail_msg("%s has no MIG profile %s", g->name, name);
+	return NULL;
 }
 
 #endif
