@@ -129,6 +129,35 @@ static void test_every_byte(void **state)
 	gs_node_free(m);
 }
 
+/* The JSON writer scans eight bytes at a time: each byte it escapes, at
+ * every offset of the first three words, amid plain ASCII and amid bytes
+ * past 127 (which must not be taken for it), escaped as cJSON escapes. */
+static void test_json_escapes_at_every_offset(void **state)
+{
+	static const char fill[] = { 'a', (char)0xc3, (char)0xa9, (char)0xff };
+	(void)state;
+	for (int e = 1; e < 128; e++) {
+		if (e >= 32 && e != '"' && e != '\\' && e != 127)
+			continue;
+		for (int at = 0; at < 24; at++)
+			for (size_t f = 0; f < sizeof fill; f++) {
+				gs_node *m = gs_node_new(GS_NODE_MAP, NULL);
+				char text[32], *want, *got;
+				memset(text, fill[f], 30);
+				text[at] = (char)e;
+				text[at + 1 + (at % 5)] = '"';
+				text[30] = '\0';
+				assert_int_equal(gs_node_put(m, "k", gs_node_str(text)), 0);
+				want = rendered(m, GS_FORMAT_JSON);
+				got = streamed(m, GS_FORMAT_JSON);
+				assert_string_equal(got, want);
+				free(want);
+				free(got);
+				gs_node_free(m);
+			}
+	}
+}
+
 static void test_yaml_quoting(void **state)
 {
 	static const char *const texts[] = {
@@ -414,6 +443,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_json_escapes),
+		cmocka_unit_test(test_json_escapes_at_every_offset),
 		cmocka_unit_test(test_every_byte),
 		cmocka_unit_test(test_yaml_quoting),
 		cmocka_unit_test(test_empty_and_nested),
