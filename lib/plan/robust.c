@@ -112,8 +112,11 @@ static gs_worst worst_of(reach *v, int n, int k)
 gs_worst gs_robust_worst(const gs_planner *pl, const gs_gpu *g, const int *reps,
                          int n, int extra, int k)
 {
-	reach small[64],
-	    *v = n + 1 <= 64 ? small : malloc((size_t)(n + 1) * sizeof *v);
+	/* 6 KiB of stack: small time-sliced replicas put 64 and more on an
+	 * 80 GiB GPU, and at 64 this took 4 million mallocs a 100,000-replica
+	 * plan. */
+	reach small[256],
+	    *v = n + 1 <= 256 ? small : malloc((size_t)(n + 1) * sizeof *v);
 	gs_worst w = { 0, 0 };
 	int m = 0;
 	if (!v) {
