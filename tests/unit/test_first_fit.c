@@ -162,22 +162,23 @@ static void test_first_fit_is_the_plain_rule(void **state)
 	}
 }
 
-/* Beyond the window: 700 replicas of 12 GiB each take an L4 (21.95 GiB
+/* Beyond the window: 800 replicas of 12 GiB each take an L4 (21.95 GiB
  * usable, 19.76 GiB offered to time-sliced pods) alone, so the replicas
  * of 7 GiB after them meet a full window of 256 groups. Pinned, each of
  * 256 joins one of the newest 256 (19 GiB), and the other 44 pair up
- * beyond them: 700 + 22. Robust, no 7 GiB joins a 12 GiB one (the
- * scheduler could seat two of 12 GiB there): 700 + 150 pairs. */
+ * beyond them: 800 + 22. Robust, no 7 GiB joins a 12 GiB one (the
+ * scheduler could seat two of 12 GiB there): 800 + 150 pairs. (1,100
+ * replicas: the packer sorts them by radix, as past 1,024.) */
 static void test_first_fit_window(void **state)
 {
 	gs_scenario *s = tu_scenario(
 		cat, "t.yaml",
 		"version: 1\ninstances: [g6.xlarge]\nworkloads:\n"
-		"  - {name: big, replicas: 700, gpuMemory: 12GiB, compute: 5%}\n"
+		"  - {name: big, replicas: 800, gpuMemory: 12GiB, compute: 5%}\n"
 		"  - {name: mid, replicas: 300, gpuMemory: 7GiB, compute: 5%}\n");
 	(void)state;
-	assert_int_equal(check(s, GS_PLACEMENT_PINNED, 1), 722);
-	assert_int_equal(check(s, GS_PLACEMENT_ROBUST, 1), 850);
+	assert_int_equal(check(s, GS_PLACEMENT_PINNED, 1), 822);
+	assert_int_equal(check(s, GS_PLACEMENT_ROBUST, 1), 950);
 	gs_scenario_free(s);
 }
 
