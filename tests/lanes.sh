@@ -44,9 +44,9 @@ lane_a() {
 	step env ADV_CASES=20 ADV_FRACTIONS=hami sh tests/check/adversary.sh "$bin"
 }
 
-# Measured on a slow day: the first lane 345 s, this one 340 s (the
-# validators 60 s, once they ran node once rather than per file; the
-# replay 107 s, the feasibility check 134 s, the reports 40 s).
+# As measured in CI: the first lane 325 s, this one 348 s (the
+# validators 67 s, since they start node once rather than per file; the
+# replay 101 s, the feasibility check 143 s, the reports 37 s).
 lane_b() {
 	set -e
 	step sh tests/emit/validate.sh "$bin"
