@@ -1,6 +1,6 @@
 /*
  * tu_planner.h - a planner and its first choice of models, for the tests
- * that look inside the planner (test_cg.c, test_robust.c, test_search.c,
+ * that look inside the planner (test_bound.c, test_cg.c, test_robust.c, test_search.c,
  * test_first_fit.c, test_nodes.c); and what those tests build their
  * cases from: seeded draws and MIG profiles by name.
  */
