@@ -1,0 +1,143 @@
+/*
+ * test_refill.c - the repair after packing (refill.c): under pinned
+ * placement a GPU is emptied into the room another GPU of its tenant has
+ * left, on another model, when the packer's rules allow it and the plan
+ * bought again costs less; never across tenants, past a rule, or under
+ * robust placement. Exact figures from the shipped profiles: g6e.xlarge
+ * (one L40S, 40.49 GiB offered to time-sliced pods) $1.861/h, g4dn.xlarge
+ * (one T4) $0.526/h.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+#include "tu_planner.h"
+#include "scenario/scenario.h"
+
+TU_CATALOG_GROUP(cat)
+
+/* A large replica that only an L40S holds, and small ones of a tenant
+ * that the choice puts on a T4 (time-sliced when two). */
+#define PAIR "version: 1\ninstances: [g6e.xlarge, g4dn.xlarge]\nplacement: %s\n" \
+	"workloads:\n" \
+	"  - {name: big, replicas: 1, gpuMemory: %s, compute: 10%%, tenant: a}\n" \
+	"  - {name: small, replicas: %d, gpuMemory: %s, compute: 10%%, tenant: %s}\n"
+
+typedef struct pair {
+	const char *placement, *big_mem;
+	int small_reps;
+	const char *small_mem, *tenant;
+} pair;
+
+static int model_named(const gs_planner *pl, const char *name)
+{
+	for (int m = 0; m < pl->nmodels; m++)
+		if (strcmp(pl->models[m]->name, name) == 0)
+			return m;
+	fail_msg("no model %s", name);
+	return -1;
+}
+
+/* What refilling the pair's plan, big on the L40S and small on the T4,
+ * comes to. */
+typedef struct outcome {
+	gs_micros before, after;
+	int l40s, t4;   /* GPUs of each after */
+	int together;   /* replicas on the first L40S after */
+} outcome;
+
+static outcome refill_pair(pair pr)
+{
+	char text[512];
+	gs_scenario *s;
+	tu_planned t;
+	gs_built b;
+	outcome o;
+	const gs_pack *l40s, *t4;
+	snprintf(text, sizeof text, PAIR, pr.placement, pr.big_mem, pr.small_reps, pr.small_mem,
+	         pr.tenant);
+	s = tu_scenario(cat, "t.yaml", text);
+	tu_planned_open(&t, s);
+	t.c.model[0] = model_named(&t.pl, "L40S");
+	t.c.model[1] = model_named(&t.pl, "T4");
+	assert_int_equal(gs_build_chosen(&t.pl, t.shops, &t.c, &b), 0);
+	o.before = b.cost;
+	assert_int_equal(gs_refill(&t.pl, t.shops, &b), 0);
+	o.after = b.cost;
+	l40s = &b.packs[model_named(&t.pl, "L40S")];
+	t4 = &b.packs[model_named(&t.pl, "T4")];
+	o.l40s = l40s->n;
+	o.t4 = t4->n;
+	o.together = l40s->n ? l40s->gpus[0].g[0].n : 0;
+	gs_built_release(&b);
+	tu_planned_close(&t);
+	gs_scenario_free(s);
+	return o;
+}
+
+/* 30 + 4 GiB fit the 40.49 an L40S offers: the T4 empties, $0.526/h
+ * saved, and the L40S time-slices both. */
+static void test_empties_into_room(void **state)
+{
+	outcome o = refill_pair((pair){ "pinned", "30GiB", 1, "4GiB", "a" });
+	(void)state;
+	assert_int_equal(o.before, 2387000);
+	assert_int_equal(o.after, 1861000);
+	assert_int_equal(o.l40s, 1);
+	assert_int_equal(o.t4, 0);
+	assert_int_equal(o.together, 2);
+}
+
+/* Another tenant's replica never joins. */
+static void test_tenants_apart(void **state)
+{
+	outcome o = refill_pair((pair){ "pinned", "30GiB", 1, "4GiB", "b" });
+	(void)state;
+	assert_int_equal(o.after, 2387000);
+	assert_int_equal(o.t4, 1);
+	assert_int_equal(o.together, 1);
+}
+
+/* 30 + 11 GiB is over the 40.49 offered: the packer's rule refuses. */
+static void test_rules_hold(void **state)
+{
+	outcome o = refill_pair((pair){ "pinned", "30GiB", 1, "11GiB", "a" });
+	(void)state;
+	assert_int_equal(o.after, 2387000);
+	assert_int_equal(o.t4, 1);
+}
+
+/* A GPU empties whole or not at all: the T4 time-slices two of 4 GiB, and
+ * the L40S has room for one beside 34 GiB (38 of 40.49), not both. */
+static void test_all_or_none(void **state)
+{
+	outcome o = refill_pair((pair){ "pinned", "34GiB", 2, "4GiB", "a" });
+	(void)state;
+	assert_int_equal(o.before, 2387000);
+	assert_int_equal(o.after, 2387000);
+	assert_int_equal(o.t4, 1);
+	assert_int_equal(o.together, 1);
+}
+
+/* Robust placement keeps a workload on one model: nothing moves. */
+static void test_robust_untouched(void **state)
+{
+	outcome o = refill_pair((pair){ "robust", "30GiB", 1, "4GiB", "a" });
+	(void)state;
+	assert_int_equal(o.before, 2387000);
+	assert_int_equal(o.after, 2387000);
+	assert_int_equal(o.t4, 1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_empties_into_room),
+		cmocka_unit_test(test_tenants_apart),
+		cmocka_unit_test(test_rules_hold),
+		cmocka_unit_test(test_all_or_none),
+		cmocka_unit_test(test_robust_untouched),
+	};
+	return cmocka_run_group_tests(tests, tu_catalog_setup, tu_catalog_teardown);
+}
