@@ -76,6 +76,29 @@ static int before(const place *a, const place *b)
 	return a->pg->g[a->group].start < b->pg->g[b->group].start;
 }
 
+/* How many of w's replicas are on another model than `model`, and the
+ * commonest of those models (ties: the planner's first). */
+static void elsewhere(const ctx *x, size_t wi, const gs_gpu *model, gs_decision *d)
+{
+	const gs_planner *pl = x->pl;
+	int end = x->first[wi] + pl->reps[x->first[wi]].w->replicas;
+	int counts[GS_MAX_MODELS] = { 0 }, most = 0;
+	d->n_elsewhere = 0;
+	d->elsewhere = NULL;
+	for (int r = x->first[wi]; r < end; r++)
+		for (int m = 0; m < pl->nmodels; m++)
+			if (pl->models[m] == x->at[r].pg->model && pl->models[m] != model) {
+				counts[m]++;
+				d->n_elsewhere++;
+				break;
+			}
+	for (int m = 0; m < pl->nmodels; m++)
+		if (counts[m] > most) {
+			most = counts[m];
+			d->elsewhere = pl->models[m];
+		}
+}
+
 /* The strategy most of w's replicas have (ties: the first in gs_strategy
  * order), and its first replica in the plan's order. */
 static int pick(const ctx *x, size_t wi, gs_decision *d)
@@ -98,6 +121,7 @@ static int pick(const ctx *x, size_t wi, gs_decision *d)
 		if (counts[s] > counts[d->other])
 			d->other = (gs_strategy)s;
 	d->replica = x->pl->reps[r0].replica;
+	elsewhere(x, wi, x->at[r0].pg->model, d);
 	return r0;
 }
 

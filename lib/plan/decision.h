@@ -41,6 +41,9 @@ typedef struct gs_decision {
 	int replica;              /* the replica described: the first placed */
 	int n_other;              /* replicas of w with another strategy */
 	gs_strategy other;        /* the commonest of those */
+	int n_elsewhere;          /* replicas of w on another model (pinned
+	                           * copies, refill.c and opt.c split them) */
+	const gs_gpu *elsewhere;  /* the commonest of those models */
 	const gs_gpu *model;
 	const gs_mig_profile *profile;   /* MIG only */
 	int node, gpu;            /* into the plan's nodes and their GPUs */

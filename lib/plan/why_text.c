@@ -663,6 +663,9 @@ int gs_decision_text(const gs_decision *d, const gs_plan *p, gs_buf *t)
 	if (d->n_other)
 		gs_buf_printf(t, "; %d of its %d replicas %s", d->n_other, d->w->replicas,
 		              gs_strategy_info_get(d->other)->label);
+	if (d->n_elsewhere)
+		gs_buf_printf(t, "; %d of its %d replicas on %s", d->n_elsewhere, d->w->replicas,
+		              d->elsewhere->name);
 	reject_sharing(&r, d);
 	reject_fraction(&r, d);
 	reject_mig(&r, d);
