@@ -378,7 +378,7 @@ static int make(gs_plan *p, gs_planner *pl, double seconds, gs_error *err)
 		rc = seconds > 0 ? gs_opt_improve(pl, pl->shops, &c, &after, seconds, &opt) : 0;
 	/* What the program proved optimal needs no repair. */
 	if (rc == 0 && seconds > 0 && !opt.proven)
-		rc = gs_refill(pl, pl->shops, &after);
+		rc = gs_refill(pl, pl->shops, &c, &after);
 	if (rc == 0)
 		rc = gs_build_before(pl, pl->shops, &c, &before);
 	if (rc == -2)

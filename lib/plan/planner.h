@@ -139,9 +139,10 @@ int gs_built_one_request(const gs_planner *pl, const gs_built *b);
  * it costs less: never worse than first-fit-decreasing. */
 int gs_build_cheapest(gs_planner *pl, gs_shop *shops, gs_choice *c, gs_built *after);
 /* Under pinned placement, empties whole GPUs into the room others of their
- * tenant have, on any model, and keeps b so refilled (bought again) when
- * it costs less (refill.c); -1 when out of memory. */
-int gs_refill(const gs_planner *pl, gs_shop *shops, gs_built *b);
+ * tenant have, on any of a workload's candidate models in c, and keeps b
+ * so refilled (bought again) when it costs less (refill.c); -1 when out
+ * of memory. */
+int gs_refill(const gs_planner *pl, gs_shop *shops, const gs_choice *c, gs_built *b);
 /* An empty plan with a packing per model; buying its packings. */
 int gs_built_init(const gs_planner *pl, gs_built *b);
 int gs_built_buy(const gs_planner *pl, gs_shop *shops, gs_built *b);

@@ -48,6 +48,7 @@ typedef struct spot {
 
 typedef struct refill {
 	const gs_planner *pl;
+	const gs_choice *c; /* whose candidates say where a workload may go */
 	gs_built *b;
 	spot *v;
 	int n;
@@ -186,13 +187,18 @@ static int join(refill *f, int s, int r)
 	return 0;
 }
 
-/* A GPU of r's tenant but `from` that r may join, fullest first; -1: none
- * (or the checks ran out). */
+/* A GPU of r's tenant but `from`, of a model its workload may use (the
+ * file's gpus, instances and arch, as the choice's candidates say), that
+ * r may join, fullest first; -1: none (or the checks ran out). */
 static int host_for(refill *f, int from, int r)
 {
 	const gs_planner *pl = f->pl;
 	int t = pl->reps[r].tenant;
 	int64_t mem = pl->reps[r].w->memory_bytes, comp[GS_MAX_MODELS];
+	uint64_t may = 0;
+	int wi = pl->reps[r].wi;
+	for (int k = 0; k < f->c->ncand[wi]; k++)
+		may |= UINT64_C(1) << f->c->cands[wi][k];
 	for (int m = 0; m < pl->nmodels; m++)
 		comp[m] = gs_rep_comp(pl, r, pl->models[m]);
 	for (int j = f->at[t]; j < f->at[t + 1] && f->checks > 0 && f->scans > 0; j++) {
@@ -201,7 +207,8 @@ static int host_for(refill *f, int from, int r)
 		gs_pgpu *pg;
 		f->scans--;
 		/* The sums first: most GPUs have not the room. */
-		if (s == from || sp->gone || mem > sp->free_mem || comp[sp->m] > sp->free_comp)
+		if (s == from || sp->gone || !(may >> sp->m & 1) || mem > sp->free_mem ||
+		    comp[sp->m] > sp->free_comp)
 			continue;
 		pg = gpu_of(f, s);
 		f->checks--;
@@ -314,7 +321,7 @@ static int refilled(const refill *f, gs_shop *shops, gs_built *out)
 	return gs_built_buy(f->pl, shops, out);
 }
 
-int gs_refill(const gs_planner *pl, gs_shop *shops, gs_built *b)
+int gs_refill(const gs_planner *pl, gs_shop *shops, const gs_choice *c, gs_built *b)
 {
 	refill f;
 	gs_built out;
@@ -326,6 +333,7 @@ int gs_refill(const gs_planner *pl, gs_shop *shops, gs_built *b)
 	if (pl->placement != GS_PLACEMENT_PINNED)
 		return 0;
 	f.pl = pl;
+	f.c = c;
 	f.b = b;
 	f.checks = least > CHECKS_LEAST ? least : CHECKS_LEAST;
 	f.scans = f.checks * SCANS_PER_CHECK;

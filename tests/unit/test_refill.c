@@ -22,12 +22,13 @@ TU_CATALOG_GROUP(cat)
 #define PAIR "version: 1\ninstances: [g6e.xlarge, g4dn.xlarge]\nplacement: %s\n" \
 	"workloads:\n" \
 	"  - {name: big, replicas: 1, gpuMemory: %s, compute: 10%%, tenant: a}\n" \
-	"  - {name: small, replicas: %d, gpuMemory: %s, compute: 10%%, tenant: %s}\n"
+	"  - {name: small, replicas: %d, gpuMemory: %s, compute: 10%%, tenant: %s%s}\n"
 
 typedef struct pair {
 	const char *placement, *big_mem;
 	int small_reps;
 	const char *small_mem, *tenant;
+	const char *extra; /* more of small's keys, or NULL */
 } pair;
 
 static int model_named(const gs_planner *pl, const char *name)
@@ -56,14 +57,14 @@ static outcome refill_pair(pair pr)
 	outcome o;
 	const gs_pack *l40s, *t4;
 	snprintf(text, sizeof text, PAIR, pr.placement, pr.big_mem, pr.small_reps, pr.small_mem,
-	         pr.tenant);
+	         pr.tenant, pr.extra ? pr.extra : "");
 	s = tu_scenario(cat, "t.yaml", text);
 	tu_planned_open(&t, s);
 	t.c.model[0] = model_named(&t.pl, "L40S");
 	t.c.model[1] = model_named(&t.pl, "T4");
 	assert_int_equal(gs_build_chosen(&t.pl, t.shops, &t.c, &b), 0);
 	o.before = b.cost;
-	assert_int_equal(gs_refill(&t.pl, t.shops, &b), 0);
+	assert_int_equal(gs_refill(&t.pl, t.shops, &t.c, &b), 0);
 	o.after = b.cost;
 	l40s = &b.packs[model_named(&t.pl, "L40S")];
 	t4 = &b.packs[model_named(&t.pl, "T4")];
@@ -80,7 +81,7 @@ static outcome refill_pair(pair pr)
  * saved, and the L40S time-slices both. */
 static void test_empties_into_room(void **state)
 {
-	outcome o = refill_pair((pair){ "pinned", "30GiB", 1, "4GiB", "a" });
+	outcome o = refill_pair((pair){ "pinned", "30GiB", 1, "4GiB", "a", NULL });
 	(void)state;
 	assert_int_equal(o.before, 2387000);
 	assert_int_equal(o.after, 1861000);
@@ -92,7 +93,7 @@ static void test_empties_into_room(void **state)
 /* Another tenant's replica never joins. */
 static void test_tenants_apart(void **state)
 {
-	outcome o = refill_pair((pair){ "pinned", "30GiB", 1, "4GiB", "b" });
+	outcome o = refill_pair((pair){ "pinned", "30GiB", 1, "4GiB", "b", NULL });
 	(void)state;
 	assert_int_equal(o.after, 2387000);
 	assert_int_equal(o.t4, 1);
@@ -102,8 +103,19 @@ static void test_tenants_apart(void **state)
 /* 30 + 11 GiB is over the 40.49 offered: the packer's rule refuses. */
 static void test_rules_hold(void **state)
 {
-	outcome o = refill_pair((pair){ "pinned", "30GiB", 1, "11GiB", "a" });
+	outcome o = refill_pair((pair){ "pinned", "30GiB", 1, "11GiB", "a", NULL });
 	(void)state;
+	assert_int_equal(o.after, 2387000);
+	assert_int_equal(o.t4, 1);
+}
+
+/* Only a workload's candidate models take it: small may run on T4s
+ * alone. */
+static void test_candidates_kept(void **state)
+{
+	outcome o = refill_pair((pair){ "pinned", "30GiB", 1, "4GiB", "a", ", gpus: [T4]" });
+	(void)state;
+	assert_int_equal(o.before, 2387000);
 	assert_int_equal(o.after, 2387000);
 	assert_int_equal(o.t4, 1);
 }
@@ -112,7 +124,7 @@ static void test_rules_hold(void **state)
  * the L40S has room for one beside 34 GiB (38 of 40.49), not both. */
 static void test_all_or_none(void **state)
 {
-	outcome o = refill_pair((pair){ "pinned", "34GiB", 2, "4GiB", "a" });
+	outcome o = refill_pair((pair){ "pinned", "34GiB", 2, "4GiB", "a", NULL });
 	(void)state;
 	assert_int_equal(o.before, 2387000);
 	assert_int_equal(o.after, 2387000);
@@ -123,7 +135,7 @@ static void test_all_or_none(void **state)
 /* Robust placement keeps a workload on one model: nothing moves. */
 static void test_robust_untouched(void **state)
 {
-	outcome o = refill_pair((pair){ "robust", "30GiB", 1, "4GiB", "a" });
+	outcome o = refill_pair((pair){ "robust", "30GiB", 1, "4GiB", "a", NULL });
 	(void)state;
 	assert_int_equal(o.before, 2387000);
 	assert_int_equal(o.after, 2387000);
@@ -136,6 +148,7 @@ int main(void)
 		cmocka_unit_test(test_empties_into_room),
 		cmocka_unit_test(test_tenants_apart),
 		cmocka_unit_test(test_rules_hold),
+		cmocka_unit_test(test_candidates_kept),
 		cmocka_unit_test(test_all_or_none),
 		cmocka_unit_test(test_robust_untouched),
 	};
