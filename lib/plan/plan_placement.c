@@ -28,7 +28,8 @@ static gs_micros pinned_from(const gs_planner *pl, const gs_choice *from)
 	memset(&c, 0, sizeof c);
 	if ((from ? gs_choice_fork(&alt, from, &c) : gs_choice_init(&alt, &c)) == 0 &&
 	    gs_choose_models(&alt, alt.shops, &c) == 0 &&
-	    gs_build_chosen(&alt, alt.shops, &c, &b) == 0 && gs_refill(&alt, alt.shops, &c, &b) == 0)
+	    gs_build_chosen(&alt, alt.shops, &c, &b) == 0 &&
+	    gs_refill(&alt, alt.shops, &c, &b) == 0)
 		cost = b.cost;
 	gs_built_release(&b);
 	gs_choice_release(&alt, &c);

@@ -2,8 +2,9 @@
  * test_refill.c - the repair after packing (refill.c): under pinned
  * placement a GPU is emptied into the room another GPU of its tenant has
  * left, on another model, when the packer's rules allow it and the plan
- * bought again costs less; never across tenants, past a rule, or under
- * robust placement. Exact figures from the shipped profiles: g6e.xlarge
+ * bought again costs less; never across tenants, past a rule or outside
+ * the workload's candidates; under robust placement a workload moves
+ * whole or not at all. Exact figures from the shipped profiles: g6e.xlarge
  * (one L40S, 40.49 GiB offered to time-sliced pods) $1.861/h, g4dn.xlarge
  * (one T4) $0.526/h.
  */
@@ -132,14 +133,94 @@ static void test_all_or_none(void **state)
 	assert_int_equal(o.together, 1);
 }
 
-/* Robust placement keeps a workload on one model: nothing moves. */
-static void test_robust_untouched(void **state)
+/* Robust placement moves a workload whole: small's one replica goes. */
+static void test_robust_moves_whole(void **state)
 {
 	outcome o = refill_pair((pair){ "robust", "30GiB", 1, "4GiB", "a", NULL });
 	(void)state;
 	assert_int_equal(o.before, 2387000);
+	assert_int_equal(o.after, 1861000);
+	assert_int_equal(o.t4, 0);
+	assert_int_equal(o.together, 2);
+}
+
+/* Robust, small's two replicas time-slice one T4; the L40S takes one
+ * beside 34 GiB, not both, and small may not split: it stays. */
+static void test_robust_all_or_none(void **state)
+{
+	outcome o = refill_pair((pair){ "robust", "34GiB", 2, "4GiB", "a", NULL });
+	(void)state;
 	assert_int_equal(o.after, 2387000);
 	assert_int_equal(o.t4, 1);
+	assert_int_equal(o.together, 1);
+}
+
+/* Every replica once, and every whole GPU's group one the packer's rule
+ * builds again replica by replica (the rules only tighten as a group
+ * grows, so a group that holds was joinable in any order). */
+/* Group gr of a whole GPU of model g, joined again replica by replica. */
+static void expect_joinable(const gs_planner *pl, const gs_gpu *g, const gs_group *gr)
+{
+	gs_group again = { 0 };
+	again.tenant = gr->tenant;
+	for (int k = 0; k < gr->n; k++) {
+		if (k > 0)
+			assert_true(gs_can_join(pl, g, &again, gr->reps[k]));
+		assert_int_equal(gs_group_join(pl, g, &again, gr->reps[k]), 0);
+	}
+	free(again.reps);
+}
+
+static void expect_sound(const gs_planner *pl, const gs_built *b)
+{
+	char *seen = calloc((size_t)pl->nreps + 1, 1);
+	assert_non_null(seen);
+	for (int m = 0; m < b->npacks; m++)
+		for (int i = 0; i < b->packs[m].n; i++) {
+			const gs_pgpu *pg = &b->packs[m].gpus[i];
+			for (int j = 0; j < pg->ng; j++) {
+				for (int k = 0; k < pg->g[j].n; k++)
+					assert_int_equal(seen[pg->g[j].reps[k]]++, 0);
+				if (pg->strategy != GS_STRATEGY_MIG && pg->g[j].n > 1)
+					expect_joinable(pl, pg->model, &pg->g[j]);
+			}
+		}
+	for (int r = 0; r < pl->nreps; r++)
+		assert_int_equal(seen[r], 1);
+	free(seen);
+}
+
+/* The bench's 500 mixed replicas (fixtures/unit/mixed-500.yaml) from
+ * the first choice, refilled under each placement: cheaper, and sound. */
+static void refill_fixture(gs_placement placement, gs_micros before, gs_micros after)
+{
+	gs_scenario *s = tu_scenario_file(cat, "fixtures/unit/mixed-500.yaml");
+	tu_planned t;
+	gs_built b;
+	s->placement = placement;
+	tu_planned_open(&t, s);
+	assert_int_equal(gs_build_chosen(&t.pl, t.shops, &t.c, &b), 0);
+	assert_int_equal(b.cost, before);
+	assert_int_equal(gs_refill(&t.pl, t.shops, &t.c, &b), 0);
+	assert_int_equal(b.cost, after);
+	expect_sound(&t.pl, &b);
+	if (placement == GS_PLACEMENT_ROBUST)
+		assert_int_equal(gs_built_one_request(&t.pl, &b), 1);
+	gs_built_release(&b);
+	tu_planned_close(&t);
+	gs_scenario_free(s);
+}
+
+static void test_fleet_pinned(void **state)
+{
+	(void)state;
+	refill_fixture(GS_PLACEMENT_PINNED, 292270050, 290166050);
+}
+
+static void test_fleet_robust(void **state)
+{
+	(void)state;
+	refill_fixture(GS_PLACEMENT_ROBUST, 337894000, 337089200);
 }
 
 int main(void)
@@ -150,7 +231,10 @@ int main(void)
 		cmocka_unit_test(test_rules_hold),
 		cmocka_unit_test(test_candidates_kept),
 		cmocka_unit_test(test_all_or_none),
-		cmocka_unit_test(test_robust_untouched),
+		cmocka_unit_test(test_robust_moves_whole),
+		cmocka_unit_test(test_robust_all_or_none),
+		cmocka_unit_test(test_fleet_pinned),
+		cmocka_unit_test(test_fleet_robust),
 	};
 	return cmocka_run_group_tests(tests, tu_catalog_setup, tu_catalog_teardown);
 }
