@@ -17,16 +17,6 @@
 
 TU_CATALOG_GROUP(cat)
 
-static gs_micros volume_of(const gs_scenario *s)
-{
-	tu_planned t;
-	gs_micros v;
-	tu_planned_open(&t, s);
-	v = gs_volume_bound(&t.pl, &t.c);
-	tu_planned_close(&t);
-	return v;
-}
-
 /* Three of 6 GiB (6,144 MiB) share one L4 (18,432 of 20,230.2 MiB). MPS
  * would split it three ways (7,678 MiB each; four ways leave 5,758), a
  * third each, more than 6,144 of 20,230.2: time-slicing's share is the
@@ -44,13 +34,13 @@ static void test_headroom_counts(void **state)
 	s = tu_scenario(cat, "t.yaml", text);
 	p = tu_plan(s);
 	assert_int_equal(gs_plan_summary_get(p)->after_per_hour, 804800);
-	assert_int_equal(volume_of(s), 733263);
+	assert_int_equal(tu_volume_of(s), 733263);
 	gs_plan_free(p);
 	gs_scenario_free(s);
 	/* Without headroom the usable memory is offered: 18,432 / 22,478. */
 	snprintf(text, sizeof text, THREE, "memoryHeadroom: 0%\n");
 	s = tu_scenario(cat, "t.yaml", text);
-	assert_int_equal(volume_of(s), 659937);
+	assert_int_equal(tu_volume_of(s), 659937);
 	gs_scenario_free(s);
 }
 
@@ -75,7 +65,7 @@ static void test_mps_split_keeps_it_valid(void **state)
 	assert_int_equal(gs_plan_node_count(p), 1);
 	n = gs_plan_node_at(p, 0);
 	assert_int_equal(n->gpus[0].strategy, GS_STRATEGY_MPS);
-	assert_int_equal(volume_of(s), 804799);
+	assert_int_equal(tu_volume_of(s), 804799);
 	gs_plan_free(p);
 	gs_scenario_free(s);
 }

@@ -32,15 +32,6 @@ typedef struct pair {
 	const char *extra; /* more of small's keys, or NULL */
 } pair;
 
-static int model_named(const gs_planner *pl, const char *name)
-{
-	for (int m = 0; m < pl->nmodels; m++)
-		if (strcmp(pl->models[m]->name, name) == 0)
-			return m;
-	fail_msg("no model %s", name);
-	return -1;
-}
-
 /* What refilling the pair's plan, big on the L40S and small on the T4,
  * comes to. */
 typedef struct outcome {
@@ -61,14 +52,14 @@ static outcome refill_pair(pair pr)
 	         pr.tenant, pr.extra ? pr.extra : "");
 	s = tu_scenario(cat, "t.yaml", text);
 	tu_planned_open(&t, s);
-	t.c.model[0] = model_named(&t.pl, "L40S");
-	t.c.model[1] = model_named(&t.pl, "T4");
+	t.c.model[0] = tu_model_named(&t.pl, "L40S");
+	t.c.model[1] = tu_model_named(&t.pl, "T4");
 	assert_int_equal(gs_build_chosen(&t.pl, t.shops, &t.c, &b), 0);
 	o.before = b.cost;
 	assert_int_equal(gs_refill(&t.pl, t.shops, &t.c, &b), 0);
 	o.after = b.cost;
-	l40s = &b.packs[model_named(&t.pl, "L40S")];
-	t4 = &b.packs[model_named(&t.pl, "T4")];
+	l40s = &b.packs[tu_model_named(&t.pl, "L40S")];
+	t4 = &b.packs[tu_model_named(&t.pl, "T4")];
 	o.l40s = l40s->n;
 	o.t4 = t4->n;
 	o.together = l40s->n ? l40s->gpus[0].g[0].n : 0;

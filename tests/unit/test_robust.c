@@ -89,23 +89,13 @@ static void test_robust_alone(void **state)
 	"  - {name: a, replicas: 2, gpuMemory: 12GiB, compute: 10%}\n" \
 	"  - {name: b, replicas: 2, gpuMemory: 4GiB, compute: 10%}\n"
 
-static gs_micros volume_of(gs_scenario *s)
-{
-	tu_planned t;
-	gs_micros v;
-	tu_planned_open(&t, s);
-	v = gs_volume_bound(&t.pl, &t.c);
-	tu_planned_close(&t);
-	return v;
-}
-
 static void test_volume_bound_keeps_alone(void **state)
 {
 	gs_scenario *s = tu_scenario(cat, "t.yaml", ALONE);
 	(void)state;
-	assert_int_equal(volume_of(s), 1931519);
+	assert_int_equal(tu_volume_of(s), 1931519);
 	s->placement = GS_PLACEMENT_PINNED;
-	assert_int_equal(volume_of(s), 1609599);
+	assert_int_equal(tu_volume_of(s), 1609599);
 	gs_scenario_free(s);
 }
 

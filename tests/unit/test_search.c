@@ -121,15 +121,6 @@ static void test_tenant_index(void **state)
 	"     latency: critical}\n" \
 	"  - {name: cool, kind: batch, replicas: 2, gpuMemory: 4GiB, compute: 10%}\n"
 
-static int model_named(const gs_planner *pl, const char *name)
-{
-	for (int m = 0; m < pl->nmodels; m++)
-		if (strcmp(pl->models[m]->name, name) == 0)
-			return m;
-	fail_msg("no model %s", name);
-	return -1;
-}
-
 static void test_rules_matter(void **state)
 {
 	gs_scenario *s = tu_scenario(cat, "t.yaml", TWO_RULES);
@@ -137,8 +128,8 @@ static void test_rules_matter(void **state)
 	int t4, a100;
 	(void)state;
 	tu_planned_open(&t, s);
-	t4 = model_named(&t.pl, "T4");
-	a100 = model_named(&t.pl, "A100-SXM4-40GB");
+	t4 = tu_model_named(&t.pl, "T4");
+	a100 = tu_model_named(&t.pl, "A100-SXM4-40GB");
 	assert_true(t.pl.reps[0].no_ts && t.pl.reps[1].no_ts);
 	assert_true(!t.pl.reps[2].no_ts && !t.pl.reps[3].no_ts);
 	t.c.model[0] = t4;   /* hot */

@@ -46,6 +46,28 @@ static inline uint64_t tu_next(uint64_t *x)
 /* A draw in 0 .. n-1. */
 static inline int tu_below(uint64_t *x, int n) { return (int)(tu_next(x) % (uint64_t)n); }
 
+/* The volume bound (bound.c) of s's first choice. */
+static inline gs_micros tu_volume_of(const gs_scenario *s)
+{
+	tu_planned t;
+	gs_micros v;
+	tu_planned_open(&t, s);
+	v = gs_volume_bound(&t.pl, &t.c);
+	tu_planned_close(&t);
+	return v;
+}
+
+/* The planner's index of the model of that name; fails the test when it
+ * plans none. */
+static inline int tu_model_named(const gs_planner *pl, const char *name)
+{
+	for (int m = 0; m < pl->nmodels; m++)
+		if (strcmp(pl->models[m]->name, name) == 0)
+			return m;
+	fail_msg("no model %s", name);
+	return -1;
+}
+
 /* Model g's MIG profile of that name; fails the test when it has none. */
 static inline const gs_mig_profile *tu_profile(const gs_gpu *g, const char *name)
 {
