@@ -16,6 +16,13 @@
  *   L(l) = sum over replicas of min over models of p_m (l_m a + (1 - l_m) b).
  * The weights are searched coordinate by coordinate; any of them gives a
  * valid bound.
+ *
+ * Under robust placement a third share t, a slot, mixes in with a weight
+ * mu_m of its own: a group of k replicas gives each 1/k of its GPU, and
+ * where a workload's replicas outnumber what one group may hold of them,
+ * its worst case keeps every group it joins that small (slots_most). On
+ * fleets of one kind per workload this is most of what robust placement
+ * costs over pinned: whole GPUs split by a replica count, not by bytes.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -29,8 +36,9 @@
 #define STEPS 10
 #define ROUNDS 3
 
+/* a: memory, b: compute, t: a slot (below). */
 typedef struct share {
-	double a, b;
+	double a, b, t;
 } share;
 
 static double lesser(double x, double y) { return x < y ? x : y; }
@@ -43,7 +51,31 @@ static share meet(share s, share t)
 {
 	s.a = lesser(s.a, t.a);
 	s.b = lesser(s.b, t.b);
+	s.t = lesser(s.t, t.t);
 	return s;
+}
+
+/* Under robust placement (whose worst case fractions and DRA replace
+ * with rules of their own, as for gs_robust_alone), the most replicas a
+ * group holding one of w's may have, where w's own replicas force it: k
+ * slots hold min(replicas, k) of them, so up to `replicas` slots must fit
+ * k of w in offer bytes and cap ppm, and more slots all of them, which
+ * cannot when the replicas exceed either limit. 0: no such limit (spread
+ * counts w once; offer INT64_MAX: the way caps memory per client). A
+ * group of k replicas then gives each a slot share 1/k, at least
+ * 1/most, and the shares of one GPU add up to at most 1. */
+static int64_t slots_most(const gs_planner *pl, const gs_workload *w, int64_t comp,
+                          int64_t offer, int64_t cap)
+{
+	int64_t km, kc, k;
+	if (pl->placement != GS_PLACEMENT_ROBUST || pl->via_dra ||
+	    pl->frac_ts != GS_BACKEND_NONE || pl->frac_mps != GS_BACKEND_NONE ||
+	    w->spread != GS_SPREAD_NONE)
+		return 0;
+	km = w->memory_bytes > 0 && offer < INT64_MAX ? offer / w->memory_bytes : INT64_MAX;
+	kc = comp > 0 ? cap / comp : INT64_MAX;
+	k = km < kc ? km : kc;
+	return k >= 1 && w->replicas > k ? k : 0;
 }
 
 /* The least shares of an instance of profile p of g for a replica of w
@@ -61,11 +93,15 @@ static share in_mig(const gs_planner *pl, const gs_workload *w, int64_t room, co
 	int64_t cap = (int64_t)p->sm_count * GS_PPM / g->sm_count * pl->target / GS_PPM;
 	int64_t offer = tight ? gs_memory_offer(g, p, GS_STRATEGY_TIME_SLICING, room)
 	                      : p->memory_mib << 20;
-	share s = { ms, cs };
+	/* Alone, its memory slices; shared, a slot of them: the slices of a
+	 * GPU's instances add up to at most its own. */
+	share s = { ms, cs, ms };
 	if (may_share && comp <= target * part && w->memory_bytes <= offer &&
 	    !gs_robust_alone(pl, w, gs_workload_compute_on(w, g), p->memory_mib << 20, cap)) {
+		int64_t k = slots_most(pl, w, gs_workload_compute_on(w, g), offer, cap);
 		s.a = ms * (double)w->memory_bytes / (double)offer;
 		s.b = cs * comp / (target * part);
+		s.t = k ? ms / (double)k : 0;
 	}
 	return s;
 }
@@ -95,17 +131,20 @@ static share shared(const gs_planner *pl, const gs_replica *r, const gs_gpu *g, 
 	double usable = (double)gs_usable_bytes(g), mem = (double)r->w->memory_bytes;
 	double b = (double)comp / (double)pl->target;
 	int64_t offer = gs_memory_offer(g, NULL, GS_STRATEGY_TIME_SLICING, r->headroom);
-	share s = { 2, 2 }, sums = { mem / usable, b };
+	share s = { 2, 2, 2 }, sums = { mem / usable, b, 0 };
 	if (pl->frac_ts != GS_BACKEND_NONE || pl->frac_mps != GS_BACKEND_NONE)
 		s = meet(s, sums);
-	if (!r->no_ts && r->w->memory_bytes <= offer)
-		s = meet(s, (share){ mem / (double)offer, b });
+	if (!r->no_ts && r->w->memory_bytes <= offer) {
+		int64_t k = slots_most(pl, r->w, comp, offer, pl->target);
+		s = meet(s, (share){ mem / (double)offer, b, k ? 1.0 / (double)k : 0 });
+	}
 	if (g->mps_max_clients && !pl->no_mps_dra) {
 		int k = pl->via_dra ? 0 : mps_most(g, r->w->memory_bytes, comp);
+		int64_t kc = slots_most(pl, r->w, comp, INT64_MAX, pl->target);
 		if (pl->via_dra)
 			s = meet(s, sums);
 		else if (k >= 2)
-			s = meet(s, (share){ 1.0 / k, b });
+			s = meet(s, (share){ 1.0 / k, b, 1.0 / (double)(kc && kc < k ? kc : k) });
 	}
 	return s;
 }
@@ -118,16 +157,16 @@ static share least(const gs_planner *pl, const gs_replica *r, int m, int tight)
 	const gs_workload *w = r->w;
 	const gs_gpu *g = pl->models[m];
 	int64_t comp = gs_workload_compute_on(w, g);
-	share s = { 1, 1 };
+	share s = { 1, 1, 1 };
 	if (w->gpus_per_replica > 1) {
-		s.a = s.b = w->gpus_per_replica;
+		s.a = s.b = s.t = w->gpus_per_replica;
 		return s;
 	}
 	if (!w->isolation_fault && comp <= pl->target &&
 	    !gs_robust_alone(pl, w, comp, g->memory_mib << 20, pl->target))
 		s = meet(s, tight ? shared(pl, r, g, comp)
 		                  : (share){ (double)w->memory_bytes / (double)gs_usable_bytes(g),
-		                             (double)comp / (double)pl->target });
+		                             (double)comp / (double)pl->target, 0 });
 	for (size_t i = 0; g->mig_slots && !pl->no_mig && i < g->n_mig_profiles;
 	     i++) {
 		const gs_mig_profile *p = &g->mig_profiles[i];
@@ -194,14 +233,18 @@ typedef struct vol {
 	double *price;    /* per model */
 	double *l;        /* per model: the weight of memory */
 	int *ka, *kb;     /* per model: the functions of memory and compute */
+	double *ft;       /* per workload x model: the slot share */
+	double *mu;       /* per model: the weight of the slot share */
 	double *other;    /* per workload: its least cost on the other models */
 } vol;
 
 static double cost_of(const vol *v, int w, int m)
 {
 	size_t at = ((size_t)w * v->nm + m) * KINDS;
-	return v->price[m] * (v->l[m] * v->fa[at + v->ka[m]] +
-	                      (1 - v->l[m]) * v->fb[at + v->kb[m]]);
+	double mu = v->mu[m];
+	return v->price[m] * ((1 - mu) * (v->l[m] * v->fa[at + v->ka[m]] +
+	                                  (1 - v->l[m]) * v->fb[at + v->kb[m]]) +
+	                      mu * v->ft[(size_t)w * v->nm + m]);
 }
 
 /* Each workload's least cost on the models but `skip` (-1: none). */
@@ -317,6 +360,60 @@ static double tune(vol *v, int m, double now)
 	return now;
 }
 
+/* The best weight mu of model m's slot shares, its memory and compute
+ * weights held and the others' costs in v->other: each GPU costs at least
+ * p_m ((1 - mu) (l a + (1 - l) b) + mu t), a mix of shares that each add
+ * up to at most 1. The steps' costs are cost_of's expression, in one
+ * pass. Runs after tune's searches, which read mu as 0. */
+static double tune_mu(vol *v, int m, double now)
+{
+	double sum[STEPS + 1], keep = v->mu[m];
+	others(v, m);
+	for (int k = 0; k <= STEPS; k++)
+		sum[k] = 0;
+	for (int w = 0; w < v->nw; w++) {
+		size_t at = (size_t)w * v->nm + m;
+		double other = v->other[w], r = v->reps[w];
+		for (int k = 0; k <= STEPS; k++) {
+			double c = -1;
+			if (v->cand[at]) {
+				v->mu[m] = (double)k / STEPS;
+				c = cost_of(v, w, m);
+			}
+			if (c < 0 || (other >= 0 && other < c))
+				c = other;
+			sum[k] += r * (c < 0 ? 0 : c);
+		}
+	}
+	v->mu[m] = keep;
+	for (int k = 0; k <= STEPS; k++)
+		if (sum[k] > now) {
+			now = sum[k];
+			v->mu[m] = (double)k / STEPS;
+		}
+	return now;
+}
+
+/* Whether some replica has a slot share: robust placement only. */
+static int any_slots(const vol *v)
+{
+	for (size_t i = 0; i < (size_t)v->nw * v->nm; i++)
+		if (v->ft[i] > 0)
+			return 1;
+	return 0;
+}
+
+/* The slot shares' weights, model by model, from the bound `now`. */
+static double search_mu(vol *v, double now)
+{
+	if (!any_slots(v))
+		return now;
+	for (int round = 0; round < ROUNDS; round++)
+		for (int m = 0; m < v->nm; m++)
+			now = tune_mu(v, m, now);
+	return now;
+}
+
 /* Each workload's shares on its candidate models, tight or as the hint
  * reads them (least), and their images. */
 static int fill(vol *v, const gs_planner *pl, const gs_choice *c, int tight)
@@ -333,6 +430,7 @@ static int fill(vol *v, const gs_planner *pl, const gs_choice *c, int tight)
 			size_t at = (size_t)w * v->nm + m;
 			share s = least(pl, &pl->reps[r], m, tight);
 			v->cand[at] = 1;
+			v->ft[at] = s.t;
 			for (int f = 0; f < KINDS; f++) {
 				v->fa[at * KINDS + f] = dff(f, s.a);
 				v->fb[at * KINDS + f] = dff(f, s.b);
@@ -388,7 +486,7 @@ static void hint(const vol *v, const gs_planner *pl, int *model)
 gs_micros gs_volume_bound_hint(const gs_planner *pl, const gs_choice *c, int *model)
 {
 	vol v = { (int)pl->s->n, pl->nmodels, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
-	          NULL };
+	          NULL, NULL, NULL };
 	size_t n = (size_t)v.nw * (size_t)v.nm + 1;
 	double best = -1;
 	v.cand = calloc(n, sizeof *v.cand);
@@ -400,13 +498,16 @@ gs_micros gs_volume_bound_hint(const gs_planner *pl, const gs_choice *c, int *mo
 	v.ka = calloc((size_t)v.nm + 1, sizeof *v.ka);
 	v.kb = calloc((size_t)v.nm + 1, sizeof *v.kb);
 	v.other = calloc((size_t)v.nw + 1, sizeof *v.other);
-	if (v.cand && v.fa && v.fb && v.reps && v.price && v.l && v.ka && v.kb && v.other) {
+	v.ft = calloc(n, sizeof *v.ft);
+	v.mu = calloc((size_t)v.nm + 1, sizeof *v.mu);
+	if (v.cand && v.fa && v.fb && v.reps && v.price && v.l && v.ka && v.kb && v.other &&
+	    v.ft && v.mu) {
 		if (model && fill(&v, pl, c, 0) == 0) {
 			best = search(&v);
 			hint(&v, pl, model);
 		}
 		if (fill(&v, pl, c, 1) == 0) {
-			double tight = model ? value(&v) : search(&v);
+			double tight = search_mu(&v, model ? value(&v) : search(&v));
 			best = tight > best ? tight : best;
 		} else {
 			best = -1;
@@ -423,6 +524,8 @@ gs_micros gs_volume_bound_hint(const gs_planner *pl, const gs_choice *c, int *mo
 	free(v.ka);
 	free(v.kb);
 	free(v.other);
+	free(v.ft);
+	free(v.mu);
 	/* Down, and a hair more for the sums' rounding: a bound may not
 	 * exceed what it bounds. */
 	return best < 0 ? -1 : (gs_micros)floor(best * (1 - 1e-9));

@@ -13,6 +13,7 @@
 
 #include "testutil.h"
 #include "tu_planner.h"
+#include "plan/robust.h"
 #include "scenario/scenario.h"
 
 TU_CATALOG_GROUP(cat)
@@ -70,11 +71,150 @@ static void test_mps_split_keeps_it_valid(void **state)
 	gs_scenario_free(s);
 }
 
+/* Under robust placement a workload's replicas stand for one another: a
+ * GPU that time-slices k of seven 6 GiB replicas must hold k of them, so
+ * at most 3 (18,432 of 20,230.2 MiB; 4 need 24,576), and MPS splits the
+ * L4 in three for 6 GiB clients too: every replica takes a slot of at
+ * least a third of a GPU, 7 thirds of $0.8048/h. Pinned, a GPU holds what
+ * is planned on it and the bound counts memory (6,144 / 20,230.2 each,
+ * under a third: no dual feasible function rounds it up). Both plans take
+ * 3 L4s. */
+#define SEVEN "version: 1\ninstances: [g6.xlarge]\nplacement: %s\nworkloads:\n" \
+	"  - {name: a, kind: batch, replicas: 7, gpuMemory: 6GiB, compute: 5%%}\n"
+
+static void test_robust_slots(void **state)
+{
+	char text[256];
+	gs_scenario *s;
+	gs_plan *p;
+	(void)state;
+	snprintf(text, sizeof text, SEVEN, "robust");
+	s = tu_scenario(cat, "t.yaml", text);
+	p = tu_plan(s);
+	assert_int_equal(gs_plan_summary_get(p)->after_per_hour, 2414400);
+	assert_int_equal(tu_volume_of(s), 1877866);
+	gs_plan_free(p);
+	gs_scenario_free(s);
+	snprintf(text, sizeof text, SEVEN, "pinned");
+	s = tu_scenario(cat, "t.yaml", text);
+	assert_int_equal(tu_volume_of(s), 1710948);
+	gs_scenario_free(s);
+}
+
+/* ---- the bound against robust optima found by brute force ---------------- */
+
+#define MOST 7
+
+/* Whether replicas reps[0..n) may share one L4 (or take it alone) under
+ * robust placement, time-sliced: the worst case of their workloads in n
+ * slots within what time-slicing offers under their largest headroom and
+ * within the target. */
+static int group_fits(const gs_planner *pl, const gs_gpu *g, const int *reps, int n)
+{
+	int64_t room = 0;
+	gs_worst w;
+	if (n == 1)
+		return pl->reps[reps[0]].w->memory_bytes <= gs_usable_bytes(g);
+	for (int i = 0; i < n; i++)
+		if (pl->reps[reps[i]].headroom > room)
+			room = pl->reps[reps[i]].headroom;
+	w = gs_robust_worst(pl, g, reps, n, -1, n);
+	return w.mem <= gs_memory_offer(g, NULL, GS_STRATEGY_TIME_SLICING, room) &&
+	       w.comp <= pl->target;
+}
+
+/* The fewest GPUs any partition of the n replicas into groups that fit
+ * takes: every restricted growth string of n. */
+static int fewest_gpus(const gs_planner *pl, const gs_gpu *g, int n)
+{
+	int block[MOST] = { 0 }, best = n, done = 0;
+	while (!done) {
+		int nb = 0, ok = 1;
+		for (int i = 0; i < n; i++)
+			nb = block[i] + 1 > nb ? block[i] + 1 : nb;
+		for (int b = 0; ok && b < nb; b++) {
+			int reps[MOST], k = 0;
+			for (int i = 0; i < n; i++)
+				if (block[i] == b)
+					reps[k++] = i;
+			ok = group_fits(pl, g, reps, k);
+		}
+		if (ok && nb < best)
+			best = nb;
+		/* The next string: the last place that may grow grows. */
+		done = 1;
+		for (int i = n - 1; i > 0; i--) {
+			int most = 0;
+			for (int j = 0; j < i; j++)
+				most = block[j] > most ? block[j] : most;
+			if (block[i] <= most) {
+				block[i]++;
+				for (int j = i + 1; j < n; j++)
+					block[j] = 0;
+				done = 0;
+				break;
+			}
+		}
+	}
+	return best;
+}
+
+/* Seeded fleets of up to 7 batch replicas of two or three workloads on
+ * one-GPU L4 nodes: the bound never exceeds the robust optimum, which the
+ * plan never undercuts (the brute force knows every rule that binds
+ * them), and the slots raise it above the pinned bound on some. */
+static void test_robust_bound_valid(void **state)
+{
+	static const int gib[] = { 2, 3, 5, 6, 8, 10, 12 };
+	static const int pct[] = { 5, 10, 20, 30, 45 };
+	uint64_t x = 0x5107u;
+	int raised = 0;
+	(void)state;
+	for (int round = 0; round < 200; round++) {
+		char text[1024], pinned[1024];
+		int nw = 2 + tu_below(&x, 2), left = MOST, len;
+		tu_planned t;
+		gs_scenario *s;
+		gs_micros opt, bound;
+		len = snprintf(text, sizeof text, "version: 1\ninstances: [g6.xlarge]\n"
+		                                  "placement: %%s\nworkloads:\n");
+		for (int w = 0; w < nw; w++) {
+			int n = 1 + tu_below(&x, w == nw - 1 ? left : left - (nw - 1 - w));
+			n = n > 4 ? 4 : n;
+			left -= n;
+			len += snprintf(text + len, sizeof text - (size_t)len,
+			                "  - {name: w%d, kind: batch, replicas: %d, gpuMemory: %dGiB, "
+			                "compute: %d%%%%}\n",
+			                w, n, gib[tu_below(&x, 7)], pct[tu_below(&x, 5)]);
+		}
+		snprintf(pinned, sizeof pinned, text, "robust");
+		s = tu_scenario(cat, "t.yaml", pinned);
+		tu_planned_open(&t, s);
+		opt = (gs_micros)fewest_gpus(&t.pl, t.pl.models[0], t.pl.nreps) * 804800;
+		bound = gs_volume_bound(&t.pl, &t.c);
+		tu_planned_close(&t);
+		assert_true(bound <= opt);
+		{
+			gs_plan *p = tu_plan(s);
+			assert_true(gs_plan_summary_get(p)->after_per_hour >= opt);
+			gs_plan_free(p);
+		}
+		gs_scenario_free(s);
+		snprintf(pinned, sizeof pinned, text, "pinned");
+		s = tu_scenario(cat, "t.yaml", pinned);
+		raised += bound > tu_volume_of(s);
+		gs_scenario_free(s);
+	}
+	assert_int_equal(raised, 29);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_headroom_counts),
 		cmocka_unit_test(test_mps_split_keeps_it_valid),
+		cmocka_unit_test(test_robust_slots),
+		cmocka_unit_test(test_robust_bound_valid),
 	};
 	return cmocka_run_group_tests(tests, tu_catalog_setup, tu_catalog_teardown);
 }
