@@ -171,7 +171,7 @@ static void test_robust_bound_valid(void **state)
 	int raised = 0;
 	(void)state;
 	for (int round = 0; round < 200; round++) {
-		char text[1024], pinned[1024];
+		char text[1024], doc[1024];
 		int nw = 2 + tu_below(&x, 2), left = MOST, len;
 		tu_planned t;
 		gs_scenario *s;
@@ -183,12 +183,12 @@ static void test_robust_bound_valid(void **state)
 			n = n > 4 ? 4 : n;
 			left -= n;
 			len += snprintf(text + len, sizeof text - (size_t)len,
-			                "  - {name: w%d, kind: batch, replicas: %d, gpuMemory: %dGiB, "
-			                "compute: %d%%%%}\n",
+			                "  - {name: w%d, kind: batch, replicas: %d, "
+			                "gpuMemory: %dGiB, compute: %d%%%%}\n",
 			                w, n, gib[tu_below(&x, 7)], pct[tu_below(&x, 5)]);
 		}
-		snprintf(pinned, sizeof pinned, text, "robust");
-		s = tu_scenario(cat, "t.yaml", pinned);
+		snprintf(doc, sizeof doc, text, "robust");
+		s = tu_scenario(cat, "t.yaml", doc);
 		tu_planned_open(&t, s);
 		opt = (gs_micros)fewest_gpus(&t.pl, t.pl.models[0], t.pl.nreps) * 804800;
 		bound = gs_volume_bound(&t.pl, &t.c);
@@ -200,8 +200,8 @@ static void test_robust_bound_valid(void **state)
 			gs_plan_free(p);
 		}
 		gs_scenario_free(s);
-		snprintf(pinned, sizeof pinned, text, "pinned");
-		s = tu_scenario(cat, "t.yaml", pinned);
+		snprintf(doc, sizeof doc, text, "pinned");
+		s = tu_scenario(cat, "t.yaml", doc);
 		raised += bound > tu_volume_of(s);
 		gs_scenario_free(s);
 	}
