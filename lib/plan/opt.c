@@ -135,6 +135,9 @@ int gs_opt_take(gs_opt *o, gs_shop *shops, const double *x, gs_built *best,
 	memset(&b, 0, sizeof b);
 	rc = bought(o, shops, x, &b);
 	if (rc == 0 && fewer(&b, best)) {
+		/* The program keeps to the rule the plan it improves on kept. */
+		b.left_out = best->left_out;
+		b.left_out_cost = best->left_out_cost;
 		gs_built_release(best);
 		*best = b;
 		res->improved = 1;

@@ -381,6 +381,9 @@ static int make(gs_plan *p, gs_planner *pl, double seconds, gs_error *err)
 		rc = gs_refill(pl, pl->shops, &c, &after);
 	if (rc == 0)
 		rc = gs_build_before(pl, pl->shops, &c, &before);
+	/* The reasons quote what the plan that stands left out. */
+	pl->left_out = after.left_out;
+	pl->left_out_cost = after.left_out_cost;
 	if (rc == -2)
 		rc = gs_fail(err, GS_ENOFIT, "no instance in %s holds the host CPU and RAM that "
 		             "the replicas of one GPU request", pl->cloud);

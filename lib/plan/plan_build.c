@@ -170,12 +170,12 @@ static int one_of_mig_mps(gs_planner *pl, gs_shop *shops, const gs_choice *c,
 		return rc;
 	}
 	best = b[1].cost < b[0].cost;
-	/* What was left out, and what keeping it cost, for the reasons. */
-	pl->left_out = best ? GS_STRATEGY_MIG : GS_STRATEGY_MPS;
-	pl->left_out_cost = b[!best].cost;
 	gs_built_release(after);
 	*after = b[best];
 	memset(&b[best], 0, sizeof b[best]);
+	/* What was left out, and what keeping it cost, for the reasons. */
+	after->left_out = best ? GS_STRATEGY_MIG : GS_STRATEGY_MPS;
+	after->left_out_cost = b[!best].cost;
 	if (chosen)
 		gs_choice_take(chosen, &ch[best]);
 	release_both(b, ch, pl);

@@ -121,6 +121,12 @@ typedef struct gs_built {
 	gs_nodeset ns;
 	gs_micros cost;
 	int64_t comp;    /* planned compute, ppm of a GPU, for utilization */
+	/* Where the device plugin made this plan hold MIG or MPS, not both:
+	 * the one it left out, and what the plan with it cost (plan_build.c);
+	 * DEDICATED: none. The plan's reasons quote the plan that stands,
+	 * not the last one built. */
+	gs_strategy left_out;
+	gs_micros left_out_cost;
 } gs_built;
 
 /* The shared plan: each model's workloads packed, then bought. */

@@ -167,6 +167,8 @@ int gs_refill(const gs_planner *pl, gs_shop *shops, const gs_choice *c, gs_built
 		rc = robust ? gs_refill_workloads(&f) : empty_all(&f);
 	if (rc > 0 && (rc = refilled(&f, shops, &out)) == 0 && out.cost < b->cost &&
 	    (!robust || (rc = gs_built_one_request(&one, &out)) == 1)) {
+		out.left_out = b->left_out;
+		out.left_out_cost = b->left_out_cost;
 		gs_built_release(b);
 		*b = out;
 		memset(&out, 0, sizeof out);
