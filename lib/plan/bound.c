@@ -20,7 +20,7 @@
  * Under robust placement a third share t, a slot, mixes in with a weight
  * mu_m of its own: a group of k replicas gives each 1/k of its GPU, and
  * where a workload's replicas outnumber what one group may hold of them,
- * its worst case keeps every group it joins that small (slots_most). On
+ * its worst case keeps every group it joins that small (gs_robust_slots). On
  * fleets of one kind per workload this is most of what robust placement
  * costs over pinned: whole GPUs split by a replica count, not by bytes.
  */

@@ -24,29 +24,6 @@ static share meet(share s, share t)
 	return s;
 }
 
-/* Under robust placement (whose worst case fractions and DRA replace
- * with rules of their own, as for gs_robust_alone), the most replicas a
- * group holding one of w's may have, where w's own replicas force it: k
- * slots hold min(replicas, k) of them, so up to `replicas` slots must fit
- * k of w in offer bytes and cap ppm, and more slots all of them, which
- * cannot when the replicas exceed either limit. 0: no such limit (spread
- * counts w once; offer INT64_MAX: the way caps memory per client). A
- * group of k replicas then gives each a slot share 1/k, at least
- * 1/most, and the shares of one GPU add up to at most 1. */
-static int64_t slots_most(const gs_planner *pl, const gs_workload *w, int64_t comp,
-                          int64_t offer, int64_t cap)
-{
-	int64_t km, kc, k;
-	if (pl->placement != GS_PLACEMENT_ROBUST || pl->via_dra ||
-	    pl->frac_ts != GS_BACKEND_NONE || pl->frac_mps != GS_BACKEND_NONE ||
-	    w->spread != GS_SPREAD_NONE)
-		return 0;
-	km = w->memory_bytes > 0 && offer < INT64_MAX ? offer / w->memory_bytes : INT64_MAX;
-	kc = comp > 0 ? cap / comp : INT64_MAX;
-	k = km < kc ? km : kc;
-	return k >= 1 && w->replicas > k ? k : 0;
-}
-
 /* The least shares of an instance of profile p of g for a replica of w
  * with headroom room: alone, the instance's slices; sharing it (always
  * time-sliced), its memory over what the instance offers under its own
@@ -67,7 +44,7 @@ static share in_mig(const gs_planner *pl, const gs_workload *w, int64_t room, co
 	share s = { ms, cs, ms };
 	if (may_share && comp <= target * part && w->memory_bytes <= offer &&
 	    !gs_robust_alone(pl, w, gs_workload_compute_on(w, g), p->memory_mib << 20, cap)) {
-		int64_t k = slots_most(pl, w, gs_workload_compute_on(w, g), offer, cap);
+		int64_t k = gs_robust_slots(pl, w, gs_workload_compute_on(w, g), offer, cap);
 		s.a = ms * (double)w->memory_bytes / (double)offer;
 		s.b = cs * comp / (target * part);
 		s.t = k ? ms / (double)k : 0;
@@ -104,12 +81,12 @@ static share shared(const gs_planner *pl, const gs_replica *r, const gs_gpu *g, 
 	if (pl->frac_ts != GS_BACKEND_NONE || pl->frac_mps != GS_BACKEND_NONE)
 		s = meet(s, sums);
 	if (!r->no_ts && r->w->memory_bytes <= offer) {
-		int64_t k = slots_most(pl, r->w, comp, offer, pl->target);
+		int64_t k = gs_robust_slots(pl, r->w, comp, offer, pl->target);
 		s = meet(s, (share){ mem / (double)offer, b, k ? 1.0 / (double)k : 0 });
 	}
 	if (g->mps_max_clients && !pl->no_mps_dra) {
 		int k = pl->via_dra ? 0 : mps_most(g, r->w->memory_bytes, comp);
-		int64_t kc = slots_most(pl, r->w, comp, INT64_MAX, pl->target);
+		int64_t kc = gs_robust_slots(pl, r->w, comp, INT64_MAX, pl->target);
 		if (pl->via_dra)
 			s = meet(s, sums);
 		else if (k >= 2)

@@ -10,8 +10,10 @@
  * part of a shared one (generated when the duals price them below 0).
  * Every GPU costs its model's cheapest price per GPU; node rules, host
  * resources, robust placement's worst case (but for the replicas it
- * keeps alone: gs_robust_alone) and MPS's finer limits are left out or
- * relaxed, so the master's optimum is at most every plan's cost.
+ * keeps alone, gs_robust_alone, and the most replicas a GPU holding one
+ * of a workload may seat, gs_robust_slots) and MPS's finer limits are
+ * left out or relaxed, so the master's optimum is at most every plan's
+ * cost.
  *
  * The bound is not the master's objective, which is a bound only once no
  * column prices below cost: it is the dual objective of the duals made
@@ -21,6 +23,7 @@
  * what the MIG columns ask) leaves no column below cost. Tenants share
  * only MIG geometries, whose duals are checked and scaled alike.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,9 +84,10 @@ typedef struct cg {
 	size_t capgm, capgf;
 	int *geo_rows, *geo_counts, ngeo_e;
 	size_t capgr, capgc;
-	/* Scratch of one pricing problem. */
+	/* Scratch of one pricing problem; slots[i]: the most items a filling
+	 * with item i may hold under robust placement (INT_MAX: any). */
 	gs_kp_item *items;
-	int *idx, *x;
+	int *idx, *x, *slots;
 	int *rows;
 	double *vals;
 } cg;
@@ -302,6 +306,41 @@ static int mig_columns(cg *g, duals *d, int *added)
 
 /* ---- whole GPUs ----------------------------------------------------------- */
 
+/* The most items a filling that holds replica r (comp ppm of gpu) may
+ * hold: under robust placement, where its workload's replicas outnumber
+ * what one GPU holds of them (gs_robust_slots: time-sliced, within the
+ * memory its own headroom leaves; else memory per client is capped).
+ * INT_MAX: no such limit. */
+static int slots_of(const cg *g, const gs_replica *r, const gs_gpu *gpu, int64_t comp, int ts)
+{
+	int64_t offer = ts ? gs_memory_offer(gpu, NULL, GS_STRATEGY_TIME_SLICING, r->headroom)
+	                   : INT64_MAX;
+	int64_t k = gs_robust_slots(g->pl, r->w, comp, offer, g->pl->target);
+	return k > 0 && k < INT_MAX ? (int)k : INT_MAX;
+}
+
+/* The items most slots first (stably, by insertion: a tenant's workloads
+ * are few), so that those a filling of k items may hold are a prefix;
+ * left as they are when no slot binds, as under pinned placement. */
+static void by_slots(cg *g, int n)
+{
+	int any = 0;
+	for (int i = 0; i < n; i++)
+		any |= g->slots[i] != INT_MAX;
+	for (int i = 1; any && i < n; i++) {
+		gs_kp_item it = g->items[i];
+		int idx = g->idx[i], s = g->slots[i], j = i;
+		for (; j > 0 && g->slots[j - 1] < s; j--) {
+			g->items[j] = g->items[j - 1];
+			g->idx[j] = g->idx[j - 1];
+			g->slots[j] = g->slots[j - 1];
+		}
+		g->items[j] = it;
+		g->idx[j] = idx;
+		g->slots[j] = s;
+	}
+}
+
 /* The knapsack of tenant t's workloads on model m that may share a whole
  * GPU: time-sliced ones (mps 0), or with k clients of MPS under the
  * device plugin's equal split (mps k >= 2: every member within its split,
@@ -336,8 +375,10 @@ static int items_of(cg *g, int t, int m, int mps, const duals *d, gs_kp *k)
 		if (mps == 0 && r->headroom < room)
 			room = r->headroom;
 		musts += it->must;
+		g->slots[n] = slots_of(g, r, gpu, it->comp, mps == 0);
 		g->idx[n++] = g->tw[t][j];
 	}
+	by_slots(g, n);
 	k->it = g->items;
 	k->n = mps != 0 && musts == 0 ? 0 : n;
 	k->cap_comp = g->pl->target;
@@ -348,23 +389,14 @@ static int items_of(cg *g, int t, int m, int mps, const duals *d, gs_kp *k)
 	return musts;
 }
 
-/* Prices one family of fillings; a column when one is worth more than a
- * GPU. *most: the largest value any filling may have. */
-static int price_family(cg *g, int t, int m, int mps, duals *d, long budget, double *most,
-                        int *added, int *musts)
+/* The best filling of k, a column when it is worth more than a GPU of
+ * model m. */
+static int price_filling(cg *g, int m, const gs_kp *kp, double *most, int *added)
 {
-	gs_kp k;
+	gs_kp k = *kp;
 	double best, ub;
 	long nodes;
 	int n = 0;
-	*musts = items_of(g, t, m, mps, d, &k);
-	k.budget = budget;
-	k.bound = g->proof;
-	/* Only a filling worth more than a GPU is a column, and the bound
-	 * asks only how much more. */
-	k.floor = g->price[m];
-	if (k.n == 0)
-		return 0;
 	if (gs_kp_solve(&k, g->x, &best, &ub, &nodes) < 0)
 		return -1;
 	g->work += (double)nodes * k.n;
@@ -380,6 +412,35 @@ static int price_family(cg *g, int t, int m, int mps, duals *d, long budget, dou
 	if (gs_lp_col(g->lp, g->price[m], g->rows, g->vals, n) < 0)
 		return -1;
 	(*added)++;
+	return 0;
+}
+
+/* Prices one family of fillings; a column when one is worth more than a
+ * GPU. *most: the largest value any filling may have. */
+static int price_family(cg *g, int t, int m, int mps, duals *d, long budget, double *most,
+                        int *added, int *musts)
+{
+	gs_kp k;
+	int n, most_items;
+	*musts = items_of(g, t, m, mps, d, &k);
+	k.budget = budget;
+	k.bound = g->proof;
+	/* Only a filling worth more than a GPU is a column, and the bound
+	 * asks only how much more. */
+	k.floor = g->price[m];
+	/* A filling of s items holds only items of s slots or more: the
+	 * fillings of up to s items of the prefix whose slots are at least
+	 * s, for each s that ends a run of equal slots, are all of them. */
+	most_items = k.max_items;
+	for (n = k.n; n > 0;) {
+		int s = g->slots[n - 1];
+		k.n = n;
+		k.max_items = s < most_items ? s : most_items;
+		if (price_filling(g, m, &k, most, added) < 0)
+			return -1;
+		while (n > 0 && g->slots[n - 1] == s)
+			n--;
+	}
 	return 0;
 }
 
@@ -541,9 +602,10 @@ static int setup(cg *g)
 	g->items = malloc(nw * sizeof *g->items);
 	g->idx = malloc(nw * sizeof *g->idx);
 	g->x = malloc(nw * sizeof *g->x);
+	g->slots = malloc(nw * sizeof *g->slots);
 	g->rows = malloc((nw + 2 * 64 * 2) * sizeof *g->rows);
 	g->vals = malloc((nw + 2 * 64 * 2) * sizeof *g->vals);
-	if (!at || !g->ws || !g->items || !g->idx || !g->x || !g->rows || !g->vals)
+	if (!at || !g->ws || !g->items || !g->idx || !g->x || !g->slots || !g->rows || !g->vals)
 		rc = -1;
 	for (int m = 0; m < g->pl->nmodels; m++)
 		g->price[m] = dollars(g->pl->gpu_price[m]);
@@ -587,6 +649,7 @@ static void release(cg *g)
 	free(g->items);
 	free(g->idx);
 	free(g->x);
+	free(g->slots);
 	free(g->rows);
 	free(g->vals);
 	free(g->geo_model);

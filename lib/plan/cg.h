@@ -53,8 +53,9 @@ int gs_kp_solve(const gs_kp *k, int *x, double *best, double *ub, long *nodes);
 #define GS_CG_MAX_REPLICAS 2000
 
 /* A lower bound of every plan of pl under c's candidate models, pinned
- * rules relaxed, and under robust placement its rule that some replicas
- * have a GPU alone kept (gs_robust_alone): the dual of the restricted
+ * rules relaxed, and under robust placement its rules that some replicas
+ * have a GPU alone (gs_robust_alone) and that some cap the replicas of
+ * any GPU they share (gs_robust_slots) kept: the dual of the restricted
  * master made feasible for every column by scaling each tenant's part, so
  * the bound is valid at every round whether or not the generation
  * converged. effort multiplies the rounds and search budgets. -1 when not

@@ -40,6 +40,20 @@ int gs_robust_alone(const gs_planner *pl, const gs_workload *w, int64_t comp, in
 	return 2 * w->memory_bytes > mem_cap || !gs_share_within(2 * comp, comp_cap);
 }
 
+int64_t gs_robust_slots(const gs_planner *pl, const gs_workload *w, int64_t comp,
+                        int64_t offer, int64_t cap)
+{
+	int64_t km, kc, k;
+	if (pl->placement != GS_PLACEMENT_ROBUST || pl->via_dra ||
+	    pl->frac_ts != GS_BACKEND_NONE || pl->frac_mps != GS_BACKEND_NONE ||
+	    w->spread != GS_SPREAD_NONE)
+		return 0;
+	km = w->memory_bytes > 0 && offer < INT64_MAX ? offer / w->memory_bytes : INT64_MAX;
+	kc = comp > 0 ? cap / comp : INT64_MAX;
+	k = km < kc ? km : kc;
+	return k >= 1 && w->replicas > k ? k : 0;
+}
+
 static int collect(const gs_planner *pl, const gs_gpu *g, int r, reach *v,
                    int n, int k)
 {

@@ -41,6 +41,18 @@ gs_worst gs_robust_worst(const gs_planner *pl, const gs_gpu *g, const int *reps,
 int gs_robust_alone(const gs_planner *pl, const gs_workload *w, int64_t comp, int64_t mem_cap,
                     int64_t comp_cap);
 
+/* Under robust placement (whose worst case fractions and DRA replace
+ * with rules of their own, as for gs_robust_alone), the most replicas a
+ * group holding one of w's (comp ppm of its GPU) may have, where w's own
+ * replicas force it: k slots hold min(replicas, k) of them, so up to
+ * `replicas` slots must fit k of w in offer bytes and cap ppm, and more
+ * slots all of them, which cannot be when the replicas exceed either
+ * limit. 0: no such limit (spread counts w once; offer INT64_MAX: the
+ * way caps memory per client). The bounds (bound.c, cg.c) count it: a
+ * group of k replicas gives each 1/k of its GPU, at least 1/most. */
+int64_t gs_robust_slots(const gs_planner *pl, const gs_workload *w, int64_t comp,
+                        int64_t offer, int64_t cap);
+
 /* Whether k copies of the largest of reps[0..n) and extra, by memory and
  * apart by compute, fit offer and the target: then so does any worst case,
  * found without sorting (the packer asks this in its innermost loop). */

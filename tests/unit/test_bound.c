@@ -8,11 +8,13 @@
  * default headroom of 10 %; the device plugin splits all 23,034 among MPS
  * clients.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "testutil.h"
 #include "tu_planner.h"
+#include "plan/cg.h"
 #include "plan/robust.h"
 #include "scenario/scenario.h"
 
@@ -101,6 +103,38 @@ static void test_robust_slots(void **state)
 	gs_scenario_free(s);
 }
 
+/* The relaxation prices a filling by its slots too. Robust, a GPU holds
+ * 3 of seven 6 GiB replicas at most, and so at most 3 replicas in all
+ * once it holds one: the 1 GiB replica joins two of them, and the
+ * fillings {a, a, a} and {a, a, b} cover all eight in 8/3 GPUs of
+ * $0.8048/h (the plan takes 3). Pinned, {a, a, a, b} fits (19,456 of
+ * 20,230.2 MiB): 7/3. */
+#define EIGHT "version: 1\ninstances: [g6.xlarge]\nplacement: %s\nworkloads:\n" \
+	"  - {name: a, kind: batch, replicas: 7, gpuMemory: 6GiB, compute: 5%%}\n" \
+	"  - {name: b, kind: batch, gpuMemory: 1GiB, compute: 5%%}\n"
+
+static gs_micros relaxation_of(const char *placement)
+{
+	char text[256];
+	gs_scenario *s;
+	tu_planned t;
+	gs_micros v;
+	snprintf(text, sizeof text, EIGHT, placement);
+	s = tu_scenario(cat, "t.yaml", text);
+	tu_planned_open(&t, s);
+	v = gs_cg_bound(&t.pl, &t.c, 1);
+	tu_planned_close(&t);
+	gs_scenario_free(s);
+	return v;
+}
+
+static void test_robust_relaxation(void **state)
+{
+	(void)state;
+	assert_int_equal(relaxation_of("robust"), 2146133);
+	assert_int_equal(relaxation_of("pinned"), 1877866);
+}
+
 /* ---- the bound against robust optima found by brute force ---------------- */
 
 #define MOST 7
@@ -115,6 +149,12 @@ static int group_fits(const gs_planner *pl, const gs_gpu *g, const int *reps, in
 	gs_worst w;
 	if (n == 1)
 		return pl->reps[reps[0]].w->memory_bytes <= gs_usable_bytes(g);
+	/* Two replicas of a spread workload never share a GPU. */
+	for (int i = 0; i < n; i++)
+		for (int j = i + 1; j < n; j++)
+			if (pl->reps[reps[i]].wi == pl->reps[reps[j]].wi &&
+			    pl->reps[reps[i]].w->spread != GS_SPREAD_NONE)
+				return 0;
 	for (int i = 0; i < n; i++)
 		if (pl->reps[reps[i]].headroom > room)
 			room = pl->reps[reps[i]].headroom;
@@ -159,41 +199,51 @@ static int fewest_gpus(const gs_planner *pl, const gs_gpu *g, int n)
 	return best;
 }
 
-/* Seeded fleets of up to 7 batch replicas of two or three workloads on
- * one-GPU L4 nodes: the bound never exceeds the robust optimum, which the
- * plan never undercuts (the brute force knows every rule that binds
- * them), and the slots raise it above the pinned bound on some. */
+/* Seeded fleets of up to 7 batch replicas of two or three workloads
+ * (some spread) on one-GPU L4 nodes: neither the volume bound nor the
+ * linear relaxation (cg.c) exceeds the robust optimum, which the plan
+ * never undercuts (the brute force knows every rule that binds them);
+ * the slots raise the volume bound above the pinned one on 25, and the
+ * relaxation, pricing fillings by their slots, is above the robust
+ * volume bound on 178. */
 static void test_robust_bound_valid(void **state)
 {
 	static const int gib[] = { 2, 3, 5, 6, 8, 10, 12 };
 	static const int pct[] = { 5, 10, 20, 30, 45 };
 	uint64_t x = 0x5107u;
-	int raised = 0;
+	int raised = 0, cg_raised = 0;
 	(void)state;
 	for (int round = 0; round < 200; round++) {
 		char text[1024], doc[1024];
 		int nw = 2 + tu_below(&x, 2), left = MOST, len;
 		tu_planned t;
 		gs_scenario *s;
-		gs_micros opt, bound;
+		gs_micros opt, bound, relaxed;
 		len = snprintf(text, sizeof text, "version: 1\ninstances: [g6.xlarge]\n"
 		                                  "placement: %%s\nworkloads:\n");
 		for (int w = 0; w < nw; w++) {
 			int n = 1 + tu_below(&x, w == nw - 1 ? left : left - (nw - 1 - w));
 			n = n > 4 ? 4 : n;
+			/* One draw after another: the order of a call's arguments
+			 * is the compiler's. */
+			int spread = tu_below(&x, 4) == 0, mem = gib[tu_below(&x, 7)];
+			int comp = pct[tu_below(&x, 5)];
 			left -= n;
 			len += snprintf(text + len, sizeof text - (size_t)len,
-			                "  - {name: w%d, kind: batch, replicas: %d, "
+			                "  - {name: w%d, kind: batch, replicas: %d, spread: %s, "
 			                "gpuMemory: %dGiB, compute: %d%%%%}\n",
-			                w, n, gib[tu_below(&x, 7)], pct[tu_below(&x, 5)]);
+			                w, n, spread ? "gpu" : "none", mem, comp);
 		}
 		snprintf(doc, sizeof doc, text, "robust");
 		s = tu_scenario(cat, "t.yaml", doc);
 		tu_planned_open(&t, s);
 		opt = (gs_micros)fewest_gpus(&t.pl, t.pl.models[0], t.pl.nreps) * 804800;
 		bound = gs_volume_bound(&t.pl, &t.c);
+		relaxed = gs_cg_bound(&t.pl, &t.c, 1);
 		tu_planned_close(&t);
 		assert_true(bound <= opt);
+		assert_true(relaxed <= opt);
+		cg_raised += relaxed > bound;
 		{
 			gs_plan *p = tu_plan(s);
 			assert_true(gs_plan_summary_get(p)->after_per_hour >= opt);
@@ -205,7 +255,8 @@ static void test_robust_bound_valid(void **state)
 		raised += bound > tu_volume_of(s);
 		gs_scenario_free(s);
 	}
-	assert_int_equal(raised, 29);
+	assert_int_equal(raised, 25);
+	assert_int_equal(cg_raised, 178);
 }
 
 int main(void)
@@ -214,6 +265,7 @@ int main(void)
 		cmocka_unit_test(test_headroom_counts),
 		cmocka_unit_test(test_mps_split_keeps_it_valid),
 		cmocka_unit_test(test_robust_slots),
+		cmocka_unit_test(test_robust_relaxation),
 		cmocka_unit_test(test_robust_bound_valid),
 	};
 	return cmocka_run_group_tests(tests, tu_catalog_setup, tu_catalog_teardown);
