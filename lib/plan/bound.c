@@ -35,6 +35,8 @@
 /* Weights tried per model, and rounds over the models. */
 #define STEPS 10
 #define ROUNDS 3
+/* Rounds over the models of the slot shares' weights, at most. */
+#define MU_ROUNDS 8
 
 /* The plain form, another valid bound that the MIG shares can undercut:
  * the larger of the replicas' cheapest memory over usable memory, and of
@@ -260,14 +262,21 @@ static int any_slots(const vol *v)
 	return 0;
 }
 
-/* The slot shares' weights, model by model, from the bound `now`. */
+/* The slot shares' weights, model by model, from the bound `now`, round
+ * after round while one raises it: coordinate by coordinate it climbs
+ * slowly (fleet.py's heterogeneous 10,000 replicas: 4.4 % in 3 rounds,
+ * 4.8 % in 5, where it stops). */
 static double search_mu(vol *v, double now)
 {
 	if (!any_slots(v))
 		return now;
-	for (int round = 0; round < ROUNDS; round++)
+	for (int round = 0; round < MU_ROUNDS; round++) {
+		double was = now;
 		for (int m = 0; m < v->nm; m++)
 			now = tune_mu(v, m, now);
+		if (now <= was)
+			break;
+	}
 	return now;
 }
 
