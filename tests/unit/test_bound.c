@@ -27,24 +27,42 @@ TU_CATALOG_GROUP(cat)
 #define THREE "version: 1\ninstances: [g6.xlarge]\nplacement: pinned\n%s" \
 	"workloads:\n  - {name: a, replicas: 3, gpuMemory: 6GiB, compute: 5%%}\n"
 
-static void test_headroom_counts(void **state)
+/* The plan of the file made of fmt and arg, its cost; and its volume
+ * bound. */
+static gs_micros plan_cost(const char *fmt, const char *arg)
 {
-	char text[256];
+	char text[512];
 	gs_scenario *s;
 	gs_plan *p;
-	(void)state;
-	snprintf(text, sizeof text, THREE, "");
+	gs_micros cost;
+	snprintf(text, sizeof text, fmt, arg);
 	s = tu_scenario(cat, "t.yaml", text);
 	p = tu_plan(s);
-	assert_int_equal(gs_plan_summary_get(p)->after_per_hour, 804800);
-	assert_int_equal(tu_volume_of(s), 733263);
+	cost = gs_plan_summary_get(p)->after_per_hour;
 	gs_plan_free(p);
 	gs_scenario_free(s);
-	/* Without headroom the usable memory is offered: 18,432 / 22,478. */
-	snprintf(text, sizeof text, THREE, "memoryHeadroom: 0%\n");
+	return cost;
+}
+
+static gs_micros volume_of(const char *fmt, const char *arg)
+{
+	char text[512];
+	gs_scenario *s;
+	gs_micros v;
+	snprintf(text, sizeof text, fmt, arg);
 	s = tu_scenario(cat, "t.yaml", text);
-	assert_int_equal(tu_volume_of(s), 659937);
+	v = tu_volume_of(s);
 	gs_scenario_free(s);
+	return v;
+}
+
+static void test_headroom_counts(void **state)
+{
+	(void)state;
+	assert_int_equal(plan_cost(THREE, ""), 804800);
+	assert_int_equal(volume_of(THREE, ""), 733263);
+	/* Without headroom the usable memory is offered: 18,432 / 22,478. */
+	assert_int_equal(volume_of(THREE, "memoryHeadroom: 0%\n"), 659937);
 }
 
 /* Under targetUtilization 100 %, latency-critical inference at 50 % may
@@ -86,21 +104,10 @@ static void test_mps_split_keeps_it_valid(void **state)
 
 static void test_robust_slots(void **state)
 {
-	char text[256];
-	gs_scenario *s;
-	gs_plan *p;
 	(void)state;
-	snprintf(text, sizeof text, SEVEN, "robust");
-	s = tu_scenario(cat, "t.yaml", text);
-	p = tu_plan(s);
-	assert_int_equal(gs_plan_summary_get(p)->after_per_hour, 2414400);
-	assert_int_equal(tu_volume_of(s), 1877866);
-	gs_plan_free(p);
-	gs_scenario_free(s);
-	snprintf(text, sizeof text, SEVEN, "pinned");
-	s = tu_scenario(cat, "t.yaml", text);
-	assert_int_equal(tu_volume_of(s), 1710948);
-	gs_scenario_free(s);
+	assert_int_equal(plan_cost(SEVEN, "robust"), 2414400);
+	assert_int_equal(volume_of(SEVEN, "robust"), 1877866);
+	assert_int_equal(volume_of(SEVEN, "pinned"), 1710948);
 }
 
 /* The relaxation prices a filling by its slots too. Robust, a GPU holds

@@ -7,7 +7,6 @@
  * node's price, idle GPUs are GPUs without assignments, a tenant named is
  * on the same GPU.
  */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -616,41 +615,6 @@ static void test_mig_or_mps(void **state)
 	drop(&x);
 }
 
-/* The plan's reasons quote what the plan that stands left out. On the
- * bench's 300 replicas under robust placement the second start (each
- * workload on its cheapest model, $171.70/h) stands; it never had MIG
- * and MPS at once. The third start, built after it, had both, kept MPS
- * ($172.20/h) and lost, and the reasons quoted its choice and the cost of
- * its plan with MIG ($172.61/h), on an A10G, which has no MIG at all. */
-static void test_left_out_of_the_plan(void **state)
-{
-	FILE *f = fopen("fixtures/unit/mixed-300.yaml", "rb");
-	char *text = calloc(1, 1 << 16), *at;
-	planned x;
-	(void)state;
-	assert_non_null(f);
-	assert_non_null(text);
-	assert_true(fread(text, 1, (1 << 16) - 1, f) > 0);
-	fclose(f);
-	at = strstr(text, "placement: pinned");
-	assert_non_null(at);
-	memcpy(at, "placement: robust", strlen("placement: robust"));
-	x = make(text);
-	free(text);
-	expect_why(x.p, "w0000000",
-	           "MPS on A10G, 2 clients (31% compute, 2.50 GiB): time-slicing is ruled out "
-	           "(latency-critical inference at 59% of T4 >= 50%); the device plugin's "
-	           "split, 50% of threads and 11.24 GiB per client, holds it; rejected: MIG "
-	           "(A10G has no MIG), dedicated ($3.16/h instead of $2.50/h with its share of "
-	           "idle), T4 (+$0.14/h if moved alone)");
-	for (size_t i = 0; i < gs_plan_workload_count(x.p); i++) {
-		const gs_plan_workload *w = gs_plan_workload_at(x.p, i);
-		assert_int_equal(gs_plan_decision_at(x.p, i)->left_out, GS_STRATEGY_DEDICATED);
-		assert_null(strstr(w->why, "this plan has no MIG"));
-	}
-	drop(&x);
-}
-
 /* MPS under DRA: the limits per claim stated are the records'. */
 static void test_dra(void **state)
 {
@@ -770,7 +734,6 @@ int main(void)
 		cmocka_unit_test(test_fault),
 		cmocka_unit_test(test_spread),
 		cmocka_unit_test(test_mig_or_mps),
-		cmocka_unit_test(test_left_out_of_the_plan),
 		cmocka_unit_test(test_memory_alone),
 		cmocka_unit_test(test_dra),
 		cmocka_unit_test(test_spare),
