@@ -142,7 +142,7 @@ static void test_robust_relaxation(void **state)
 	assert_int_equal(relaxation_of("pinned"), 1877866);
 }
 
-/* ---- the bound against robust optima found by brute force ---------------- */
+/* ---- the bounds against robust optima found by brute force --------------- */
 
 #define MOST 7
 
@@ -170,9 +170,30 @@ static int group_fits(const gs_planner *pl, const gs_gpu *g, const int *reps, in
 	       w.comp <= pl->target;
 }
 
+/* The packer's own rule for the same question (gs_can_join, time-sliced
+ * or by MPS where a replica may not be time-sliced), asked one replica
+ * after another: a group's rules only tighten as it grows, so its every
+ * order passes when the whole group may share. */
+static int joins(const gs_planner *pl, const gs_gpu *g, const int *reps, int n)
+{
+	gs_group gr;
+	int ok;
+	if (n == 1)
+		return pl->reps[reps[0]].w->memory_bytes <= gs_usable_bytes(g);
+	memset(&gr, 0, sizeof gr);
+	gr.tenant = pl->reps[reps[0]].tenant;
+	ok = gs_group_join(pl, g, &gr, reps[0]) == 0;
+	for (int i = 1; ok && i < n; i++)
+		ok = gs_can_join(pl, g, &gr, reps[i]) && gs_group_join(pl, g, &gr, reps[i]) == 0;
+	free(gr.reps);
+	return ok;
+}
+
+typedef int (*fits_fn)(const gs_planner *pl, const gs_gpu *g, const int *reps, int n);
+
 /* The fewest GPUs any partition of the n replicas into groups that fit
  * takes: every restricted growth string of n. */
-static int fewest_gpus(const gs_planner *pl, const gs_gpu *g, int n)
+static int fewest_gpus(const gs_planner *pl, const gs_gpu *g, int n, fits_fn fits)
 {
 	int block[MOST] = { 0 }, best = n, done = 0;
 	while (!done) {
@@ -184,7 +205,7 @@ static int fewest_gpus(const gs_planner *pl, const gs_gpu *g, int n)
 			for (int i = 0; i < n; i++)
 				if (block[i] == b)
 					reps[k++] = i;
-			ok = group_fits(pl, g, reps, k);
+			ok = fits(pl, g, reps, k);
 		}
 		if (ok && nb < best)
 			best = nb;
@@ -206,64 +227,110 @@ static int fewest_gpus(const gs_planner *pl, const gs_gpu *g, int n)
 	return best;
 }
 
-/* Seeded fleets of up to 7 batch replicas of two or three workloads
- * (some spread) on one-GPU L4 nodes: neither the volume bound nor the
- * linear relaxation (cg.c) exceeds the robust optimum, which the plan
- * never undercuts (the brute force knows every rule that binds them);
- * the slots raise the volume bound above the pinned one on 25, and the
- * relaxation, pricing fillings by their slots, is above the robust
- * volume bound on 178. */
-static void test_robust_bound_valid(void **state)
+/* A seeded fleet of up to 7 replicas of two or three workloads (some
+ * spread; with `critical`, some latency-critical inference, which MPS
+ * shares where over 50 % of compute rules time-slicing out) on one-GPU
+ * L4 nodes, as a format with the placement's %s. */
+static void fleet_text(uint64_t *x, int critical, char *text, size_t size)
 {
 	static const int gib[] = { 2, 3, 5, 6, 8, 10, 12 };
-	static const int pct[] = { 5, 10, 20, 30, 45 };
-	uint64_t x = 0x5107u;
-	int raised = 0, cg_raised = 0;
-	(void)state;
+	static const int pct[] = { 5, 10, 20, 30, 45, 55 };
+	int nw = 2 + tu_below(x, 2), left = MOST;
+	size_t len = (size_t)snprintf(text, size, "version: 1\ninstances: [g6.xlarge]\n"
+	                                          "placement: %%s\nworkloads:\n");
+	for (int w = 0; w < nw; w++) {
+		int n = 1 + tu_below(x, w == nw - 1 ? left : left - (nw - 1 - w));
+		/* One draw after another: the order of a call's arguments is
+		 * the compiler's. */
+		int spread = tu_below(x, 4) == 0, mem = gib[tu_below(x, 7)];
+		int comp = pct[tu_below(x, critical ? 6 : 5)];
+		const char *kind = critical && tu_below(x, 2) == 0
+		                   ? "kind: inference, latency: critical" : "kind: batch";
+		n = n > 4 ? 4 : n;
+		left -= n;
+		len += (size_t)snprintf(text + len, size - len,
+		                        "  - {name: w%d, %s, replicas: %d, spread: %s, "
+		                        "gpuMemory: %dGiB, compute: %d%%%%}\n",
+		                        w, kind, n, spread ? "gpu" : "none", mem, comp);
+	}
+}
+
+typedef struct brute {
+	int raised;    /* the robust volume bound above the pinned one */
+	int cg_raised; /* the relaxation above the robust volume bound */
+	int mps;       /* fleets with a replica that only MPS may share */
+} brute;
+
+/* 200 such fleets: neither the volume bound nor the linear relaxation
+ * (cg.c) exceeds the robust optimum found by fits, which the plan never
+ * undercuts (the brute force knows every rule that binds them: checked
+ * on 50 of them). */
+static brute brute_force(uint64_t seed, int critical, fits_fn fits)
+{
+	brute b = { 0, 0, 0 };
+	uint64_t x = seed;
 	for (int round = 0; round < 200; round++) {
 		char text[1024], doc[1024];
-		int nw = 2 + tu_below(&x, 2), left = MOST, len;
 		tu_planned t;
 		gs_scenario *s;
+		gs_plan *p;
 		gs_micros opt, bound, relaxed;
-		len = snprintf(text, sizeof text, "version: 1\ninstances: [g6.xlarge]\n"
-		                                  "placement: %%s\nworkloads:\n");
-		for (int w = 0; w < nw; w++) {
-			int n = 1 + tu_below(&x, w == nw - 1 ? left : left - (nw - 1 - w));
-			n = n > 4 ? 4 : n;
-			/* One draw after another: the order of a call's arguments
-			 * is the compiler's. */
-			int spread = tu_below(&x, 4) == 0, mem = gib[tu_below(&x, 7)];
-			int comp = pct[tu_below(&x, 5)];
-			left -= n;
-			len += snprintf(text + len, sizeof text - (size_t)len,
-			                "  - {name: w%d, kind: batch, replicas: %d, spread: %s, "
-			                "gpuMemory: %dGiB, compute: %d%%%%}\n",
-			                w, n, spread ? "gpu" : "none", mem, comp);
-		}
+		fleet_text(&x, critical, text, sizeof text);
 		snprintf(doc, sizeof doc, text, "robust");
 		s = tu_scenario(cat, "t.yaml", doc);
 		tu_planned_open(&t, s);
-		opt = (gs_micros)fewest_gpus(&t.pl, t.pl.models[0], t.pl.nreps) * 804800;
+		opt = (gs_micros)fewest_gpus(&t.pl, t.pl.models[0], t.pl.nreps, fits) * 804800;
 		bound = gs_volume_bound(&t.pl, &t.c);
 		relaxed = gs_cg_bound(&t.pl, &t.c, 1);
+		for (int r = 0; r < t.pl.nreps; r++)
+			if (t.pl.reps[r].no_ts) {
+				b.mps++;
+				break;
+			}
 		tu_planned_close(&t);
 		assert_true(bound <= opt);
 		assert_true(relaxed <= opt);
-		cg_raised += relaxed > bound;
-		{
-			gs_plan *p = tu_plan(s);
+		b.cg_raised += relaxed > bound;
+		/* Every fourth: a plan is the test's dearest step, under
+		 * valgrind most of its time. */
+		if (round % 4 == 0) {
+			p = tu_plan(s);
 			assert_true(gs_plan_summary_get(p)->after_per_hour >= opt);
 			gs_plan_free(p);
 		}
 		gs_scenario_free(s);
 		snprintf(doc, sizeof doc, text, "pinned");
 		s = tu_scenario(cat, "t.yaml", doc);
-		raised += bound > tu_volume_of(s);
+		b.raised += bound > tu_volume_of(s);
 		gs_scenario_free(s);
 	}
-	assert_int_equal(raised, 25);
-	assert_int_equal(cg_raised, 178);
+	return b;
+}
+
+/* Batch fleets against the robust rule written out plainly (group_fits):
+ * the slots raise the volume bound above the pinned one on 25, and the
+ * relaxation, pricing fillings by their slots, is above the robust volume
+ * bound on 178. */
+static void test_robust_bound_valid(void **state)
+{
+	brute b = brute_force(0x5107u, 0, group_fits);
+	(void)state;
+	assert_int_equal(b.raised, 25);
+	assert_int_equal(b.cg_raised, 178);
+	assert_int_equal(b.mps, 0);
+}
+
+/* Fleets with latency-critical inference against the packer's rule,
+ * MPS's split and its worst case of compute included: 35 of them have a
+ * replica only MPS may share; the slots raise the volume bound on 42, the
+ * relaxation is above it on 162. */
+static void test_robust_bound_valid_mps(void **state)
+{
+	brute b = brute_force(0x3a11u, 1, joins);
+	(void)state;
+	assert_int_equal(b.raised, 42);
+	assert_int_equal(b.cg_raised, 162);
+	assert_int_equal(b.mps, 35);
 }
 
 int main(void)
@@ -274,6 +341,7 @@ int main(void)
 		cmocka_unit_test(test_robust_slots),
 		cmocka_unit_test(test_robust_relaxation),
 		cmocka_unit_test(test_robust_bound_valid),
+		cmocka_unit_test(test_robust_bound_valid_mps),
 	};
 	return cmocka_run_group_tests(tests, tu_catalog_setup, tu_catalog_teardown);
 }
