@@ -34,7 +34,8 @@ static share in_mig(const gs_planner *pl, const gs_workload *w, int64_t room, co
 	double ms = (double)p->memory_slices / g->mig_slots;
 	double cs = (double)p->compute_slices / g->mig_compute_slices;
 	double part = (double)p->sm_count / g->sm_count;
-	double comp = (double)gs_workload_compute_on(w, g) / GS_PPM;
+	int64_t ppm = gs_workload_compute_on(w, g);
+	double comp = (double)ppm / GS_PPM;
 	double target = (double)pl->target / GS_PPM;
 	int64_t cap = (int64_t)p->sm_count * GS_PPM / g->sm_count * pl->target / GS_PPM;
 	int64_t offer = tight ? gs_memory_offer(g, p, GS_STRATEGY_TIME_SLICING, room)
@@ -43,8 +44,8 @@ static share in_mig(const gs_planner *pl, const gs_workload *w, int64_t room, co
 	 * GPU's instances add up to at most its own. */
 	share s = { ms, cs, ms };
 	if (may_share && comp <= target * part && w->memory_bytes <= offer &&
-	    !gs_robust_alone(pl, w, gs_workload_compute_on(w, g), p->memory_mib << 20, cap)) {
-		int64_t k = gs_robust_slots(pl, w, gs_workload_compute_on(w, g), offer, cap);
+	    !gs_robust_alone(pl, w, ppm, p->memory_mib << 20, cap)) {
+		int64_t k = gs_robust_slots(pl, w, ppm, offer, cap);
 		s.a = ms * (double)w->memory_bytes / (double)offer;
 		s.b = cs * comp / (target * part);
 		s.t = k ? ms / (double)k : 0;

@@ -46,7 +46,8 @@ typedef struct gs_filler {
 	long checks;    /* rule checks left */
 	long scans;     /* GPUs looked at left */
 	gs_spot_saved *log; /* the joins made, to undo */
-	int nlog, caplog;
+	int nlog;
+	size_t caplog;
 } gs_filler;
 
 /* The GPU of spot s. */

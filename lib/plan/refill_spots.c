@@ -125,14 +125,8 @@ int gs_spot_join(gs_filler *f, int s, int r)
 {
 	gs_pgpu *pg = gs_spot_gpu(f, s);
 	gs_group *gr = &pg->g[0];
-	if (f->nlog == f->caplog) {
-		int ncap = f->caplog ? f->caplog * 2 : 64;
-		gs_spot_saved *p = realloc(f->log, (size_t)ncap * sizeof *p);
-		if (!p)
-			return -1;
-		f->log = p;
-		f->caplog = ncap;
-	}
+	if (gs_grow(&f->log, &f->caplog, (size_t)f->nlog + 1, sizeof *f->log) < 0)
+		return -1;
 	f->log[f->nlog++] = (gs_spot_saved){ s, gr->n, gr->no_ts, gr->mem, gr->comp, gr->headroom };
 	if (gs_group_join(f->pl, pg->model, gr, r) < 0)
 		return -1;
