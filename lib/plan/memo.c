@@ -18,13 +18,21 @@ struct gs_memo {
 	entry **slot;
 	size_t cap, n, bytes; /* cap: a power of two, or 0 */
 	size_t max;           /* what it may hold before it starts again */
+	const gs_memo *under; /* read where this one misses, or NULL */
 };
 
 gs_memo *gs_memo_new(size_t max_bytes)
 {
+	return gs_memo_new_over(NULL, max_bytes);
+}
+
+gs_memo *gs_memo_new_over(const gs_memo *under, size_t max_bytes)
+{
 	gs_memo *m = calloc(1, sizeof(gs_memo));
-	if (m)
+	if (m) {
 		m->max = max_bytes;
+		m->under = under;
+	}
 	return m;
 }
 
@@ -72,10 +80,11 @@ static size_t find(const gs_memo *m, uint64_t h, const int64_t *key, int nkey)
 const int64_t *gs_memo_get(const gs_memo *m, const int64_t *key, int nkey, int *nval,
                            long *extra)
 {
-	const entry *e;
-	if (!m || !m->cap)
-		return NULL;
-	e = m->slot[find(m, hash_of(key, nkey), key, nkey)];
+	const entry *e = NULL;
+	uint64_t h = hash_of(key, nkey);
+	for (; m && !e; m = m->under)
+		if (m->cap)
+			e = m->slot[find(m, h, key, nkey)];
 	if (!e)
 		return NULL;
 	*nval = e->nval;
@@ -100,21 +109,38 @@ static int grow(gs_memo *m)
 	return 0;
 }
 
-void gs_memo_put(gs_memo *m, const int64_t *key, int nkey, const int64_t *val, int nval,
-                 long extra)
+static size_t size_of(int nkey, int nval)
 {
-	size_t words = (size_t)nkey + (size_t)nval, size = sizeof(entry) + words * sizeof *key;
-	uint64_t h = hash_of(key, nkey);
-	entry *e;
-	size_t i;
-	if (!m)
-		return;
+	return sizeof(entry) + ((size_t)nkey + (size_t)nval) * sizeof(int64_t);
+}
+
+/* The slot where an entry of key (hash h) and size bytes goes, making
+ * room first; or NULL when it is there already or out of memory. */
+static entry **room(gs_memo *m, uint64_t h, const int64_t *key, int nkey, size_t size)
+{
+	entry **at;
 	if (m->bytes + size + m->cap * sizeof *m->slot > m->max)
 		forget(m);
 	if ((m->n + 1) * 2 > m->cap && grow(m) < 0)
-		return;
-	i = find(m, h, key, nkey);
-	if (m->slot[i] || !(e = malloc(size)))
+		return NULL;
+	at = &m->slot[find(m, h, key, nkey)];
+	return *at ? NULL : at;
+}
+
+static void hold(gs_memo *m, entry **at, entry *e, size_t size)
+{
+	*at = e;
+	m->n++;
+	m->bytes += size;
+}
+
+void gs_memo_put(gs_memo *m, const int64_t *key, int nkey, const int64_t *val, int nval,
+                 long extra)
+{
+	size_t size = size_of(nkey, nval);
+	uint64_t h = hash_of(key, nkey);
+	entry *e, **at;
+	if (!m || !(at = room(m, h, key, nkey, size)) || !(e = malloc(size)))
 		return;
 	e->hash = h;
 	e->nkey = nkey;
@@ -122,7 +148,22 @@ void gs_memo_put(gs_memo *m, const int64_t *key, int nkey, const int64_t *val, i
 	e->extra = extra;
 	memcpy(e->words, key, (size_t)nkey * sizeof *key);
 	memcpy(e->words + nkey, val, (size_t)nval * sizeof *val);
-	m->slot[i] = e;
-	m->n++;
-	m->bytes += size;
+	hold(m, at, e, size);
+}
+
+void gs_memo_absorb(gs_memo *m, gs_memo *from)
+{
+	for (size_t i = 0; m && from && i < from->cap; i++) {
+		entry *e = from->slot[i], **at;
+		size_t size;
+		if (!e)
+			continue;
+		from->slot[i] = NULL;
+		size = size_of(e->nkey, e->nval);
+		if ((at = room(m, e->hash, e->words, e->nkey, size)))
+			hold(m, at, e, size);
+		else
+			free(e);
+	}
+	gs_memo_free(from);
 }

@@ -240,7 +240,7 @@ static int64_t *bought_key(const gs_planner *pl, const gs_shop *sh, const gs_pgp
 	if (words > INT32_MAX || !(k = malloc(words * sizeof *k)))
 		return NULL;
 	k[at++] = MEMO_BOUGHT;
-	k[at++] = (int64_t)(intptr_t)sh;
+	k[at++] = gs_shop_key(sh);
 	k[at++] = key;
 	k[at++] = n;
 	k[at++] = pl->target;

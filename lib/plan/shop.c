@@ -36,6 +36,32 @@ void gs_shop_release(gs_shop *sh)
 	memset(sh, 0, sizeof *sh);
 }
 
+int gs_shop_copy(gs_shop *to, const gs_shop *from)
+{
+	size_t n = from->known >= 0 ? (size_t)from->known + 1 : 0;
+	*to = *from;
+	to->origin = from->origin ? from->origin : from;
+	to->memo = NULL;
+	to->choice = NULL;
+	to->known = -1;
+	if (n == 0)
+		return 0;
+	if (!(to->memo = malloc(n * sizeof *to->memo)) ||
+	    !(to->choice = malloc(n * sizeof *to->choice))) {
+		gs_shop_release(to);
+		return -1;
+	}
+	memcpy(to->memo, from->memo, n * sizeof *to->memo);
+	memcpy(to->choice, from->choice, n * sizeof *to->choice);
+	to->known = from->known;
+	return 0;
+}
+
+int64_t gs_shop_key(const gs_shop *sh)
+{
+	return (int64_t)(intptr_t)(sh->origin ? sh->origin : sh);
+}
+
 static int less(gs_buy a, gs_buy b)
 {
 	if (a.cost != b.cost)

@@ -28,6 +28,10 @@ typedef struct gs_shop {
 	gs_buy *memo;    /* memo[x]: best way to get >= x GPUs */
 	int *choice;     /* memo's last instance bought */
 	int known;       /* memo is filled for 0..known */
+	/* The shop this one copies (gs_shop_copy), NULL when it is none: the
+	 * planner's memo names a shop by its original, so that a copy on
+	 * another thread finds what the original computed (fork.h). */
+	const struct gs_shop *origin;
 } gs_shop;
 
 /* The instances of model g with CPUs of `arch` that scenario s may buy
@@ -35,6 +39,11 @@ typedef struct gs_shop {
 int gs_shop_init(gs_shop *sh, const gs_scenario *s, const char *cloud, const gs_gpu *g,
                  gs_arch arch);
 void gs_shop_release(gs_shop *sh);
+/* to becomes a copy of from with a memo of its own; -1 when out of
+ * memory (to is then empty). Release each. */
+int gs_shop_copy(gs_shop *to, const gs_shop *from);
+/* What names shop sh in a memo key: its original's address. */
+int64_t gs_shop_key(const gs_shop *sh);
 /* Fills memo up to n; returns the best buy or cost -1 when no instance
  * sells this model. */
 int gs_shop_best(gs_shop *sh, int n, gs_buy *out);

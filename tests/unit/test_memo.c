@@ -1,6 +1,8 @@
 /*
  * test_memo.c - the planner's memo (plan/memo.h): a value comes back only
- * under its whole key, with its count, through growth of the table.
+ * under its whole key, with its count, through growth of the table; a
+ * memo over another reads it and leaves it as it was, and hands its own
+ * entries over whole.
  */
 #include <stdint.h>
 
@@ -98,6 +100,92 @@ static void test_no_memo(void **state)
 	gs_memo_free(NULL);
 }
 
+/* The value of key {k} in m: its first word, or -1 when missing. */
+static int64_t value_of(const gs_memo *m, int64_t k, long *extra)
+{
+	int n = 0;
+	const int64_t *got = gs_memo_get(m, &k, 1, &n, extra);
+	return got ? got[0] : -1;
+}
+
+/* A copy of the planner on another thread reads its parent's memo and
+ * writes its own: what the parent holds is found through it, what it
+ * stores is not in the parent, and its own entry wins over the parent's. */
+static void test_over_another(void **state)
+{
+	gs_memo *under = gs_memo_new((size_t)1 << 20), *m;
+	int64_t k1 = 1, k2 = 2, v = 10;
+	long extra = 0;
+	(void)state;
+	gs_memo_put(under, &k1, 1, &v, 1, 3);
+	m = gs_memo_new_over(under, (size_t)1 << 20);
+	assert_int_equal(value_of(m, 1, &extra), 10);
+	assert_int_equal(extra, 3);
+	v = 20;
+	gs_memo_put(m, &k2, 1, &v, 1, 4);
+	assert_int_equal(value_of(m, 2, &extra), 20);
+	assert_int_equal(value_of(under, 2, &extra), -1);
+	v = 30;
+	gs_memo_put(m, &k1, 1, &v, 1, 5);
+	assert_int_equal(value_of(m, 1, &extra), 30);
+	assert_int_equal(extra, 5);
+	assert_int_equal(value_of(under, 1, &extra), 10);
+	gs_memo_free(m);
+	assert_int_equal(value_of(under, 1, &extra), 10);
+	gs_memo_free(under);
+}
+
+/* The copy's entries join its parent's when its work is taken; where
+ * both hold a key, the parent's stays (both computed the same). */
+static void test_absorb(void **state)
+{
+	gs_memo *m = gs_memo_new((size_t)1 << 20), *from = gs_memo_new((size_t)1 << 20);
+	long extra = 0;
+	(void)state;
+	for (int64_t k = 0; k < 3000; k++) {
+		int64_t v = k * 2;
+		gs_memo_put(k < 1500 ? m : from, &k, 1, &v, 1, (long)k);
+	}
+	{
+		int64_t k = 7, v = -7;
+		gs_memo_put(from, &k, 1, &v, 1, 0);
+	}
+	gs_memo_absorb(m, from);
+	for (int64_t k = 0; k < 3000; k++) {
+		assert_int_equal(value_of(m, k, &extra), k * 2);
+		assert_int_equal(extra, (long)k);
+	}
+	/* Into no memo (out of memory), the entries are freed. */
+	from = gs_memo_new((size_t)1 << 20);
+	{
+		int64_t k = 1, v = 1;
+		gs_memo_put(from, &k, 1, &v, 1, 0);
+	}
+	gs_memo_absorb(NULL, from);
+	gs_memo_absorb(m, NULL);
+	gs_memo_free(m);
+}
+
+/* Absorbing beyond the limit starts the memo again, as a put does: some
+ * of what it took is there, not all. */
+static void test_absorb_over_its_limit(void **state)
+{
+	gs_memo *m = gs_memo_new((size_t)64 << 10), *from = gs_memo_new((size_t)1 << 20);
+	int64_t val[30] = { 0 };
+	long extra = 0;
+	int found = 0;
+	(void)state;
+	for (int64_t k = 0; k < 400; k++) {
+		val[0] = k;
+		gs_memo_put(from, &k, 1, val, 30, 0);
+	}
+	gs_memo_absorb(m, from);
+	for (int64_t k = 0; k < 400; k++)
+		found += value_of(m, k, &extra) == k;
+	assert_true(found > 0 && found < 400);
+	gs_memo_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -105,6 +193,9 @@ int main(void)
 		cmocka_unit_test(test_grows),
 		cmocka_unit_test(test_forgets_over_its_limit),
 		cmocka_unit_test(test_no_memo),
+		cmocka_unit_test(test_over_another),
+		cmocka_unit_test(test_absorb),
+		cmocka_unit_test(test_absorb_over_its_limit),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
