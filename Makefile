@@ -17,7 +17,8 @@ STD = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 WARN = -Wall -Wextra -Wpedantic -Werror
 # COIN-OR CBC solves the optimiser's programs (lib/plan/milp.c, its one seam).
 DEPS_CFLAGS = $(shell $(PKG_CONFIG) --cflags yaml-0.1 libcjson cbc)
-DEPS_LIBS = $(shell $(PKG_CONFIG) --libs yaml-0.1 libcjson cbc)
+# The planner builds on both cores (lib/plan/fork.c).
+DEPS_LIBS = $(shell $(PKG_CONFIG) --libs yaml-0.1 libcjson cbc) -pthread
 RL_LIBS = $(shell $(PKG_CONFIG) --libs readline 2>/dev/null || echo -lreadline)
 # libcurl is the CLI's alone (--prometheus, cli/prom_http.c): the library
 # never opens a socket.
@@ -26,7 +27,7 @@ CURL_LIBS = $(shell $(PKG_CONFIG) --libs libcurl)
 CMOCKA_LIBS = $(shell $(PKG_CONFIG) --libs cmocka)
 SAN = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-BASE_CFLAGS = $(STD) $(WARN) $(CFLAGS) $(DEPS_CFLAGS) -MMD -MP \
+BASE_CFLAGS = $(STD) $(WARN) $(CFLAGS) $(DEPS_CFLAGS) -pthread -MMD -MP \
 	-DGS_PROFILES_DIR='"$(PROFILESDIR)"'
 # The library sees its own folders; the CLI sees the public header and its
 # own headers only, so a private include there fails to compile.
@@ -55,8 +56,10 @@ VCLI_OBJ = $(CLI_SRC:%.c=build/vg/%.o)
 # test_refill plans 800 replicas of the bench's fixtures (14 s under
 # valgrind); ASan and UBSan run it, and the goldens take the refill's
 # paths under valgrind.
+# test_fork plans 3,200 replicas three times over; the goldens take its
+# threads under valgrind.
 VUNIT_SKIP = build/vg/tests/test_search build/vg/tests/test_showback \
-	build/vg/tests/test_refill
+	build/vg/tests/test_refill build/vg/tests/test_fork
 # The slowest under valgrind first (measured: 84, 66, 65, 62 and 41 s),
 # so that the two at a time end together rather than one of them alone.
 VUNIT_SLOW = $(addprefix build/vg/tests/,test_emit test_report test_dra test_cloud test_writer)
@@ -66,7 +69,7 @@ FUZZ_SRC = $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BIN = $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%)
 FLIB_OBJ = $(LIB_SRC:%.c=build/fuzz/%.o)
 FUZZ_SECONDS ?= 60
-FUZZ_CFLAGS = $(STD) $(WARN) -g -O1 $(DEPS_CFLAGS) -Iinclude -Ilib -MMD -MP \
+FUZZ_CFLAGS = $(STD) $(WARN) -g -O1 $(DEPS_CFLAGS) -pthread -Iinclude -Ilib -MMD -MP \
 	-fsanitize=fuzzer-no-link,address,undefined
 SCLI_OBJ = $(CLI_SRC:%.c=build/san/%.o)
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=build/san/tests/%)

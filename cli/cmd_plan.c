@@ -11,6 +11,7 @@ typedef struct plan_args {
 	int fmt, force, karpenter;
 	const char *placement;
 	int time_limit;      /* seconds; 0: the library's default */
+	int threads;         /* 0: the library's default */
 } plan_args;
 
 /* The seven emitting options stay together and in this order: the REPL
@@ -30,6 +31,8 @@ const cli_opt plan_opts[] = {
 	{ CLI_ROW_PLACEMENT, CLI_STR(plan_args, placement) },
 	{ "time-limit", 0, "SECONDS", "stop the optimiser after SECONDS (default 60), keeping "
 	  "its best plan", CLI_INT(plan_args, time_limit, 1, 3600) },
+	{ "threads", 0, "N", "plan on at most N threads (default 2; the plan is the same)",
+	  CLI_INT(plan_args, threads, 1, 1024) },
 	CLI_OPTS_EMIT(plan_args, eo),
 	{ CLI_ROW_PROFILES, CLI_STR(plan_args, profiles) },
 	CLI_OPT_HELP,
@@ -127,6 +130,7 @@ static int run(const cli_cmd *self, int argc, char **argv, plan_args *ap)
 	if ((rc = cli_load_catalog(a.profiles, &cat)) != EXIT_OK)
 		return rc;
 	po.time_limit_ms = (unsigned)a.time_limit * 1000u;
+	po.threads = (unsigned)a.threads;
 	if (cli_cluster_given(&a.cl) && (rc = import_scenario(cat, &a.cl, &scn)) != EXIT_OK) {
 		gs_catalog_free(cat);
 		return rc;

@@ -708,10 +708,14 @@ typedef struct gs_plan_opts {
 	 * count of re-packings), and the cheaper of that plan and the
 	 * default's stands. */
 	unsigned time_limit_ms;
+	/* How many threads the planner may run at once: 0, the default, or
+	 * 2 and above: two (it has two tasks to run side by side); 1: the
+	 * calling thread alone. The plan is the same bytes either way. */
+	unsigned threads;
 } gs_plan_opts;
 #define GS_PLAN_TIME_LIMIT_MS 60000
-#define GS_PLAN_OPTS_VERSION 2
-#define GS_PLAN_OPTS_INIT { GS_PLAN_OPTS_VERSION, 0 }
+#define GS_PLAN_OPTS_VERSION 3
+#define GS_PLAN_OPTS_INIT { GS_PLAN_OPTS_VERSION, 0, 0 }
 
 /* How much the plan may cost above the best possible, from its lower
  * bound, in tenths of a percent rounded up; -1 without a bound. */

@@ -34,8 +34,10 @@ typedef struct hbuy {
 	int n;
 } hbuy;
 
-static const int64_t *sort_w; /* qsort has no user data in C11 */
-static const gs_pgpu *const *sort_g;
+/* qsort has no user data in C11; a thread's own, as plans are bought on
+ * two at once (fork.h). */
+static _Thread_local const int64_t *sort_w;
+static _Thread_local const gs_pgpu *const *sort_g;
 
 static int by_weight_desc(const void *x, const void *y)
 {

@@ -188,8 +188,8 @@ static int64_t sort_key(const gs_opt *o, int w, int m)
 	return gs_rep_size(o->pl, o->wreps[w][0], o->pl->models[m]);
 }
 
-static const gs_opt *sort_o;
-static int sort_m;
+static _Thread_local const gs_opt *sort_o; /* a thread's own (fork.h) */
+static _Thread_local int sort_m;
 
 static int by_size(const void *a, const void *b)
 {

@@ -217,6 +217,9 @@ typedef struct gs_planner {
 	int64_t *comp;
 	int *comp_col;
 	int ncomp;
+	int solo;                  /* forks no further (fork.h): a copy at work
+	                            * beside its parent, or told to use one
+	                            * thread (gs_plan_opts) */
 } gs_planner;
 
 /* ---- packing a model (pack.c) ------------------------------------------- */

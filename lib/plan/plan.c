@@ -222,14 +222,11 @@ static const gs_built *baseline(const gs_built *after, const gs_built *before)
 	return before;
 }
 
-/* The records of the cheaper plan and everything said about them.
- * Sharing must never cost more than not sharing: where the heuristic
- * lands above the dedicated plan, the dedicated plan is the answer. */
-static int fill(gs_plan *p, gs_planner *pl, gs_choice *c, const gs_built *after,
-                const gs_built *before, gs_micros *ded)
+/* The records of plan `shared ? after : base` and everything said about
+ * them, but the pinned figure. */
+static int fill_records(gs_plan *p, gs_planner *pl, gs_choice *c, const gs_built *after,
+                        const gs_built *base, int shared, gs_micros *ded)
 {
-	const gs_built *base = baseline(after, before);
-	int shared = after->cost <= base->cost;
 	gs_whole_gpu_costs(pl, base, ded);
 	if (gs_plan_records(p, pl, shared ? &after->ns : &base->ns) < 0)
 		return -1;
@@ -255,9 +252,25 @@ static int fill(gs_plan *p, gs_planner *pl, gs_choice *c, const gs_built *after,
 	                               "here; this plan keeps every replica on its own "
 	                               "GPU") < 0)
 		return -1;
-	if (gs_plan_sharing_limit(p, pl, shared ? after : base, base->cost) < 0)
+	return gs_plan_sharing_limit(p, pl, shared ? after : base, base->cost);
+}
+
+/* The records of the cheaper plan and everything said about them.
+ * Sharing must never cost more than not sharing: where the heuristic
+ * lands above the dedicated plan, the dedicated plan is the answer. */
+static int fill(gs_plan *p, gs_planner *pl, gs_choice *c, const gs_built *after,
+                const gs_built *before, gs_micros *ded)
+{
+	const gs_built *base = baseline(after, before);
+	int shared = after->cost <= base->cost;
+	gs_pinned *pinned;
+	if (gs_pinned_begin(pl, c, base->cost, &pinned) < 0)
 		return -1;
-	return gs_plan_placement_cost(p, pl, c, base->cost);
+	if (fill_records(p, pl, c, after, base, shared, ded) < 0) {
+		gs_pinned_drop(pinned, pl);
+		return -1;
+	}
+	return gs_plan_placement_cost(p, pl, c, base->cost, pinned);
 }
 
 /* The shared plan, in which each workload's replicas request one thing:
@@ -349,6 +362,7 @@ static int make(gs_plan *p, gs_planner *pl, double seconds, gs_error *err)
 	gs_choice c;
 	gs_built after, before;
 	gs_opt_result opt;
+	gs_third *third = NULL;
 	gs_micros *ded = calloc(pl->s->n ? pl->s->n : 1, sizeof *ded);
 	size_t nr = (size_t)(pl->nreps ? pl->nreps : 1);
 	int rc;
@@ -367,13 +381,21 @@ static int make(gs_plan *p, gs_planner *pl, double seconds, gs_error *err)
 		rc = gs_host_no_model(pl, &pl->s->w[c.failed]->pub, err);
 		goto done;
 	}
+	/* The third start begins on the other core. */
+	if (rc == 0 && seconds > 0)
+		rc = gs_third_begin(pl, &c, &third);
 	if (rc == 0)
 		rc = gs_choose_models_first(pl, pl->shops, &c);
 	if (rc == 0 && (!(p->rep_cost = calloc(nr, sizeof *p->rep_cost)) ||
 	                !(p->rep_idle = calloc(nr, sizeof *p->rep_idle))))
 		rc = -1;
-	if (rc == 0 && (rc = build_uniform(pl, &c, &after)) == 0)
-		rc = seconds > 0 ? gs_build_cheapest(pl, pl->shops, &c, &after) : 0;
+	if (rc == 0)
+		rc = build_uniform(pl, &c, &after);
+	if (rc == 0 && seconds > 0) {
+		rc = gs_build_cheapest(pl, pl->shops, &c, &after, third);
+		third = NULL;
+	}
+	gs_third_drop(third, pl);
 	if (rc == 0)
 		rc = seconds > 0 ? gs_opt_improve(pl, pl->shops, &c, &after, seconds, &opt) : 0;
 	/* What the program proved optimal needs no repair. */
@@ -428,8 +450,8 @@ static int effort_of(double seconds)
 	return seconds > deflt ? (int)(seconds / deflt) : 1;
 }
 
-static int plan_once(const gs_scenario *s, const char *cloud, int quick, double seconds,
-                     int effort, gs_plan **out, gs_error *err)
+static int plan_once(const gs_scenario *s, const char *cloud, gs_plan_how how, int effort,
+                     gs_plan **out, gs_error *err)
 {
 	gs_shop shops[GS_MAX_MODELS];
 	gs_planner pl;
@@ -444,10 +466,11 @@ static int plan_once(const gs_scenario *s, const char *cloud, int quick, double 
 	if (gs_planner_init(&pl, s, cloud, shops) < 0 || !(p->sum.cloud = gs_plan_strdup(p, cloud)))
 		rc = gs_fail_nomem(err);
 	else {
-		pl.quick = quick;
+		pl.quick = how.quick;
+		pl.solo = how.solo;
 		pl.effort = effort;
 		pl.robust_bound = &bound;
-		rc = make(p, &pl, quick ? 0 : seconds, err);
+		rc = make(p, &pl, how.quick ? 0 : how.seconds, err);
 	}
 	gs_planner_release(&pl);
 	if (rc < 0) {
@@ -481,17 +504,17 @@ static void keep_bound(gs_plan *p, const gs_plan *q)
 /* With a time limit above the default, the search runs again with
  * larger budgets, and the cheaper plan stands: a local search given more
  * moves may settle elsewhere, and more time must never cost more. */
-int gs_plan_in(const gs_scenario *s, const char *cloud, int quick, double seconds,
-               gs_plan **out, gs_error *err)
+int gs_plan_in(const gs_scenario *s, const char *cloud, gs_plan_how how, gs_plan **out,
+               gs_error *err)
 {
-	int effort = quick ? 1 : effort_of(seconds), rc;
+	int effort = how.quick ? 1 : effort_of(how.seconds), rc;
 	gs_plan *p, *q;
-	if ((rc = plan_once(s, cloud, quick, seconds, 1, &p, err)) < 0 || effort == 1) {
+	if ((rc = plan_once(s, cloud, how, 1, &p, err)) < 0 || effort == 1) {
 		if (rc == 0)
 			*out = p;
 		return rc;
 	}
-	if ((rc = plan_once(s, cloud, quick, seconds, effort, &q, err)) < 0) {
+	if ((rc = plan_once(s, cloud, how, effort, &q, err)) < 0) {
 		gs_plan_free(p);
 		return rc;
 	}

@@ -93,7 +93,7 @@ static int eval_key(const gs_planner *pl, const gs_shop *shops, const gs_choice 
 {
 	int k = 0, last = -1, no_mig = 0, mps_matters = pl->frac_ts == GS_BACKEND_MPS;
 	int64_t head[EVAL_HEAD] = {
-		what, m, (int64_t)(intptr_t)shops, (int64_t)(intptr_t)pl->shops,
+		what, m, gs_shop_key(shops), gs_shop_key(pl->shops),
 		(int64_t)(intptr_t)pl->cost, (int64_t)(intptr_t)pl->cloud, pl->target,
 		pl->placement, pl->via_dra, 0, pl->no_mig && pl->models[m]->mig_slots, pl->wide,
 		pl->wide_apart, pl->host_needs, pl->robust_bound != NULL, pl->only_tenant,
@@ -337,6 +337,27 @@ int gs_choice_fork(const gs_planner *pl, const gs_choice *from, gs_choice *to)
 	}
 	memcpy(to->model, from->model, pl->s->n * sizeof *to->model);
 	memcpy(to->per_model, from->per_model, GS_MAX_MODELS * sizeof *to->per_model);
+	return 0;
+}
+
+int gs_choice_copy(const gs_planner *pl, const gs_choice *from, gs_choice *to)
+{
+	size_t n = pl->s->n ? pl->s->n : 1;
+	if (gs_choice_fork(pl, from, to) < 0)
+		return -1;
+	to->borrowed = 0;
+	to->cands = calloc(n, sizeof *to->cands);
+	to->ncand = calloc(n, sizeof *to->ncand);
+	for (size_t i = 0; to->cands && to->ncand && i < pl->s->n; i++) {
+		if (!(to->cands[i] = malloc(GS_MAX_MODELS * sizeof **to->cands)))
+			break;
+		memcpy(to->cands[i], from->cands[i], GS_MAX_MODELS * sizeof **to->cands);
+		to->ncand[i] = from->ncand[i];
+	}
+	if (!to->cands || !to->ncand || (pl->s->n && !to->cands[pl->s->n - 1])) {
+		gs_choice_release(pl, to);
+		return -1;
+	}
 	return 0;
 }
 

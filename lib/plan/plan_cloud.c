@@ -63,13 +63,13 @@ static void bound_at_most(tried *t, gs_micros b)
 }
 
 /* Plans s in cloud i: the better plan goes to *best, the outcome to t. */
-static int try_cloud(const gs_scenario *s, double seconds, size_t i, gs_plan **best, tried *t,
+static int try_cloud(const gs_scenario *s, gs_plan_how how, size_t i, gs_plan **best, tried *t,
                      gs_error *err)
 {
 	gs_plan_cloud *c = &t->v[i];
 	gs_plan *p = NULL;
 	gs_error e;
-	int rc = gs_plan_in(s, c->cloud, 0, seconds, &p, &e);
+	int rc = gs_plan_in(s, c->cloud, how, &p, &e);
 
 	if (rc == GS_ENOFIT)
 		return set_why(t, i, e.msg) < 0 ? gs_fail_nomem(err) : 0;
@@ -105,9 +105,10 @@ static int estimate_all(const gs_scenario *s, tried *t, gs_error *err)
 		if (rc == -1)
 			return gs_fail_nomem(err);
 		if (rc == -2) {
+			gs_plan_how quick = { 1, 0, 1 };
 			gs_error e;
 			c->estimate_per_hour = -1;
-			if (gs_plan_in(s, c->cloud, 1, 0, &p, &e) == GS_ENOFIT) {
+			if (gs_plan_in(s, c->cloud, quick, &p, &e) == GS_ENOFIT) {
 				if (set_why(t, i, e.msg) < 0)
 					return gs_fail_nomem(err);
 			} else {
@@ -135,7 +136,7 @@ static long next_cloud(const gs_scenario *s, const tried *t, const char *done)
 /* Plans the clouds by estimate, skipping those the best plan already
  * beats: an estimate is what the shares alone cost, and packing and
  * buying whole instances only add to it. */
-static int plan_clouds(const gs_scenario *s, double seconds, tried *t, gs_plan **best,
+static int plan_clouds(const gs_scenario *s, gs_plan_how how, tried *t, gs_plan **best,
                        gs_error *err)
 {
 	char *done = calloc(t->n ? t->n : 1, 1), why[256], a[32], b[32];
@@ -146,7 +147,7 @@ static int plan_clouds(const gs_scenario *s, double seconds, tried *t, gs_plan *
 		gs_plan_cloud *c = &t->v[k];
 		done[k] = 1;
 		if (!*best || c->estimate_per_hour < (*best)->sum.after_per_hour) {
-			rc = try_cloud(s, seconds, (size_t)k, best, t, err);
+			rc = try_cloud(s, how, (size_t)k, best, t, err);
 			continue;
 		}
 		gs_micros_format(c->estimate_per_hour, 2, a, sizeof a);
@@ -216,7 +217,7 @@ static int none_holds(const gs_scenario *s, const tried *t, gs_error *err)
 	return gs_fail_at(err, GS_ENOFIT, s->file, 0, 0, "%s", msg);
 }
 
-static int cheapest_cloud(const gs_scenario *s, double seconds, gs_plan **out, gs_error *err)
+static int cheapest_cloud(const gs_scenario *s, gs_plan_how how, gs_plan **out, gs_error *err)
 {
 	size_t nc = gs_catalog_cloud_count(s->cat);
 	tried t = { calloc(nc ? nc : 1, sizeof *t.v), calloc(nc ? nc : 1, sizeof *t.why), nc, -1 };
@@ -228,7 +229,7 @@ static int cheapest_cloud(const gs_scenario *s, double seconds, gs_plan **out, g
 		t.v[i].after_per_hour = -1;
 	}
 	if (rc == 0 && (rc = estimate_all(s, &t, err)) == 0)
-		rc = plan_clouds(s, seconds, &t, &best, err);
+		rc = plan_clouds(s, how, &t, &best, err);
 	if (rc == 0 && !best)
 		rc = none_holds(s, &t, err);
 	if (rc == 0 && keep_tried(s, best, &t) < 0)
@@ -247,7 +248,7 @@ static int cheapest_cloud(const gs_scenario *s, double seconds, gs_plan **out, g
 int gs_plan_make(const gs_scenario *s, const gs_plan_opts *opts, gs_plan **out,
                  gs_error *err)
 {
-	double seconds = GS_PLAN_TIME_LIMIT_MS / 1000.0;
+	gs_plan_how how = { 0, GS_PLAN_TIME_LIMIT_MS / 1000.0, 0 };
 	int rc;
 
 	if (opts && (rc = gs_check_version(opts->version, GS_PLAN_OPTS_VERSION,
@@ -256,8 +257,9 @@ int gs_plan_make(const gs_scenario *s, const gs_plan_opts *opts, gs_plan **out,
 	if ((rc = gs_scenario_validate(s, err)) < 0)
 		return rc;
 	if (opts && opts->time_limit_ms > 0)
-		seconds = opts->time_limit_ms / 1000.0;
+		how.seconds = opts->time_limit_ms / 1000.0;
+	how.solo = opts && opts->threads == 1;
 	if (strcmp(s->cloud, "all") != 0)
-		return gs_plan_in(s, s->cloud, 0, seconds, out, err);
-	return cheapest_cloud(s, seconds, out, err);
+		return gs_plan_in(s, s->cloud, how, out, err);
+	return cheapest_cloud(s, how, out, err);
 }

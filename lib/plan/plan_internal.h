@@ -36,11 +36,20 @@ struct gs_plan {
 
 /* ---- a plan in one cloud (plan.c) ---------------------------------------- */
 
-/* Plans s in `cloud`, a cloud of the catalog (the scenario is valid);
- * quick skips the local search over GPU models. */
 /* Sets p's lower bound (-1: none) and how it is known. */
 void gs_plan_bound_set(gs_plan *p, gs_micros bound);
-int gs_plan_in(const gs_scenario *s, const char *cloud, int quick, double seconds, gs_plan **out,
+
+/* How a plan is searched: quick skips the local search over GPU models
+ * (a first estimate, to rank clouds); seconds: the time limit; solo: on
+ * the calling thread alone (gs_plan_opts.threads 1). */
+typedef struct gs_plan_how {
+	int quick;
+	double seconds;
+	int solo;
+} gs_plan_how;
+
+/* Plans s in `cloud`, a cloud of the catalog (the scenario is valid). */
+int gs_plan_in(const gs_scenario *s, const char *cloud, gs_plan_how how, gs_plan **out,
                gs_error *err);
 /* What the workloads' cheapest shares of an instance cost in `cloud`: a first
  * estimate, no plan. -2 when some workload fits nothing there, -1 when

@@ -4,8 +4,10 @@
  * holds only its planned replicas. Planned again only when the worst case
  * refused some place, so a plan it did not bind costs nothing more.
  */
+#include <stdlib.h>
 #include <string.h>
 
+#include "plan/fork.h"
 #include "plan/plan_internal.h"
 #include "plan/planner.h"
 
@@ -85,20 +87,87 @@ int gs_plan_wide_apart(gs_planner *pl)
 	return 0;
 }
 
+/* Whether the plan is priced pinned: robust, and its worst case kept
+ * some replicas apart (or some replica spans GPUs, robust_span.c). */
+static int priced_pinned(const gs_planner *pl)
+{
+	return pl->placement == GS_PLACEMENT_ROBUST && pl->robust_bound &&
+	       (*pl->robust_bound || pl->wide);
+}
+
+/* The pinned figure, on a second thread: at 10^5 replicas the plan's
+ * records and reasons take 0.25 s, and so does this, which reads none of
+ * them. */
+struct gs_pinned {
+	gs_fork f;
+	gs_choice c;       /* the plan's models, apart from the reasons' probes */
+	gs_micros before, cost;
+	gs_fork_task *task;
+};
+
+static int pinned_run(void *arg)
+{
+	gs_pinned *t = arg;
+	t->cost = pinned_cost(&t->f.pl, &t->c, t->before);
+	return 0;
+}
+
+static void pinned_free(gs_pinned *t, const gs_planner *pl)
+{
+	gs_fork_wait(t->task);
+	gs_choice_release(pl, &t->c);
+	gs_fork_drop(&t->f);
+	free(t);
+}
+
+int gs_pinned_begin(const gs_planner *pl, const gs_choice *c, gs_micros before,
+                    gs_pinned **out)
+{
+	gs_pinned *t;
+	*out = NULL;
+	if (!priced_pinned(pl) || !gs_fork_may(pl))
+		return 0;
+	if (!(t = calloc(1, sizeof *t)))
+		return -1;
+	t->before = before;
+	if (gs_fork_init(&t->f, pl, GS_FORK_APART) < 0) {
+		free(t);
+		return -1;
+	}
+	if (gs_choice_copy(&t->f.pl, c, &t->c) < 0 || gs_fork_start(&t->task, pinned_run, t) < 0) {
+		pinned_free(t, pl);
+		return -1;
+	}
+	*out = t;
+	return 0;
+}
+
+void gs_pinned_drop(gs_pinned *t, const gs_planner *pl)
+{
+	if (t)
+		pinned_free(t, pl);
+}
+
 int gs_plan_placement_cost(gs_plan *p, const gs_planner *pl, const gs_choice *c,
-                           gs_micros before)
+                           gs_micros before, gs_pinned *t)
 {
 	gs_plan_summary *sum = &p->sum;
 	sum->placement = pl->placement;
 	sum->pinned_per_hour =
 	    pl->placement == GS_PLACEMENT_PINNED ? -1 : sum->after_per_hour;
+	if (t) {
+		gs_fork_wait(t->task);
+		t->task = NULL;
+	}
 	/* Replicas of several GPUs share nodes under robust placement only
 	 * where all their workloads fit at once (robust_span.c); pinned lets
 	 * others fill the rest. */
-	if (pl->placement != GS_PLACEMENT_ROBUST || !pl->robust_bound ||
-	    (!*pl->robust_bound && !pl->wide))
+	if (!priced_pinned(pl)) {
+		gs_pinned_drop(t, pl);
 		return 0;
-	sum->pinned_per_hour = pinned_cost(pl, c, before);
+	}
+	sum->pinned_per_hour = t ? t->cost : pinned_cost(pl, c, before);
+	gs_pinned_drop(t, pl);
 	if (sum->pinned_per_hour < 0)
 		return -1;
 	/* A heuristic may land a pinned plan above the robust one. */

@@ -167,7 +167,7 @@ static void add_models(gs_planner *pl, const gs_scenario *s, gs_shop *shops)
  * before the build read them (7 of 60 packings again: 1.97 s, now
  * 1.80 s); at 1,000 the search never needs more, and holding 64 MiB took
  * the bench's plan from 24 to 72 MiB. */
-static size_t memo_bytes(long nreps)
+size_t gs_planner_memo_bytes(long nreps)
 {
 	size_t most = (size_t)64 << 20, b = ((size_t)16 << 20) + (size_t)nreps * 512;
 	return b < most ? b : most;
@@ -203,7 +203,7 @@ int gs_planner_init(gs_planner *pl, const gs_scenario *s, const char *cloud,
 		return -1;
 	add_models(pl, s, shops);
 	/* Without a memo the planner computes everything again: the same. */
-	pl->memo = gs_memo_new(memo_bytes(pl->nreps));
+	pl->memo = gs_memo_new(gs_planner_memo_bytes(pl->nreps));
 	return gs_planner_comp_init(pl);
 }
 

@@ -21,6 +21,8 @@
 int gs_planner_init(gs_planner *pl, const gs_scenario *s, const char *cloud,
                     gs_shop *shops);
 void gs_planner_release(gs_planner *pl);
+/* The most the planner's memo holds for nreps replicas (memo.h). */
+size_t gs_planner_memo_bytes(long nreps);
 /* The cheapest price per GPU of model m's instances with at least n GPUs,
  * which a replica of n GPUs may take (n <= 1: gpu_price[m]); -1 when none
  * has that many. */
@@ -73,6 +75,8 @@ void gs_choice_release(const gs_planner *pl, gs_choice *c);
 /* A copy of from's models and totals in to, borrowing its candidates:
  * from must outlive to. -1 when out of memory. */
 int gs_choice_fork(const gs_planner *pl, const gs_choice *from, gs_choice *to);
+/* The same with candidates of its own: to outlives from. */
+int gs_choice_copy(const gs_planner *pl, const gs_choice *from, gs_choice *to);
 /* Makes c hold the models and totals of `from` (a fork of c), leaving
  * from with c's. */
 void gs_choice_take(gs_choice *c, gs_choice *from);
@@ -139,11 +143,21 @@ int gs_build_chosen(gs_planner *pl, gs_shop *shops, gs_choice *c, gs_built *b);
  * one thing (a whole GPU, or one MIG profile), as one template must under
  * placement: robust: 1, 0, or -1 when out of memory. */
 int gs_built_one_request(const gs_planner *pl, const gs_built *b);
+/* The third start (plan_cheap.c), begun from the first choice c where
+ * it may run on a second thread beside the first choice's search and
+ * build (NULL when not: it is then made by gs_build_cheapest); -1 when
+ * out of memory. */
+typedef struct gs_third gs_third;
+int gs_third_begin(gs_planner *pl, const gs_choice *c, gs_third **t);
+/* Waits for t and frees it, unused (on an error path). */
+void gs_third_drop(gs_third *t, const gs_planner *pl);
 /* The plan with each workload on its candidate model of the cheapest
  * price per GPU (a careful script's choice), and the one with each where
- * the volume bound places it, each in place of *after and c's models when
- * it costs less: never worse than first-fit-decreasing. */
-int gs_build_cheapest(gs_planner *pl, gs_shop *shops, gs_choice *c, gs_built *after);
+ * the volume bound places it (t: as begun, or NULL), each in place of
+ * *after and c's models when it costs less: never worse than
+ * first-fit-decreasing. Frees t. */
+int gs_build_cheapest(gs_planner *pl, gs_shop *shops, gs_choice *c, gs_built *after,
+                      gs_third *t);
 /* Under pinned placement, empties whole GPUs into the room others of their
  * tenant have, on any of a workload's candidate models in c, and keeps b
  * so refilled (bought again) when it costs less (refill.c); -1 when out
@@ -187,11 +201,22 @@ int gs_plan_uniform_note(gs_plan *p, const gs_planner *pl);
 
 /* ---- what robust placement costs (plan_placement.c) ---------------------- */
 
+/* Begins what gs_plan_placement_cost needs on a second thread, where it
+ * would price the plan pinned and may fork (NULL: it prices it itself);
+ * -1 when out of memory. The plan's records and reasons are made
+ * meanwhile: they change nothing it reads. */
+typedef struct gs_pinned gs_pinned;
+int gs_pinned_begin(const gs_planner *pl, const gs_choice *c, gs_micros before,
+                    gs_pinned **t);
+/* Waits for t and frees it, unused (on an error path). */
+void gs_pinned_drop(gs_pinned *t, const gs_planner *pl);
+
 /* Sets p's pinned_per_hour: under robust placement, when its worst case
  * kept some replicas apart, what the plan costs pinned, searched from the
- * plan's models c (never above before); else the plan's own cost. */
+ * plan's models c (never above before); else the plan's own cost. t: as
+ * begun, or NULL; frees t. */
 int gs_plan_placement_cost(gs_plan *p, const gs_planner *pl, const gs_choice *c,
-                           gs_micros before);
+                           gs_micros before, gs_pinned *t);
 
 /* Under robust placement, whether replicas of several GPUs keep nodes of
  * their own span: sets pl->wide_apart where that plan costs less than

@@ -1,0 +1,117 @@
+/*
+ * fork.c - planner copies and the threads that run them (fork.h). The
+ * library's one use of POSIX threads: the plan is the same bytes with
+ * them or without (each task computes what it would alone, and the
+ * parent reads the results in a fixed order).
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan/fork.h"
+#include "plan/memo.h"
+
+int gs_fork_may(const gs_planner *pl)
+{
+	return !pl->solo && !pl->work && !pl->probe;
+}
+
+int gs_fork_init(gs_fork *f, const gs_planner *pl, int how)
+{
+	memset(f, 0, sizeof *f);
+	f->pl = *pl;
+	f->pl.solo = 1;
+	f->pl.shops = f->shops;
+	f->pl.memo = NULL;
+	if (how & GS_FORK_REPLICAS) {
+		size_t n = (size_t)(pl->nreps ? pl->nreps : 1);
+		if (!(f->reps = malloc(n * sizeof *f->reps)))
+			goto fail;
+		memcpy(f->reps, pl->reps, (size_t)pl->nreps * sizeof *f->reps);
+		f->pl.reps = f->reps;
+	}
+	for (int m = 0; m < pl->nmodels; m++)
+		if (gs_shop_copy(&f->shops[m], &pl->shops[m]) < 0)
+			goto fail;
+	/* Without a memo the copy computes everything again: the same. */
+	if (pl->memo)
+		f->pl.memo = gs_memo_new_over(how & GS_FORK_APART ? NULL : pl->memo,
+		                              gs_planner_memo_bytes(pl->nreps) / 1000);
+	if (pl->robust_bound) {
+		f->from = f->counted = *pl->robust_bound;
+		f->pl.robust_bound = &f->counted;
+	}
+	return 0;
+fail:
+	gs_fork_drop(f);
+	return -1;
+}
+
+void gs_fork_drop(gs_fork *f)
+{
+	for (int m = 0; m < GS_MAX_MODELS; m++)
+		gs_shop_release(&f->shops[m]);
+	gs_memo_free(f->pl.memo);
+	free(f->reps);
+	memset(f, 0, sizeof *f);
+}
+
+void gs_fork_done(gs_fork *f, gs_planner *pl)
+{
+	if (pl->robust_bound)
+		*pl->robust_bound += f->counted - f->from;
+	gs_memo_absorb(pl->memo, f->pl.memo);
+	f->pl.memo = NULL;
+	gs_fork_drop(f);
+}
+
+struct gs_fork_task {
+	pthread_t thread;
+	int (*task)(void *);
+	void *arg;
+	int rc, started;
+};
+
+static void *run(void *arg)
+{
+	gs_fork_task *t = arg;
+	t->rc = t->task(t->arg);
+	return NULL;
+}
+
+int gs_fork_start(gs_fork_task **out, int (*task)(void *), void *arg)
+{
+	gs_fork_task *t = calloc(1, sizeof *t);
+	*out = t;
+	if (!t)
+		return -1;
+	t->task = task;
+	t->arg = arg;
+	t->started = pthread_create(&t->thread, NULL, run, t) == 0;
+	if (!t->started)
+		t->rc = task(arg);
+	return 0;
+}
+
+int gs_fork_wait(gs_fork_task *t)
+{
+	int rc;
+	if (!t)
+		return 0;
+	if (t->started)
+		pthread_join(t->thread, NULL);
+	rc = t->rc;
+	free(t);
+	return rc;
+}
+
+int gs_fork_both(int (*task)(void *), void *a, void *b)
+{
+	gs_fork_task *t;
+	int ra, rb;
+	if (gs_fork_start(&t, task, a) < 0)
+		return -1;
+	rb = task(b);
+	ra = gs_fork_wait(t);
+	return ra < 0 ? ra : rb;
+}

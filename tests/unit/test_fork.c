@@ -1,0 +1,201 @@
+/*
+ * test_fork.c - the planner on two threads (plan/fork.h): two tasks run
+ * and report their errors; a copy's state is its own and its count of
+ * refusals comes back; the third start begun on the other thread stands
+ * only where the replicas it read are still the planner's; and a plan is
+ * the same bytes on one thread or two.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+#include "tu_planner.h"
+#include "base/buf.h"
+#include "doc/doc.h"
+#include "plan/fork.h"
+#include "plan/memo.h"
+
+TU_CATALOG_GROUP(cat)
+
+typedef struct job {
+	int in, out, rc;
+} job;
+
+static int square(void *arg)
+{
+	job *j = arg;
+	j->out = j->in * j->in;
+	return j->rc;
+}
+
+/* Both tasks run whatever either returns; a's error comes first. */
+static void test_both(void **state)
+{
+	job a = { 3, 0, 0 }, b = { 4, 0, 0 };
+	(void)state;
+	assert_int_equal(gs_fork_both(square, &a, &b), 0);
+	assert_int_equal(a.out, 9);
+	assert_int_equal(b.out, 16);
+	a.rc = -1;
+	b.rc = -2;
+	a.out = b.out = 0;
+	assert_int_equal(gs_fork_both(square, &a, &b), -1);
+	assert_int_equal(a.out + b.out, 25);
+	a.rc = 0;
+	assert_int_equal(gs_fork_both(square, &a, &b), -2);
+}
+
+/* What the copy writes stays in the copy: its shops' buys, its replicas'
+ * flags and its memo; the refusals it counted are added to the parent's
+ * when its work is taken, and not when it is dropped. */
+static void test_copy_is_apart(void **state)
+{
+	gs_scenario *s = tu_scenario_file(cat, "fixtures/unit/mixed-500.yaml");
+	tu_planned t;
+	gs_fork f;
+	gs_buy b;
+	long count = 5;
+	int64_t key = 1, val = 2;
+	int known, n = 0;
+	long extra = 0;
+	(void)state;
+	tu_planned_open(&t, s);
+	t.pl.robust_bound = &count;
+	known = t.pl.shops[0].known;
+	assert_int_equal(gs_fork_init(&f, &t.pl, GS_FORK_REPLICAS), 0);
+	assert_true(f.pl.solo);
+	assert_false(gs_fork_may(&f.pl));
+	assert_int_equal(gs_shop_best(&f.pl.shops[0], known + 40, &b), 0);
+	assert_int_equal(f.pl.shops[0].known, known + 40);
+	assert_int_equal(t.pl.shops[0].known, known);
+	assert_int_equal(gs_shop_key(&f.pl.shops[0]), gs_shop_key(&t.pl.shops[0]));
+	f.pl.reps[0].no_mig = !t.pl.reps[0].no_mig;
+	assert_int_not_equal(f.pl.reps[0].no_mig, t.pl.reps[0].no_mig);
+	gs_memo_put(f.pl.memo, &key, 1, &val, 1, 0);
+	assert_null(gs_memo_get(t.pl.memo, &key, 1, &n, &extra));
+	*f.pl.robust_bound += 3;
+	gs_fork_done(&f, &t.pl);
+	assert_int_equal(count, 8);
+	assert_non_null(gs_memo_get(t.pl.memo, &key, 1, &n, &extra));
+
+	assert_int_equal(gs_fork_init(&f, &t.pl, 0), 0);
+	*f.pl.robust_bound += 3;
+	gs_fork_drop(&f);
+	assert_int_equal(count, 8);
+	t.pl.robust_bound = NULL;
+	tu_planned_close(&t);
+	gs_scenario_free(s);
+}
+
+typedef struct cheapest {
+	gs_micros cost, volume;
+	int *model;
+} cheapest;
+
+#define THIRD_WINS "fixtures/unit/mixed-3200.yaml"
+
+/* The two starts of s's first choice as make() runs them, with
+ * the third begun on the other thread (or not: third 0), and with every
+ * replica of the even workloads kept off MIG after it began (as
+ * plan_uniform.c marks them) or not. */
+static cheapest starts(const gs_scenario *s, int third, int mark)
+{
+	tu_planned t;
+	gs_third *th = NULL;
+	gs_built after;
+	cheapest out;
+	tu_planned_open(&t, s);
+	if (third)
+		assert_int_equal(gs_third_begin(&t.pl, &t.c, &th), 0);
+	assert_true(!third || th);
+	for (int r = 0; mark && r < t.pl.nreps; r++)
+		if (t.pl.reps[r].wi % 2 == 0)
+			t.pl.reps[r].no_mig = 1;
+	assert_int_equal(gs_build_chosen(&t.pl, t.pl.shops, &t.c, &after), 0);
+	assert_int_equal(gs_build_cheapest(&t.pl, t.pl.shops, &t.c, &after, th), 0);
+	out.cost = after.cost;
+	out.volume = t.pl.volume;
+	out.model = malloc(s->n * sizeof *out.model);
+	assert_non_null(out.model);
+	memcpy(out.model, t.c.model, s->n * sizeof *out.model);
+	gs_built_release(&after);
+	tu_planned_close(&t);
+	return out;
+}
+
+static void expect_same(const gs_scenario *s, cheapest a, cheapest b)
+{
+	assert_int_equal(a.cost, b.cost);
+	assert_int_equal(a.volume, b.volume);
+	assert_memory_equal(a.model, b.model, s->n * sizeof *a.model);
+	free(a.model);
+	free(b.model);
+}
+
+/* The third start reads the replicas' flags: where the first choice's
+ * build marked some after it began, its work is left and it is made
+ * again, so the plan is the one a single thread makes. On this fleet the
+ * third start's plan stands, and the marks change it, or the test would
+ * prove nothing. */
+static void test_third_reads_the_marks(void **state)
+{
+	gs_scenario *s = tu_scenario_file(cat, THIRD_WINS);
+	cheapest plain = starts(s, 0, 0), marked = starts(s, 0, 1);
+	(void)state;
+	assert_int_not_equal(plain.cost, marked.cost);
+	expect_same(s, starts(s, 1, 1), marked);
+	expect_same(s, starts(s, 1, 0), plain);
+	gs_scenario_free(s);
+}
+
+/* The plan as JSON, planned on `threads` threads. */
+static char *plan_json(const gs_scenario *s, unsigned threads)
+{
+	gs_plan_opts po = GS_PLAN_OPTS_INIT;
+	gs_plan *p = NULL;
+	gs_buf b = GS_BUF_INIT;
+	gs_error err;
+	char *text;
+	po.threads = threads;
+	assert_gs_ok(gs_plan_make(s, &po, &p, &err), &err);
+	assert_gs_ok(gs_plan_write(p, GS_FORMAT_JSON, gs_wr_to_buf, &b, &err), &err);
+	text = strdup(gs_buf_str(&b));
+	assert_non_null(text);
+	gs_buf_release(&b);
+	gs_plan_free(p);
+	return text;
+}
+
+/* The same bytes on one thread, two, or more: a pinned fleet the third
+ * start wins, robust ones whose pinned figure is priced beside the
+ * reasons (mixed-fleet, spot), one of several GPUs per replica (whose
+ * third start stays on the planner's thread). */
+static void test_same_bytes(void **state)
+{
+	static const char *const files[] = {
+		THIRD_WINS, "../examples/mixed-fleet.yaml", "../examples/spot.yaml",
+		"../examples/multi-gpu.yaml", "../examples/workloads.yaml",
+	};
+	(void)state;
+	for (size_t i = 0; i < GS_ARRAY_LEN(files); i++) {
+		gs_scenario *s = tu_scenario_file(cat, files[i]);
+		char *one = plan_json(s, 1), *two = plan_json(s, 0), *many = plan_json(s, 8);
+		assert_string_equal(one, two);
+		assert_string_equal(one, many);
+		free(one);
+		free(two);
+		free(many);
+		gs_scenario_free(s);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_both),
+		cmocka_unit_test(test_copy_is_apart),
+		cmocka_unit_test(test_third_reads_the_marks),
+		cmocka_unit_test(test_same_bytes),
+	};
+	return cmocka_run_group_tests(tests, tu_catalog_setup, tu_catalog_teardown);
+}
