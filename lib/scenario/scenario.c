@@ -403,6 +403,47 @@ size_t gs_workload_models_in(const gs_scenario *s, const char *cloud, const gs_w
 	return n;
 }
 
+size_t gs_workload_models_of(const gs_workload *w, const gs_gpu *const *sold, size_t nsold,
+                             const gs_gpu **out, size_t cap)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < nsold && n < cap; i++)
+		if (gpu_allowed(w, sold[i]))
+			out[n++] = sold[i];
+	return n;
+}
+
+int gs_scenario_models_sold(const gs_scenario *s, const char *cloud, const gs_gpu ***out,
+                            size_t *n)
+{
+	size_t ng = gs_catalog_gpu_count(s->cat);
+	const gs_gpu *first = gs_catalog_gpu_at(s->cat, 0);
+	unsigned char *sold = calloc(ng ? ng : 1, 1);
+	const gs_gpu **v = calloc(ng ? ng : 1, sizeof *v);
+	*out = NULL;
+	*n = 0;
+	if (!sold || !v) {
+		free(sold);
+		free(v);
+		return -1;
+	}
+	for (size_t i = 0; i < gs_catalog_instance_count(s->cat); i++) {
+		const gs_instance *in = gs_catalog_instance_at(s->cat, i);
+		if (in->gpu && gs_scenario_instance_ok_in(s, cloud, in))
+			sold[in->gpu - first] = 1;
+	}
+	for (size_t g = 0; g < ng; g++)
+		if (sold[g])
+			v[(*n)++] = gs_catalog_gpu_at(s->cat, g);
+	free(sold);
+	if (*n == 0) {
+		free(v);
+		v = NULL;
+	}
+	*out = v;
+	return 0;
+}
+
 int gs_workload_ratio(const gs_workload *w, const gs_gpu *g, int64_t *from, int64_t *to)
 {
 	const gs_gpu *m = w->measured_on ? w->measured_on : g;

@@ -90,6 +90,15 @@ size_t gs_workload_models(const gs_scenario *s, const gs_workload *w,
                           const gs_gpu **out, size_t cap);
 size_t gs_workload_models_in(const gs_scenario *s, const char *cloud, const gs_workload *w,
                              const gs_gpu **out, size_t cap);
+/* The same from the models some instance sells (gs_scenario_models_sold,
+ * once for every workload of a scenario). */
+size_t gs_workload_models_of(const gs_workload *w, const gs_gpu *const *sold, size_t nsold,
+                             const gs_gpu **out, size_t cap);
+/* The GPU models that some instance the scenario may buy in `cloud`
+ * sells, in catalog order; a list the caller frees in *out (NULL when
+ * there are none), or -1 when out of memory. */
+int gs_scenario_models_sold(const gs_scenario *s, const char *cloud, const gs_gpu ***out,
+                            size_t *n);
 /* The workload's peak compute on model g, in ppm of g (rounded up): its
  * share of measured_on scaled by the figure its bound names (dense FP16
  * throughput, or memory bandwidth). */

@@ -4,7 +4,8 @@
  * (usable memory, less the headroom under time-slicing), the conversion
  * of a compute share by the figure a workload's bound names, and the
  * plan's per-GPU memory and per-workload conversion notes, with exact
- * figures from the shipped profiles.
+ * figures from the shipped profiles; and the models a workload may run
+ * on, from the models sold listed once per scenario.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -352,6 +353,44 @@ static void test_plan_notes(void **state)
 	gs_scenario_free(s);
 }
 
+/* Validation lists the models sold once and picks each workload's from
+ * them: the same models, in the same order, as asking the catalog for
+ * each workload. */
+static void test_models_sold(void **state)
+{
+	static const char *const files[] = {
+		"../examples/mixed-fleet.yaml", "../examples/multi-tenant-mig.yaml",
+		"../examples/multi-gpu.yaml", "../examples/spot.yaml",
+	};
+	gs_scenario *s = load("version: 1\ninstances: [g6.xlarge, g5.xlarge, p4d.24xlarge]\n"
+	                      "workloads:\n"
+	                      "  - {name: a, replicas: 1, gpuMemory: 2GiB, compute: 10%}\n"
+	                      "  - {name: b, replicas: 1, gpuMemory: 2GiB, compute: 10%, "
+	                      "gpus: [L4, T4]}\n");
+	const gs_gpu **sold, *got[64];
+	size_t n;
+	(void)state;
+	assert_int_equal(gs_scenario_models_sold(s, s->cloud, &sold, &n), 0);
+	assert_int_equal(n, 3);
+	assert_int_equal(gs_workload_models_of(&s->w[1]->pub, sold, n, got, 64), 1);
+	assert_string_equal(got[0]->name, "L4");
+	assert_int_equal(gs_workload_models_of(&s->w[0]->pub, sold, n, got, 2), 2);
+	free(sold);
+	gs_scenario_free(s);
+	for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
+		s = tu_scenario_file(cat, files[f]);
+		assert_int_equal(gs_scenario_models_sold(s, s->cloud, &sold, &n), 0);
+		for (size_t i = 0; i < s->n; i++) {
+			const gs_gpu *want[64];
+			size_t k = gs_workload_models(s, &s->w[i]->pub, want, 64);
+			assert_int_equal(gs_workload_models_of(&s->w[i]->pub, sold, n, got, 64), k);
+			assert_memory_equal(got, want, k * sizeof *got);
+		}
+		free(sold);
+		gs_scenario_free(s);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -365,6 +404,7 @@ int main(void)
 		cmocka_unit_test(test_plan_mps_usable),
 		cmocka_unit_test(test_alone_fills_usable),
 		cmocka_unit_test(test_plan_notes),
+		cmocka_unit_test(test_models_sold),
 	};
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }
