@@ -13,7 +13,7 @@
 
 int gs_fork_may(const gs_planner *pl)
 {
-	return !pl->solo && !pl->work && !pl->probe;
+	return !pl->solo && !pl->work && !pl->probe && pl->nreps >= GS_FORK_MIN_REPLICAS;
 }
 
 int gs_fork_init(gs_fork *f, const gs_planner *pl, int how)

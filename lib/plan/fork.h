@@ -29,8 +29,14 @@ typedef struct gs_fork {
 	long from;                     /* the parent's, when it was made */
 } gs_fork;
 
-/* Whether pl may fork: not a copy itself, and not within a tenant's
- * budgeted search (plan_choose.c), whose work one thread counts. */
+/* Below this many replicas a plan takes milliseconds, and work begun on
+ * the second thread is more often than not thrown away (the third start
+ * built where the first choice settles on its models). */
+#define GS_FORK_MIN_REPLICAS 500
+
+/* Whether pl may fork: a fleet of GS_FORK_MIN_REPLICAS or more, not a
+ * copy itself, and not within a tenant's budgeted search (plan_choose.c),
+ * whose work one thread counts. */
 int gs_fork_may(const gs_planner *pl);
 
 /* How a copy is made: its memo apart from the parent's (the parent plans
