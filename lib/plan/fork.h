@@ -1,18 +1,17 @@
 /*
  * fork.h - the planner's work on both cores: a copy of the planner whose
  * state that work writes (the shops' memos of buys, the memo of packings,
- * the count of robust refusals) is its own, and a pair of tasks run at
- * once (fork.c).
+ * the count of robust refusals) is its own, and a task run on a second
+ * thread (fork.c).
  *
- * The copy shares everything its parent only reads (the scenario, the
- * compute table, the replicas unless asked); the parent's memo is read
- * beneath the copy's own, so the parent must not plan while the copy
- * works, unless the copy was made with its memo apart. A copy
- * computes what its parent would have: the memo returns exactly what
- * computing would, and a copy's count of refusals starts at the
- * parent's and is added back, so where planning reads only whether one
- * was counted (pack_share.c, plan_placement.c) it reads what one thread
- * would. Copies fork no further: two cores, two tasks.
+ * The copy shares what its parent only reads (the scenario, the compute
+ * table, and the replicas unless it has its own), so the parent may plan
+ * on while the copy works, but not change those. A copy computes what
+ * its parent would have: the memo returns exactly what computing would,
+ * and a copy's count of refusals starts at the parent's and is added
+ * back, so where planning reads only whether one was counted
+ * (pack_share.c, plan_placement.c) it reads what one thread would.
+ * Copies fork no further: two cores, two tasks.
  *
  * Only lib/plan/ includes it.
  */
@@ -39,10 +38,9 @@ typedef struct gs_fork {
  * whose work one thread counts. */
 int gs_fork_may(const gs_planner *pl);
 
-/* How a copy is made: its memo apart from the parent's (the parent plans
- * on meanwhile), and its own copy of the replicas (the parent marks
- * them meanwhile: plan_uniform.c). */
-enum { GS_FORK_APART = 1, GS_FORK_REPLICAS = 2 };
+/* How a copy is made: with its own copy of the replicas (the parent
+ * marks them meanwhile: plan_uniform.c). */
+enum { GS_FORK_REPLICAS = 1 };
 
 /* f becomes a copy of pl, made as `how` says. -1 when out of memory (f
  * is then empty). */
@@ -54,11 +52,6 @@ void gs_fork_done(gs_fork *f, gs_planner *pl);
 
 /* Frees f, its work unused. */
 void gs_fork_drop(gs_fork *f);
-
-/* Runs task(a) on a second thread and task(b) on this one, or both here
- * one after the other when no thread starts; returns when both are done,
- * with a's result if negative, else b's; -1 at once when out of memory. */
-int gs_fork_both(int (*task)(void *), void *a, void *b);
 
 /* Begins task(arg) on a second thread, or runs it here at once when no
  * thread starts; -1 when out of memory (nothing runs, *t is NULL). */

@@ -18,21 +18,13 @@ struct gs_memo {
 	entry **slot;
 	size_t cap, n, bytes; /* cap: a power of two, or 0 */
 	size_t max;           /* what it may hold before it starts again */
-	const gs_memo *under; /* read where this one misses, or NULL */
 };
 
 gs_memo *gs_memo_new(size_t max_bytes)
 {
-	return gs_memo_new_over(NULL, max_bytes);
-}
-
-gs_memo *gs_memo_new_over(const gs_memo *under, size_t max_bytes)
-{
 	gs_memo *m = calloc(1, sizeof(gs_memo));
-	if (m) {
+	if (m)
 		m->max = max_bytes;
-		m->under = under;
-	}
 	return m;
 }
 
@@ -80,11 +72,10 @@ static size_t find(const gs_memo *m, uint64_t h, const int64_t *key, int nkey)
 const int64_t *gs_memo_get(const gs_memo *m, const int64_t *key, int nkey, int *nval,
                            long *extra)
 {
-	const entry *e = NULL;
-	uint64_t h = hash_of(key, nkey);
-	for (; m && !e; m = m->under)
-		if (m->cap)
-			e = m->slot[find(m, h, key, nkey)];
+	const entry *e;
+	if (!m || !m->cap)
+		return NULL;
+	e = m->slot[find(m, hash_of(key, nkey), key, nkey)];
 	if (!e)
 		return NULL;
 	*nval = e->nval;

@@ -18,14 +18,9 @@ typedef struct gs_memo gs_memo;
 /* An empty memo that forgets everything at once when it would hold more
  * than max_bytes; NULL when out of memory (callers then compute). */
 gs_memo *gs_memo_new(size_t max_bytes);
-/* The same, over `under` (may be NULL): a get that misses here looks
- * there. Work on another thread reads what its parent computed without
- * a lock; under must not change, nor be freed, while this one is used
- * (fork.h). */
-gs_memo *gs_memo_new_over(const gs_memo *under, size_t max_bytes);
 void gs_memo_free(gs_memo *m);
 
-/* The value stored under key[0..nkey) here or under, or NULL: its nval words, and the
+/* The value stored under key[0..nkey), or NULL: its nval words, and the
  * count `extra` stored with it. */
 const int64_t *gs_memo_get(const gs_memo *m, const int64_t *key, int nkey, int *nval,
                            long *extra);

@@ -135,7 +135,7 @@ int gs_third_begin(gs_planner *pl, const gs_choice *c, gs_third **out)
 		return 0;
 	if (!(t = calloc(1, sizeof *t)))
 		return -1;
-	if (gs_fork_init(&t->f, pl, GS_FORK_APART | GS_FORK_REPLICAS) < 0) {
+	if (gs_fork_init(&t->f, pl, GS_FORK_REPLICAS) < 0) {
 		free(t);
 		return -1;
 	}

@@ -130,7 +130,7 @@ int gs_pinned_begin(const gs_planner *pl, const gs_choice *c, gs_micros before,
 	if (!(t = calloc(1, sizeof *t)))
 		return -1;
 	t->before = before;
-	if (gs_fork_init(&t->f, pl, GS_FORK_APART) < 0) {
+	if (gs_fork_init(&t->f, pl, 0) < 0) {
 		free(t);
 		return -1;
 	}

@@ -1,8 +1,7 @@
 /*
  * test_memo.c - the planner's memo (plan/memo.h): a value comes back only
  * under its whole key, with its count, through growth of the table; a
- * memo over another reads it and leaves it as it was, and hands its own
- * entries over whole.
+ * memo hands its entries over to another whole.
  */
 #include <stdint.h>
 
@@ -108,33 +107,6 @@ static int64_t value_of(const gs_memo *m, int64_t k, long *extra)
 	return got ? got[0] : -1;
 }
 
-/* A copy of the planner on another thread reads its parent's memo and
- * writes its own: what the parent holds is found through it, what it
- * stores is not in the parent, and its own entry wins over the parent's. */
-static void test_over_another(void **state)
-{
-	gs_memo *under = gs_memo_new((size_t)1 << 20), *m;
-	int64_t k1 = 1, k2 = 2, v = 10;
-	long extra = 0;
-	(void)state;
-	gs_memo_put(under, &k1, 1, &v, 1, 3);
-	m = gs_memo_new_over(under, (size_t)1 << 20);
-	assert_int_equal(value_of(m, 1, &extra), 10);
-	assert_int_equal(extra, 3);
-	v = 20;
-	gs_memo_put(m, &k2, 1, &v, 1, 4);
-	assert_int_equal(value_of(m, 2, &extra), 20);
-	assert_int_equal(value_of(under, 2, &extra), -1);
-	v = 30;
-	gs_memo_put(m, &k1, 1, &v, 1, 5);
-	assert_int_equal(value_of(m, 1, &extra), 30);
-	assert_int_equal(extra, 5);
-	assert_int_equal(value_of(under, 1, &extra), 10);
-	gs_memo_free(m);
-	assert_int_equal(value_of(under, 1, &extra), 10);
-	gs_memo_free(under);
-}
-
 /* The copy's entries join its parent's when its work is taken; where
  * both hold a key, the parent's stays (both computed the same). */
 static void test_absorb(void **state)
@@ -193,7 +165,6 @@ int main(void)
 		cmocka_unit_test(test_grows),
 		cmocka_unit_test(test_forgets_over_its_limit),
 		cmocka_unit_test(test_no_memo),
-		cmocka_unit_test(test_over_another),
 		cmocka_unit_test(test_absorb),
 		cmocka_unit_test(test_absorb_over_its_limit),
 	};

@@ -1,0 +1,1 @@
+plan $REPO/examples/spot.yaml --threads 0
