@@ -82,6 +82,20 @@ static void *run(void *arg)
 	return NULL;
 }
 
+/* A thread with the stack the main thread has on glibc (some C
+ * libraries give new threads as little as 128 KiB). */
+static int start(gs_fork_task *t)
+{
+	pthread_attr_t attr;
+	int ok;
+	if (pthread_attr_init(&attr) != 0)
+		return 0;
+	ok = pthread_attr_setstacksize(&attr, (size_t)8 << 20) == 0 &&
+	     pthread_create(&t->thread, &attr, run, t) == 0;
+	pthread_attr_destroy(&attr);
+	return ok;
+}
+
 int gs_fork_start(gs_fork_task **out, int (*task)(void *), void *arg)
 {
 	gs_fork_task *t = calloc(1, sizeof *t);
@@ -90,7 +104,7 @@ int gs_fork_start(gs_fork_task **out, int (*task)(void *), void *arg)
 		return -1;
 	t->task = task;
 	t->arg = arg;
-	t->started = pthread_create(&t->thread, NULL, run, t) == 0;
+	t->started = start(t);
 	if (!t->started)
 		t->rc = task(arg);
 	return 0;
