@@ -363,6 +363,7 @@ static int make(gs_plan *p, gs_planner *pl, double seconds, gs_error *err)
 	gs_built after, before;
 	gs_opt_result opt;
 	gs_third *third = NULL;
+	int repaired = 0;
 	gs_micros *ded = calloc(pl->s->n ? pl->s->n : 1, sizeof *ded);
 	size_t nr = (size_t)(pl->nreps ? pl->nreps : 1);
 	int rc;
@@ -392,14 +393,14 @@ static int make(gs_plan *p, gs_planner *pl, double seconds, gs_error *err)
 	if (rc == 0)
 		rc = build_uniform(pl, &c, &after);
 	if (rc == 0 && seconds > 0) {
-		rc = gs_build_cheapest(pl, pl->shops, &c, &after, third);
+		rc = gs_build_cheapest(pl, pl->shops, &c, &after, third, &repaired);
 		third = NULL;
 	}
 	gs_third_drop(third, pl);
 	if (rc == 0)
 		rc = seconds > 0 ? gs_opt_improve(pl, pl->shops, &c, &after, seconds, &opt) : 0;
 	/* What the program proved optimal needs no repair. */
-	if (rc == 0 && seconds > 0 && !opt.proven)
+	if (rc == 0 && seconds > 0 && !opt.proven && !repaired)
 		rc = gs_refill(pl, pl->shops, &c, &after);
 	if (rc == 0)
 		rc = gs_build_before(pl, pl->shops, &c, &before);

@@ -155,9 +155,10 @@ void gs_third_drop(gs_third *t, const gs_planner *pl);
  * price per GPU (a careful script's choice), and the one with each where
  * the volume bound places it (t: as begun, or NULL), each in place of
  * *after and c's models when it costs less: never worse than
- * first-fit-decreasing. Frees t. */
+ * first-fit-decreasing. Frees t. *repaired: whether after is repaired
+ * already (gs_refill), as it may be when t ran on the other thread. */
 int gs_build_cheapest(gs_planner *pl, gs_shop *shops, gs_choice *c, gs_built *after,
-                      gs_third *t);
+                      gs_third *t, int *repaired);
 /* Under pinned placement, empties whole GPUs into the room others of their
  * tenant have, on any of a workload's candidate models in c, and keeps b
  * so refilled (bought again) when it costs less (refill.c); -1 when out

@@ -94,16 +94,18 @@ typedef struct cheapest {
 
 #define THIRD_WINS "fixtures/unit/mixed-3200.yaml"
 
-/* The two starts of s's first choice as make() runs them, with
- * the third begun on the other thread (or not: third 0), and with every
- * replica of the even workloads kept off MIG after it began (as
- * plan_uniform.c marks them) or not. */
-static cheapest starts(const gs_scenario *s, int third, int mark)
+/* The two starts of s's first choice as make() runs them, with the third
+ * begun on the other thread (or not: third 0), and with every replica of
+ * the even workloads kept off MIG after it began (as plan_uniform.c
+ * marks them) or not; won: whether the third start wins then. The plan
+ * is repaired (refill.c) as make() would. */
+static cheapest starts(const gs_scenario *s, int third, int mark, int won)
 {
 	tu_planned t;
 	gs_third *th = NULL;
 	gs_built after;
 	cheapest out;
+	int repaired;
 	tu_planned_open(&t, s);
 	if (third)
 		assert_int_equal(gs_third_begin(&t.pl, &t.c, &th), 0);
@@ -112,7 +114,12 @@ static cheapest starts(const gs_scenario *s, int third, int mark)
 		if (t.pl.reps[r].wi % 2 == 0)
 			t.pl.reps[r].no_mig = 1;
 	assert_int_equal(gs_build_chosen(&t.pl, t.pl.shops, &t.c, &after), 0);
-	assert_int_equal(gs_build_cheapest(&t.pl, t.pl.shops, &t.c, &after, th), 0);
+	assert_int_equal(gs_build_cheapest(&t.pl, t.pl.shops, &t.c, &after, th, &repaired), 0);
+	/* Begun on the other thread, the repair runs beside the third start
+	 * and stands unless the third start wins. */
+	assert_int_equal(repaired, third && !won);
+	if (!repaired)
+		assert_int_equal(gs_refill(&t.pl, t.pl.shops, &t.c, &after), 0);
 	out.cost = after.cost;
 	out.volume = t.pl.volume;
 	out.model = malloc(s->n * sizeof *out.model);
@@ -140,11 +147,11 @@ static void expect_same(const gs_scenario *s, cheapest a, cheapest b)
 static void test_third_reads_the_marks(void **state)
 {
 	gs_scenario *s = tu_scenario_file(cat, THIRD_WINS);
-	cheapest plain = starts(s, 0, 0), marked = starts(s, 0, 1);
+	cheapest plain = starts(s, 0, 0, 0), marked = starts(s, 0, 1, 0);
 	(void)state;
 	assert_int_not_equal(plain.cost, marked.cost);
-	expect_same(s, starts(s, 1, 1), marked);
-	expect_same(s, starts(s, 1, 0), plain);
+	expect_same(s, starts(s, 1, 1, 0), marked);
+	expect_same(s, starts(s, 1, 0, 1), plain);
 	gs_scenario_free(s);
 }
 
