@@ -38,8 +38,7 @@ int gs_fork_init(gs_fork *f, const gs_planner *pl, int how)
 	 * one as large as the parent's planned no faster, and at 10^6 held
 	 * 110 MiB more (2,104 MiB against 1,989). Without a memo the copy
 	 * computes everything again: the same. */
-	if (pl->memo)
-		f->pl.memo = gs_memo_new(gs_planner_memo_bytes(pl->nreps) / 1000);
+	f->pl.memo = gs_memo_new(gs_planner_memo_bytes(pl->nreps) / 1000);
 	if (pl->robust_bound) {
 		f->from = f->counted = *pl->robust_bound;
 		f->pl.robust_bound = &f->counted;

@@ -14,6 +14,7 @@
 #include "plan/host.h"
 #include "plan/plan_internal.h"
 #include "plan/opt.h"
+#include "plan/memo.h"
 #include "plan/planner.h"
 #include "scenario/scenario.h"
 
@@ -410,6 +411,13 @@ static int make(gs_plan *p, gs_planner *pl, double seconds, gs_error *err)
 	if (rc == -2)
 		rc = gs_fail(err, GS_ENOFIT, "no instance in %s holds the host CPU and RAM that "
 		             "the replicas of one GPU request", pl->cloud);
+	/* The memo serves the model search and the starts; after them only
+	 * the linear relaxation asks much of it. At 10^5 replicas letting it
+	 * go before the records took the peak from 244 to 230 MiB. */
+	if (rc == 0 && !cg_affords(pl)) {
+		gs_memo_free(pl->memo);
+		pl->memo = NULL;
+	}
 	if (rc == 0)
 		rc = fill(p, pl, &c, &after, &before, ded);
 	if (rc == 0)
