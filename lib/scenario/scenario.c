@@ -363,44 +363,12 @@ int gs_scenario_instance_ok_in(const gs_scenario *s, const char *cloud,
 	return ok && s->n_gpus == 0;
 }
 
-size_t gs_workload_models(const gs_scenario *s, const gs_workload *w,
-                          const gs_gpu **out, size_t cap)
-{
-	return gs_workload_models_in(s, s->cloud, w, out, cap);
-}
-
 static int gpu_allowed(const gs_workload *w, const gs_gpu *gpu)
 {
 	int allowed = w->n_gpus == 0;
 	for (size_t i = 0; !allowed && i < w->n_gpus; i++)
 		allowed = w->gpus[i] == gpu;
 	return allowed;
-}
-
-/* A pass over the instances marks the models sold, a block of models at
- * a time (validation asks this of every workload, so not one pass per
- * model, and without allocating). */
-#define MODELS_AT_ONCE 256
-
-size_t gs_workload_models_in(const gs_scenario *s, const char *cloud, const gs_workload *w,
-                             const gs_gpu **out, size_t cap)
-{
-	size_t n = 0, ng = gs_catalog_gpu_count(s->cat);
-	const gs_gpu *first = gs_catalog_gpu_at(s->cat, 0);
-	for (size_t base = 0; base < ng && n < cap; base += MODELS_AT_ONCE) {
-		unsigned char sold[MODELS_AT_ONCE] = { 0 };
-		for (size_t i = 0; i < gs_catalog_instance_count(s->cat); i++) {
-			const gs_instance *in = gs_catalog_instance_at(s->cat, i);
-			size_t g = in->gpu ? (size_t)(in->gpu - first) - base : SIZE_MAX;
-			if (g < MODELS_AT_ONCE && !sold[g] && gpu_allowed(w, in->gpu) &&
-			    gs_scenario_instance_ok_in(s, cloud, in))
-				sold[g] = 1;
-		}
-		for (size_t g = 0; g < MODELS_AT_ONCE && base + g < ng && n < cap; g++)
-			if (sold[g])
-				out[n++] = gs_catalog_gpu_at(s->cat, base + g);
-	}
-	return n;
 }
 
 size_t gs_workload_models_of(const gs_workload *w, const gs_gpu *const *sold, size_t nsold,

@@ -84,21 +84,16 @@ int gs_scenario_instance_ok(const gs_scenario *s, const gs_instance *in);
 /* The same in one cloud of a scenario whose cloud is "all" (or any). */
 int gs_scenario_instance_ok_in(const gs_scenario *s, const char *cloud,
                                const gs_instance *in);
-/* GPU models a workload may run on (allowed and purchasable), in catalog
- * order; returns how many were written to out (at most cap). */
-size_t gs_workload_models(const gs_scenario *s, const gs_workload *w,
-                          const gs_gpu **out, size_t cap);
-size_t gs_workload_models_in(const gs_scenario *s, const char *cloud, const gs_workload *w,
-                             const gs_gpu **out, size_t cap);
-/* The same from the models some instance sells (gs_scenario_models_sold,
- * once for every workload of a scenario). */
-size_t gs_workload_models_of(const gs_workload *w, const gs_gpu *const *sold, size_t nsold,
-                             const gs_gpu **out, size_t cap);
 /* The GPU models that some instance the scenario may buy in `cloud`
  * sells, in catalog order; a list the caller frees in *out (NULL when
  * there are none), or -1 when out of memory. */
 int gs_scenario_models_sold(const gs_scenario *s, const char *cloud, const gs_gpu ***out,
                             size_t *n);
+/* The models of sold[0..nsold) that workload w allows, in that order:
+ * what it may run on, when sold lists the scenario's models sold. How
+ * many were written to out (at most cap). */
+size_t gs_workload_models_of(const gs_workload *w, const gs_gpu *const *sold, size_t nsold,
+                             const gs_gpu **out, size_t cap);
 /* The workload's peak compute on model g, in ppm of g (rounded up): its
  * share of measured_on scaled by the figure its bound names (dense FP16
  * throughput, or memory bandwidth). */
