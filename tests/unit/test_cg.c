@@ -245,6 +245,28 @@ static void test_bound_of_mig_geometries(void **state)
 	gs_scenario_free(s);
 }
 
+/* 14 replicas of 2.25 GiB at 5 % on A100-SXM4-40GB (a2-highgpu-1g,
+ * $3.673385/h), spread over GPUs: a whole GPU holds one, and the
+ * relaxation lets them share MIG instances by their memory and compute.
+ * A shared instance is time-sliced, so a replica takes its memory over
+ * what a 1g.5gb instance (4.75 GiB) offers under its headroom: 2.25 of
+ * 4.275 GiB at the default 10 %, not 2.25 of 4.75. */
+#define SPREAD(room) "version: 1\ncloud: gcp\nplacement: pinned\n" \
+	"instances: [a2-highgpu-1g]\nworkloads:\n" \
+	"  - {name: s, replicas: 14, gpuMemory: 2.25GiB, compute: 5%, spread: gpu, " \
+	"memoryHeadroom: " room "}\n"
+
+static void test_bound_of_shared_instances(void **state)
+{
+	gs_scenario *s = tu_scenario(cat, "t.yaml", SPREAD("10%"));
+	(void)state;
+	assert_int_equal(bound_of(s), 3474828);
+	gs_scenario_free(s);
+	s = tu_scenario(cat, "t.yaml", SPREAD("0%"));
+	assert_int_equal(bound_of(s), 3282603);
+	gs_scenario_free(s);
+}
+
 /* The bench's fleets whose optimum the optimiser's program proves
  * (quality.py's, where optimum.py's CBC agrees): the relaxation stays
  * below it, by its integrality gap. */
@@ -279,6 +301,7 @@ int main(void)
 		cmocka_unit_test(test_bound_meets_the_optimum),
 		cmocka_unit_test(test_bound_per_tenant),
 		cmocka_unit_test(test_bound_of_mig_geometries),
+		cmocka_unit_test(test_bound_of_shared_instances),
 		cmocka_unit_test(test_bound_below_proven_optima),
 	};
 	return cmocka_run_group_tests(tests, tu_catalog_setup, tu_catalog_teardown);
