@@ -42,6 +42,9 @@
 #define CG_KP_NODES 20000L
 /* Search nodes per pricing problem while only looking for columns. */
 #define CG_KP_LOOK 300L
+/* ... and times CG_KP_NODES in the round that ends a generation whose
+ * bound fell short of the master's objective (phase). */
+#define CG_KP_LAST 10L
 /* Rounds that price within the full budget, at most, per phase; and the
  * phases, at most (run). */
 #define CG_PROOFS 3
@@ -548,6 +551,26 @@ static int first_columns(cg *g)
 	return geometries(g);
 }
 
+/* Where no column prices below cost but the bound falls short of the
+ * master's objective by more than a thousandth, the pricing searches
+ * stopped at their budget with loose upper bounds: one more round, on
+ * CG_KP_LAST times the budget, gives the bound, and the generation ends.
+ * With MIG instances' headroom counted, fleet.py's mixed 2,000 replicas,
+ * robust, ended at $963.93/h against an objective of $1,001.33/h; this
+ * round gives $983.91/h, for about 0.3 s. */
+static int last_round(cg *g, duals *d, int effort, double obj, double *bound)
+{
+	double b;
+	int added;
+	if (*bound >= (obj + g->wide) * (1 - 1e-3))
+		return 0;
+	if (round_of(g, d, CG_KP_NODES * CG_KP_LAST * effort, &b, &added) < 0)
+		return -1;
+	if (b > *bound)
+		*bound = b;
+	return 0;
+}
+
 /* One phase: rounds whose pricing only looks for columns, on a small
  * budget, until it finds none; then rounds that price within the full
  * budget, whose duals give the bound, until the bound meets the master's
@@ -567,6 +590,8 @@ static int phase(cg *g, duals *d, int effort, double *bound, int *done)
 			return -1;
 		if (proof && b > *bound)
 			*bound = b;
+		if (proof && added == 0 && last_round(g, d, effort, obj, bound) < 0)
+			return -1;
 		if (proof && (added == 0 || *bound >= (obj + g->wide) * (1 - 1e-7))) {
 			*done = 1;
 			break;
