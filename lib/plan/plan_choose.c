@@ -10,6 +10,7 @@
 #include "plan/host.h"
 #include "plan/memo.h"
 #include "plan/planner.h"
+#include "plan/search_groups.h"
 #include "scenario/scenario.h"
 
 /* How many replicas the searched workloads on model m have. */
@@ -567,7 +568,9 @@ static int eval_all(const gs_planner *pl, gs_shop *shops, gs_choice *c)
  * whose budget cannot try every move once, each tenant's search gets up to
  * BUDGET_MOST evaluations, each of a tenant's size, and then the whole
  * search runs as before from what they found. (Buying sees one tenant's
- * GPUs then: the whole search prices them together.)
+ * GPUs then: the whole search prices them together.) A large tenant of
+ * many workloads is searched in blocks (search_groups.h), as if each
+ * were a tenant.
  *
  * Its cost is counted as the packer works (pack.c: each replica first
  * fit places, and each group every build places again, MIG trying
@@ -583,20 +586,6 @@ static int eval_all(const gs_planner *pl, gs_shop *shops, gs_choice *c)
 #define TENANT_WORK 1000000L
 #define TENANT_MAX_REPLICAS 10000L
 
-/* Each workload's tenant, and how many tenants have workloads. */
-static int *tenants_of(const gs_planner *pl, int *count)
-{
-	int *t = malloc((pl->s->n ? pl->s->n : 1) * sizeof *t), most = -1;
-	if (!t)
-		return NULL;
-	for (int r = 0; r < pl->nreps; r++) {
-		t[pl->reps[r].wi] = pl->reps[r].tenant;
-		most = pl->reps[r].tenant > most ? pl->reps[r].tenant : most;
-	}
-	*count = most + 1;
-	return t;
-}
-
 /* The evaluations one pass of single moves takes. */
 static long pass_moves(const gs_planner *pl, const gs_choice *c)
 {
@@ -606,56 +595,62 @@ static long pass_moves(const gs_planner *pl, const gs_choice *c)
 	return n;
 }
 
-static int by_tenant(const gs_planner *pl, gs_shop *shops, gs_choice *c, const int *tenant_of,
-                     int ntenants, long budget)
+/* Each group (search_groups.h: a tenant, or a block of a large one) on
+ * its own, in the order of their ids. */
+static int by_group(const gs_planner *pl, gs_shop *shops, gs_choice *c, const gs_groups *g,
+                    long budget)
 {
 	gs_planner one = *pl;
 	long total = (pl->tenant_work ? pl->tenant_work : TENANT_WORK) * effort(pl);
-	int todo = 0;
+	int todo = g->n;
 	/* Its packings only guide the search: the whole one counts where the
 	 * worst case binds. */
 	one.robust_bound = NULL;
-	for (int t = 0; t < ntenants; t++)
-		todo += pl->tenant_at[t + 1] > pl->tenant_at[t];
-	for (int t = 0; t < ntenants; t++) {
+	/* gs_searched_workloads reads a group's workloads as a tenant's. */
+	one.tenant_wls = g->wls;
+	one.tenant_at = g->at;
+	for (size_t t = 0; t < pl->s->n; t++) {
 		long share;
-		if (pl->tenant_at[t + 1] == pl->tenant_at[t])
+		if (g->at[t + 1] == g->at[t])
 			continue;
-		/* What the tenants before left unspent goes to those after. */
+		/* What the groups before left unspent goes to those after. */
 		share = total / todo--;
 		total -= share;
-		one.only_tenant = t + 1;
+		one.only_tenant = (int)t + 1;
 		one.work = &share;
-		if (eval_all(&one, shops, c) < 0 || improve(&one, shops, c, budget, tenant_of) < 0)
+		if (eval_all(&one, shops, c) < 0 || improve(&one, shops, c, budget, g->of) < 0)
 			return -1;
 		total += share > 0 ? share : 0;
 	}
 	return 0;
 }
 
-/* Whether the search goes tenant by tenant first: for a first choice
- * (tenants_first), on a fleet of several tenants whose budget cannot try
+/* Whether the search goes group by group first: for a first choice
+ * (tenants_first), on a fleet of several groups whose budget cannot try
  * every move once, and not too large for it to find anything. */
-static int tenants_search(const gs_planner *pl, const gs_choice *c, int tenants_first,
-                          int ntenants, long budget)
+static int groups_search(const gs_planner *pl, const gs_choice *c, int tenants_first,
+                         long budget)
 {
-	return tenants_first && ntenants > 1 && budget > 0 &&
-	       pl->nreps <= TENANT_MAX_REPLICAS * effort(pl) && budget < pass_moves(pl, c);
+	return tenants_first && budget > 0 && pl->nreps <= TENANT_MAX_REPLICAS * effort(pl) &&
+	       budget < pass_moves(pl, c);
 }
 
 static int choose(const gs_planner *pl, gs_shop *shops, gs_choice *c, int tenants_first)
 {
 	long budget = gs_choose_budget(pl);
-	int ntenants = 0, rc = 0, *tenant_of = tenants_of(pl, &ntenants);
-	if (!tenant_of)
-		return -1;
-	if (tenants_search(pl, c, tenants_first, ntenants, budget))
-		rc = by_tenant(pl, shops, c, tenant_of, ntenants, BUDGET_MOST * effort(pl));
+	int rc = 0;
+	if (groups_search(pl, c, tenants_first, budget)) {
+		gs_groups g;
+		if (gs_groups_init(pl, &g) < 0)
+			return -1;
+		if (g.n > 1)
+			rc = by_group(pl, shops, c, &g, BUDGET_MOST * effort(pl));
+		gs_groups_release(&g);
+	}
 	if (rc == 0)
 		rc = eval_all(pl, shops, c);
 	if (rc == 0)
-		rc = improve(pl, shops, c, budget, tenant_of);
-	free(tenant_of);
+		rc = improve(pl, shops, c, budget, NULL);
 	return rc;
 }
 
