@@ -198,16 +198,22 @@ static gs_micros bound_of(gs_scenario *s)
 	return b;
 }
 
+/* The bound of the workload file doc. */
+static void expect_bound(const char *doc, gs_micros want)
+{
+	gs_scenario *s = tu_scenario(cat, "t.yaml", doc);
+	assert_int_equal(bound_of(s), want);
+	gs_scenario_free(s);
+}
+
 /* TU_TRIPLES (testutil.h) on L4s ($0.8048/h): a GPU holds one of each
  * kind, so the relaxation needs 4 GPUs for 12, the optimum the program
  * proves (test_opt.c). */
 static void test_bound_meets_the_optimum(void **state)
 {
-	gs_scenario *s = tu_scenario(cat, "t.yaml", TU_TRIPLES);
 	(void)state;
 	/* 4 GPUs, down a hair for the sums' rounding. */
-	assert_int_equal(bound_of(s), 3219199);
-	gs_scenario_free(s);
+	expect_bound(TU_TRIPLES, 3219199);
 }
 
 /* Two tenants of 3 replicas each at 40 %: two fit a GPU at the 90 %
@@ -220,29 +226,24 @@ static void test_bound_meets_the_optimum(void **state)
 
 static void test_bound_per_tenant(void **state)
 {
-	gs_scenario *s = tu_scenario(cat, "t.yaml", TENANTS);
 	(void)state;
-	assert_int_equal(bound_of(s), 2414399);
-	gs_scenario_free(s);
+	expect_bound(TENANTS, 2414399);
 }
 
 /* Fault-isolated replicas of 4 GiB at 10 % on A100-SXM4-40GB
  * (a2-highgpu-1g, $3.673385/h): each fits a 1g.5gb instance (4.75 GiB, 14
  * of 108 SMs), seven to a GPU. Seven take one GPU; eight take 8/7 of one
  * in the relaxation, where whole GPUs would take eight. */
-#define ISOLATED(n) "version: 1\ncloud: gcp\nplacement: pinned\n" \
-	"instances: [a2-highgpu-1g]\nworkloads:\n" \
+#define ON_A2 "version: 1\ncloud: gcp\nplacement: pinned\n" \
+	"instances: [a2-highgpu-1g]\nworkloads:\n"
+#define ISOLATED(n) ON_A2 \
 	"  - {name: f, replicas: " n ", gpuMemory: 4GiB, compute: 10%, isolation: fault}\n"
 
 static void test_bound_of_mig_geometries(void **state)
 {
-	gs_scenario *s = tu_scenario(cat, "t.yaml", ISOLATED("7"));
 	(void)state;
-	assert_int_equal(bound_of(s), 3673384);
-	gs_scenario_free(s);
-	s = tu_scenario(cat, "t.yaml", ISOLATED("8"));
-	assert_int_equal(bound_of(s), 4198154);
-	gs_scenario_free(s);
+	expect_bound(ISOLATED("7"), 3673384);
+	expect_bound(ISOLATED("8"), 4198154);
 }
 
 /* 14 replicas of 2.25 GiB at 5 % on A100-SXM4-40GB (a2-highgpu-1g,
@@ -251,20 +252,15 @@ static void test_bound_of_mig_geometries(void **state)
  * A shared instance is time-sliced, so a replica takes its memory over
  * what a 1g.5gb instance (4.75 GiB) offers under its headroom: 2.25 of
  * 4.275 GiB at the default 10 %, not 2.25 of 4.75. */
-#define SPREAD(room) "version: 1\ncloud: gcp\nplacement: pinned\n" \
-	"instances: [a2-highgpu-1g]\nworkloads:\n" \
+#define SPREAD(room) ON_A2 \
 	"  - {name: s, replicas: 14, gpuMemory: 2.25GiB, compute: 5%, spread: gpu, " \
 	"memoryHeadroom: " room "}\n"
 
 static void test_bound_of_shared_instances(void **state)
 {
-	gs_scenario *s = tu_scenario(cat, "t.yaml", SPREAD("10%"));
 	(void)state;
-	assert_int_equal(bound_of(s), 3474828);
-	gs_scenario_free(s);
-	s = tu_scenario(cat, "t.yaml", SPREAD("0%"));
-	assert_int_equal(bound_of(s), 3282603);
-	gs_scenario_free(s);
+	expect_bound(SPREAD("10%"), 3474828);
+	expect_bound(SPREAD("0%"), 3282603);
 }
 
 /* The bench's fleets whose optimum the optimiser's program proves
