@@ -125,8 +125,10 @@ static void test_kp_pairs_and_floor(void **state)
 /* Knapsacks of 60 items, seeded (the third and fourth with must items,
  * the fourth stopped by its budget): the search's nodes, best and bound
  * are those it had before its relaxations walked lists of the undecided
- * items and stopped summing early. Those are for speed only: they may
- * neither cut a node the full relaxations kept nor keep one they cut. */
+ * items and stopped summing early, and before its orders were sorted by
+ * merging rather than by qsort. Those are for speed only: they may
+ * neither cut a node the full relaxations kept nor keep one they cut,
+ * nor order two items otherwise. */
 static void test_kp_search_unchanged(void **state)
 {
 	static const long want_nodes[4] = { 336, 568, 1543, 501 };
