@@ -261,6 +261,20 @@ static void add_rows(double *dp, int qa, int qb, double v)
 	}
 }
 
+/* One part of no memory cell: each row reads itself qb cells back, so
+ * its cells go down. */
+static void add_in_rows(double *dp, int qb, double v)
+{
+	for (int a = DP_MEM; a >= 0; a--) {
+		double *row = dp + (size_t)a * (DP_COMP + 1);
+		for (int b = DP_COMP; b >= qb; b--) {
+			double with = row[b - qb] + v;
+			if (with > row[b])
+				row[b] = with;
+		}
+	}
+}
+
 static double grid_bound(const gs_kp *k)
 {
 	double *dp = calloc((size_t)(DP_MEM + 1) * (DP_COMP + 1), sizeof *dp);
@@ -282,13 +296,7 @@ static double grid_bound(const gs_kp *k)
 			if (qa > 0)
 				add_rows(dp, qa, qb, v);
 			else
-				for (int a = DP_MEM; a >= qa; a--)
-					for (int b = DP_COMP; b >= qb; b--) {
-						double *cell = &dp[a * (DP_COMP + 1) + b];
-						double with = dp[(a - qa) * (DP_COMP + 1) + (b - qb)] + v;
-						if (with > *cell)
-							*cell = with;
-					}
+				add_in_rows(dp, qb, v);
 		}
 	}
 	top = dp[DP_MEM * (DP_COMP + 1) + DP_COMP];
