@@ -30,9 +30,8 @@ static int replicas_of(const gs_planner *pl, int w)
 	return pl->rep_at[w + 1] - pl->rep_at[w];
 }
 
-/* Tenant t's workloads into groups: one, or blocks of at least
- * GS_BLOCK_REPLICAS replicas where it has more than twice that many (the
- * last block takes what is left). */
+/* Tenant t's workloads into groups: one, or blocks (search_groups.h)
+ * where it is large; the last block takes what is left. */
 static void split(const gs_planner *pl, int t, int *of)
 {
 	const int *wls = pl->tenant_wls + pl->tenant_at[t];
@@ -40,7 +39,7 @@ static void split(const gs_planner *pl, int t, int *of)
 	int in_w = 0;
 	for (int i = 0; i < nw; i++)
 		left += replicas_of(pl, wls[i]);
-	big = left > 4 * GS_BLOCK_REPLICAS && nw >= 2 * GS_BLOCK_WORKLOADS;
+	big = left > GS_SPLIT_REPLICAS && nw >= 2 * GS_BLOCK_WORKLOADS;
 	for (int i = 0; i < nw; i++) {
 		/* left: the replicas from the block's first workload on. */
 		if (big && in >= GS_BLOCK_REPLICAS && in_w >= GS_BLOCK_WORKLOADS &&
