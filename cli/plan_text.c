@@ -361,8 +361,8 @@ static void print_cloud(const gs_plan *p)
 			continue;
 		put(line, sizeof line, &o, "%s", k++ ? "; " : ": ");
 		if (c->planned < 0) {
-			put(line, sizeof line, &o, "%s not planned, estimated at %s/h", c->cloud,
-			    cli_money(c->estimate_per_hour, a, sizeof a));
+			put(line, sizeof line, &o, "%s not planned, at least %s/h", c->cloud,
+			    cli_money(c->lower_bound_per_hour, a, sizeof a));
 			continue;
 		}
 		if (c->planned == 0) {

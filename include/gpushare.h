@@ -696,7 +696,11 @@ typedef struct gs_plan_cloud {
 	const char *why;             /* why no plan; NULL when planned */
 	int planned;                 /* 1: planned; 0: it cannot hold every
 	                                workload; -1: not planned, its
-	                                estimate not below the best plan */
+	                                lower bound not below the best plan */
+	gs_micros lower_bound_per_hour; /* no plan there costs less: its
+	                                plan's bound when planned, else the
+	                                greater of the estimate and the
+	                                volume bound; -1: none */
 } gs_plan_cloud;
 
 typedef struct gs_plan_opts {

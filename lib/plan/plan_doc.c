@@ -277,6 +277,10 @@ static void cloud_entry(gs_wr *w, const gs_plan *p, const gs_plan_cloud *c)
 		money(w, "estimate_per_hour", c->estimate_per_hour);
 	else
 		knull(w, "estimate_per_hour");
+	if (c->lower_bound_per_hour >= 0)
+		money(w, "lower_bound_per_hour", c->lower_bound_per_hour);
+	else
+		knull(w, "lower_bound_per_hour");
 	kstr(w, "status", c->planned > 0 ? "planned" : c->planned == 0 ? "cannot" : "skipped");
 	gs_wr_key(w, "chosen");
 	gs_wr_bool(w, strcmp(c->cloud, p->sum.cloud) == 0);

@@ -2,6 +2,7 @@
  * test_cloud.c - one cloud per plan: the catalog's clouds, clouds of your
  * own, and `cloud: all` choosing the cheapest single cloud.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -155,27 +156,78 @@ static void test_no_single_cloud(void **state)
 	gs_scenario_free(s);
 }
 
-/* A cloud whose estimate is not below the best plan is not planned. */
+/* A cloud whose lower bound is not below the best plan is not planned;
+ * the bound of one that cannot hold the workloads is -1. */
 static void test_skipped(void **state)
 {
 	gs_scenario *s = load(cat, "cloud: all\npricing: spot\nworkloads:\n"
 	                           "  - {name: ci, kind: ci, replicas: 8, gpuMemory: 2GiB, "
 	                           "compute: 5%}\n");
 	gs_plan *p = plan_of(s);
-	size_t skipped = 0;
+	const gs_plan_cloud *c;
 	(void)state;
-	for (size_t i = 0; i < gs_plan_cloud_count(p); i++) {
-		const gs_plan_cloud *c = gs_plan_cloud_at(p, i);
-		if (c->planned < 0) {
-			skipped++;
-			assert_true(c->estimate_per_hour >= gs_plan_summary_get(p)->after_per_hour);
-			assert_int_equal(c->after_per_hour, -1);
-			assert_non_null(strstr(c->why, "not planned: its estimate"));
-		}
-	}
-	assert_true(skipped >= 1);
-	assert_one_cloud(p, gs_plan_summary_get(p)->cloud);
+	assert_one_cloud(p, "azure");
+	assert_int_equal(gs_plan_summary_get(p)->after_per_hour, 125398);
+	c = gs_plan_cloud_at(p, 0);
+	assert_string_equal(c->cloud, "aws");
+	assert_int_equal(c->planned, -1);
+	assert_int_equal(c->after_per_hour, -1);
+	assert_int_equal(c->estimate_per_hour, 223203);
+	assert_int_equal(c->lower_bound_per_hour, 233028);
+	assert_string_equal(c->why, "not planned: its lower bound, $0.23/h, is not below the "
+	                            "plan in azure ($0.13/h)");
+	c = gs_plan_cloud_at(p, 1);
+	assert_int_equal(c->planned, 1);
+	assert_int_equal(c->lower_bound_per_hour, 125398);
+	assert_int_equal(gs_plan_cloud_at(p, 2)->lower_bound_per_hour, 276582);
 	gs_plan_free(p);
+	gs_scenario_free(s);
+}
+
+/* fleet.py hetero 20 4: aws's estimate ($4.40/h) is below the plan in gcp
+ * ($4.61/h, proven optimal), but its volume bound ($4.66/h) is not, so
+ * aws is not planned; planned alone, it costs $5.08/h. */
+static const char hetero[] =
+        "pricing: on-demand\ngpus: [L4, T4, A10G]\nworkloads:\n"
+        "  - {name: w000, kind: training, replicas: 2, gpuMemory: 7.75GiB, compute: 13%, "
+        "measuredOn: L4}\n"
+        "  - {name: w001, kind: notebook, replicas: 6, gpuMemory: 9.25GiB, compute: 10%, "
+        "measuredOn: T4}\n"
+        "  - {name: w002, kind: batch, replicas: 1, gpuMemory: 1.50GiB, compute: 49%, "
+        "measuredOn: A10G}\n"
+        "  - {name: w003, kind: ci, replicas: 4, gpuMemory: 6.25GiB, compute: 10%, "
+        "measuredOn: L4}\n"
+        "  - {name: w004, kind: ci, replicas: 7, gpuMemory: 2.75GiB, compute: 15%, "
+        "measuredOn: T4}\n";
+
+static gs_plan *plan_hetero_in(const char *cloud, gs_scenario **s)
+{
+	char yaml[1024];
+	snprintf(yaml, sizeof yaml, "cloud: %s\n%s", cloud, hetero);
+	*s = load(cat, yaml);
+	return plan_of(*s);
+}
+
+static void test_skipped_by_bound(void **state)
+{
+	gs_scenario *s, *s_aws;
+	gs_plan *p = plan_hetero_in("all", &s), *aws = plan_hetero_in("aws", &s_aws);
+	const gs_plan_cloud *c = gs_plan_cloud_at(p, 0);
+	(void)state;
+	assert_one_cloud(p, "gcp");
+	assert_int_equal(gs_plan_summary_get(p)->after_per_hour, 4614158);
+	assert_int_equal(gs_plan_summary_get(p)->lower_bound_per_hour, 4614158);
+	assert_string_equal(c->cloud, "aws");
+	assert_int_equal(c->planned, -1);
+	assert_int_equal(c->estimate_per_hour, 4401032);
+	assert_int_equal(c->lower_bound_per_hour, 4656148);
+	assert_string_equal(c->why, "not planned: its lower bound, $4.66/h, is not below the "
+	                            "plan in gcp ($4.61/h)");
+	assert_int_equal(gs_plan_summary_get(aws)->after_per_hour, 5076000);
+	assert_true(gs_plan_summary_get(aws)->lower_bound_per_hour >= c->lower_bound_per_hour);
+	gs_plan_free(aws);
+	gs_plan_free(p);
+	gs_scenario_free(s_aws);
 	gs_scenario_free(s);
 }
 
@@ -188,6 +240,7 @@ int main(void)
 		cmocka_unit_test(test_onprem),
 		cmocka_unit_test(test_no_single_cloud),
 		cmocka_unit_test(test_skipped),
+		cmocka_unit_test(test_skipped_by_bound),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
