@@ -211,6 +211,8 @@ typedef struct gs_planner {
 	                            * of their own span (plan_placement.c) */
 	struct gs_memo *memo;      /* results computed before (memo.h), shared
 	                            * by the copies of this planner; or NULL */
+	struct gs_memo *groups;    /* what groups' searches found
+	                            * (search_groups.h); NULL in a copy */
 	/* Each workload's peak compute on each catalog GPU the planner buys,
 	 * converted once (plan_comp.c): comp[wi * ncomp + comp_col[gpu]],
 	 * where comp_col is -1 for a GPU not bought; NULL: convert each time. */

@@ -595,6 +595,29 @@ static long pass_moves(const gs_planner *pl, const gs_choice *c)
 	return n;
 }
 
+/* Group t's search (one: a copy of the planner set to search it), or
+ * what it found before. The search has a memo of its own, so that it is
+ * the same search whatever was searched before it (search_groups.h). */
+static int search_group(gs_planner *one, gs_shop *shops, gs_choice *c, const gs_groups *g,
+                        size_t t, long budget)
+{
+	int nkey = 0, rc = 0;
+	int64_t *key = gs_group_key(one, c, g, t, *one->work, budget, &nkey);
+	if (key && gs_group_recall(one, key, nkey, c, g, t, one->work)) {
+		free(key);
+		return 0;
+	}
+	one->memo = gs_memo_new(gs_planner_memo_bytes(one->nreps));
+	if (eval_all(one, shops, c) < 0 || improve(one, shops, c, budget, g->of) < 0)
+		rc = -1;
+	gs_memo_free(one->memo);
+	one->memo = NULL;
+	if (rc == 0 && key)
+		gs_group_keep(one, key, nkey, c, g, t, *one->work);
+	free(key);
+	return rc;
+}
+
 /* Each group (search_groups.h: a tenant, or a block of a large one) on
  * its own, in the order of their ids. */
 static int by_group(const gs_planner *pl, gs_shop *shops, gs_choice *c, const gs_groups *g,
@@ -618,7 +641,7 @@ static int by_group(const gs_planner *pl, gs_shop *shops, gs_choice *c, const gs
 		total -= share;
 		one.only_tenant = (int)t + 1;
 		one.work = &share;
-		if (eval_all(&one, shops, c) < 0 || improve(&one, shops, c, budget, g->of) < 0)
+		if (search_group(&one, shops, c, g, t, budget) < 0)
 			return -1;
 		total += share > 0 ? share : 0;
 	}

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "plan/memo.h"
 #include "plan/search_groups.h"
 
 void gs_groups_release(gs_groups *g)
@@ -76,4 +77,68 @@ int gs_groups_init(const gs_planner *pl, gs_groups *g)
 	for (size_t i = 0; i < n; i++)
 		g->n += g->at[i + 1] > g->at[i];
 	return 0;
+}
+
+/* ---- what a group's search found ----------------------------------------- */
+
+enum { GROUP_HEAD = 6 };
+
+int64_t *gs_group_key(const gs_planner *pl, const gs_choice *c, const gs_groups *g, size_t t,
+                      long share, long budget, int *nkey)
+{
+	size_t n = GROUP_HEAD, k = 0;
+	int64_t *key;
+	for (int i = g->at[t]; i < g->at[t + 1]; i++) {
+		int w = g->wls[i];
+		n += 3 + (size_t)c->ncand[w] + (size_t)replicas_of(pl, w);
+	}
+	if (n > INT32_MAX || !(key = malloc(n * sizeof *key)))
+		return NULL;
+	key[k++] = (int64_t)t;
+	key[k++] = share;
+	key[k++] = budget;
+	key[k++] = pl->no_mig;
+	key[k++] = pl->no_mps;
+	key[k++] = g->at[t + 1] - g->at[t];
+	for (int i = g->at[t]; i < g->at[t + 1]; i++) {
+		int w = g->wls[i];
+		key[k++] = w;
+		key[k++] = c->model[w];
+		key[k++] = c->ncand[w];
+		for (int j = 0; j < c->ncand[w]; j++)
+			key[k++] = c->cands[w][j];
+		for (int r = pl->rep_at[w]; r < pl->rep_at[w + 1]; r++)
+			key[k++] = pl->reps[r].no_mig;
+	}
+	*nkey = (int)k;
+	return key;
+}
+
+int gs_group_recall(const gs_planner *pl, const int64_t *key, int nkey, gs_choice *c,
+                    const gs_groups *g, size_t t, long *share)
+{
+	int nval;
+	long unused;
+	const int64_t *got = pl->groups ? gs_memo_get(pl->groups, key, nkey, &nval, &unused)
+	                                : NULL;
+	if (!got || nval != 1 + g->at[t + 1] - g->at[t])
+		return 0;
+	*share = (long)got[0];
+	for (int i = g->at[t]; i < g->at[t + 1]; i++)
+		c->model[g->wls[i]] = (int)got[1 + i - g->at[t]];
+	return 1;
+}
+
+void gs_group_keep(const gs_planner *pl, const int64_t *key, int nkey, const gs_choice *c,
+                   const gs_groups *g, size_t t, long share)
+{
+	int nw = g->at[t + 1] - g->at[t];
+	int64_t *val = pl->groups ? malloc((size_t)(nw + 1) * sizeof *val) : NULL;
+	if (!val)
+		return;
+	val[0] = share;
+	for (int i = 0; i < nw; i++)
+		val[1 + i] = c->model[g->wls[g->at[t] + i]];
+	gs_memo_put(pl->groups, key, nkey, val, nw + 1, 0);
+	free(val);
 }

@@ -8,6 +8,8 @@
 #ifndef GS_PLAN_SEARCH_GROUPS_H
 #define GS_PLAN_SEARCH_GROUPS_H
 
+#include <stdint.h>
+
 #include "plan/planner.h"
 
 /* A tenant of more than GS_SPLIT_REPLICAS replicas and at least twice
@@ -33,5 +35,25 @@ typedef struct gs_groups {
  * memory (g is then empty). */
 int gs_groups_init(const gs_planner *pl, gs_groups *g);
 void gs_groups_release(gs_groups *g);
+
+/* ---- what a group's search found (search_groups.c) ------------------------
+ * A group's search reads its workloads' models and candidates, its
+ * replicas' marks, its two budgets (evaluations and work) and the plan's
+ * rules, and has a memo of its own: it is a function of those, which the
+ * key holds in full. A plan chooses models again after marking replicas
+ * (plan_uniform.c), and then most groups search as they did before. */
+
+/* The key of group g->wls[g->at[t] ..]'s search in c with `share` work
+ * and `budget` evaluations, in a new array of *nkey words; NULL when out
+ * of memory. */
+int64_t *gs_group_key(const gs_planner *pl, const gs_choice *c, const gs_groups *g, size_t t,
+                      long share, long budget, int *nkey);
+/* Gives the group's workloads in c the models its search found before,
+ * and *share the work it left: 1; 0 when none was kept. */
+int gs_group_recall(const gs_planner *pl, const int64_t *key, int nkey, gs_choice *c,
+                    const gs_groups *g, size_t t, long *share);
+/* Keeps what the search under key found: c's models, and the work left. */
+void gs_group_keep(const gs_planner *pl, const int64_t *key, int nkey, const gs_choice *c,
+                   const gs_groups *g, size_t t, long share);
 
 #endif

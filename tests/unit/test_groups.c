@@ -91,6 +91,46 @@ static void test_blocks_by_replicas(void **state)
 	expect_groups(0, 200, 4, 5, first, 5);
 }
 
+/* What a group's search found is recalled under the same key only: the
+ * same share, budget, models and marks. Group 5 (tenant b's first block)
+ * of 5 + 50 workloads. */
+static void test_search_recalled(void **state)
+{
+	gs_scenario *s = fleet(5, 50, 13);
+	tu_planned t;
+	gs_groups g;
+	int64_t *key, *other;
+	int nkey, nother, first, w;
+	long left = -1;
+	(void)state;
+	tu_planned_open(&t, s);
+	assert_int_equal(gs_groups_init(&t.pl, &g), 0);
+	assert_non_null(key = gs_group_key(&t.pl, &t.c, &g, 5, 1000, 40, &nkey));
+	/* Head, then per workload: its index, model, candidates and marks. */
+	assert_int_equal(nkey, 6 + 20 * (3 + t.c.ncand[5] + 13));
+	assert_int_equal(gs_group_recall(&t.pl, key, nkey, &t.c, &g, 5, &left), 0);
+	first = t.c.model[5];
+	gs_group_keep(&t.pl, key, nkey, &t.c, &g, 5, 123);
+	t.c.model[5] = -1;
+	assert_int_equal(gs_group_recall(&t.pl, key, nkey, &t.c, &g, 5, &left), 1);
+	assert_int_equal(left, 123);
+	assert_int_equal(t.c.model[5], first);
+	/* Another share, or a replica marked off MIG, is another search. */
+	assert_non_null(other = gs_group_key(&t.pl, &t.c, &g, 5, 999, 40, &nother));
+	assert_int_equal(gs_group_recall(&t.pl, other, nother, &t.c, &g, 5, &left), 0);
+	free(other);
+	w = g.wls[g.at[5] + 19];
+	t.pl.reps[t.pl.rep_at[w]].no_mig = 1;
+	assert_non_null(other = gs_group_key(&t.pl, &t.c, &g, 5, 1000, 40, &nother));
+	assert_int_equal(nother, nkey);
+	assert_int_equal(gs_group_recall(&t.pl, other, nother, &t.c, &g, 5, &left), 0);
+	free(other);
+	free(key);
+	gs_groups_release(&g);
+	tu_planned_close(&t);
+	gs_scenario_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -98,6 +138,7 @@ int main(void)
 		cmocka_unit_test(test_small_tenant_whole),
 		cmocka_unit_test(test_not_split),
 		cmocka_unit_test(test_blocks_by_replicas),
+		cmocka_unit_test(test_search_recalled),
 	};
 	return cmocka_run_group_tests(tests, tu_catalog_setup, tu_catalog_teardown);
 }
