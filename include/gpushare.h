@@ -703,6 +703,17 @@ typedef struct gs_plan_cloud {
 	                                volume bound; -1: none */
 } gs_plan_cloud;
 
+/* What the planner found for one scenario, kept for the next plans of
+ * edited ones (a REPL session's): the model search of each tenant whose
+ * workloads an edit left as they were is not made again. A plan made with
+ * a cache is the same bytes as one made without. One plan at a time may
+ * use a cache; it holds 8 MiB at most. */
+typedef struct gs_plan_cache gs_plan_cache;
+GS_EXPORT
+int gs_plan_cache_new(gs_plan_cache **out, gs_error *err);
+GS_EXPORT
+void gs_plan_cache_free(gs_plan_cache *c);
+
 typedef struct gs_plan_opts {
 	unsigned version;  /* GS_PLAN_OPTS_VERSION, set by _INIT */
 	/* Wall-time limit of the optimiser's search, in ms; 0: the default,
@@ -716,10 +727,13 @@ typedef struct gs_plan_opts {
 	 * 2 and above: two (it has two tasks to run side by side); 1: the
 	 * calling thread alone. The plan is the same bytes either way. */
 	unsigned threads;
+	/* What earlier plans found (the caller's, which must outlive the
+	 * call); NULL: none. */
+	gs_plan_cache *cache;
 } gs_plan_opts;
 #define GS_PLAN_TIME_LIMIT_MS 60000
-#define GS_PLAN_OPTS_VERSION 3
-#define GS_PLAN_OPTS_INIT { GS_PLAN_OPTS_VERSION, 0, 0 }
+#define GS_PLAN_OPTS_VERSION 4
+#define GS_PLAN_OPTS_INIT { GS_PLAN_OPTS_VERSION, 0, 0, NULL }
 
 /* How much the plan may cost above the best possible, from its lower
  * bound, in tenths of a percent rounded up; -1 without a bound. */

@@ -46,6 +46,8 @@ typedef struct repl {
 	gs_catalog *cat;        /* the session's catalog (owned) */
 	gs_scenario *cur;       /* the scenario being edited (never NULL) */
 	gs_plan *plan;          /* cur's plan; NULL while stale */
+	gs_plan_cache *cache;   /* what the session's plans found, for the
+	                         * next (owned) */
 	gs_error stale;         /* why cur cannot be planned */
 	gs_plan_summary last;   /* the last plan that succeeded ("vs last") */
 	int have_last;

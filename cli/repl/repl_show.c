@@ -357,10 +357,11 @@ int repl_cmd_show(repl *r, int argc, char **argv)
 
 /* ---- compare ------------------------------------------------------------------ */
 
-static int plan_for(const gs_scenario *s, const char *name, gs_plan **out)
+static int plan_for(repl *r, const gs_scenario *s, const char *name, gs_plan **out)
 {
 	gs_plan_opts po = GS_PLAN_OPTS_INIT;
 	gs_error err;
+	po.cache = r->cache;
 	if (gs_plan_make(s, &po, out, &err) < 0)
 		return cli_error(cli_status(err.code), "scenario '%s' cannot be planned: %s", name,
 		                 err.msg);
@@ -427,8 +428,8 @@ int repl_cmd_compare(repl *r, int argc, char **argv)
 	(void)argc;
 	if (!(a = repl_scenario_named(r, argv[1])) || !(b = repl_scenario_named(r, argv[2])))
 		return EXIT_USAGE;
-	if ((rc = plan_for(a, argv[1], &pa)) == EXIT_OK &&
-	    (rc = plan_for(b, argv[2], &pb)) == EXIT_OK) {
+	if ((rc = plan_for(r, a, argv[1], &pa)) == EXIT_OK &&
+	    (rc = plan_for(r, b, argv[2], &pb)) == EXIT_OK) {
 		const gs_plan_summary *sa = gs_plan_summary_get(pa), *sb = gs_plan_summary_get(pb);
 		printf("%-14s %14s %14s %14s\n", "", argv[1], argv[2], "change");
 		row_money("per hour", sa->after_per_hour, sb->after_per_hour);

@@ -102,6 +102,7 @@ static void print_summary(const repl *r, const gs_plan_summary *s)
 static void plan_quietly(repl *r)
 {
 	gs_plan_opts po = GS_PLAN_OPTS_INIT;
+	po.cache = r->cache;
 	gs_plan_free(r->plan);
 	r->plan = NULL;
 	if (gs_plan_make(r->cur, &po, &r->plan, &r->stale) < 0)
@@ -152,7 +153,7 @@ int repl_init(repl *r, gs_catalog *cat, int interactive, int keep_going)
 	r->cat = cat;
 	r->interactive = interactive;
 	r->keep_going = keep_going;
-	if (gs_scenario_new(cat, &r->cur, &err) < 0)
+	if (gs_plan_cache_new(&r->cache, &err) < 0 || gs_scenario_new(cat, &r->cur, &err) < 0)
 		return cli_fail(&err);
 	plan_quietly(r);
 	repl_mark(r, 0);
@@ -168,6 +169,7 @@ int repl_init(repl *r, gs_catalog *cat, int interactive, int keep_going)
 void repl_release(repl *r)
 {
 	gs_plan_free(r->plan);
+	gs_plan_cache_free(r->cache);
 	gs_scenario_free(r->cur);
 	gs_scenario_free(r->mark);
 	clear(r->undo, &r->n_undo);

@@ -131,6 +131,7 @@ static int plan_at(repl *r, const char *who, const char *key, const char *val,
 {
 	gs_plan_opts po = GS_PLAN_OPTS_INIT;
 	gs_error err;
+	po.cache = r->cache;
 	if (!(*scn = repl_clone(r->cur)))
 		return EXIT_FAIL;
 	if (gs_scenario_set(*scn, who, key, val, &err) < 0 ||

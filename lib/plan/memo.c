@@ -18,6 +18,7 @@ struct gs_memo {
 	entry **slot;
 	size_t cap, n, bytes; /* cap: a power of two, or 0 */
 	size_t max;           /* what it may hold before it starts again */
+	long hits;
 };
 
 gs_memo *gs_memo_new(size_t max_bytes)
@@ -69,7 +70,7 @@ static size_t find(const gs_memo *m, uint64_t h, const int64_t *key, int nkey)
 	}
 }
 
-const int64_t *gs_memo_get(const gs_memo *m, const int64_t *key, int nkey, int *nval,
+const int64_t *gs_memo_get(gs_memo *m, const int64_t *key, int nkey, int *nval,
                            long *extra)
 {
 	const entry *e;
@@ -78,6 +79,7 @@ const int64_t *gs_memo_get(const gs_memo *m, const int64_t *key, int nkey, int *
 	e = m->slot[find(m, hash_of(key, nkey), key, nkey)];
 	if (!e)
 		return NULL;
+	m->hits++;
 	*nval = e->nval;
 	*extra = e->extra;
 	return e->words + e->nkey;
@@ -157,4 +159,9 @@ void gs_memo_absorb(gs_memo *m, gs_memo *from)
 			free(e);
 	}
 	gs_memo_free(from);
+}
+
+long gs_memo_hits(const gs_memo *m)
+{
+	return m ? m->hits : 0;
 }

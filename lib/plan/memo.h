@@ -22,13 +22,16 @@ void gs_memo_free(gs_memo *m);
 
 /* The value stored under key[0..nkey), or NULL: its nval words, and the
  * count `extra` stored with it. */
-const int64_t *gs_memo_get(const gs_memo *m, const int64_t *key, int nkey, int *nval,
+const int64_t *gs_memo_get(gs_memo *m, const int64_t *key, int nkey, int *nval,
                            long *extra);
 
 /* Stores val[0..nval) and extra under key[0..nkey). Out of memory, or over
  * the memo's size limit, it forgets (a later get computes again). */
 void gs_memo_put(gs_memo *m, const int64_t *key, int nkey, const int64_t *val, int nval,
                  long extra);
+
+/* How many gets found their key. */
+long gs_memo_hits(const gs_memo *m);
 
 /* Moves what `from` holds into m (what m holds already stays) and frees
  * from; with m NULL, frees from. */

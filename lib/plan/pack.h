@@ -213,6 +213,13 @@ typedef struct gs_planner {
 	                            * by the copies of this planner; or NULL */
 	struct gs_memo *groups;    /* what groups' searches found
 	                            * (search_groups.h); NULL in a copy */
+	int groups_kept;           /* groups is a gs_plan_cache's, which
+	                            * the planner does not free */
+	/* With groups_kept: workload w's keys as words (search_groups.c),
+	 * content[content_at[w] .. content_at[w + 1]), and from
+	 * content_at[n] the file's and the planner's own; else NULL. */
+	int64_t *content;
+	size_t *content_at;
 	/* Each workload's peak compute on each catalog GPU the planner buys,
 	 * converted once (plan_comp.c): comp[wi * ncomp + comp_col[gpu]],
 	 * where comp_col is -1 for a GPU not bought; NULL: convert each time. */

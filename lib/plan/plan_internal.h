@@ -46,7 +46,11 @@ typedef struct gs_plan_how {
 	int quick;
 	double seconds;
 	int solo;
+	struct gs_memo *groups; /* a gs_plan_cache's (plan_cache.c); NULL */
 } gs_plan_how;
+
+/* The cache's memo of groups' results. */
+struct gs_memo *gs_plan_cache_groups(gs_plan_cache *c);
 
 /* Plans s in `cloud`, a cloud of the catalog (the scenario is valid). */
 int gs_plan_in(const gs_scenario *s, const char *cloud, gs_plan_how how, gs_plan **out,

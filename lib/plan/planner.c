@@ -9,6 +9,7 @@
 
 #include "plan/memo.h"
 #include "plan/planner.h"
+#include "plan/search_groups.h"
 #include "plan/strategy.h"
 #include "scenario/scenario.h"
 
@@ -167,10 +168,6 @@ static void add_models(gs_planner *pl, const gs_scenario *s, gs_shop *shops)
  * before the build read them (7 of 60 packings again: 1.97 s, now
  * 1.80 s); at 1,000 the search never needs more, and holding 64 MiB took
  * the bench's plan from 24 to 72 MiB. */
-/* A group's result is a word per workload, its key a few per replica:
- * at 10,000 replicas a round of every group's takes about 0.3 MiB. */
-#define GROUPS_MEMO_BYTES ((size_t)8 << 20)
-
 size_t gs_planner_memo_bytes(long nreps)
 {
 	size_t most = (size_t)64 << 20, b = ((size_t)16 << 20) + (size_t)nreps * 512;
@@ -208,7 +205,7 @@ int gs_planner_init(gs_planner *pl, const gs_scenario *s, const char *cloud,
 	add_models(pl, s, shops);
 	/* Without a memo the planner computes everything again: the same. */
 	pl->memo = gs_memo_new(gs_planner_memo_bytes(pl->nreps));
-	pl->groups = gs_memo_new(GROUPS_MEMO_BYTES);
+	pl->groups = gs_memo_new(GS_GROUPS_MEMO_BYTES);
 	return gs_planner_comp_init(pl);
 }
 
@@ -237,7 +234,12 @@ void gs_planner_release(gs_planner *pl)
 	free(pl->tenant_at);
 	pl->rep_at = pl->tenant_wls = pl->tenant_at = NULL;
 	gs_memo_free(pl->memo);
-	gs_memo_free(pl->groups);
+	if (!pl->groups_kept)
+		gs_memo_free(pl->groups);
 	pl->memo = pl->groups = NULL;
+	free(pl->content);
+	free(pl->content_at);
+	pl->content = NULL;
+	pl->content_at = NULL;
 	gs_planner_comp_release(pl);
 }

@@ -7,8 +7,9 @@
 
 static gs_node *workload_list(const gs_scenario *s);
 
-/* The keys of one level as a map; NULL when out of memory. */
-static gs_node *write_level(const gs_key_src *from, gs_key_level level)
+/* The keys of one level as a map, the list of workloads too unless
+ * `alone`; NULL when out of memory. */
+static gs_node *write_keys(const gs_key_src *from, gs_key_level level, int alone)
 {
 	size_t n;
 	const gs_key *keys = gs_scenario_keys(&n);
@@ -20,10 +21,15 @@ static gs_node *write_level(const gs_key_src *from, gs_key_level level)
 			continue;
 		if (keys[i].write)
 			rc = keys[i].write(from, map, keys[i].name);
-		else /* the list of workloads */
+		else if (!alone) /* the list of workloads */
 			rc = gs_node_put(map, keys[i].name, workload_list(from->s));
 	}
 	return gs_node_done(map, rc);
+}
+
+static gs_node *write_level(const gs_key_src *from, gs_key_level level)
+{
+	return write_keys(from, level, 0);
 }
 
 static gs_node *workload_list(const gs_scenario *s)
@@ -46,4 +52,16 @@ int gs_doc_scenario(const gs_scenario *s, gs_doc **out, gs_error *err)
 	if (!root)
 		return gs_fail_nomem(err);
 	return gs_doc_wrap(root, out, err);
+}
+
+int gs_scenario_text(const gs_scenario *s, const wl *w, char **out)
+{
+	gs_key_src from = { s, w };
+	gs_doc *doc = NULL;
+	gs_error err;
+	int rc = gs_doc_wrap(write_keys(&from, w ? GS_KEY_WORKLOAD : GS_KEY_FILE, 1), &doc, &err);
+	if (rc == 0)
+		rc = gs_doc_render(doc, GS_FORMAT_JSON, out, &err);
+	gs_doc_free(doc);
+	return rc < 0 ? -1 : 0;
 }

@@ -720,6 +720,7 @@ static void run_size(long size, result *res)
 	gs_catalog *cat = NULL;
 	gs_scenario *s = NULL;
 	gs_plan *p = NULL, *p2 = NULL;
+	gs_plan_cache *cache = NULL;
 	gs_plan_opts opts = GS_PLAN_OPTS_INIT;
 	gs_error err;
 	struct rusage ru;
@@ -785,7 +786,14 @@ static void run_size(long size, result *res)
 		 * fleet above alone ends with MIG GPUs and no MPS ones). Its first
 		 * plan is the REPL's current one and is not timed. */
 		gs_plan *p1 = NULL;
-		if (add_mps_tenant(s, &err) < 0 || gs_plan_make(s, &opts, &p1, &err) < 0) {
+		gs_plan_opts ro = opts;
+		/* With a cache, as the REPL plans. */
+		if (gs_plan_cache_new(&cache, &err) < 0) {
+			fail(res, "gs_plan_cache_new", &err);
+			goto out;
+		}
+		ro.cache = cache;
+		if (add_mps_tenant(s, &err) < 0 || gs_plan_make(s, &ro, &p1, &err) < 0) {
 			fail(res, "re-plan fleet", &err);
 			goto out;
 		}
@@ -793,7 +801,7 @@ static void run_size(long size, result *res)
 		snprintf(res->replan_wl, sizeof res->replan_wl, "w%06zu", fl.n / 2);
 		t0 = now_ms();
 		if (gs_scenario_set(s, res->replan_wl, "compute", "35%", &err) < 0 ||
-		    gs_plan_make(s, &opts, &p2, &err) < 0) {
+		    gs_plan_make(s, &ro, &p2, &err) < 0) {
 			fail(res, "set + re-plan", &err);
 			goto out;
 		}
@@ -804,6 +812,7 @@ static void run_size(long size, result *res)
 	}
 out:
 	gs_plan_free(p2);
+	gs_plan_cache_free(cache);
 	gs_plan_free(p);
 	gs_scenario_free(s);
 	gs_catalog_free(cat);

@@ -49,7 +49,7 @@ static void test_plan_opts_version(void **state)
 	(void)state;
 	po.version = 7;
 	assert_int_equal(gs_plan_make(scen, &po, &p, &err), GS_EINVAL);
-	WANT_VERSION_ERROR_OF(&err, "gs_plan_opts", "3");
+	WANT_VERSION_ERROR_OF(&err, "gs_plan_opts", "4");
 	assert_null(p);
 }
 

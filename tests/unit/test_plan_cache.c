@@ -1,0 +1,113 @@
+/*
+ * test_plan_cache.c - gs_plan_cache: a plan made with what earlier plans
+ * of edited scenarios found is the same bytes as one made without, and
+ * it does find something.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "testutil.h"
+#include "tu_planner.h"
+#include "plan/memo.h"
+#include "plan/plan_internal.h"
+
+TU_CATALOG_GROUP(cat)
+
+/* 240 workloads of 1 to 4 replicas (about 600) in three tenants, of every
+ * kind, some fault-isolated: large enough that the model search takes
+ * each tenant alone first (plan_choose.c), the step the cache keeps. */
+static gs_scenario *fleet(void)
+{
+	static const char *kinds[] = { "inference", "notebook", "batch", "ci", "training" };
+	size_t size = 64 + 160 * 240, len;
+	char *text = malloc(size);
+	uint64_t x = 0x9e3779b97f4a7c15u;
+	gs_scenario *s;
+	assert_non_null(text);
+	len = (size_t)snprintf(text, size, "version: 1\ncloud: aws\nworkloads:\n");
+	for (int i = 0; i < 240; i++)
+		len += (size_t)snprintf(text + len, size - len,
+		                        "  - {name: w%03d, kind: %s, replicas: %d, "
+		                        "gpuMemory: %dGiB, compute: %d%%, tenant: t%d%s}\n",
+		                        i, kinds[tu_below(&x, 5)], 1 + tu_below(&x, 4),
+		                        1 + tu_below(&x, 30), 2 + tu_below(&x, 60), i % 3,
+		                        tu_below(&x, 8) == 0 ? ", isolation: fault" : "");
+	s = tu_scenario(cat, "t.yaml", text);
+	free(text);
+	return s;
+}
+
+/* s's plan as JSON, made with the cache (or without: NULL). */
+static char *plan_text(const gs_scenario *s, gs_plan_cache *cache)
+{
+	gs_plan_opts po = GS_PLAN_OPTS_INIT;
+	gs_plan *p = NULL;
+	gs_doc *doc = NULL;
+	char *text = NULL;
+	gs_error err;
+	po.cache = cache;
+	assert_gs_ok(gs_plan_make(s, &po, &p, &err), &err);
+	assert_gs_ok(gs_doc_plan(p, &doc, &err), &err);
+	assert_gs_ok(gs_doc_render(doc, GS_FORMAT_JSON, &text, &err), &err);
+	gs_doc_free(doc);
+	gs_plan_free(p);
+	return text;
+}
+
+/* An edit, then the plan with the cache and the plan without: the same
+ * text. Returns how many results the cache gave that plan. */
+static long edit_and_compare(gs_scenario *s, gs_plan_cache *cache, const char *who,
+                             const char *key, const char *val)
+{
+	gs_error err;
+	long before = gs_memo_hits(gs_plan_cache_groups(cache));
+	char *with, *without;
+	if (key)
+		assert_gs_ok(gs_scenario_set(s, who, key, val, &err), &err);
+	with = plan_text(s, cache);
+	without = plan_text(s, NULL);
+	assert_string_equal(with, without);
+	free(with);
+	free(without);
+	return gs_memo_hits(gs_plan_cache_groups(cache)) - before;
+}
+
+static void test_same_plans(void **state)
+{
+	gs_scenario *s = fleet();
+	gs_plan_cache *cache;
+	gs_error err;
+	(void)state;
+	assert_gs_ok(gs_plan_cache_new(&cache, &err), &err);
+	/* The first plan finds nothing. A plan searches the tenants twice:
+	 * first, then after marking replicas off MIG (plan_uniform.c), where
+	 * the marks changed every tenant's input here. The same scenario
+	 * again finds all six searches. */
+	assert_int_equal(edit_and_compare(s, cache, NULL, NULL, NULL), 0);
+	assert_int_equal(edit_and_compare(s, cache, NULL, NULL, NULL), 6);
+	/* An edit in one tenant (w001 and w002 are t1's and t2's; tenants are
+	 * searched t0, t1, t2) leaves the searches before it as they were, in
+	 * both rounds. A search after it is found too where the edited
+	 * tenant's search left the same work over for it (the compute edit),
+	 * and not where it did not (the replicas edit: t2's share changed).
+	 * More replicas move the later replicas' indices, which no search
+	 * reads. */
+	assert_int_equal(edit_and_compare(s, cache, "w001", "compute", "35%"), 4);
+	assert_int_equal(edit_and_compare(s, cache, "w001", "replicas", "5"), 2);
+	assert_int_equal(edit_and_compare(s, cache, "w002", "isolation", "fault"), 4);
+	/* The file's settings reach every tenant: nothing is found. */
+	assert_int_equal(edit_and_compare(s, cache, NULL, "targetUtilization", "80%"), 0);
+	assert_int_equal(edit_and_compare(s, cache, NULL, "placement", "pinned"), 0);
+	/* Back to an earlier file: found again. */
+	assert_int_equal(edit_and_compare(s, cache, NULL, "placement", "robust"), 6);
+	gs_plan_cache_free(cache);
+	gs_scenario_free(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_same_plans),
+	};
+	return cmocka_run_group_tests(tests, tu_catalog_setup, tu_catalog_teardown);
+}
