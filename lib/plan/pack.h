@@ -215,11 +215,11 @@ typedef struct gs_planner {
 	                            * (search_groups.h); NULL in a copy */
 	int groups_kept;           /* groups is a gs_plan_cache's, which
 	                            * the planner does not free */
-	/* With groups_kept: workload w's keys as words (search_groups.c),
-	 * content[content_at[w] .. content_at[w + 1]), and from
-	 * content_at[n] the file's and the planner's own; else NULL. */
-	int64_t *content;
-	size_t *content_at;
+	struct gs_memo *evals;     /* a gs_plan_cache's memo of the model
+	                            * search's evaluations (plan_choose.c);
+	                            * NULL in a copy, or without a cache */
+	int64_t *ident;            /* with a cache: each workload's id, and
+	                            * at [n] the file's (plan_ident.h) */
 	/* Each workload's peak compute on each catalog GPU the planner buys,
 	 * converted once (plan_comp.c): comp[wi * ncomp + comp_col[gpu]],
 	 * where comp_col is -1 for a GPU not bought; NULL: convert each time. */

@@ -16,7 +16,7 @@
 #include "plan/opt.h"
 #include "plan/memo.h"
 #include "plan/planner.h"
-#include "plan/search_groups.h"
+#include "plan/plan_ident.h"
 #include "scenario/scenario.h"
 
 /* ---- the summary --------------------------------------------------------- */
@@ -466,18 +466,6 @@ static int effort_of(double seconds)
 	return seconds > deflt ? (int)(seconds / deflt) : 1;
 }
 
-/* With a gs_plan_cache, groups' results go to its memo, keyed by what
- * the workloads are (search_groups.h). */
-static int keep_groups(gs_planner *pl, struct gs_memo *groups)
-{
-	if (!groups)
-		return 0;
-	gs_memo_free(pl->groups);
-	pl->groups = groups;
-	pl->groups_kept = 1;
-	return gs_groups_content(pl);
-}
-
 static int plan_once(const gs_scenario *s, const char *cloud, gs_plan_how how, int effort,
                      gs_plan **out, gs_error *err)
 {
@@ -492,7 +480,7 @@ static int plan_once(const gs_scenario *s, const char *cloud, gs_plan_how how, i
 	p->s = s;
 	memset(shops, 0, sizeof shops);
 	if (gs_planner_init(&pl, s, cloud, shops) < 0 ||
-	    !(p->sum.cloud = gs_plan_strdup(p, cloud)) || keep_groups(&pl, how.groups) < 0)
+	    !(p->sum.cloud = gs_plan_strdup(p, cloud)) || gs_ident_init(&pl, how.cache) < 0)
 		rc = gs_fail_nomem(err);
 	else {
 		pl.quick = how.quick;

@@ -1,25 +1,35 @@
 /*
- * plan_cache.c - gs_plan_cache: what groups' model searches found
- * (search_groups.h), kept from one plan to the next. Its keys hold the
- * searches' whole input, the workloads' keys as a file would write them
- * included, so an edit that changed a tenant's workload or the file's
- * settings finds nothing kept for it.
+ * plan_cache.c - gs_plan_cache: what earlier plans found, kept from one
+ * plan to the next (a REPL session's): groups' model searches
+ * (search_groups.h) and the model search's evaluations (plan_choose.c),
+ * under keys that say what the workloads and the file are by ids of
+ * their text (plan_ident.h), which this cache gives out.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "plan/memo.h"
 #include "plan/plan_internal.h"
 #include "plan/search_groups.h"
 
+/* The evaluations' memo holds packings, as the planner's own does at
+ * 10^5 replicas and more (planner.c). */
+#define EVALS_MEMO_BYTES ((size_t)64 << 20)
+/* A workload's text is a few hundred bytes: some ten thousand texts. */
+#define IDS_MEMO_BYTES ((size_t)8 << 20)
+
 struct gs_plan_cache {
-	gs_memo *groups;
+	gs_memo *groups, *evals, *ids;
+	int64_t last_id; /* ids given so far: a memo that forgot gives new ones */
 };
 
 int gs_plan_cache_new(gs_plan_cache **out, gs_error *err)
 {
 	gs_plan_cache *c = calloc(1, sizeof *c);
-	if (!c || !(c->groups = gs_memo_new(GS_GROUPS_MEMO_BYTES))) {
-		free(c);
+	if (!c || !(c->groups = gs_memo_new(GS_GROUPS_MEMO_BYTES)) ||
+	    !(c->evals = gs_memo_new(EVALS_MEMO_BYTES)) ||
+	    !(c->ids = gs_memo_new(IDS_MEMO_BYTES))) {
+		gs_plan_cache_free(c);
 		return gs_fail_nomem(err);
 	}
 	*out = c;
@@ -31,10 +41,32 @@ void gs_plan_cache_free(gs_plan_cache *c)
 	if (!c)
 		return;
 	gs_memo_free(c->groups);
+	gs_memo_free(c->evals);
+	gs_memo_free(c->ids);
 	free(c);
 }
 
-struct gs_memo *gs_plan_cache_groups(gs_plan_cache *c)
+struct gs_memo *gs_plan_cache_groups(gs_plan_cache *c) { return c ? c->groups : NULL; }
+struct gs_memo *gs_plan_cache_evals(gs_plan_cache *c) { return c ? c->evals : NULL; }
+
+int gs_plan_cache_id(gs_plan_cache *c, const char *text, int64_t *id)
 {
-	return c ? c->groups : NULL;
+	size_t len = strlen(text), n = 1 + (len + 7) / 8;
+	int64_t *key = n <= INT32_MAX ? calloc(n, sizeof *key) : NULL;
+	const int64_t *got;
+	int nval;
+	long unused;
+	if (!key)
+		return -1;
+	/* Its length, then its bytes eight to a word. */
+	key[0] = (int64_t)len;
+	memcpy(key + 1, text, len);
+	if ((got = gs_memo_get(c->ids, key, (int)n, &nval, &unused)) && nval == 1) {
+		*id = got[0];
+	} else {
+		*id = ++c->last_id;
+		gs_memo_put(c->ids, key, (int)n, id, 1, 0);
+	}
+	free(key);
+	return 0;
 }

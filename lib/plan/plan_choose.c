@@ -9,6 +9,7 @@
 
 #include "plan/host.h"
 #include "plan/memo.h"
+#include "plan/plan_ident.h"
 #include "plan/planner.h"
 #include "plan/search_groups.h"
 #include "scenario/scenario.h"
@@ -101,6 +102,12 @@ static int eval_key(const gs_planner *pl, const gs_shop *shops, const gs_choice 
 	};
 	const int *wls;
 	int nw = gs_searched_workloads(pl, &wls);
+	if (pl->evals) {
+		/* Addresses of this plan's: the shops and the cloud's name are
+		 * the words gs_ident_planner adds. */
+		head[2] = gs_shop_key(shops) == gs_shop_key(pl->shops);
+		head[3] = head[5] = 0;
+	}
 	memcpy(key, head, sizeof head);
 	k = EVAL_HEAD;
 	for (int i = 0; i < nw; i++) {
@@ -111,8 +118,11 @@ static int eval_key(const gs_planner *pl, const gs_shop *shops, const gs_choice 
 			const gs_replica *p = &pl->reps[r];
 			if (p->wi == last && p->no_mig != no_mig)
 				return -1;
-			if (p->wi != last)
+			if (p->wi != last) {
 				key[k++] = (int64_t)p->wi * 2 + p->no_mig;
+				if (pl->evals)
+					k += (int)gs_ident_workload(pl, w, 1, key + k);
+			}
 			last = p->wi;
 			no_mig = p->no_mig;
 			mps_matters |= p->no_ts;
@@ -123,6 +133,8 @@ static int eval_key(const gs_planner *pl, const gs_shop *shops, const gs_choice 
 	 * could be in it: elsewhere a plan rebuilt without one of them
 	 * (plan_build.c) finds the packing it had. */
 	key[9] = pl->no_mps && mps_matters;
+	if (pl->evals)
+		k += (int)gs_ident_planner(pl, key + k);
 	return k;
 }
 
@@ -143,13 +155,37 @@ int gs_choice_rules_matter(const gs_planner *pl, const gs_choice *c, int m)
 	return 0;
 }
 
+/* Where evaluations are kept: a gs_plan_cache's memo, from one plan to
+ * the next, or the planner's. */
+static gs_memo *eval_memo(const gs_planner *pl)
+{
+	return pl->evals ? pl->evals : pl->memo;
+}
+
+/* The words of model m's key: one per replica at most (eval_key), and
+ * with a cache what gs_ident_* add. */
+static size_t key_words(const gs_planner *pl, const gs_choice *c, int m)
+{
+	const int *wls;
+	int nw = gs_searched_workloads(pl, &wls);
+	size_t n = EVAL_HEAD + (size_t)count_reps(pl, c, m);
+	if (!pl->evals)
+		return n;
+	for (int i = 0; i < nw; i++) {
+		int w = wls ? wls[i] : i;
+		if (c->model[w] == m)
+			n += gs_ident_workload(pl, w, 1, NULL);
+	}
+	return n + gs_ident_planner(pl, NULL);
+}
+
 /* A new key for model m's evaluation, its length in *nkey; NULL when
  * there is no memo (or no key). */
 static int64_t *new_key(const gs_planner *pl, const gs_shop *shops, const gs_choice *c,
                         int m, int what, int *nkey)
 {
-	int64_t *key = pl->memo && !pl->probe
-	                   ? malloc((size_t)(EVAL_HEAD + count_reps(pl, c, m)) * sizeof *key)
+	int64_t *key = eval_memo(pl) && !pl->probe
+	                   ? malloc(key_words(pl, c, m) * sizeof *key)
 	                   : NULL;
 	if (key && (*nkey = eval_key(pl, shops, c, m, what, key)) > 0)
 		return key;
@@ -167,7 +203,7 @@ static int eval_model(const gs_planner *pl, gs_shop *shops, const gs_choice *c, 
 	long before = pl->robust_bound ? *pl->robust_bound : 0, counted;
 	int nkey = 0, nval, rc;
 	int64_t *key = new_key(pl, shops, c, m, KEY_TOTALS, &nkey);
-	const int64_t *got = key ? gs_memo_get(pl->memo, key, nkey, &nval, &counted) : NULL;
+	const int64_t *got = key ? gs_memo_get(eval_memo(pl), key, nkey, &nval, &counted) : NULL;
 	if (got) {
 		t->cost = got[0];
 		t->gpus = (long)got[1];
@@ -181,7 +217,7 @@ static int eval_model(const gs_planner *pl, gs_shop *shops, const gs_choice *c, 
 	if (rc == 0 && key) {
 		int64_t val[3] = { t->cost, t->gpus, t->instances };
 		counted = pl->robust_bound ? *pl->robust_bound - before : 0;
-		gs_memo_put(pl->memo, key, nkey, val, 3, counted);
+		gs_memo_put(eval_memo(pl), key, nkey, val, 3, counted);
 	}
 	free(key);
 	return rc;
@@ -195,7 +231,7 @@ static void keep_packing(const gs_planner *pl, gs_shop *shops, const gs_choice *
 	int nkey = 0;
 	int64_t *key = keep->n ? new_key(pl, shops, c, m, KEY_PACKING, &nkey) : NULL;
 	if (key && keep->n <= INT32_MAX)
-		gs_memo_put(pl->memo, key, nkey, keep->v, (int)keep->n, kept);
+		gs_memo_put(eval_memo(pl), key, nkey, keep->v, (int)keep->n, kept);
 	free(key);
 	keep->n = 0;
 }
@@ -206,7 +242,7 @@ int gs_choice_kept(const gs_planner *pl, gs_shop *shops, const gs_choice *c, int
 	int nkey = 0, nval;
 	long counted;
 	int64_t *key = new_key(pl, shops, c, m, KEY_PACKING, &nkey);
-	const int64_t *got = key ? gs_memo_get(pl->memo, key, nkey, &nval, &counted) : NULL;
+	const int64_t *got = key ? gs_memo_get(eval_memo(pl), key, nkey, &nval, &counted) : NULL;
 	free(key);
 	if (!got)
 		return 0;
@@ -626,6 +662,9 @@ static int by_group(const gs_planner *pl, gs_shop *shops, gs_choice *c, const gs
 {
 	gs_planner one = *pl;
 	long total = (pl->tenant_work ? pl->tenant_work : TENANT_WORK) * effort(pl);
+	/* A group's search counts its work as it packs: what earlier plans
+	 * evaluated would be free to it, and it would search further. */
+	one.evals = NULL;
 	int todo = g->n;
 	/* Its packings only guide the search: the whole one counts where the
 	 * worst case binds. */

@@ -278,7 +278,7 @@ int gs_plan_make(const gs_scenario *s, const gs_plan_opts *opts, gs_plan **out,
 	if (opts && opts->time_limit_ms > 0)
 		how.seconds = opts->time_limit_ms / 1000.0;
 	how.solo = opts && opts->threads == 1;
-	how.groups = opts ? gs_plan_cache_groups(opts->cache) : NULL;
+	how.cache = opts ? opts->cache : NULL;
 	if (strcmp(s->cloud, "all") != 0)
 		return gs_plan_in(s, s->cloud, how, out, err);
 	return cheapest_cloud(s, how, out, err);

@@ -46,11 +46,16 @@ typedef struct gs_plan_how {
 	int quick;
 	double seconds;
 	int solo;
-	struct gs_memo *groups; /* a gs_plan_cache's (plan_cache.c); NULL */
+	gs_plan_cache *cache;   /* what earlier plans found; NULL: none */
 } gs_plan_how;
 
-/* The cache's memo of groups' results. */
+/* The cache's memos (plan_cache.c): of groups' results, and of the model
+ * search's evaluations. */
 struct gs_memo *gs_plan_cache_groups(gs_plan_cache *c);
+struct gs_memo *gs_plan_cache_evals(gs_plan_cache *c);
+/* The id of `text` in c: equal texts, equal ids, from one plan to the
+ * next; ids are never given twice. -1 when out of memory. */
+int gs_plan_cache_id(gs_plan_cache *c, const char *text, int64_t *id);
 
 /* Plans s in `cloud`, a cloud of the catalog (the scenario is valid). */
 int gs_plan_in(const gs_scenario *s, const char *cloud, gs_plan_how how, gs_plan **out,

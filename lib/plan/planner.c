@@ -237,9 +237,8 @@ void gs_planner_release(gs_planner *pl)
 	if (!pl->groups_kept)
 		gs_memo_free(pl->groups);
 	pl->memo = pl->groups = NULL;
-	free(pl->content);
-	free(pl->content_at);
-	pl->content = NULL;
-	pl->content_at = NULL;
+	pl->evals = NULL;
+	free(pl->ident);
+	pl->ident = NULL;
 	gs_planner_comp_release(pl);
 }

@@ -16,8 +16,8 @@
 #include <string.h>
 
 #include "plan/memo.h"
+#include "plan/plan_ident.h"
 #include "plan/search_groups.h"
-#include "scenario/scenario.h"
 
 void gs_groups_release(gs_groups *g)
 {
@@ -84,100 +84,6 @@ int gs_groups_init(const gs_planner *pl, gs_groups *g)
 
 enum { GROUP_HEAD = 6 };
 
-/* Text as words: its length, then its bytes eight to a word. */
-static size_t words_of(const char *text, int64_t *to)
-{
-	size_t len = strlen(text), n = (len + 7) / 8;
-	if (to) {
-		to[0] = (int64_t)len;
-		memset(to + 1, 0, n * sizeof *to);
-		memcpy(to + 1, text, len);
-	}
-	return 1 + n;
-}
-
-/* Appends text's words to pl->content (*cap words allocated). */
-static int add_text(gs_planner *pl, size_t *n, size_t *cap, const char *text)
-{
-	size_t need = words_of(text, NULL);
-	if (*n + need > *cap) {
-		size_t ncap = (*n + need) * 2;
-		int64_t *v = realloc(pl->content, ncap * sizeof *v);
-		if (!v)
-			return -1;
-		pl->content = v;
-		*cap = ncap;
-	}
-	*n += words_of(text, pl->content + *n);
-	return 0;
-}
-
-int gs_groups_content(gs_planner *pl)
-{
-	const gs_scenario *s = pl->s;
-	size_t n = 0, cap = 0;
-	int rc = 0;
-	if (!(pl->content_at = malloc((s->n + 2) * sizeof *pl->content_at)))
-		return -1;
-	for (size_t w = 0; w <= s->n && rc == 0; w++) {
-		char *text = NULL;
-		pl->content_at[w] = n;
-		rc = gs_scenario_text(s, w < s->n ? s->w[w] : NULL, &text);
-		if (rc == 0)
-			rc = add_text(pl, &n, &cap, text);
-		free(text);
-	}
-	pl->content_at[s->n + 1] = n;
-	return rc;
-}
-
-/* What else a search reads that may differ from one plan to the next: the
- * cloud, the catalog and what the planner made of the file and the whole
- * fleet (its models, their prices, its rules and budgets). */
-static size_t planner_words(const gs_planner *pl, int64_t *to)
-{
-	size_t k = 0;
-	int64_t v[] = { (int64_t)(intptr_t)pl->cat, pl->target, pl->nmodels,
-		        pl->via_dra, pl->frac_ts, pl->frac_mps, pl->no_mps_dra,
-		        pl->placement, pl->wide, pl->wide_apart, pl->host_needs,
-		        pl->effort, pl->tenant_work, pl->quick, pl->cost != NULL };
-	size_t nv = sizeof v / sizeof *v;
-	if (to)
-		memcpy(to, v, sizeof v);
-	k += nv;
-	for (int m = 0; m < pl->nmodels; m++) {
-		if (to) {
-			to[k] = (int64_t)(intptr_t)pl->models[m];
-			to[k + 1] = pl->gpu_price[m];
-			to[k + 2] = pl->model_arch[m];
-			to[k + 3] = pl->cap_cpu[m];
-			to[k + 4] = pl->cap_mem[m];
-		}
-		k += 5;
-	}
-	k += words_of(pl->cloud, to ? to + k : NULL);
-	return k;
-}
-
-/* What a kept result must know of workload w beyond a plan: its keys,
- * and its replicas' flags. */
-static size_t content_words(const gs_planner *pl, int w, int64_t *to)
-{
-	size_t k = pl->content_at[w + 1] - pl->content_at[w];
-	if (to) {
-		memcpy(to, pl->content + pl->content_at[w], k * sizeof *to);
-		for (int r = pl->rep_at[w]; r < pl->rep_at[w + 1]; r++) {
-			const gs_replica *p = &pl->reps[r];
-			to[k++] = p->tenant;
-			to[k++] = p->no_ts;
-			to[k++] = p->headroom;
-			to[k++] = p->spread;
-		}
-		return k;
-	}
-	return k + 4 * (size_t)(pl->rep_at[w + 1] - pl->rep_at[w]);
-}
-
 long gs_group_replicas(const gs_planner *pl, const gs_groups *g, size_t t)
 {
 	long n = 0;
@@ -186,25 +92,19 @@ long gs_group_replicas(const gs_planner *pl, const gs_groups *g, size_t t)
 	return n;
 }
 
-/* How many words the file's keys take in pl->content; 0 without. */
-static size_t s_file_words(const gs_planner *pl)
-{
-	return pl->content ? pl->content_at[pl->s->n + 1] - pl->content_at[pl->s->n] : 0;
-}
-
 int64_t *gs_group_key(const gs_planner *pl, const gs_choice *c, const gs_groups *g, size_t t,
                       long share, long budget, int *nkey)
 {
-	size_t n = GROUP_HEAD, k = 0, nf = s_file_words(pl);
+	size_t n = GROUP_HEAD, k = 0;
 	int64_t *key;
 	for (int i = g->at[t]; i < g->at[t + 1]; i++) {
 		int w = g->wls[i];
 		n += 3 + (size_t)c->ncand[w] + (size_t)replicas_of(pl, w);
-		if (pl->content)
-			n += content_words(pl, w, NULL);
+		if (pl->ident)
+			n += gs_ident_workload(pl, w, 0, NULL);
 	}
-	if (pl->content)
-		n += nf + planner_words(pl, NULL);
+	if (pl->ident)
+		n += gs_ident_planner(pl, NULL);
 	if (n > INT32_MAX || !(key = malloc(n * sizeof *key)))
 		return NULL;
 	key[k++] = (int64_t)t;
@@ -222,14 +122,11 @@ int64_t *gs_group_key(const gs_planner *pl, const gs_choice *c, const gs_groups 
 			key[k++] = c->cands[w][j];
 		for (int r = pl->rep_at[w]; r < pl->rep_at[w + 1]; r++)
 			key[k++] = pl->reps[r].no_mig;
-		if (pl->content)
-			k += content_words(pl, w, key + k);
+		if (pl->ident)
+			k += gs_ident_workload(pl, w, 0, key + k);
 	}
-	if (pl->content) {
-		memcpy(key + k, pl->content + pl->content_at[pl->s->n], nf * sizeof *key);
-		k += nf;
-		k += planner_words(pl, key + k);
-	}
+	if (pl->ident)
+		k += gs_ident_planner(pl, key + k);
 	*nkey = (int)k;
 	return key;
 }

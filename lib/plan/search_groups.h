@@ -45,14 +45,8 @@ void gs_groups_release(gs_groups *g);
 
 /* The most a memo of groups' results holds: a result is a word per
  * workload, its key a few per replica (at 10,000 replicas a round of
- * every group's takes about 0.3 MiB) and, in a gs_plan_cache's, the
- * workloads' keys as text. */
+ * every group's takes about 0.3 MiB). */
 #define GS_GROUPS_MEMO_BYTES ((size_t)8 << 20)
-
-/* For a gs_plan_cache's memo, whose results outlive the plan: each
- * workload's keys and the file's, as words, into pl->content (the
- * planner frees them). -1 when out of memory. */
-int gs_groups_content(gs_planner *pl);
 
 /* How many replicas group t has. */
 long gs_group_replicas(const gs_planner *pl, const gs_groups *g, size_t t);

@@ -1,0 +1,81 @@
+/*
+ * plan_ident.c - the words of a plan's input for keys that outlive the
+ * plan (plan_ident.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan/memo.h"
+#include "plan/plan_ident.h"
+#include "plan/plan_internal.h"
+#include "scenario/scenario.h"
+
+int gs_ident_init(gs_planner *pl, gs_plan_cache *cache)
+{
+	const gs_scenario *s = pl->s;
+	int rc = 0;
+	if (!cache)
+		return 0;
+	if (!(pl->ident = malloc((s->n + 1) * sizeof *pl->ident)))
+		return -1;
+	for (size_t w = 0; w <= s->n && rc == 0; w++) {
+		char *text = NULL;
+		rc = gs_scenario_text(s, w < s->n ? s->w[w] : NULL, &text);
+		if (rc == 0)
+			rc = gs_plan_cache_id(cache, text, &pl->ident[w]);
+		free(text);
+	}
+	if (rc < 0)
+		return -1;
+	gs_memo_free(pl->groups);
+	pl->groups = gs_plan_cache_groups(cache);
+	pl->groups_kept = 1;
+	pl->evals = gs_plan_cache_evals(cache);
+	return 0;
+}
+
+size_t gs_ident_workload(const gs_planner *pl, int w, int at, int64_t *to)
+{
+	size_t k = 0;
+	if (to) {
+		to[k++] = pl->ident[w];
+		to[k++] = at ? pl->rep_at[w] : -1;
+		for (int r = pl->rep_at[w]; r < pl->rep_at[w + 1]; r++) {
+			const gs_replica *p = &pl->reps[r];
+			to[k++] = p->tenant;
+			to[k++] = p->no_ts;
+			to[k++] = p->headroom;
+			to[k++] = p->spread;
+		}
+		return k;
+	}
+	return 2 + 4 * (size_t)(pl->rep_at[w + 1] - pl->rep_at[w]);
+}
+
+size_t gs_ident_planner(const gs_planner *pl, int64_t *to)
+{
+	int64_t v[] = { pl->ident[pl->s->n], (int64_t)(intptr_t)pl->cat, pl->target,
+		        pl->nmodels, pl->via_dra, pl->frac_ts, pl->frac_mps, pl->no_mps_dra,
+		        pl->placement, pl->wide, pl->wide_apart, pl->host_needs,
+		        pl->effort, pl->tenant_work, pl->quick, pl->cost != NULL };
+	size_t k = sizeof v / sizeof *v, len = strlen(pl->cloud);
+	if (to)
+		memcpy(to, v, sizeof v);
+	for (int m = 0; m < pl->nmodels; m++) {
+		if (to) {
+			to[k] = (int64_t)(intptr_t)pl->models[m];
+			to[k + 1] = pl->gpu_price[m];
+			to[k + 2] = pl->model_arch[m];
+			to[k + 3] = pl->cap_cpu[m];
+			to[k + 4] = pl->cap_mem[m];
+		}
+		k += 5;
+	}
+	/* The cloud's name: its length, then its bytes eight to a word. */
+	if (to) {
+		to[k] = (int64_t)len;
+		memset(to + k + 1, 0, (len + 7) / 8 * sizeof *to);
+		memcpy(to + k + 1, pl->cloud, len);
+	}
+	return k + 1 + (len + 7) / 8;
+}
