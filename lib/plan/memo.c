@@ -19,6 +19,7 @@ struct gs_memo {
 	size_t cap, n, bytes; /* cap: a power of two, or 0 */
 	size_t max;           /* what it may hold before it starts again */
 	long hits;
+	gs_memo *old;         /* the generation before gs_memo_age; or NULL */
 };
 
 gs_memo *gs_memo_new(size_t max_bytes)
@@ -43,6 +44,7 @@ void gs_memo_free(gs_memo *m)
 	if (!m)
 		return;
 	forget(m);
+	gs_memo_free(m->old);
 	free(m);
 }
 
@@ -70,13 +72,24 @@ static size_t find(const gs_memo *m, uint64_t h, const int64_t *key, int nkey)
 	}
 }
 
+/* The entry of key in m, or NULL. */
+static const entry *lookup(const gs_memo *m, uint64_t h, const int64_t *key, int nkey)
+{
+	return m && m->cap ? m->slot[find(m, h, key, nkey)] : NULL;
+}
+
 const int64_t *gs_memo_get(gs_memo *m, const int64_t *key, int nkey, int *nval,
                            long *extra)
 {
 	const entry *e;
-	if (!m || !m->cap)
+	uint64_t h = hash_of(key, nkey);
+	if (!m)
 		return NULL;
-	e = m->slot[find(m, hash_of(key, nkey), key, nkey)];
+	if (!(e = lookup(m, h, key, nkey)) && m->old &&
+	    (e = lookup(m->old, h, key, nkey)))
+		/* Used again: it lives on into the next generation. The old one
+		 * stays until then, so e does too. */
+		gs_memo_put(m, key, nkey, e->words + e->nkey, e->nval, e->extra);
 	if (!e)
 		return NULL;
 	m->hits++;
@@ -159,6 +172,20 @@ void gs_memo_absorb(gs_memo *m, gs_memo *from)
 			free(e);
 	}
 	gs_memo_free(from);
+}
+
+int gs_memo_age(gs_memo *m)
+{
+	gs_memo *now = calloc(1, sizeof *now);
+	if (!now)
+		return -1;
+	gs_memo_free(m->old);
+	*now = *m;
+	now->old = NULL;
+	m->old = now;
+	m->slot = NULL;
+	m->cap = m->n = m->bytes = 0;
+	return 0;
 }
 
 long gs_memo_hits(const gs_memo *m)

@@ -30,6 +30,12 @@ const int64_t *gs_memo_get(gs_memo *m, const int64_t *key, int nkey, int *nval,
 void gs_memo_put(gs_memo *m, const int64_t *key, int nkey, const int64_t *val, int nval,
                  long extra);
 
+/* A new generation: what m holds becomes the old one, which a get still
+ * finds (and then keeps in the new), and the old one before it is
+ * forgotten. A memo kept from one plan to the next keeps what the last
+ * plan used, not all it ever held. -1 when out of memory (m unchanged). */
+int gs_memo_age(gs_memo *m);
+
 /* How many gets found their key. */
 long gs_memo_hits(const gs_memo *m);
 

@@ -1,7 +1,8 @@
 /*
  * test_memo.c - the planner's memo (plan/memo.h): a value comes back only
  * under its whole key, with its count, through growth of the table; a
- * memo hands its entries over to another whole.
+ * memo hands its entries over to another whole; a memo kept from plan to
+ * plan keeps what was used.
  */
 #include <stdint.h>
 
@@ -100,7 +101,7 @@ static void test_no_memo(void **state)
 }
 
 /* The value of key {k} in m: its first word, or -1 when missing. */
-static int64_t value_of(const gs_memo *m, int64_t k, long *extra)
+static int64_t value_of(gs_memo *m, int64_t k, long *extra)
 {
 	int n = 0;
 	const int64_t *got = gs_memo_get(m, &k, 1, &n, extra);
@@ -158,6 +159,32 @@ static void test_absorb_over_its_limit(void **state)
 	gs_memo_free(m);
 }
 
+/* Generations: after an age, what the memo held is found still, and
+ * kept into the next generation when it is; what the generation before
+ * held and nobody asked for is gone after the next age. Hits count. */
+static void test_ages(void **state)
+{
+	gs_memo *m = gs_memo_new((size_t)1 << 20);
+	int64_t a = 1, b = 2, c = 3, v = 10;
+	int n = 0;
+	long extra = 0, hits;
+	(void)state;
+	gs_memo_put(m, &a, 1, &v, 1, 0);
+	gs_memo_put(m, &b, 1, &v, 1, 0);
+	assert_int_equal(gs_memo_age(m), 0);
+	gs_memo_put(m, &c, 1, &v, 1, 0);
+	hits = gs_memo_hits(m);
+	assert_non_null(gs_memo_get(m, &a, 1, &n, &extra)); /* from the old one */
+	assert_int_equal(gs_memo_hits(m), hits + 1);
+	assert_int_equal(gs_memo_age(m), 0);
+	/* a was used, c was put: both live on; b was not asked for. */
+	assert_non_null(gs_memo_get(m, &a, 1, &n, &extra));
+	assert_non_null(gs_memo_get(m, &c, 1, &n, &extra));
+	assert_null(gs_memo_get(m, &b, 1, &n, &extra));
+	assert_int_equal(gs_memo_hits(m), hits + 3);
+	gs_memo_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -167,6 +194,7 @@ int main(void)
 		cmocka_unit_test(test_no_memo),
 		cmocka_unit_test(test_absorb),
 		cmocka_unit_test(test_absorb_over_its_limit),
+		cmocka_unit_test(test_ages),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
