@@ -24,7 +24,10 @@ int gs_fork_init(gs_fork *f, const gs_planner *pl, int how)
 	f->pl.shops = f->shops;
 	f->pl.memo = f->pl.groups = NULL;
 	f->pl.groups_kept = 0;
-	f->pl.evals = NULL;
+	/* Copies never work at the same time (fork.h), so the one at work
+	 * has the cache's second memo to itself. */
+	f->pl.evals = pl->evals2;
+	f->pl.evals2 = NULL;
 	if (how & GS_FORK_REPLICAS) {
 		size_t n = (size_t)(pl->nreps ? pl->nreps : 1);
 		if (!(f->reps = malloc(n * sizeof *f->reps)))

@@ -11,7 +11,9 @@
  * and a copy's count of refusals starts at the parent's and is added
  * back, so where planning reads only whether one was counted
  * (pack_share.c, plan_placement.c) it reads what one thread would.
- * Copies fork no further: two cores, two tasks.
+ * Copies fork no further: two cores, two tasks, and a copy's work ends
+ * before the next copy is made. A copy keeps its evaluations in a memo of
+ * its own too, or in a gs_plan_cache's second memo (plan_ident.h).
  *
  * Only lib/plan/ includes it.
  */

@@ -217,7 +217,11 @@ typedef struct gs_planner {
 	                            * the planner does not free */
 	struct gs_memo *evals;     /* a gs_plan_cache's memo of the model
 	                            * search's evaluations (plan_choose.c);
-	                            * NULL in a copy, or without a cache */
+	                            * NULL in a group's search, or without a
+	                            * cache */
+	struct gs_memo *evals2;    /* the cache's memo for the copy at work on
+	                            * the second thread (fork.h), which has
+	                            * it as its evals */
 	int64_t *ident;            /* with a cache: each workload's id, and
 	                            * at [n] the file's (plan_ident.h) */
 	/* Each workload's peak compute on each catalog GPU the planner buys,

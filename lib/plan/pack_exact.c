@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "plan/memo.h"
+#include "plan/plan_ident.h"
 #include "plan/pack.h"
 
 #define EXACT_MAX_REPLICAS 24
@@ -188,20 +189,46 @@ static int search_key(const gs_planner *pl, const bb *b, int64_t *key)
 	return k;
 }
 
+/* With a gs_plan_cache (pl->evals), the key also says what each item is,
+ * not where: the search reads its replicas, not their indices, so it is
+ * found again after an edit moved them. In new memory; NULL when out of
+ * it. */
+static int64_t *kept_key(const gs_planner *pl, const bb *b, int *nkey)
+{
+	size_t n = 6 + (size_t)b->n * gs_ident_replica(pl, b->items[0], NULL) +
+	           gs_ident_planner(pl, NULL), k;
+	int64_t *key = malloc(n * sizeof *key);
+	if (!key)
+		return NULL;
+	k = (size_t)search_key(pl, b, key) - (size_t)b->n;
+	for (int i = 0; i < b->n; i++)
+		k += gs_ident_replica(pl, b->items[i], key + k);
+	k += gs_ident_planner(pl, key + k);
+	*nkey = (int)k;
+	return key;
+}
+
 /* The search, or its result from the memo: b->best_nb and b->best, and
  * the worst cases it counted in pl->robust_bound. */
 static void search(const gs_planner *pl, bb *b)
 {
-	int64_t key[EXACT_MAX_REPLICAS + 8], val[EXACT_MAX_REPLICAS + 1];
-	int nkey = search_key(pl, b, key), nval;
+	int64_t own[EXACT_MAX_REPLICAS + 8], val[EXACT_MAX_REPLICAS + 1];
+	int nkey = 0, nval;
+	int64_t *kept = pl->evals && b->n ? kept_key(pl, b, &nkey) : NULL;
+	int64_t *key = kept ? kept : own;
+	gs_memo *memo = kept ? pl->evals : pl->memo;
 	long before = pl->robust_bound ? *pl->robust_bound : 0, counted;
-	const int64_t *got = gs_memo_get(pl->memo, key, nkey, &nval, &counted);
+	const int64_t *got;
+	if (!kept)
+		nkey = search_key(pl, b, own);
+	got = gs_memo_get(memo, key, nkey, &nval, &counted);
 	if (got) {
 		b->best_nb = (int)got[0];
 		for (int i = 0; i < b->n; i++)
 			b->best[i] = (int)got[1 + i];
 		if (pl->robust_bound)
 			*pl->robust_bound += counted;
+		free(kept);
 		return;
 	}
 	bb_search(b, 0);
@@ -209,7 +236,8 @@ static void search(const gs_planner *pl, bb *b)
 	for (int i = 0; i < b->n; i++)
 		val[1 + i] = b->best[i];
 	counted = pl->robust_bound ? *pl->robust_bound - before : 0;
-	gs_memo_put(pl->memo, key, nkey, val, b->n + 1, counted);
+	gs_memo_put(memo, key, nkey, val, b->n + 1, counted);
+	free(kept);
 }
 
 /* Replaces tenant t's groups among gs[0..*ngp) by an exact packing when

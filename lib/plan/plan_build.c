@@ -91,6 +91,7 @@ static int build_shared(const gs_planner *pl, gs_shop *shops, const gs_choice *c
 		return -1;
 	for (int m = 0; m < pl->nmodels; m++) {
 		int *reps, n, rc;
+		long before;
 		if (like && !gs_choice_rules_matter(pl, c, m)) {
 			if (pack_copy(&like->packs[m], &b->packs[m]) < 0)
 				return -1;
@@ -105,10 +106,15 @@ static int build_shared(const gs_planner *pl, gs_shop *shops, const gs_choice *c
 		}
 		if (gs_reps_of_model(pl, c, m, &reps, &n) < 0)
 			return -1;
+		before = pl->robust_bound ? *pl->robust_bound : 0;
 		rc = n ? gs_pack_model(pl, pl->models[m], reps, n, &b->packs[m]) : 0;
 		free(reps);
 		if (rc < 0 || gs_merge_dedicated(pl, &shops[m], &b->packs[m]) < 0)
 			return -1;
+		/* For the next plan, with a cache. */
+		if (n)
+			gs_choice_keep(pl, shops, c, m, &b->packs[m],
+			               pl->robust_bound ? *pl->robust_bound - before : 0);
 	}
 	return gs_built_buy(pl, shops, b);
 }

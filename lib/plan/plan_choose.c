@@ -236,6 +236,15 @@ static void keep_packing(const gs_planner *pl, gs_shop *shops, const gs_choice *
 	keep->n = 0;
 }
 
+void gs_choice_keep(const gs_planner *pl, gs_shop *shops, const gs_choice *c, int m,
+                    const gs_pack *pk, long counted)
+{
+	gs_words keep = { NULL, 0, 0 };
+	if (pl->evals && gs_pack_save(pk, &keep) == 0)
+		keep_packing(pl, shops, c, m, &keep, counted);
+	free(keep.v);
+}
+
 int gs_choice_kept(const gs_planner *pl, gs_shop *shops, const gs_choice *c, int m,
                    gs_pack *out)
 {

@@ -279,6 +279,8 @@ int gs_plan_make(const gs_scenario *s, const gs_plan_opts *opts, gs_plan **out,
 		how.seconds = opts->time_limit_ms / 1000.0;
 	how.solo = opts && opts->threads == 1;
 	how.cache = opts ? opts->cache : NULL;
+	if (how.cache && gs_plan_cache_age(how.cache) < 0)
+		return gs_fail_nomem(err);
 	if (strcmp(s->cloud, "all") != 0)
 		return gs_plan_in(s, s->cloud, how, out, err);
 	return cheapest_cloud(s, how, out, err);

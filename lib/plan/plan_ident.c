@@ -30,7 +30,8 @@ int gs_ident_init(gs_planner *pl, gs_plan_cache *cache)
 	gs_memo_free(pl->groups);
 	pl->groups = gs_plan_cache_groups(cache);
 	pl->groups_kept = 1;
-	pl->evals = gs_plan_cache_evals(cache);
+	pl->evals = gs_plan_cache_evals(cache, 0);
+	pl->evals2 = gs_plan_cache_evals(cache, 1);
 	return 0;
 }
 
@@ -50,6 +51,21 @@ size_t gs_ident_workload(const gs_planner *pl, int w, int at, int64_t *to)
 		return k;
 	}
 	return 2 + 4 * (size_t)(pl->rep_at[w + 1] - pl->rep_at[w]);
+}
+
+size_t gs_ident_replica(const gs_planner *pl, int r, int64_t *to)
+{
+	const gs_replica *p = &pl->reps[r];
+	if (to) {
+		to[0] = pl->ident[p->wi];
+		to[1] = r - pl->rep_at[p->wi];
+		to[2] = p->tenant;
+		to[3] = p->no_ts;
+		to[4] = p->headroom;
+		to[5] = p->spread;
+		to[6] = p->no_mig;
+	}
+	return 7;
 }
 
 size_t gs_ident_planner(const gs_planner *pl, int64_t *to)

@@ -26,6 +26,11 @@ int gs_ident_init(gs_planner *pl, gs_plan_cache *cache);
  * replicas), into `to` unless NULL: how many. */
 size_t gs_ident_workload(const gs_planner *pl, int w, int at, int64_t *to);
 
+/* The words such a key adds for replica r alone (its workload's id, its
+ * place among the workload's replicas, its flags), into `to` unless
+ * NULL: how many. */
+size_t gs_ident_replica(const gs_planner *pl, int r, int64_t *to);
+
 /* The words it adds for the planner: the file's id, the cloud, the
  * catalog and what the planner made of them and of the whole fleet (its
  * models, their prices, its rules and budgets). */

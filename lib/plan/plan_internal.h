@@ -50,9 +50,14 @@ typedef struct gs_plan_how {
 } gs_plan_how;
 
 /* The cache's memos (plan_cache.c): of groups' results, and of the model
- * search's evaluations. */
+ * search's evaluations on the calling thread (second = 0) and on the
+ * second thread (1: fork.h). */
 struct gs_memo *gs_plan_cache_groups(gs_plan_cache *c);
-struct gs_memo *gs_plan_cache_evals(gs_plan_cache *c);
+struct gs_memo *gs_plan_cache_evals(gs_plan_cache *c, int second);
+/* A new generation of each of c's memos (memo.h), at the start of a plan
+ * (of every cloud it plans): the cache keeps what the last plan used.
+ * -1 when out of memory. */
+int gs_plan_cache_age(gs_plan_cache *c);
 /* The id of `text` in c: equal texts, equal ids, from one plan to the
  * next; ids are never given twice. -1 when out of memory. */
 int gs_plan_cache_id(gs_plan_cache *c, const char *text, int64_t *id);

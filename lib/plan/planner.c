@@ -237,7 +237,7 @@ void gs_planner_release(gs_planner *pl)
 	if (!pl->groups_kept)
 		gs_memo_free(pl->groups);
 	pl->memo = pl->groups = NULL;
-	pl->evals = NULL;
+	pl->evals = pl->evals2 = NULL;
 	free(pl->ident);
 	pl->ident = NULL;
 	gs_planner_comp_release(pl);

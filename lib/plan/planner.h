@@ -103,6 +103,11 @@ int gs_choice_eval(const gs_planner *pl, gs_shop *shops, const gs_choice *c, int
  * in out, 0 when none was kept (then pack it), -1 when out of memory. */
 int gs_choice_kept(const gs_planner *pl, gs_shop *shops, const gs_choice *c, int m,
                    gs_pack *out);
+/* With a gs_plan_cache (pl->evals), keeps pk, model m's packing of c
+ * merged as bought, for gs_choice_kept in later plans; `counted`: the
+ * worst cases packing it counted. Without, nothing. */
+void gs_choice_keep(const gs_planner *pl, gs_shop *shops, const gs_choice *c, int m,
+                    const gs_pack *pk, long counted);
 /* Whether the planner's no_mig or no_mps could change model m's packing of
  * c from the one it has without them: MIG only on a model with MIG, MPS
  * only where some replica must not be time-sliced or fractions are MPS.

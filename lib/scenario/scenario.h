@@ -79,9 +79,8 @@ int gs_scenario_push(gs_scenario *s, wl *w);
 /* Forgets the name index, after a workload is renamed or removed. */
 void gs_scenario_unindex(gs_scenario *s);
 /* write.c: the keys of workload w as a file writes them, or with w NULL
- * the file's own (its workloads left out), as one JSON text in *out
- * (the caller frees it): what planning reads of them. -1 when out of
- * memory. */
+ * the file's own (its workloads left out), as one text in *out (the
+ * caller frees it): equal texts, equal keys. -1 when out of memory. */
 int gs_scenario_text(const gs_scenario *s, const wl *w, char **out);
 
 /* Instances the scenario may buy: cloud, allow-lists and a known price. */
