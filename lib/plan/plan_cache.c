@@ -13,8 +13,10 @@
 #include "plan/search_groups.h"
 
 /* The evaluations' memo holds packings. A re-plan of fleet.py's mixed
- * 10,000 replicas added 1.5 to 2 MiB to each of the two. */
-#define EVALS_MEMO_BYTES ((size_t)32 << 20)
+ * 10,000 replicas adds 1.5 to 2 MiB to each of the two, a first plan
+ * about 5. At 32 MiB a session on mixed 2,000 (whose searches are
+ * thorough) peaked at 147 MiB, at 16 MiB at 92, as fast. */
+#define EVALS_MEMO_BYTES ((size_t)16 << 20)
 /* A workload's text is a few hundred bytes: some ten thousand texts. */
 #define IDS_MEMO_BYTES ((size_t)8 << 20)
 
