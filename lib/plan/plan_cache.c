@@ -21,7 +21,7 @@
 #define IDS_MEMO_BYTES ((size_t)8 << 20)
 
 struct gs_plan_cache {
-	gs_memo *groups, *evals[2], *ids;
+	gs_memo *groups, *evals[2], *ids, *stamps;
 	int64_t last_id; /* ids given so far: a memo that forgot gives new ones */
 };
 
@@ -31,7 +31,8 @@ int gs_plan_cache_new(gs_plan_cache **out, gs_error *err)
 	if (!c || !(c->groups = gs_memo_new(GS_GROUPS_MEMO_BYTES)) ||
 	    !(c->evals[0] = gs_memo_new(EVALS_MEMO_BYTES)) ||
 	    !(c->evals[1] = gs_memo_new(EVALS_MEMO_BYTES)) ||
-	    !(c->ids = gs_memo_new(IDS_MEMO_BYTES))) {
+	    !(c->ids = gs_memo_new(IDS_MEMO_BYTES)) ||
+	    !(c->stamps = gs_memo_new(IDS_MEMO_BYTES))) {
 		gs_plan_cache_free(c);
 		return gs_fail_nomem(err);
 	}
@@ -47,6 +48,7 @@ void gs_plan_cache_free(gs_plan_cache *c)
 	gs_memo_free(c->evals[0]);
 	gs_memo_free(c->evals[1]);
 	gs_memo_free(c->ids);
+	gs_memo_free(c->stamps);
 	free(c);
 }
 
@@ -59,7 +61,8 @@ struct gs_memo *gs_plan_cache_evals(gs_plan_cache *c, int second)
 int gs_plan_cache_age(gs_plan_cache *c)
 {
 	if (gs_memo_age(c->groups) < 0 || gs_memo_age(c->evals[0]) < 0 ||
-	    gs_memo_age(c->evals[1]) < 0 || gs_memo_age(c->ids) < 0)
+	    gs_memo_age(c->evals[1]) < 0 || gs_memo_age(c->ids) < 0 ||
+	    gs_memo_age(c->stamps) < 0)
 		return -1;
 	return 0;
 }
@@ -84,4 +87,22 @@ int gs_plan_cache_id(gs_plan_cache *c, const char *text, int64_t *id)
 	}
 	free(key);
 	return 0;
+}
+
+int gs_plan_cache_stamped(gs_plan_cache *c, uint64_t stamp, int64_t *id)
+{
+	int64_t key = (int64_t)stamp;
+	int nval;
+	long unused;
+	const int64_t *got = gs_memo_get(c->stamps, &key, 1, &nval, &unused);
+	if (!got || nval != 1)
+		return 0;
+	*id = got[0];
+	return 1;
+}
+
+void gs_plan_cache_stamp(gs_plan_cache *c, uint64_t stamp, int64_t id)
+{
+	int64_t key = (int64_t)stamp;
+	gs_memo_put(c->stamps, &key, 1, &id, 1, 0);
 }

@@ -20,9 +20,15 @@ int gs_ident_init(gs_planner *pl, gs_plan_cache *cache)
 		return -1;
 	for (size_t w = 0; w <= s->n && rc == 0; w++) {
 		char *text = NULL;
+		/* A workload's keys as the last plan named them: writing them
+		 * out was 9 ms of a 70 ms re-plan of 2,200 workloads. */
+		if (w < s->n && gs_plan_cache_stamped(cache, s->w[w]->stamp, &pl->ident[w]))
+			continue;
 		rc = gs_scenario_text(s, w < s->n ? s->w[w] : NULL, &text);
 		if (rc == 0)
 			rc = gs_plan_cache_id(cache, text, &pl->ident[w]);
+		if (rc == 0 && w < s->n)
+			gs_plan_cache_stamp(cache, s->w[w]->stamp, pl->ident[w]);
 		free(text);
 	}
 	if (rc < 0)

@@ -61,6 +61,10 @@ int gs_plan_cache_age(gs_plan_cache *c);
 /* The id of `text` in c: equal texts, equal ids, from one plan to the
  * next; ids are never given twice. -1 when out of memory. */
 int gs_plan_cache_id(gs_plan_cache *c, const char *text, int64_t *id);
+/* The id of the text of a workload of that stamp (scenario.h), when the
+ * last plan named it: 1, else 0. gs_plan_cache_stamp keeps it. */
+int gs_plan_cache_stamped(gs_plan_cache *c, uint64_t stamp, int64_t *id);
+void gs_plan_cache_stamp(gs_plan_cache *c, uint64_t stamp, int64_t id);
 
 /* Plans s in `cloud`, a cloud of the catalog (the scenario is valid). */
 int gs_plan_in(const gs_scenario *s, const char *cloud, gs_plan_how how, gs_plan **out,

@@ -4,6 +4,7 @@
  * buy. Keys and their values are in keys.c; files are read by load.c.
  */
 #include <fnmatch.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,6 +63,14 @@ int gs_scenario_new(const gs_catalog *cat, gs_scenario **out, gs_error *err)
 	return 0;
 }
 
+/* Stamps so far, in every scenario of the process. */
+static _Atomic uint64_t stamps;
+
+static uint64_t new_stamp(void)
+{
+	return atomic_fetch_add(&stamps, 1) + 1;
+}
+
 wl *gs_wl_new(const char *name)
 {
 	wl *w = calloc(1, sizeof *w);
@@ -76,6 +85,7 @@ wl *gs_wl_new(const char *name)
 	for (size_t s = 0; s < GS_ARRAY_LEN(w->pub.retention_ppm); s++)
 		w->pub.retention_ppm[s] = -1;
 	w->pub.bound = gs_kind_bound(w->pub.kind);
+	w->stamp = new_stamp();
 	return w;
 }
 
@@ -87,6 +97,7 @@ gs_bound gs_kind_bound(gs_kind k)
 /* Records point at their owned strings; refresh after any change. */
 void gs_wl_sync(wl *w)
 {
+	w->stamp = new_stamp();
 	w->pub.name = w->name;
 	w->pub.tenant = w->tenant;
 	w->pub.team = w->team;
@@ -121,6 +132,7 @@ static wl *wl_clone(const wl *src)
 	if (src->pub.n_gpus)
 		memcpy(w->gpus, src->gpus, src->pub.n_gpus * sizeof *w->gpus);
 	gs_wl_sync(w);
+	w->stamp = src->stamp; /* the same keys */
 	return w;
 }
 

@@ -24,6 +24,10 @@ typedef struct wl {
 	int has_bound;             /* `bound` written; else the kind's default */
 	int has_arch;              /* its own arch, not the file's default */
 	int retention_scalar;      /* `retention` written as one share */
+	/* Changes whenever its keys may have (gs_wl_sync), never to a value
+	 * another workload had, and a clone keeps it: equal stamps, equal
+	 * keys (the planner's cache names workloads by it: plan_ident.c). */
+	uint64_t stamp;
 } wl;
 
 /* memoryHeadroom when a file says none: time-slicing isolates no memory,

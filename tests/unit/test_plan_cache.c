@@ -79,7 +79,7 @@ static long edit_and_compare(gs_scenario *s, gs_plan_cache *cache, const char *w
 
 static void test_same_plans(void **state)
 {
-	gs_scenario *s = fleet();
+	gs_scenario *s = fleet(), *copy = NULL;
 	gs_plan_cache *cache;
 	gs_error err;
 	(void)state;
@@ -109,6 +109,11 @@ static void test_same_plans(void **state)
 	assert_int_equal(edit_and_compare(s, cache, NULL, "targetUtilization", "90%"), 0);
 	/* The next edit finds t0's searches of the plan before again. */
 	assert_int_equal(edit_and_compare(s, cache, "w001", "compute", "36%"), 2);
+	/* A copy, as the REPL plans after each edit, is the same scenario:
+	 * its workloads keep their stamps, and every search is found. */
+	assert_gs_ok(gs_scenario_clone(s, &copy, &err), &err);
+	assert_int_equal(edit_and_compare(copy, cache, NULL, NULL, NULL), 6);
+	gs_scenario_free(copy);
 	gs_plan_cache_free(cache);
 	gs_scenario_free(s);
 }
