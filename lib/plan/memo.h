@@ -21,7 +21,9 @@ gs_memo *gs_memo_new(size_t max_bytes);
 void gs_memo_free(gs_memo *m);
 
 /* The value stored under key[0..nkey), or NULL: its nval words, and the
- * count `extra` stored with it. */
+ * count `extra` stored with it. The words stay until the next get or put
+ * on m: a get may keep what it found in a new generation (gs_memo_age),
+ * and a put may forget. */
 const int64_t *gs_memo_get(gs_memo *m, const int64_t *key, int nkey, int *nval,
                            long *extra);
 
