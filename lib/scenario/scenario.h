@@ -73,8 +73,10 @@ struct gs_scenario {
  * its release. */
 wl *gs_wl_new(const char *name);
 void gs_wl_free(wl *w);
-/* Points the public record at the workload's own strings; after any
- * change. */
+/* Points the public record at the workload's own strings and gives the
+ * workload a new stamp: whoever changes a workload's keys calls it after
+ * (the key table's reads do), or the planner's cache (plan_ident.c)
+ * answers for the keys the workload had. */
 void gs_wl_sync(wl *w);
 /* The workload named name, or NULL. */
 wl *gs_scenario_wl(const gs_scenario *s, const char *name);
