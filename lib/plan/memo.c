@@ -192,3 +192,14 @@ long gs_memo_hits(const gs_memo *m)
 {
 	return m ? m->hits : 0;
 }
+
+size_t gs_memo_text(const char *text, int64_t *to)
+{
+	size_t len = strlen(text), n = (len + 7) / 8;
+	if (to) {
+		to[0] = (int64_t)len;
+		memset(to + 1, 0, n * sizeof *to);
+		memcpy(to + 1, text, len);
+	}
+	return 1 + n;
+}

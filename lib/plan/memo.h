@@ -38,6 +38,10 @@ void gs_memo_put(gs_memo *m, const int64_t *key, int nkey, const int64_t *val, i
  * plan used, not all it ever held. -1 when out of memory (m unchanged). */
 int gs_memo_age(gs_memo *m);
 
+/* Text as key words: its length, then its bytes eight to a word, into
+ * `to` unless NULL: how many. */
+size_t gs_memo_text(const char *text, int64_t *to);
+
 /* How many gets found their key. */
 long gs_memo_hits(const gs_memo *m);
 

@@ -6,7 +6,6 @@
  * their text (plan_ident.h), which this cache gives out.
  */
 #include <stdlib.h>
-#include <string.h>
 
 #include "plan/memo.h"
 #include "plan/plan_internal.h"
@@ -69,16 +68,14 @@ int gs_plan_cache_age(gs_plan_cache *c)
 
 int gs_plan_cache_id(gs_plan_cache *c, const char *text, int64_t *id)
 {
-	size_t len = strlen(text), n = 1 + (len + 7) / 8;
-	int64_t *key = n <= INT32_MAX ? calloc(n, sizeof *key) : NULL;
+	size_t n = gs_memo_text(text, NULL);
+	int64_t *key = n <= INT32_MAX ? malloc(n * sizeof *key) : NULL;
 	const int64_t *got;
 	int nval;
 	long unused;
 	if (!key)
 		return -1;
-	/* Its length, then its bytes eight to a word. */
-	key[0] = (int64_t)len;
-	memcpy(key + 1, text, len);
+	gs_memo_text(text, key);
 	if ((got = gs_memo_get(c->ids, key, (int)n, &nval, &unused)) && nval == 1) {
 		*id = got[0];
 	} else {

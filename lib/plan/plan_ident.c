@@ -10,6 +10,16 @@
 #include "plan/plan_internal.h"
 #include "scenario/scenario.h"
 
+/* What a key must know of replica p beyond its workload's keys. */
+static size_t flags_of(const gs_replica *p, int64_t *to)
+{
+	to[0] = p->tenant;
+	to[1] = p->no_ts;
+	to[2] = p->headroom;
+	to[3] = p->spread;
+	return 4;
+}
+
 int gs_ident_init(gs_planner *pl, gs_plan_cache *cache)
 {
 	const gs_scenario *s = pl->s;
@@ -47,13 +57,8 @@ size_t gs_ident_workload(const gs_planner *pl, int w, int at, int64_t *to)
 	if (to) {
 		to[k++] = pl->ident[w];
 		to[k++] = at ? pl->rep_at[w] : -1;
-		for (int r = pl->rep_at[w]; r < pl->rep_at[w + 1]; r++) {
-			const gs_replica *p = &pl->reps[r];
-			to[k++] = p->tenant;
-			to[k++] = p->no_ts;
-			to[k++] = p->headroom;
-			to[k++] = p->spread;
-		}
+		for (int r = pl->rep_at[w]; r < pl->rep_at[w + 1]; r++)
+			k += flags_of(&pl->reps[r], to + k);
 		return k;
 	}
 	return 2 + 4 * (size_t)(pl->rep_at[w + 1] - pl->rep_at[w]);
@@ -65,10 +70,7 @@ size_t gs_ident_replica(const gs_planner *pl, int r, int64_t *to)
 	if (to) {
 		to[0] = pl->ident[p->wi];
 		to[1] = r - pl->rep_at[p->wi];
-		to[2] = p->tenant;
-		to[3] = p->no_ts;
-		to[4] = p->headroom;
-		to[5] = p->spread;
+		flags_of(p, to + 2);
 		to[6] = p->no_mig;
 	}
 	return 7;
@@ -80,7 +82,7 @@ size_t gs_ident_planner(const gs_planner *pl, int64_t *to)
 		        pl->nmodels, pl->via_dra, pl->frac_ts, pl->frac_mps, pl->no_mps_dra,
 		        pl->placement, pl->wide, pl->wide_apart, pl->host_needs,
 		        pl->effort, pl->tenant_work, pl->quick, pl->cost != NULL };
-	size_t k = sizeof v / sizeof *v, len = strlen(pl->cloud);
+	size_t k = sizeof v / sizeof *v;
 	if (to)
 		memcpy(to, v, sizeof v);
 	for (int m = 0; m < pl->nmodels; m++) {
@@ -93,11 +95,5 @@ size_t gs_ident_planner(const gs_planner *pl, int64_t *to)
 		}
 		k += 5;
 	}
-	/* The cloud's name: its length, then its bytes eight to a word. */
-	if (to) {
-		to[k] = (int64_t)len;
-		memset(to + k + 1, 0, (len + 7) / 8 * sizeof *to);
-		memcpy(to + k + 1, pl->cloud, len);
-	}
-	return k + 1 + (len + 7) / 8;
+	return k + gs_memo_text(pl->cloud, to ? to + k : NULL);
 }
