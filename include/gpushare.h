@@ -705,9 +705,11 @@ typedef struct gs_plan_cloud {
 
 /* What the planner found for one scenario, kept for the next plans of
  * edited ones (a REPL session's): the model search of each tenant whose
- * workloads an edit left as they were is not made again. A plan made with
- * a cache is the same bytes as one made without. One plan at a time may
- * use a cache; it holds 8 MiB at most. */
+ * workloads an edit left as they were is not made again, and the search
+ * of one it changed finds what it evaluated before of the others. A plan
+ * made with a cache is the same bytes as one made without. One plan at a
+ * time may use a cache; it holds about 150 MiB at most (a session of 40
+ * edits of 10,000 replicas peaked at 103 MiB, the process whole). */
 typedef struct gs_plan_cache gs_plan_cache;
 GS_EXPORT
 int gs_plan_cache_new(gs_plan_cache **out, gs_error *err);

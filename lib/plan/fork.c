@@ -28,6 +28,9 @@ int gs_fork_init(gs_fork *f, const gs_planner *pl, int how)
 	 * has the cache's second memo to itself. */
 	f->pl.evals = pl->evals2;
 	f->pl.evals2 = NULL;
+	/* Groups' evaluations are the parent's alone. */
+	f->pl.gevals = NULL;
+	f->pl.grec = NULL;
 	if (how & GS_FORK_REPLICAS) {
 		size_t n = (size_t)(pl->nreps ? pl->nreps : 1);
 		if (!(f->reps = malloc(n * sizeof *f->reps)))

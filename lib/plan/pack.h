@@ -224,6 +224,11 @@ typedef struct gs_planner {
 	                            * it as its evals */
 	int64_t *ident;            /* with a cache: each workload's id, and
 	                            * at [n] the file's (plan_ident.h) */
+	struct gs_group_evals *gevals; /* a gs_plan_cache's groups' evaluations
+	                            * (group_evals.h); NULL without a cache,
+	                            * and in a copy at work on another thread */
+	struct gs_group_rec *grec; /* the record of the group searched, in
+	                            * gevals; NULL when none is */
 	/* Each workload's peak compute on each catalog GPU the planner buys,
 	 * converted once (plan_comp.c): comp[wi * ncomp + comp_col[gpu]],
 	 * where comp_col is -1 for a GPU not bought; NULL: convert each time. */

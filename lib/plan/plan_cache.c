@@ -1,12 +1,14 @@
 /*
  * plan_cache.c - gs_plan_cache: what earlier plans found, kept from one
  * plan to the next (a REPL session's): groups' model searches
- * (search_groups.h) and the model search's evaluations (plan_choose.c),
- * under keys that say what the workloads and the file are by ids of
- * their text (plan_ident.h), which this cache gives out.
+ * (search_groups.h) and what they evaluated (group_evals.h), and the
+ * model search's evaluations (plan_choose.c), under keys that say what
+ * the workloads and the file are by ids of their text (plan_ident.h),
+ * which this cache gives out.
  */
 #include <stdlib.h>
 
+#include "plan/group_evals.h"
 #include "plan/memo.h"
 #include "plan/plan_internal.h"
 #include "plan/search_groups.h"
@@ -21,6 +23,7 @@
 
 struct gs_plan_cache {
 	gs_memo *groups, *evals[2], *ids, *stamps;
+	gs_group_evals *group_evals;
 	int64_t last_id; /* ids given so far: a memo that forgot gives new ones */
 };
 
@@ -31,7 +34,8 @@ int gs_plan_cache_new(gs_plan_cache **out, gs_error *err)
 	    !(c->evals[0] = gs_memo_new(EVALS_MEMO_BYTES)) ||
 	    !(c->evals[1] = gs_memo_new(EVALS_MEMO_BYTES)) ||
 	    !(c->ids = gs_memo_new(IDS_MEMO_BYTES)) ||
-	    !(c->stamps = gs_memo_new(IDS_MEMO_BYTES))) {
+	    !(c->stamps = gs_memo_new(IDS_MEMO_BYTES)) ||
+	    !(c->group_evals = gs_group_evals_new())) {
 		gs_plan_cache_free(c);
 		return gs_fail_nomem(err);
 	}
@@ -48,6 +52,7 @@ void gs_plan_cache_free(gs_plan_cache *c)
 	gs_memo_free(c->evals[1]);
 	gs_memo_free(c->ids);
 	gs_memo_free(c->stamps);
+	gs_group_evals_free(c->group_evals);
 	free(c);
 }
 
@@ -55,6 +60,11 @@ struct gs_memo *gs_plan_cache_groups(gs_plan_cache *c) { return c ? c->groups : 
 struct gs_memo *gs_plan_cache_evals(gs_plan_cache *c, int second)
 {
 	return c ? c->evals[second != 0] : NULL;
+}
+
+struct gs_group_evals *gs_plan_cache_group_evals(gs_plan_cache *c)
+{
+	return c ? c->group_evals : NULL;
 }
 
 int gs_plan_cache_age(gs_plan_cache *c)

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "plan/group_evals.h"
 #include "plan/host.h"
 #include "plan/memo.h"
 #include "plan/plan_ident.h"
@@ -197,14 +198,44 @@ static int64_t *new_key(const gs_planner *pl, const gs_shop *shops, const gs_cho
  * counted in pl->robust_bound): the local search evaluates the model a
  * workload leaves once per model it tries, and every pass again. keep
  * (may be NULL) gets the packing when it was packed. */
+/* The group's record (group_evals.h) of an evaluation of key, with the
+ * words that name this plan's shops and cloud made the same in every
+ * plan (the planner's words are in the record's name); `put` keeps val
+ * and work, else 1 when found there (val, *work), 0 when not. Only where
+ * the search counts work and no worst case. */
+static int group_rec(const gs_planner *pl, const int64_t *key, int nkey, int put,
+                     int64_t *val, long *work)
+{
+	int64_t *k;
+	int rc = 0;
+	if (!pl->grec || !pl->work || pl->robust_bound || !(k = malloc((size_t)nkey * sizeof *k)))
+		return 0;
+	memcpy(k, key, (size_t)nkey * sizeof *k);
+	k[2] = k[2] == k[3];
+	k[3] = k[5] = 0;
+	if (put)
+		gs_group_rec_put(pl->gevals, pl->grec, k, nkey, EVAL_HEAD, val, *work);
+	else
+		rc = gs_group_rec_get(pl->gevals, pl->grec, k, nkey, EVAL_HEAD, val, work);
+	free(k);
+	return rc;
+}
+
 static int eval_model(const gs_planner *pl, gs_shop *shops, const gs_choice *c, int m,
                       gs_total *t, gs_words *keep, long *kept)
 {
-	long before = pl->robust_bound ? *pl->robust_bound : 0, counted;
+	long before = pl->robust_bound ? *pl->robust_bound : 0, counted = 0;
+	long work = pl->work ? *pl->work : 0, spent = 0;
 	int nkey = 0, nval, rc;
-	int64_t *key = new_key(pl, shops, c, m, KEY_TOTALS, &nkey);
+	int64_t *key = new_key(pl, shops, c, m, KEY_TOTALS, &nkey), val[3];
 	const int64_t *got = key ? gs_memo_get(eval_memo(pl), key, nkey, &nval, &counted) : NULL;
-	if (got) {
+	if (got || (key && group_rec(pl, key, nkey, 0, val, &spent))) {
+		if (!got) {
+			/* What packing it would have counted, and kept. */
+			*pl->work -= spent;
+			gs_memo_put(eval_memo(pl), key, nkey, val, 3, 0);
+			got = val;
+		}
 		t->cost = got[0];
 		t->gpus = (long)got[1];
 		t->instances = (long)got[2];
@@ -213,11 +244,16 @@ static int eval_model(const gs_planner *pl, gs_shop *shops, const gs_choice *c, 
 		free(key);
 		return 0;
 	}
-	rc = eval_packed(pl, shops, c, m, t, key ? keep : NULL, kept);
+	/* A group's search never builds: what it packs only guides it. */
+	rc = eval_packed(pl, shops, c, m, t, key && !pl->only_tenant ? keep : NULL, kept);
 	if (rc == 0 && key) {
-		int64_t val[3] = { t->cost, t->gpus, t->instances };
+		val[0] = t->cost;
+		val[1] = t->gpus;
+		val[2] = t->instances;
 		counted = pl->robust_bound ? *pl->robust_bound - before : 0;
 		gs_memo_put(eval_memo(pl), key, nkey, val, 3, counted);
+		work -= pl->work ? *pl->work : 0;
+		group_rec(pl, key, nkey, 1, val, &work);
 	}
 	free(key);
 	return rc;
@@ -654,10 +690,12 @@ static int search_group(gs_planner *one, gs_shop *shops, gs_choice *c, const gs_
 	}
 	/* Its own replicas size it: the fleet's count is not the search's. */
 	one->memo = gs_memo_new(gs_planner_memo_bytes(gs_group_replicas(one, g, t)));
+	one->grec = one->gevals ? gs_group_evals_open(one->gevals, one, g, t) : NULL;
 	if (eval_all(one, shops, c) < 0 || improve(one, shops, c, budget, g->of) < 0)
 		rc = -1;
 	gs_memo_free(one->memo);
 	one->memo = NULL;
+	one->grec = NULL;
 	if (rc == 0 && key)
 		gs_group_keep(one, key, nkey, c, g, t, *one->work);
 	free(key);

@@ -236,6 +236,7 @@ void gs_planner_release(gs_planner *pl)
 	gs_memo_free(pl->memo);
 	if (!pl->groups_kept)
 		gs_memo_free(pl->groups);
+	pl->gevals = NULL;
 	pl->memo = pl->groups = NULL;
 	pl->evals = pl->evals2 = NULL;
 	free(pl->ident);
