@@ -225,7 +225,7 @@ static const gs_built *baseline(const gs_built *after, const gs_built *before)
 }
 
 /* The records of plan `shared ? after : base` and everything said about
- * them, but the pinned figure. */
+ * them, but the pinned figure and the sharing limit (plan_side.c). */
 static int fill_records(gs_plan *p, gs_planner *pl, gs_choice *c, const gs_built *after,
                         const gs_built *base, int shared, gs_micros *ded)
 {
@@ -254,7 +254,7 @@ static int fill_records(gs_plan *p, gs_planner *pl, gs_choice *c, const gs_built
 	                               "here; this plan keeps every replica on its own "
 	                               "GPU") < 0)
 		return -1;
-	return gs_plan_sharing_limit(p, pl, shared ? after : base, base->cost);
+	return 0;
 }
 
 /* The records of the cheaper plan and everything said about them.
@@ -265,14 +265,15 @@ static int fill(gs_plan *p, gs_planner *pl, gs_choice *c, const gs_built *after,
 {
 	const gs_built *base = baseline(after, before);
 	int shared = after->cost <= base->cost;
-	gs_pinned *pinned;
-	if (gs_pinned_begin(pl, c, base->cost, &pinned) < 0)
+	const gs_built *chosen = shared ? after : base;
+	gs_side *side;
+	if (gs_side_begin(pl, c, chosen, base->cost, &side) < 0)
 		return -1;
 	if (fill_records(p, pl, c, after, base, shared, ded) < 0) {
-		gs_pinned_drop(pinned, pl);
+		gs_side_drop(side, pl);
 		return -1;
 	}
-	return gs_plan_placement_cost(p, pl, c, base->cost, pinned);
+	return gs_side_end(p, pl, c, chosen, base->cost, side);
 }
 
 /* The shared plan, in which each workload's replicas request one thing:

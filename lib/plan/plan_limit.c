@@ -24,12 +24,9 @@
  * above it, a second plan would double the time of every REPL edit. */
 #define REPLAN_MAX 5000
 
-/* A GPU that a replica could join but for the target. */
-typedef struct hit {
-	const gs_pgpu *gpu;
-	int rep;
-	int64_t need;     /* the target that fits them */
-} hit;
+/* A GPU that a replica could join but for the target: gs_limit's gpu,
+ * rep and need (the target that fits them). */
+typedef gs_limit hit;
 
 /* The GPU's replicas as a group of the packer, with the sums it checks. */
 static int regroup(const gs_planner *pl, const gs_pgpu *g, gs_group *gr)
@@ -75,7 +72,7 @@ static int scan_pack(const gs_planner *pl, const gs_pack *pk, long *budget, hit 
 				need = gs_rep_comp(pl, r, g->model) + gr.comp;
 				need = gs_share_target_for(1, need);
 				if (!best->gpu || need < best->need)
-					*best = (hit){ g, r, need };
+					*best = (hit){ g, r, need, -1 };
 			}
 		}
 		free(gr.reps);
@@ -171,26 +168,31 @@ static void sentence(const gs_planner *pl, const hit *h, gs_micros at, gs_micros
 		snprintf(buf + o, size - o, " ($%s/h instead of $%s/h)", a, b);
 }
 
-int gs_plan_sharing_limit(gs_plan *p, const gs_planner *pl, const gs_built *chosen,
-                          gs_micros before)
+int gs_limit_find(const gs_planner *pl, const gs_built *chosen, gs_micros before,
+                  gs_limit *out)
 {
-	hit h = { NULL, -1, 0 };
 	long budget = LIMIT_CHECKS;
-	gs_micros at = -1;
-	char buf[640];
+	*out = (hit){ NULL, -1, 0, -1 };
 	if (pl->target >= GS_PPM)
 		return 0;
 	for (int m = 0; m < chosen->npacks; m++)
-		if (scan_pack(pl, &chosen->packs[m], &budget, &h) < 0)
+		if (scan_pack(pl, &chosen->packs[m], &budget, out) < 0)
 			return -1;
-	if (!h.gpu || h.need > GS_PPM)
+	if (!out->gpu || out->need > GS_PPM) {
+		out->gpu = NULL;
 		return 0;
-	if (pl->nreps <= REPLAN_MAX) {
-		if ((at = cost_at(pl, h.need, before)) < 0)
-			return -1;
-		if (at >= chosen->cost)
-			return 0;
 	}
-	sentence(pl, &h, at, chosen->cost, buf, sizeof buf);
+	if (pl->nreps <= REPLAN_MAX && (out->at = cost_at(pl, out->need, before)) < 0)
+		return -1;
+	return 0;
+}
+
+int gs_limit_say(gs_plan *p, const gs_planner *pl, const gs_built *chosen,
+                 const gs_limit *l)
+{
+	char buf[640];
+	if (!l->gpu || (l->at >= 0 && l->at >= chosen->cost))
+		return 0;
+	sentence(pl, l, l->at, chosen->cost, buf, sizeof buf);
 	return (p->sum.sharing_limit = gs_plan_strdup(p, buf)) ? 0 : -1;
 }

@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plan/fork.h"
 #include "plan/plan_internal.h"
 #include "plan/planner.h"
 
@@ -44,7 +43,7 @@ static gs_micros pinned_from(const gs_planner *pl, const gs_choice *from)
  * From the first choice alone, large fleets' small budgets left it above
  * the robust plan (100,000 replicas: reported at the robust plan's
  * $70,581.80/h, where from its models it is $64,786.62/h). */
-static gs_micros pinned_cost(const gs_planner *pl, const gs_choice *c, gs_micros before)
+gs_micros gs_pinned_cost(const gs_planner *pl, const gs_choice *c, gs_micros before)
 {
 	gs_micros cost = pinned_from(pl, c), fresh;
 	if (cost >= 0 && gs_choose_thorough(pl) && (fresh = pinned_from(pl, NULL)) >= 0 &&
@@ -87,88 +86,24 @@ int gs_plan_wide_apart(gs_planner *pl)
 	return 0;
 }
 
-/* Whether the plan is priced pinned: robust, and its worst case kept
- * some replicas apart (or some replica spans GPUs, robust_span.c). */
-static int priced_pinned(const gs_planner *pl)
+int gs_pinned_priced(const gs_planner *pl)
 {
 	return pl->placement == GS_PLACEMENT_ROBUST && pl->robust_bound &&
 	       (*pl->robust_bound || pl->wide);
 }
 
-/* The pinned figure, on a second thread: at 10^5 replicas the plan's
- * records and reasons take 0.25 s, and so does this, which reads none of
- * them. */
-struct gs_pinned {
-	gs_fork f;
-	gs_choice c;       /* the plan's models, apart from the reasons' probes */
-	gs_micros before, cost;
-	gs_fork_task *task;
-};
-
-static int pinned_run(void *arg)
-{
-	gs_pinned *t = arg;
-	t->cost = pinned_cost(&t->f.pl, &t->c, t->before);
-	return 0;
-}
-
-static void pinned_free(gs_pinned *t, const gs_planner *pl)
-{
-	gs_fork_wait(t->task);
-	gs_choice_release(pl, &t->c);
-	gs_fork_drop(&t->f);
-	free(t);
-}
-
-int gs_pinned_begin(const gs_planner *pl, const gs_choice *c, gs_micros before,
-                    gs_pinned **out)
-{
-	gs_pinned *t;
-	*out = NULL;
-	if (!priced_pinned(pl) || !gs_fork_may(pl))
-		return 0;
-	if (!(t = calloc(1, sizeof *t)))
-		return -1;
-	t->before = before;
-	if (gs_fork_init(&t->f, pl, 0) < 0) {
-		free(t);
-		return -1;
-	}
-	if (gs_choice_copy(&t->f.pl, c, &t->c) < 0 || gs_fork_start(&t->task, pinned_run, t) < 0) {
-		pinned_free(t, pl);
-		return -1;
-	}
-	*out = t;
-	return 0;
-}
-
-void gs_pinned_drop(gs_pinned *t, const gs_planner *pl)
-{
-	if (t)
-		pinned_free(t, pl);
-}
-
-int gs_plan_placement_cost(gs_plan *p, const gs_planner *pl, const gs_choice *c,
-                           gs_micros before, gs_pinned *t)
+int gs_plan_placement_set(gs_plan *p, const gs_planner *pl, int priced, gs_micros pinned)
 {
 	gs_plan_summary *sum = &p->sum;
 	sum->placement = pl->placement;
 	sum->pinned_per_hour =
 	    pl->placement == GS_PLACEMENT_PINNED ? -1 : sum->after_per_hour;
-	if (t) {
-		gs_fork_wait(t->task);
-		t->task = NULL;
-	}
 	/* Replicas of several GPUs share nodes under robust placement only
 	 * where all their workloads fit at once (robust_span.c); pinned lets
 	 * others fill the rest. */
-	if (!priced_pinned(pl)) {
-		gs_pinned_drop(t, pl);
+	if (!priced)
 		return 0;
-	}
-	sum->pinned_per_hour = t ? t->cost : pinned_cost(pl, c, before);
-	gs_pinned_drop(t, pl);
-	if (sum->pinned_per_hour < 0)
+	if ((sum->pinned_per_hour = pinned) < 0)
 		return -1;
 	/* A heuristic may land a pinned plan above the robust one. */
 	if (sum->pinned_per_hour > sum->after_per_hour)

@@ -188,13 +188,23 @@ void gs_whole_gpu_costs(const gs_planner *pl, const gs_built *b, gs_micros *ded_
 
 /* ---- what limited sharing (plan_limit.c) --------------------------------- */
 
-/* Sets p's sharing_limit when targetUtilization kept a replica of the
- * chosen plan off a GPU it could otherwise join, and (up to 5,000
- * replicas, where it is planned again) a plan at the
- * target that fits them costs less than the chosen one (before: the
- * baseline's cost, which that plan may not exceed either). */
-int gs_plan_sharing_limit(gs_plan *p, const gs_planner *pl, const gs_built *chosen,
-                          gs_micros before);
+/* Whether targetUtilization kept a replica of the chosen plan off a GPU
+ * it could otherwise join: the GPU (in chosen), the replica, the lowest
+ * target that fits them, and (up to 5,000 replicas, where it is planned
+ * again) what a plan at that target costs, never above before (the
+ * baseline's cost); `at` < 0 when not planned. */
+typedef struct gs_limit {
+	const struct gs_pgpu *gpu; /* NULL: the target kept none off */
+	int rep;
+	int64_t need;
+	gs_micros at;
+} gs_limit;
+int gs_limit_find(const gs_planner *pl, const gs_built *chosen, gs_micros before,
+                  gs_limit *out);
+/* Sets p's sharing_limit from l, when the plan at its target costs less
+ * than the chosen one (or was not planned). */
+int gs_limit_say(gs_plan *p, const gs_planner *pl, const gs_built *chosen,
+                 const gs_limit *l);
 
 /* ---- one request per workload (plan_uniform.c) --------------------------- */
 
@@ -207,22 +217,31 @@ int gs_plan_uniform_note(gs_plan *p, const gs_planner *pl);
 
 /* ---- what robust placement costs (plan_placement.c) ---------------------- */
 
-/* Begins what gs_plan_placement_cost needs on a second thread, where it
- * would price the plan pinned and may fork (NULL: it prices it itself);
- * -1 when out of memory. The plan's records and reasons are made
- * meanwhile: they change nothing it reads. */
-typedef struct gs_pinned gs_pinned;
-int gs_pinned_begin(const gs_planner *pl, const gs_choice *c, gs_micros before,
-                    gs_pinned **t);
-/* Waits for t and frees it, unused (on an error path). */
-void gs_pinned_drop(gs_pinned *t, const gs_planner *pl);
+/* Whether the plan is priced pinned: robust, and its worst case kept
+ * some replicas apart (or some replica spans GPUs, robust_span.c). */
+int gs_pinned_priced(const gs_planner *pl);
+/* What the plan costs pinned, searched from the plan's models c, never
+ * above before; -1 when it cannot be built. */
+gs_micros gs_pinned_cost(const gs_planner *pl, const gs_choice *c, gs_micros before);
+/* Sets p's pinned_per_hour: under robust placement, when the plan is
+ * priced pinned, `pinned` (-1: out of memory); else the plan's own cost. */
+int gs_plan_placement_set(gs_plan *p, const gs_planner *pl, int priced, gs_micros pinned);
 
-/* Sets p's pinned_per_hour: under robust placement, when its worst case
- * kept some replicas apart, what the plan costs pinned, searched from the
- * plan's models c (never above before); else the plan's own cost. t: as
- * begun, or NULL; frees t. */
-int gs_plan_placement_cost(gs_plan *p, const gs_planner *pl, const gs_choice *c,
-                           gs_micros before, gs_pinned *t);
+/* ---- what a second thread works out meanwhile (plan_side.c) -------------- */
+
+/* While the first thread writes a plan's records and reasons, which
+ * change nothing these read, a second works out on a copy of the planner
+ * what the plan costs pinned and what kept it from sharing more. Begins
+ * that work (*t NULL: gs_side_end does it here); -1 when out of memory. */
+typedef struct gs_side gs_side;
+int gs_side_begin(const gs_planner *pl, const gs_choice *c, const gs_built *chosen,
+                  gs_micros before, gs_side **t);
+/* Sets p's sharing_limit and pinned_per_hour (gs_limit_say,
+ * gs_plan_placement_set) from t, or works them out here; frees t. */
+int gs_side_end(gs_plan *p, const gs_planner *pl, const gs_choice *c,
+                const gs_built *chosen, gs_micros before, gs_side *t);
+/* Waits for t and frees it, unused (on an error path). */
+void gs_side_drop(gs_side *t, const gs_planner *pl);
 
 /* Under robust placement, whether replicas of several GPUs keep nodes of
  * their own span: sets pl->wide_apart where that plan costs less than

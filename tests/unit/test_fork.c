@@ -3,7 +3,8 @@
  * reports its error; a copy's state is its own and its count of
  * refusals comes back; the third start begun on the other thread stands
  * only where the replicas it read are still the planner's; and a plan is
- * the same bytes on one thread or two.
+ * the same bytes on one thread or two, its sharing limit planned again
+ * beside the reasons (plan_side.c) or after them.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -199,6 +200,33 @@ static void test_same_bytes(void **state)
 	}
 }
 
+/* 600 replicas of 46 % compute: at the target of 90 % one per L4, at 92 %
+ * two. The second thread plans the fleet again at 92 % while the first
+ * writes the reasons; on one thread that plan comes after them. */
+static void test_limit_beside(void **state)
+{
+	static const char *const want =
+	    "pairs (46% compute each on L4): targetUtilization 90% leaves room for 1 of "
+	    "these on one GPU; set targetUtilization: 92% to fit 2 ($241.44/h instead of "
+	    "$482.88/h)";
+	gs_scenario *s = tu_scenario(cat, "t.yaml",
+	                             "version: 1\ncloud: aws\ninstances: [g6.xlarge]\n"
+	                             "workloads:\n  - {name: pairs, replicas: 600, "
+	                             "gpuMemory: 4GiB, compute: 46%}\n");
+	for (unsigned threads = 0; threads < 2; threads++) {
+		gs_plan_opts po = GS_PLAN_OPTS_INIT;
+		gs_plan *p = NULL;
+		gs_error err;
+		po.threads = threads;
+		assert_gs_ok(gs_plan_make(s, &po, &p, &err), &err);
+		assert_string_equal(gs_plan_summary_get(p)->sharing_limit, want);
+		assert_int_equal(gs_plan_summary_get(p)->after_per_hour, 482880000);
+		gs_plan_free(p);
+	}
+	(void)state;
+	gs_scenario_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -206,6 +234,7 @@ int main(void)
 		cmocka_unit_test(test_copy_is_apart),
 		cmocka_unit_test(test_third_reads_the_marks),
 		cmocka_unit_test(test_same_bytes),
+		cmocka_unit_test(test_limit_beside),
 	};
 	return cmocka_run_group_tests(tests, tu_catalog_setup, tu_catalog_teardown);
 }
