@@ -95,6 +95,7 @@ typedef struct vol {
 	double *ft;       /* per workload x model: the slot share */
 	double *mu;       /* per model: the weight of the slot share */
 	double *other;    /* per workload: its least cost on the other models */
+	double *cost;     /* per workload x model: cost_of as the weights stand */
 } vol;
 
 static double cost_of(const vol *v, int w, int m)
@@ -106,17 +107,29 @@ static double cost_of(const vol *v, int w, int m)
 	                      mu * v->ft[(size_t)w * v->nm + m]);
 }
 
+/* Model m's column of v->cost (m = -1: every column), after its weights,
+ * functions or shares changed: each search of one model's weights reads
+ * every other column once, and computing them there was a third of the
+ * bound at 10^4 replicas. The least of the same figures is the same. */
+static void refresh(vol *v, int m)
+{
+	int lo = m < 0 ? 0 : m, hi = m < 0 ? v->nm : m + 1;
+	for (int w = 0; w < v->nw; w++)
+		for (int k = lo; k < hi; k++) {
+			size_t at = (size_t)w * v->nm + k;
+			v->cost[at] = v->cand[at] ? cost_of(v, w, k) : -1;
+		}
+}
+
 /* Each workload's least cost on the models but `skip` (-1: none). */
 static void others(vol *v, int skip)
 {
 	for (int w = 0; w < v->nw; w++) {
+		const double *row = v->cost + (size_t)w * v->nm;
 		double best = -1;
 		for (int m = 0; m < v->nm; m++)
-			if (m != skip && v->cand[(size_t)w * v->nm + m]) {
-				double c = cost_of(v, w, m);
-				if (best < 0 || c < best)
-					best = c;
-			}
+			if (m != skip && row[m] >= 0 && (best < 0 || row[m] < best))
+				best = row[m];
 		v->other[w] = best;
 	}
 }
@@ -149,6 +162,7 @@ static double all_at(vol *v, double l)
 {
 	for (int m = 0; m < v->nm; m++)
 		v->l[m] = l;
+	refresh(v, -1);
 	return value(v);
 }
 
@@ -216,6 +230,7 @@ static double tune(vol *v, int m, double now)
 	v->l[m] = keep;
 	v->ka[m] = ka;
 	v->kb[m] = kb;
+	refresh(v, m);
 	return now;
 }
 
@@ -226,30 +241,30 @@ static double tune(vol *v, int m, double now)
  * pass. Runs after tune's searches, which read mu as 0. */
 static double tune_mu(vol *v, int m, double now)
 {
-	double sum[STEPS + 1], keep = v->mu[m];
+	double sum[STEPS + 1];
 	others(v, m);
 	for (int k = 0; k <= STEPS; k++)
 		sum[k] = 0;
 	for (int w = 0; w < v->nw; w++) {
-		size_t at = (size_t)w * v->nm + m;
-		double other = v->other[w], r = v->reps[w];
+		size_t at = (size_t)w * v->nm + m, f = at * KINDS;
+		double other = v->other[w], r = v->reps[w], p = v->price[m], t = v->ft[at];
+		/* cost_of's terms, but the weight mu's. */
+		double x = v->l[m] * v->fa[f + v->ka[m]] + (1 - v->l[m]) * v->fb[f + v->kb[m]];
 		for (int k = 0; k <= STEPS; k++) {
-			double c = -1;
-			if (v->cand[at]) {
-				v->mu[m] = (double)k / STEPS;
-				c = cost_of(v, w, m);
-			}
+			double mu = (double)k / STEPS, c = -1;
+			if (v->cand[at])
+				c = p * ((1 - mu) * x + mu * t);
 			if (c < 0 || (other >= 0 && other < c))
 				c = other;
 			sum[k] += r * (c < 0 ? 0 : c);
 		}
 	}
-	v->mu[m] = keep;
 	for (int k = 0; k <= STEPS; k++)
 		if (sum[k] > now) {
 			now = sum[k];
 			v->mu[m] = (double)k / STEPS;
 		}
+	refresh(v, m);
 	return now;
 }
 
@@ -305,6 +320,7 @@ static int fill(vol *v, const gs_planner *pl, const gs_choice *c, int tight)
 	}
 	for (int m = 0; m < v->nm; m++)
 		v->price[m] = (double)pl->gpu_price[m];
+	refresh(v, -1);
 	return 0;
 }
 
@@ -352,7 +368,7 @@ static void hint(const vol *v, const gs_planner *pl, int *model)
 gs_micros gs_volume_bound_hint(const gs_planner *pl, const gs_choice *c, int *model)
 {
 	vol v = { (int)pl->s->n, pl->nmodels, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
-	          NULL, NULL, NULL };
+	          NULL, NULL, NULL, NULL };
 	size_t n = (size_t)v.nw * (size_t)v.nm + 1;
 	double best = -1;
 	v.cand = calloc(n, sizeof *v.cand);
@@ -366,8 +382,9 @@ gs_micros gs_volume_bound_hint(const gs_planner *pl, const gs_choice *c, int *mo
 	v.other = calloc((size_t)v.nw + 1, sizeof *v.other);
 	v.ft = calloc(n, sizeof *v.ft);
 	v.mu = calloc((size_t)v.nm + 1, sizeof *v.mu);
+	v.cost = calloc(n, sizeof *v.cost);
 	if (v.cand && v.fa && v.fb && v.reps && v.price && v.l && v.ka && v.kb && v.other &&
-	    v.ft && v.mu) {
+	    v.ft && v.mu && v.cost) {
 		if (model && fill(&v, pl, c, 0) == 0) {
 			best = search(&v);
 			hint(&v, pl, model);
@@ -379,8 +396,10 @@ gs_micros gs_volume_bound_hint(const gs_planner *pl, const gs_choice *c, int *mo
 			best = -1;
 		}
 	}
-	if (best >= 0 && plain(pl, c) > best)
-		best = plain(pl, c);
+	if (best >= 0) {
+		double flat = plain(pl, c);
+		best = flat > best ? flat : best;
+	}
 	free(v.cand);
 	free(v.fa);
 	free(v.fb);
@@ -392,6 +411,7 @@ gs_micros gs_volume_bound_hint(const gs_planner *pl, const gs_choice *c, int *mo
 	free(v.other);
 	free(v.ft);
 	free(v.mu);
+	free(v.cost);
 	/* Down, and a hair more for the sums' rounding: a bound may not
 	 * exceed what it bounds. */
 	return best < 0 ? -1 : (gs_micros)floor(best * (1 - 1e-9));
