@@ -151,6 +151,16 @@ static void test_group_evals(void **state)
 	 * memo ages), so the scenario of the w001 edit names new records. */
 	assert_int_equal(group_evals_of(s, cache, NULL, "targetUtilization", "80%"), 1397);
 	assert_int_equal(group_evals_of(s, cache, NULL, "targetUtilization", "90%"), 1413);
+	/* A workload gone moves every later workload's index, which keys
+	 * name: a record's workloads are compared by their words, and the
+	 * plans stay the same (edit_and_compare). A workload added at the
+	 * end moves none. */
+	assert_gs_ok(gs_scenario_remove(s, "w004", &err), &err);
+	assert_int_equal(group_evals_of(s, cache, NULL, NULL, NULL), 1458);
+	assert_gs_ok(gs_scenario_add(s, "new", &err), &err);
+	assert_gs_ok(gs_scenario_set(s, "new", "tenant", "t1", &err), &err);
+	assert_gs_ok(gs_scenario_set(s, "new", "gpuMemory", "9GiB", &err), &err);
+	assert_int_equal(group_evals_of(s, cache, "new", "compute", "20%"), 1593);
 	gs_plan_cache_free(cache);
 	gs_scenario_free(s);
 }
