@@ -8,7 +8,6 @@
 
 #include "plan/group_evals.h"
 #include "plan/memo.h"
-#include "plan/plan_ident.h"
 
 /* The evaluations of fleet.py's mixed 10,000 replicas (24 groups) take
  * about 4 MiB at the first plan and 0.1 MiB at each re-plan. */
@@ -47,13 +46,20 @@ static void rec_free(gs_group_rec *r)
 	free(r);
 }
 
-/* Forgets every record and evaluation; -1 when out of memory. */
-static int forget(gs_group_evals *ge)
+/* Frees every record and evaluation. */
+static void drop_all(gs_group_evals *ge)
 {
 	for (size_t i = 0; i < ge->n; i++)
 		rec_free(ge->v[i]);
 	ge->n = 0;
 	gs_memo_free(ge->memo);
+	ge->memo = NULL;
+}
+
+/* Forgets every record and evaluation; -1 when out of memory. */
+static int forget(gs_group_evals *ge)
+{
+	drop_all(ge);
 	ge->memo = gs_memo_new(EVALS_BYTES);
 	return ge->memo ? 0 : -1;
 }
@@ -72,30 +78,14 @@ void gs_group_evals_free(gs_group_evals *ge)
 {
 	if (!ge)
 		return;
-	for (size_t i = 0; i < ge->n; i++)
-		rec_free(ge->v[i]);
+	drop_all(ge);
 	free(ge->v);
-	gs_memo_free(ge->memo);
 	free(ge);
 }
 
 long gs_group_evals_found(const gs_group_evals *ge)
 {
 	return gs_memo_hits(ge->memo);
-}
-
-/* What names group t's searches by pl, in a new array of *n words. */
-static int64_t *who_of(const gs_planner *pl, const gs_groups *g, size_t t, size_t *n)
-{
-	size_t k = 2 + gs_ident_planner(pl, NULL);
-	int64_t *who = malloc(k * sizeof *who);
-	if (!who)
-		return NULL;
-	who[0] = (int64_t)t;
-	who[1] = g->at[t + 1] - g->at[t];
-	gs_ident_planner(pl, who + 2);
-	*n = k;
-	return who;
 }
 
 static gs_group_rec *find(const gs_group_evals *ge, const int64_t *who, size_t n)
@@ -106,15 +96,17 @@ static gs_group_rec *find(const gs_group_evals *ge, const int64_t *who, size_t n
 	return NULL;
 }
 
-/* A new record named who (taken), in ge; NULL when out of memory. */
-static gs_group_rec *add(gs_group_evals *ge, int64_t *who, size_t n)
+/* A new record named who[0..n), in ge; NULL when out of memory. */
+static gs_group_rec *add(gs_group_evals *ge, const int64_t *who, size_t n)
 {
 	gs_group_rec *r;
 	if (ge->n == RECS_MOST && forget(ge) < 0)
 		return NULL;
-	if (!(r = calloc(1, sizeof *r)))
+	if (!(r = calloc(1, sizeof *r)) || !(r->who = malloc(n * sizeof *who))) {
+		free(r);
 		return NULL;
-	r->who = who;
+	}
+	memcpy(r->who, who, n * sizeof *who);
 	r->nwho = n;
 	r->id = ++ge->last_id;
 	ge->v[ge->n++] = r;
@@ -147,44 +139,29 @@ static int slots(gs_group_rec *r, size_t nw)
 	return 0;
 }
 
-/* Notes whether workload w's words are new at this search. */
-static int note(gs_group_rec *r, const gs_planner *pl, int w)
+gs_group_rec *gs_group_evals_open(gs_group_evals *ge, const int64_t *who, size_t nwho,
+                                  size_t nw)
 {
-	size_t n = gs_ident_workload(pl, w, 0, NULL);
-	int64_t *now = malloc(n * sizeof *now);
-	if (!now)
-		return -1;
-	gs_ident_workload(pl, w, 0, now);
-	if (r->words[w] && r->nwords[w] == n && !memcmp(r->words[w], now, n * sizeof *now)) {
-		free(now);
+	gs_group_rec *r = find(ge, who, nwho);
+	if (!r && !(r = add(ge, who, nwho)))
+		return NULL;
+	r->searches++;
+	return slots(r, nw) < 0 ? NULL : r;
+}
+
+int gs_group_rec_note(gs_group_rec *r, int w, const int64_t *words, size_t n)
+{
+	int64_t *now;
+	if (r->words[w] && r->nwords[w] == n && !memcmp(r->words[w], words, n * sizeof *words))
 		return 0;
-	}
+	if (!(now = malloc((n ? n : 1) * sizeof *now)))
+		return -1;
+	memcpy(now, words, n * sizeof *words);
 	free(r->words[w]);
 	r->words[w] = now;
 	r->nwords[w] = n;
 	r->changed[w] = r->searches;
 	return 0;
-}
-
-gs_group_rec *gs_group_evals_open(gs_group_evals *ge, const gs_planner *pl,
-                                  const gs_groups *g, size_t t)
-{
-	size_t n;
-	int64_t *who = who_of(pl, g, t, &n);
-	gs_group_rec *r = who ? find(ge, who, n) : NULL;
-	if (r)
-		free(who);
-	else if (!who || !(r = add(ge, who, n))) {
-		free(who);
-		return NULL;
-	}
-	r->searches++;
-	if (slots(r, pl->s->n) < 0)
-		return NULL;
-	for (int i = g->at[t]; i < g->at[t + 1]; i++)
-		if (note(r, pl, g->wls[i]) < 0)
-			return NULL;
-	return r;
 }
 
 /* The memo's key: the record's id, the evaluation's key, and the search

@@ -23,10 +23,8 @@
 #ifndef GS_PLAN_GROUP_EVALS_H
 #define GS_PLAN_GROUP_EVALS_H
 
+#include <stddef.h>
 #include <stdint.h>
-
-#include "plan/planner.h"
-#include "plan/search_groups.h"
 
 /* Every group's record, in a gs_plan_cache. */
 typedef struct gs_group_evals gs_group_evals;
@@ -37,11 +35,14 @@ typedef struct gs_group_rec gs_group_rec;
 gs_group_evals *gs_group_evals_new(void);
 void gs_group_evals_free(gs_group_evals *ge);
 
-/* The record of group t's search by pl (found, or new), its workloads'
- * changes noted for a new search; NULL when out of memory (the search
- * then packs all it evaluates). */
-gs_group_rec *gs_group_evals_open(gs_group_evals *ge, const gs_planner *pl,
-                                  const gs_groups *g, size_t t);
+/* The record named who[0..nwho) (found, or new) for a new search of a
+ * fleet of nw workloads; NULL when out of memory (the search then packs
+ * all it evaluates). Its workloads are then noted. */
+gs_group_rec *gs_group_evals_open(gs_group_evals *ge, const int64_t *who, size_t nwho,
+                                  size_t nw);
+/* Notes workload w's words (what names it, gs_ident_workload) at this
+ * search: whether they are new since the last. -1 when out of memory. */
+int gs_group_rec_note(gs_group_rec *r, int w, const int64_t *words, size_t n);
 
 /* How many evaluations searches found in ge. */
 long gs_group_evals_found(const gs_group_evals *ge);

@@ -690,7 +690,7 @@ static int search_group(gs_planner *one, gs_shop *shops, gs_choice *c, const gs_
 	}
 	/* Its own replicas size it: the fleet's count is not the search's. */
 	one->memo = gs_memo_new(gs_planner_memo_bytes(gs_group_replicas(one, g, t)));
-	one->grec = one->gevals ? gs_group_evals_open(one->gevals, one, g, t) : NULL;
+	one->grec = gs_group_open(one, g, t);
 	if (eval_all(one, shops, c) < 0 || improve(one, shops, c, budget, g->of) < 0)
 		rc = -1;
 	gs_memo_free(one->memo);

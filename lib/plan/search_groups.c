@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "plan/memo.h"
+#include "plan/group_evals.h"
 #include "plan/plan_ident.h"
 #include "plan/search_groups.h"
 
@@ -90,6 +91,41 @@ long gs_group_replicas(const gs_planner *pl, const gs_groups *g, size_t t)
 	for (int i = g->at[t]; i < g->at[t + 1]; i++)
 		n += replicas_of(pl, g->wls[i]);
 	return n;
+}
+
+/* Notes workload w's words in r. */
+static int note(gs_group_rec *r, const gs_planner *pl, int w)
+{
+	size_t n = gs_ident_workload(pl, w, 0, NULL);
+	int64_t *words = malloc(n * sizeof *words);
+	int rc = words ? 0 : -1;
+	if (words) {
+		gs_ident_workload(pl, w, 0, words);
+		rc = gs_group_rec_note(r, w, words, n);
+	}
+	free(words);
+	return rc;
+}
+
+gs_group_rec *gs_group_open(const gs_planner *pl, const gs_groups *g, size_t t)
+{
+	size_t n;
+	int64_t *who;
+	gs_group_rec *r;
+	if (!pl->gevals)
+		return NULL;
+	n = 2 + gs_ident_planner(pl, NULL);
+	if (!(who = malloc(n * sizeof *who)))
+		return NULL;
+	who[0] = (int64_t)t;
+	who[1] = g->at[t + 1] - g->at[t];
+	gs_ident_planner(pl, who + 2);
+	r = gs_group_evals_open(pl->gevals, who, n, pl->s->n);
+	free(who);
+	for (int i = g->at[t]; r && i < g->at[t + 1]; i++)
+		if (note(r, pl, g->wls[i]) < 0)
+			r = NULL;
+	return r;
 }
 
 int64_t *gs_group_key(const gs_planner *pl, const gs_choice *c, const gs_groups *g, size_t t,

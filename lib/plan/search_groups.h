@@ -48,6 +48,11 @@ void gs_groups_release(gs_groups *g);
  * every group's takes about 0.3 MiB). */
 #define GS_GROUPS_MEMO_BYTES ((size_t)8 << 20)
 
+/* The record of group t's evaluations in pl's cache (group_evals.h),
+ * named by the group and the planner's words, its workloads' words noted
+ * for a new search; NULL without one, or when out of memory. */
+struct gs_group_rec *gs_group_open(const gs_planner *pl, const gs_groups *g, size_t t);
+
 /* How many replicas group t has. */
 long gs_group_replicas(const gs_planner *pl, const gs_groups *g, size_t t);
 
