@@ -56,9 +56,9 @@ VCLI_OBJ = $(CLI_SRC:%.c=build/vg/%.o)
 # test_refill plans 800 replicas of the bench's fixtures (14 s under
 # valgrind); ASan and UBSan run it, and the goldens take the refill's
 # paths under valgrind.
-# test_fork plans 3,200 replicas three times over; the goldens take its
-# threads under valgrind.
-# test_plan_cache plans 600 replicas sixteen times (5 s under ASan); the
+# test_fork plans 3,200 replicas three times over, and 6,000 twice (155 s
+# under valgrind); the goldens take its threads under valgrind.
+# test_plan_cache plans 600 replicas 28 times (27 s under ASan); the
 # REPL's goldens plan with a cache under valgrind.
 VUNIT_SKIP = build/vg/tests/test_search build/vg/tests/test_showback \
 	build/vg/tests/test_refill build/vg/tests/test_fork build/vg/tests/test_plan_cache

@@ -168,6 +168,11 @@ static void sentence(const gs_planner *pl, const hit *h, gs_micros at, gs_micros
 		snprintf(buf + o, size - o, " ($%s/h instead of $%s/h)", a, b);
 }
 
+int gs_limit_replans(const gs_planner *pl)
+{
+	return pl->target < GS_PPM && pl->nreps <= REPLAN_MAX;
+}
+
 int gs_limit_find(const gs_planner *pl, const gs_built *chosen, gs_micros before,
                   gs_limit *out)
 {

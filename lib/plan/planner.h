@@ -201,6 +201,8 @@ typedef struct gs_limit {
 } gs_limit;
 int gs_limit_find(const gs_planner *pl, const gs_built *chosen, gs_micros before,
                   gs_limit *out);
+/* Whether gs_limit_find may plan the fleet again (a model search). */
+int gs_limit_replans(const gs_planner *pl);
 /* Sets p's sharing_limit from l, when the plan at its target costs less
  * than the chosen one (or was not planned). */
 int gs_limit_say(gs_plan *p, const gs_planner *pl, const gs_built *chosen,

@@ -3,9 +3,10 @@
  * reports its error; a copy's state is its own and its count of
  * refusals comes back; the third start begun on the other thread stands
  * only where the replicas it read are still the planner's; and a plan is
- * the same bytes on one thread or two, its sharing limit planned again
- * beside the reasons (plan_side.c) or after them.
+ * the same bytes on one thread or two, its sharing limit found beside
+ * the reasons (plan_side.c) or after them.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -200,31 +201,48 @@ static void test_same_bytes(void **state)
 	}
 }
 
-/* 600 replicas of 46 % compute: at the target of 90 % one per L4, at 92 %
- * two. The second thread plans the fleet again at 92 % while the first
- * writes the reasons; on one thread that plan comes after them. */
+/* The plan of `replicas` of 46 % compute on L4s, on `threads` threads:
+ * its sharing limit and cost. */
+static void expect_limit(const char *replicas, unsigned threads, const char *want,
+                         gs_micros cost)
+{
+	char text[256];
+	gs_plan_opts po = GS_PLAN_OPTS_INIT;
+	gs_plan *p = NULL;
+	gs_scenario *s;
+	gs_error err;
+	snprintf(text, sizeof text,
+	         "version: 1\ncloud: aws\ninstances: [g6.xlarge]\nworkloads:\n"
+	         "  - {name: pairs, replicas: %s, gpuMemory: 4GiB, compute: 46%%}\n",
+	         replicas);
+	s = tu_scenario(cat, "t.yaml", text);
+	po.threads = threads;
+	assert_gs_ok(gs_plan_make(s, &po, &p, &err), &err);
+	assert_string_equal(gs_plan_summary_get(p)->sharing_limit, want);
+	assert_int_equal(gs_plan_summary_get(p)->after_per_hour, cost);
+	gs_plan_free(p);
+	gs_scenario_free(s);
+}
+
+/* Replicas of 46 % compute: at the target of 90 % one per L4, at 92 %
+ * two. Of 6,000 the second thread finds that while the first writes the
+ * reasons; of 600, where the fleet is planned again at 92 %, the first
+ * does, after them. */
 static void test_limit_beside(void **state)
 {
-	static const char *const want =
-	    "pairs (46% compute each on L4): targetUtilization 90% leaves room for 1 of "
-	    "these on one GPU; set targetUtilization: 92% to fit 2 ($241.44/h instead of "
-	    "$482.88/h)";
-	gs_scenario *s = tu_scenario(cat, "t.yaml",
-	                             "version: 1\ncloud: aws\ninstances: [g6.xlarge]\n"
-	                             "workloads:\n  - {name: pairs, replicas: 600, "
-	                             "gpuMemory: 4GiB, compute: 46%}\n");
-	for (unsigned threads = 0; threads < 2; threads++) {
-		gs_plan_opts po = GS_PLAN_OPTS_INIT;
-		gs_plan *p = NULL;
-		gs_error err;
-		po.threads = threads;
-		assert_gs_ok(gs_plan_make(s, &po, &p, &err), &err);
-		assert_string_equal(gs_plan_summary_get(p)->sharing_limit, want);
-		assert_int_equal(gs_plan_summary_get(p)->after_per_hour, 482880000);
-		gs_plan_free(p);
-	}
+	static const char *const want[] = {
+		"pairs (46% compute each on L4): targetUtilization 90% leaves room for 1 of "
+		"these on one GPU; set targetUtilization: 92% to fit 2",
+		"pairs (46% compute each on L4): targetUtilization 90% leaves room for 1 of "
+		"these on one GPU; set targetUtilization: 92% to fit 2 ($241.44/h instead of "
+		"$482.88/h)",
+	};
+	static const char *const fleet[] = { "6000", "600" };
+	static const gs_micros cost[] = { 4828800000, 482880000 };
+	for (int i = 0; i < 2; i++)
+		for (unsigned threads = 0; threads < 2; threads++)
+			expect_limit(fleet[i], threads, want[i], cost[i]);
 	(void)state;
-	gs_scenario_free(s);
 }
 
 int main(void)
