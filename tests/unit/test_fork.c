@@ -201,33 +201,36 @@ static void test_same_bytes(void **state)
 	}
 }
 
-/* The plan of `replicas` of 46 % compute on L4s, on `threads` threads:
- * its sharing limit and cost. */
-static void expect_limit(const char *replicas, unsigned threads, const char *want,
-                         gs_micros cost)
+/* The plan of `replicas` of 46 % compute on L4s, and `more`, on
+ * `threads` threads: its sharing limit, cost and pinned figure. */
+static void expect_limit(const char *replicas, const char *more, unsigned threads,
+                         const char *want, gs_micros cost, gs_micros pinned)
 {
-	char text[256];
+	char text[320];
 	gs_plan_opts po = GS_PLAN_OPTS_INIT;
 	gs_plan *p = NULL;
 	gs_scenario *s;
 	gs_error err;
 	snprintf(text, sizeof text,
 	         "version: 1\ncloud: aws\ninstances: [g6.xlarge]\nworkloads:\n"
-	         "  - {name: pairs, replicas: %s, gpuMemory: 4GiB, compute: 46%%}\n",
-	         replicas);
+	         "  - {name: pairs, replicas: %s, gpuMemory: 4GiB, compute: 46%%}\n%s",
+	         replicas, more);
 	s = tu_scenario(cat, "t.yaml", text);
 	po.threads = threads;
 	assert_gs_ok(gs_plan_make(s, &po, &p, &err), &err);
 	assert_string_equal(gs_plan_summary_get(p)->sharing_limit, want);
 	assert_int_equal(gs_plan_summary_get(p)->after_per_hour, cost);
+	assert_int_equal(gs_plan_summary_get(p)->pinned_per_hour, pinned);
 	gs_plan_free(p);
 	gs_scenario_free(s);
 }
 
 /* Replicas of 46 % compute: at the target of 90 % one per L4, at 92 %
- * two. Of 6,000 the second thread finds that while the first writes the
- * reasons; of 600, where the fleet is planned again at 92 %, the first
- * does, after them. */
+ * two. Of 6,000, with four replicas that robust placement keeps apart
+ * (two of 12 GiB overflow an L4's offer), the second thread finds that
+ * while the first writes the reasons, and prices the plan pinned; of
+ * 600, where the fleet is planned again at 92 % (and nothing is kept
+ * apart), the first thread does, after them. */
 static void test_limit_beside(void **state)
 {
 	static const char *const want[] = {
@@ -238,10 +241,14 @@ static void test_limit_beside(void **state)
 		"$482.88/h)",
 	};
 	static const char *const fleet[] = { "6000", "600" };
-	static const gs_micros cost[] = { 4828800000, 482880000 };
+	static const char *const more[] = {
+		"  - {name: big, replicas: 4, gpuMemory: 12GiB, compute: 10%}\n", ""
+	};
+	static const gs_micros cost[] = { 4832019200, 482880000 };
+	static const gs_micros pinned[] = { 4828800000, 482880000 };
 	for (int i = 0; i < 2; i++)
 		for (unsigned threads = 0; threads < 2; threads++)
-			expect_limit(fleet[i], threads, want[i], cost[i]);
+			expect_limit(fleet[i], more[i], threads, want[i], cost[i], pinned[i]);
 	(void)state;
 }
 
