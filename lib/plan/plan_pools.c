@@ -70,6 +70,19 @@ static int mixes_spans(const uintptr_t *w, size_t n)
  * is a node that mixes spans, as in a pool of several such nodes smaller
  * pods landing first could leave none with a wide one's GPUs free. Nodes
  * of one span pool as others do: their free GPUs come in its multiples. */
+/* x in hex (base 16) or decimal (10) onto b: a formatted print per
+ * workload of every node was most of the pools' naming. */
+static void put_num(gs_buf *b, uintmax_t x, unsigned base)
+{
+	char d[3 * sizeof x];
+	size_t k = sizeof d;
+	do {
+		d[--k] = "0123456789abcdef"[x % base];
+		x /= base;
+	} while (x);
+	gs_buf_add(b, d + k, sizeof d - k);
+}
+
 static int pool_key(const gs_plan *p, size_t i, gs_buf *b)
 {
 	const gs_plan_node *nd = &p->nodes[i];
@@ -78,12 +91,20 @@ static int pool_key(const gs_plan *p, size_t i, gs_buf *b)
 	if (n == SIZE_MAX)
 		return -1;
 	gs_buf_release(b);
-	gs_buf_printf(b, "%s|%s|%s|", nd->instance->type, nd->config,
-	              nd->mig_config ? nd->mig_config : "");
-	for (size_t k = 0; k < n; k++)
-		gs_buf_printf(b, "%jx,", (uintmax_t)w[k]);
-	if (p->sum.placement == GS_PLACEMENT_PINNED || mixes_spans(w, n))
-		gs_buf_printf(b, "|%zu", i);
+	gs_buf_puts(b, nd->instance->type);
+	gs_buf_putc(b, '|');
+	gs_buf_puts(b, nd->config);
+	gs_buf_putc(b, '|');
+	gs_buf_puts(b, nd->mig_config ? nd->mig_config : "");
+	gs_buf_putc(b, '|');
+	for (size_t k = 0; k < n; k++) {
+		put_num(b, (uintmax_t)w[k], 16);
+		gs_buf_putc(b, ',');
+	}
+	if (p->sum.placement == GS_PLACEMENT_PINNED || mixes_spans(w, n)) {
+		gs_buf_putc(b, '|');
+		put_num(b, i, 10);
+	}
 	free(w);
 	return b->failed ? -1 : 0;
 }
