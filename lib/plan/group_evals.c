@@ -12,8 +12,12 @@
 /* The evaluations of fleet.py's mixed 10,000 replicas (24 groups) take
  * about 4 MiB at the first plan and 0.1 MiB at each re-plan. */
 #define EVALS_BYTES ((size_t)32 << 20)
-/* Records kept before all are forgotten: groups times clouds. */
+/* Records kept before all are forgotten, and the bytes they may hold: a
+ * record of a fleet of n workloads holds 24 bytes a workload, and the
+ * words of its group's (70 KiB each at fleet.py's mixed 10,000, whose
+ * 24 groups are named anew by each edit of the file's own settings). */
 #define RECS_MOST 1024
+#define RECS_BYTES ((size_t)16 << 20)
 
 struct gs_group_rec {
 	int64_t *who;      /* group id, its size, then the planner's words */
@@ -29,6 +33,7 @@ struct gs_group_rec {
 struct gs_group_evals {
 	gs_group_rec **v;
 	size_t n;
+	size_t bytes;      /* what the records hold */
 	int64_t last_id;
 	gs_memo *memo;     /* id, key, changes -> totals; extra: work */
 };
@@ -52,6 +57,7 @@ static void drop_all(gs_group_evals *ge)
 	for (size_t i = 0; i < ge->n; i++)
 		rec_free(ge->v[i]);
 	ge->n = 0;
+	ge->bytes = 0;
 	gs_memo_free(ge->memo);
 	ge->memo = NULL;
 }
@@ -110,11 +116,12 @@ static gs_group_rec *add(gs_group_evals *ge, const int64_t *who, size_t n)
 	r->nwho = n;
 	r->id = ++ge->last_id;
 	ge->v[ge->n++] = r;
+	ge->bytes += sizeof *r + n * sizeof *who;
 	return r;
 }
 
 /* Room for workload slots 0 .. nw; -1 when out of memory. */
-static int slots(gs_group_rec *r, size_t nw)
+static int slots(gs_group_evals *ge, gs_group_rec *r, size_t nw)
 {
 	int64_t **words;
 	size_t *nwords;
@@ -135,6 +142,7 @@ static int slots(gs_group_rec *r, size_t nw)
 		r->nwords[w] = 0;
 		r->changed[w] = 0;
 	}
+	ge->bytes += (nw - r->nw) * (sizeof *words + sizeof *nwords + sizeof *changed);
 	r->nw = nw;
 	return 0;
 }
@@ -142,14 +150,17 @@ static int slots(gs_group_rec *r, size_t nw)
 gs_group_rec *gs_group_evals_open(gs_group_evals *ge, const int64_t *who, size_t nwho,
                                   size_t nw)
 {
-	gs_group_rec *r = find(ge, who, nwho);
-	if (!r && !(r = add(ge, who, nwho)))
+	gs_group_rec *r;
+	if (ge->bytes > RECS_BYTES && forget(ge) < 0)
+		return NULL;
+	if (!(r = find(ge, who, nwho)) && !(r = add(ge, who, nwho)))
 		return NULL;
 	r->searches++;
-	return slots(r, nw) < 0 ? NULL : r;
+	return slots(ge, r, nw) < 0 ? NULL : r;
 }
 
-int gs_group_rec_note(gs_group_rec *r, int w, const int64_t *words, size_t n)
+int gs_group_rec_note(gs_group_evals *ge, gs_group_rec *r, int w, const int64_t *words,
+                      size_t n)
 {
 	int64_t *now;
 	if (r->words[w] && r->nwords[w] == n && !memcmp(r->words[w], words, n * sizeof *words))
@@ -157,6 +168,8 @@ int gs_group_rec_note(gs_group_rec *r, int w, const int64_t *words, size_t n)
 	if (!(now = malloc((n ? n : 1) * sizeof *now)))
 		return -1;
 	memcpy(now, words, n * sizeof *words);
+	ge->bytes += n * sizeof *words;
+	ge->bytes -= r->nwords[w] * sizeof *words;
 	free(r->words[w]);
 	r->words[w] = now;
 	r->nwords[w] = n;

@@ -37,12 +37,14 @@ void gs_group_evals_free(gs_group_evals *ge);
 
 /* The record named who[0..nwho) (found, or new) for a new search of a
  * fleet of nw workloads; NULL when out of memory (the search then packs
- * all it evaluates). Its workloads are then noted. */
+ * all it evaluates). Its workloads are then noted. Past a limit of their
+ * own, the records and evaluations are all forgotten first. */
 gs_group_rec *gs_group_evals_open(gs_group_evals *ge, const int64_t *who, size_t nwho,
                                   size_t nw);
 /* Notes workload w's words (what names it, gs_ident_workload) at this
  * search: whether they are new since the last. -1 when out of memory. */
-int gs_group_rec_note(gs_group_rec *r, int w, const int64_t *words, size_t n);
+int gs_group_rec_note(gs_group_evals *ge, gs_group_rec *r, int w, const int64_t *words,
+                      size_t n);
 
 /* How many evaluations searches found in ge. */
 long gs_group_evals_found(const gs_group_evals *ge);

@@ -101,7 +101,7 @@ static int note(gs_group_rec *r, const gs_planner *pl, int w)
 	int rc = words ? 0 : -1;
 	if (words) {
 		gs_ident_workload(pl, w, 0, words);
-		rc = gs_group_rec_note(r, w, words, n);
+		rc = gs_group_rec_note(pl->gevals, r, w, words, n);
 	}
 	free(words);
 	return rc;
