@@ -194,10 +194,6 @@ static int64_t *new_key(const gs_planner *pl, const gs_shop *shops, const gs_cho
 	return NULL;
 }
 
-/* eval_packed, or its result from the memo (with the worst cases it
- * counted in pl->robust_bound): the local search evaluates the model a
- * workload leaves once per model it tries, and every pass again. keep
- * (may be NULL) gets the packing when it was packed. */
 /* The group's record (group_evals.h) of an evaluation of key, with the
  * words that name this plan's shops and cloud made the same in every
  * plan (the planner's words are in the record's name); `put` keeps val
@@ -221,6 +217,11 @@ static int group_rec(const gs_planner *pl, const int64_t *key, int nkey, int put
 	return rc;
 }
 
+/* eval_packed, or its result from the memo (with the worst cases it
+ * counted in pl->robust_bound), or in a group's search from its record,
+ * charging the work it took: the local search evaluates the model a
+ * workload leaves once per model it tries, and every pass again. keep
+ * (may be NULL) gets the packing when it was packed. */
 static int eval_model(const gs_planner *pl, gs_shop *shops, const gs_choice *c, int m,
                       gs_total *t, gs_words *keep, long *kept)
 {

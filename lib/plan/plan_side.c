@@ -34,8 +34,8 @@ struct gs_side {
 /* The limit, then whether the plan is priced pinned and its pinned cost,
  * on pl (a copy, or the planner itself). The plan the limit makes at
  * another target counts its refusals as the plan's own did, and whether
- * the plan is priced pinned reads them: *counted gets how many, which a
- * copy's parent adds to its own, as one thread would have them. */
+ * the plan is priced pinned reads them: t->counted gets how many, which
+ * a copy's parent adds to its own, as one thread would have them. */
 static int limit_then_pinned(const gs_planner *pl, const gs_choice *c, gs_side *t)
 {
 	long from = pl->robust_bound ? *pl->robust_bound : 0;
@@ -72,8 +72,8 @@ int gs_side_begin(const gs_planner *pl, const gs_choice *c, const gs_built *chos
 	*out = NULL;
 	/* A plan not priced pinned scans for its limit on the first thread:
 	 * a second thread for 20 ms of 1.4 s took a pinned plan of 100,000
-	 * replicas from 164-172 to 209 MiB (its copy of the planner, and the
-	 * C library's arena for it). */
+	 * replicas from 171 to 185 MiB (its copy of the planner, and the C
+	 * library's arena for it). */
 	if (!gs_fork_may(pl) || !gs_pinned_priced(pl))
 		return 0;
 	if (!(t = calloc(1, sizeof *t)))
