@@ -187,7 +187,7 @@ int gs_limit_find(const gs_planner *pl, const gs_built *chosen, gs_micros before
 		out->gpu = NULL;
 		return 0;
 	}
-	if (pl->nreps <= REPLAN_MAX && (out->at = cost_at(pl, out->need, before)) < 0)
+	if (gs_limit_replans(pl) && (out->at = cost_at(pl, out->need, before)) < 0)
 		return -1;
 	return 0;
 }
