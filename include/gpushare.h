@@ -732,10 +732,14 @@ typedef struct gs_plan_opts {
 	/* What earlier plans found (the caller's, which must outlive the
 	 * call); NULL: none. */
 	gs_plan_cache *cache;
+	/* Nonzero: the plan's texts (each workload's why and notes) wait for
+	 * gs_plan_texts, for a caller that may show only the summary; until
+	 * then why is NULL and n_notes 0. 0: they are written. */
+	unsigned texts_later;
 } gs_plan_opts;
 #define GS_PLAN_TIME_LIMIT_MS 60000
-#define GS_PLAN_OPTS_VERSION 4
-#define GS_PLAN_OPTS_INIT { GS_PLAN_OPTS_VERSION, 0, 0, NULL }
+#define GS_PLAN_OPTS_VERSION 5
+#define GS_PLAN_OPTS_INIT { GS_PLAN_OPTS_VERSION, 0, 0, NULL, 0 }
 
 /* How much the plan may cost above the best possible, from its lower
  * bound, in tenths of a percent rounded up; -1 without a bound. */
@@ -752,6 +756,11 @@ int gs_plan_make(const gs_scenario *s, const gs_plan_opts *opts,
                  gs_plan **out, gs_error *err);
 GS_EXPORT
 void gs_plan_free(gs_plan *p);
+/* Writes the texts of a plan made with texts_later: the same texts, byte
+ * for byte, as a plan made without it. 0 at once when they are written.
+ * Not while another thread reads p. */
+GS_EXPORT
+int gs_plan_texts(gs_plan *p, gs_error *err);
 
 GS_EXPORT
 const gs_plan_summary *gs_plan_summary_get(const gs_plan *p);

@@ -94,6 +94,10 @@ void repl_commit(repl *r, gs_scenario *next);
 void repl_replan(repl *r);
 /* Reports why the scenario cannot be planned; returns the exit status. */
 int repl_stale_error(const repl *r);
+/* The current plan with its texts, for a command that shows more than
+ * the summary (an edit's re-plan leaves them out); EXIT_OK, or the
+ * status after reporting why there is none. */
+int repl_plan_full(repl *r);
 /* undo (back = 1) or redo: restores a snapshot and plans it. */
 int repl_step(repl *r, int back);
 /* Remembers cur (and its plan) as what `show diff` compares with; is_plan

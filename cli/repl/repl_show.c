@@ -348,8 +348,8 @@ int repl_cmd_show(repl *r, int argc, char **argv)
 		return show_diff(r);
 	if (strcmp(what, "plan") != 0)
 		return cli_error(EXIT_USAGE, "show workloads, plan or diff, not '%s'", what);
-	if (!r->plan)
-		return repl_stale_error(r);
+	if ((rc = repl_plan_full(r)) != EXIT_OK)
+		return rc;
 	if ((rc = cli_plan_print(r->plan, r->cur, FMT_TEXT)) == EXIT_OK)
 		repl_mark(r, 1);
 	return rc;
@@ -507,8 +507,8 @@ static int session_plan(repl *r, const cli_cmd *cmd, session_opts *so)
 {
 	int rc;
 	(void)cmd;
-	if (!r->plan)
-		return repl_stale_error(r);
+	if ((rc = repl_plan_full(r)) != EXIT_OK)
+		return rc;
 	if (so->emit_dir) {
 		rc = cli_emit_dir(r->plan, &so->eo, so->emit_dir, so->karpenter, so->force);
 		if (rc != EXIT_OK)
@@ -524,11 +524,12 @@ static int session_emit(repl *r, const cli_cmd *cmd, session_opts *so, const cha
 	gs_emit_kind kind;
 	gs_error err;
 	char *text = NULL;
+	int rc;
 
 	if (gs_emit_kind_parse(kind_name, &kind) < 0)
 		return cli_usage_error(cmd, "unknown kind '%s'", kind_name);
-	if (!r->plan)
-		return repl_stale_error(r);
+	if ((rc = repl_plan_full(r)) != EXIT_OK)
+		return rc;
 	if (gs_emit(r->plan, kind, &so->eo, &text, &err) < 0)
 		return cli_fail(&err);
 	fputs(text, stdout);

@@ -103,6 +103,8 @@ static void plan_quietly(repl *r)
 {
 	gs_plan_opts po = GS_PLAN_OPTS_INIT;
 	po.cache = r->cache;
+	/* An edit prints the summary: the texts wait for repl_plan_full. */
+	po.texts_later = 1;
 	gs_plan_free(r->plan);
 	r->plan = NULL;
 	if (gs_plan_make(r->cur, &po, &r->plan, &r->stale) < 0)
@@ -129,6 +131,14 @@ void repl_replan(repl *r)
 int repl_stale_error(const repl *r)
 {
 	return cli_error(cli_status(r->stale.code), "%s", r->stale.msg);
+}
+
+int repl_plan_full(repl *r)
+{
+	gs_error err;
+	if (!r->plan)
+		return repl_stale_error(r);
+	return gs_plan_texts(r->plan, &err) < 0 ? cli_fail(&err) : EXIT_OK;
 }
 
 void repl_mark(repl *r, int is_plan)

@@ -236,8 +236,7 @@ static int fill_records(gs_plan *p, gs_planner *pl, gs_choice *c, const gs_built
 	summarize(p, pl);
 	if (gs_plan_decide(p, pl, c, shared ? after : base, shared, after->cost,
 	                   base->cost, ded) < 0 ||
-	    gs_plan_advice(p, ded) < 0 || gs_plan_notes(p) < 0 ||
-	    gs_plan_host(p, shared ? &after->ns : &base->ns) < 0)
+	    gs_plan_advice(p, ded) < 0 || gs_plan_host(p, shared ? &after->ns : &base->ns) < 0)
 		return -1;
 	raw_idle(p);
 	if (plan_teams(p) < 0)
@@ -245,9 +244,10 @@ static int fill_records(gs_plan *p, gs_planner *pl, gs_choice *c, const gs_built
 	sum_showback(p);
 	if (gs_plan_costs_more(p) < 0 || gs_plan_util_error(p) < 0)
 		return -1;
-	/* The reasons quote what each workload pays, idle included. */
-	if (gs_plan_why(p) < 0)
-		return -1;
+	/* The texts are rendered from the records and decisions alone, once
+	 * the plan is kept (gs_plan_texts): the plans of the other clouds and
+	 * of a what-if edit that shows its summary need none. */
+	p->texts_due = 1;
 	if (gs_plan_uniform_note(p, pl) < 0 || gs_plan_pool_note(p) < 0)
 		return -1;
 	if (!shared && gs_plan_warn(p, "no sharing plan found beats a whole GPU per replica "
@@ -545,6 +545,17 @@ int gs_plan_in(const gs_scenario *s, const char *cloud, gs_plan_how how, gs_plan
 		gs_plan_free(q);
 	}
 	*out = p;
+	return 0;
+}
+
+int gs_plan_texts(gs_plan *p, gs_error *err)
+{
+	if (!p->texts_due)
+		return 0;
+	/* The reasons quote what each workload pays, idle included. */
+	if (gs_plan_notes(p) < 0 || gs_plan_why(p) < 0)
+		return gs_fail_nomem(err);
+	p->texts_due = 0;
 	return 0;
 }
 

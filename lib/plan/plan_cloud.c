@@ -281,7 +281,11 @@ int gs_plan_make(const gs_scenario *s, const gs_plan_opts *opts, gs_plan **out,
 	how.cache = opts ? opts->cache : NULL;
 	if (how.cache && gs_plan_cache_age(how.cache) < 0)
 		return gs_fail_nomem(err);
-	if (strcmp(s->cloud, "all") != 0)
-		return gs_plan_in(s, s->cloud, how, out, err);
-	return cheapest_cloud(s, how, out, err);
+	rc = strcmp(s->cloud, "all") != 0 ? gs_plan_in(s, s->cloud, how, out, err)
+	                                  : cheapest_cloud(s, how, out, err);
+	if (rc == 0 && !(opts && opts->texts_later) && (rc = gs_plan_texts(*out, err)) < 0) {
+		gs_plan_free(*out);
+		*out = NULL;
+	}
+	return rc;
 }

@@ -32,6 +32,7 @@ struct gs_plan {
 	size_t n_decisions;
 	gs_plan_cloud *clouds; /* with cloud: all, every cloud compared */
 	size_t n_clouds;
+	int texts_due;         /* the why-texts and notes wait (gs_plan_texts) */
 };
 
 /* ---- a plan in one cloud (plan.c) ---------------------------------------- */

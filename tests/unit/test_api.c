@@ -1,7 +1,8 @@
 /*
  * test_api.c - the conventions every caller relies on: an options struct of
- * another version is refused by name, and the plan lends back the scenario
- * it borrows; and a set of files is written as one (gs_write_dir).
+ * another version is refused by name, the plan lends back the scenario it
+ * borrows, and texts written later are the texts; and a set of files is
+ * written as one (gs_write_dir).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,7 +50,8 @@ static void test_plan_opts_version(void **state)
 	(void)state;
 	po.version = 7;
 	assert_int_equal(gs_plan_make(scen, &po, &p, &err), GS_EINVAL);
-	WANT_VERSION_ERROR_OF(&err, "gs_plan_opts", "4");
+	/* Version 5 added texts_later. */
+	WANT_VERSION_ERROR_OF(&err, "gs_plan_opts", "5");
 	assert_null(p);
 }
 
@@ -112,6 +114,49 @@ static void test_plan_lends_its_scenario(void **state)
 	assert_int_equal(gs_scenario_via(scen), GS_VIA_DEVICE_PLUGIN);
 }
 
+/* A plan made with texts_later has none until gs_plan_texts, which writes
+ * the texts a plan made without it has; a second call changes nothing.
+ * mixed-fleet.yaml has reasons of every kind and conversion notes. */
+static void test_plan_texts_later(void **state)
+{
+	gs_plan_opts po = GS_PLAN_OPTS_INIT;
+	gs_scenario *s;
+	gs_plan *now, *later;
+	gs_error err;
+	size_t notes = 0;
+	const char *why0;
+	(void)state;
+	assert_gs_ok(gs_scenario_load(cat, "../examples/mixed-fleet.yaml", &s, &err), &err);
+	assert_gs_ok(gs_plan_make(s, &po, &now, &err), &err);
+	po.texts_later = 1;
+	assert_gs_ok(gs_plan_make(s, &po, &later, &err), &err);
+	assert_int_equal(gs_plan_workload_count(later), gs_plan_workload_count(now));
+	for (size_t i = 0; i < gs_plan_workload_count(later); i++) {
+		assert_null(gs_plan_workload_at(later, i)->why);
+		assert_int_equal(gs_plan_workload_at(later, i)->n_notes, 0);
+	}
+	assert_int_equal(gs_plan_summary_get(later)->after_per_hour,
+	                 gs_plan_summary_get(now)->after_per_hour);
+	assert_gs_ok(gs_plan_texts(later, &err), &err);
+	why0 = gs_plan_workload_at(later, 0)->why;
+	assert_gs_ok(gs_plan_texts(later, &err), &err);
+	assert_ptr_equal(gs_plan_workload_at(later, 0)->why, why0);
+	for (size_t i = 0; i < gs_plan_workload_count(later); i++) {
+		const gs_plan_workload *a = gs_plan_workload_at(now, i);
+		const gs_plan_workload *b = gs_plan_workload_at(later, i);
+		assert_non_null(b->why);
+		assert_string_equal(b->why, a->why);
+		assert_int_equal(b->n_notes, a->n_notes);
+		for (size_t k = 0; k < a->n_notes; k++)
+			assert_string_equal(b->notes[k], a->notes[k]);
+		notes += a->n_notes;
+	}
+	assert_int_equal(notes, 4);
+	gs_plan_free(later);
+	gs_plan_free(now);
+	gs_scenario_free(s);
+}
+
 static int holds(const char *path, const char *want)
 {
 	char got[64] = "";
@@ -172,6 +217,7 @@ int main(void)
 		cmocka_unit_test(test_lint_opts_version),
 		cmocka_unit_test(test_import_opts_version),
 		cmocka_unit_test(test_plan_lends_its_scenario),
+		cmocka_unit_test(test_plan_texts_later),
 		cmocka_unit_test(test_write_dir),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
