@@ -259,16 +259,20 @@ static int fill_records(gs_plan *p, gs_planner *pl, gs_choice *c, const gs_built
 
 /* The records of the cheaper plan and everything said about them.
  * Sharing must never cost more than not sharing: where the heuristic
- * lands above the dedicated plan, the dedicated plan is the answer. */
+ * lands above the dedicated plan, the dedicated plan is the answer. The
+ * second thread's work (side) began with the shared plan chosen; fill
+ * ends it. */
 static int fill(gs_plan *p, gs_planner *pl, gs_choice *c, const gs_built *after,
-                const gs_built *before, gs_micros *ded)
+                const gs_built *before, gs_side *side, gs_micros *ded)
 {
 	const gs_built *base = baseline(after, before);
 	int shared = after->cost <= base->cost;
 	const gs_built *chosen = shared ? after : base;
-	gs_side *side;
-	if (gs_side_begin(pl, c, chosen, base->cost, &side) < 0)
-		return -1;
+	if (chosen != after) {
+		gs_side_drop(side, pl);
+		if (gs_side_begin(pl, c, chosen, &side) < 0)
+			return -1;
+	}
 	if (fill_records(p, pl, c, after, base, shared, ded) < 0) {
 		gs_side_drop(side, pl);
 		return -1;
@@ -366,6 +370,7 @@ static int make(gs_plan *p, gs_planner *pl, double seconds, gs_error *err)
 	gs_built after, before;
 	gs_opt_result opt;
 	gs_third *third = NULL;
+	gs_side *side = NULL;
 	int repaired = 0;
 	gs_micros *ded = calloc(pl->s->n ? pl->s->n : 1, sizeof *ded);
 	size_t nr = (size_t)(pl->nreps ? pl->nreps : 1);
@@ -405,6 +410,9 @@ static int make(gs_plan *p, gs_planner *pl, double seconds, gs_error *err)
 	/* What the program proved optimal needs no repair. */
 	if (rc == 0 && seconds > 0 && !opt.proven && !repaired)
 		rc = gs_refill(pl, pl->shops, &c, &after);
+	/* The shared plan is nearly always the one chosen. */
+	if (rc == 0)
+		rc = gs_side_begin(pl, &c, &after, &side);
 	if (rc == 0)
 		rc = gs_build_before(pl, pl->shops, &c, &before);
 	/* The reasons quote what the plan that stands left out. */
@@ -420,13 +428,16 @@ static int make(gs_plan *p, gs_planner *pl, double seconds, gs_error *err)
 		gs_memo_free(pl->memo);
 		pl->memo = NULL;
 	}
-	if (rc == 0)
-		rc = fill(p, pl, &c, &after, &before, ded);
+	if (rc == 0) {
+		rc = fill(p, pl, &c, &after, &before, side, ded);
+		side = NULL;
+	}
 	if (rc == 0)
 		bound(p, pl, &c, &opt);
 	if (rc == -1)
 		rc = gs_fail_nomem(err);
 done:
+	gs_side_drop(side, pl);
 	gs_built_release(&after);
 	gs_built_release(&before);
 	gs_choice_release(pl, &c);

@@ -37,19 +37,19 @@ static gs_micros pinned_from(const gs_planner *pl, const gs_choice *from)
 	return cost;
 }
 
-/* What the plan costs pinned, never above before: from the robust plan's
+/* What the plan costs pinned: from the robust plan's
  * models (c), which pinned's looser rules hold at most as dear, searched
  * where the search can afford it, and then from the first choice too.
  * From the first choice alone, large fleets' small budgets left it above
  * the robust plan (100,000 replicas: reported at the robust plan's
  * $70,581.80/h, where from its models it is $64,786.62/h). */
-gs_micros gs_pinned_cost(const gs_planner *pl, const gs_choice *c, gs_micros before)
+gs_micros gs_pinned_cost(const gs_planner *pl, const gs_choice *c)
 {
 	gs_micros cost = pinned_from(pl, c), fresh;
 	if (cost >= 0 && gs_choose_thorough(pl) && (fresh = pinned_from(pl, NULL)) >= 0 &&
 	    fresh < cost)
 		cost = fresh;
-	return cost >= 0 && cost > before ? before : cost;
+	return cost;
 }
 
 /* The "after" cost of the plan with replicas of several GPUs kept to

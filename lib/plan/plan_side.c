@@ -11,6 +11,12 @@
  * replicas the limit plans the fleet again (a model search: 0.26 s at
  * 1,000 replicas, as long as the pinned plan), and stays on the first
  * thread, beside the pinned plan.
+ *
+ * The work begins with the shared plan as the one chosen, before the
+ * first thread builds the plan without sharing (7 ms of a REPL edit on
+ * this machine) that may yet be chosen instead: then it begins again.
+ * Nothing here needs that plan's cost but the cap on the pinned cost,
+ * which gs_side_end applies.
  */
 #include <stdlib.h>
 
@@ -21,7 +27,6 @@ struct gs_side {
 	gs_fork f;
 	gs_choice c;          /* the plan's models, apart from the reasons' probes */
 	const gs_built *chosen;
-	gs_micros before;
 	int limit_here;       /* the limit is the first thread's (it plans again) */
 	gs_limit limit;
 	long counted;         /* refusals the limit's plan counted */
@@ -39,11 +44,13 @@ struct gs_side {
 static int limit_then_pinned(const gs_planner *pl, const gs_choice *c, gs_side *t)
 {
 	long from = pl->robust_bound ? *pl->robust_bound : 0;
-	if (gs_limit_find(pl, t->chosen, t->before, &t->limit) < 0)
+	/* A limit that is a scan reads no cost: before is the first
+	 * thread's, where the limit plans again. */
+	if (gs_limit_find(pl, t->chosen, -1, &t->limit) < 0)
 		return -1;
 	t->counted = pl->robust_bound ? *pl->robust_bound - from : 0;
 	t->priced = gs_pinned_priced(pl);
-	t->pinned = t->priced ? gs_pinned_cost(pl, c, t->before) : -1;
+	t->pinned = t->priced ? gs_pinned_cost(pl, c) : -1;
 	return 0;
 }
 
@@ -51,7 +58,7 @@ static int side_run(void *arg)
 {
 	gs_side *t = arg;
 	if (t->limit_here)
-		t->pinned = gs_pinned_cost(&t->f.pl, &t->c, t->before);
+		t->pinned = gs_pinned_cost(&t->f.pl, &t->c);
 	else
 		t->rc = limit_then_pinned(&t->f.pl, &t->c, t);
 	return 0;
@@ -66,7 +73,7 @@ static void side_free(gs_side *t, const gs_planner *pl)
 }
 
 int gs_side_begin(const gs_planner *pl, const gs_choice *c, const gs_built *chosen,
-                  gs_micros before, gs_side **out)
+                  gs_side **out)
 {
 	gs_side *t;
 	*out = NULL;
@@ -79,7 +86,6 @@ int gs_side_begin(const gs_planner *pl, const gs_choice *c, const gs_built *chos
 	if (!(t = calloc(1, sizeof *t)))
 		return -1;
 	t->chosen = chosen;
-	t->before = before;
 	t->limit_here = gs_limit_replans(pl);
 	if (gs_fork_init(&t->f, pl, 0) < 0) {
 		free(t);
@@ -122,14 +128,16 @@ int gs_side_end(gs_plan *p, const gs_planner *pl, const gs_choice *c,
 			t->task = NULL;
 			mine.pinned = t->pinned;
 		} else if (mine.rc == 0 && mine.priced) {
-			mine.pinned = gs_pinned_cost(pl, c, before);
+			mine.pinned = gs_pinned_cost(pl, c);
 		}
 	}
 	rc = s->rc;
 	if (rc == 0)
 		rc = gs_limit_say(p, pl, chosen, &s->limit);
+	/* Sharing never costs more than not sharing, pinned too. */
 	if (rc == 0)
-		rc = gs_plan_placement_set(p, pl, s->priced, s->pinned);
+		rc = gs_plan_placement_set(p, pl, s->priced,
+		                           s->pinned >= 0 && s->pinned > before ? before : s->pinned);
 	gs_side_drop(t, pl);
 	return rc;
 }

@@ -222,24 +222,28 @@ int gs_plan_uniform_note(gs_plan *p, const gs_planner *pl);
 /* Whether the plan is priced pinned: robust, and its worst case kept
  * some replicas apart (or some replica spans GPUs, robust_span.c). */
 int gs_pinned_priced(const gs_planner *pl);
-/* What the plan costs pinned, searched from the plan's models c, never
- * above before; -1 when it cannot be built. */
-gs_micros gs_pinned_cost(const gs_planner *pl, const gs_choice *c, gs_micros before);
+/* What the plan costs pinned, searched from the plan's models c; -1 when
+ * it cannot be built. gs_side_end keeps it at most the plan without
+ * sharing. */
+gs_micros gs_pinned_cost(const gs_planner *pl, const gs_choice *c);
 /* Sets p's pinned_per_hour: under robust placement, when the plan is
  * priced pinned, `pinned` (-1: out of memory); else the plan's own cost. */
 int gs_plan_placement_set(gs_plan *p, const gs_planner *pl, int priced, gs_micros pinned);
 
 /* ---- what a second thread works out meanwhile (plan_side.c) -------------- */
 
-/* While the first thread writes a plan's records and reasons, which
- * change nothing these read, a second works out on a copy of the planner
- * what the plan costs pinned and what kept it from sharing more. Begins
- * that work (*t NULL: gs_side_end does it here); -1 when out of memory. */
+/* While the first thread builds the plan without sharing and writes the
+ * records, which change nothing these read, a second works out on a copy
+ * of the planner what the plan `chosen` costs pinned and what kept it
+ * from sharing more. Begins that work (*t NULL: gs_side_end does it
+ * here); -1 when out of memory. */
 typedef struct gs_side gs_side;
 int gs_side_begin(const gs_planner *pl, const gs_choice *c, const gs_built *chosen,
-                  gs_micros before, gs_side **t);
+                  gs_side **t);
 /* Sets p's sharing_limit and pinned_per_hour (gs_limit_say,
- * gs_plan_placement_set) from t, or works them out here; frees t. */
+ * gs_plan_placement_set) from t, which must have begun with this chosen,
+ * or works them out here; before: the plan without sharing's cost. Frees
+ * t. */
 int gs_side_end(gs_plan *p, const gs_planner *pl, const gs_choice *c,
                 const gs_built *chosen, gs_micros before, gs_side *t);
 /* Waits for t and frees it, unused (on an error path). */

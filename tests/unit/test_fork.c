@@ -201,6 +201,32 @@ static void test_same_bytes(void **state)
 	}
 }
 
+/* The second thread begins with the shared plan as the one chosen; where
+ * the plan without sharing is chosen instead, it begins again with that.
+ * A capacity claim (DRA) cannot name its GPU, so robust placement shares
+ * nothing of these 600 replicas, and the plan is the one without sharing,
+ * priced pinned beside the reasons: the same bytes on one thread or two. */
+static void test_side_begins_again(void **state)
+{
+	gs_scenario *s = tu_scenario(
+	        cat, "t.yaml",
+	        "version: 1\ncloud: aws\ninstances: [g5.12xlarge]\nfractions: [dra]\n"
+	        "workloads:\n"
+	        "  - {name: hot, replicas: 300, gpuMemory: 2GiB, compute: 45%}\n"
+	        "  - {name: big, replicas: 300, gpuMemory: 10GiB, compute: 40%}\n");
+	gs_micros pinned, after;
+	char *one = plan_json(s, 1, &pinned, &after);
+	char *two = plan_json(s, 0, &pinned, &after);
+	(void)state;
+	assert_int_equal(after, 850800000);
+	assert_int_equal(pinned, 850800000);
+	assert_non_null(strstr(two, "no sharing plan found beats a whole GPU per replica"));
+	assert_string_equal(one, two);
+	free(one);
+	free(two);
+	gs_scenario_free(s);
+}
+
 /* The plan of `replicas` of 46 % compute on L4s, and `more`, on
  * `threads` threads: its sharing limit, cost and pinned figure. */
 static void expect_limit(const char *replicas, const char *more, unsigned threads,
@@ -260,6 +286,7 @@ int main(void)
 		cmocka_unit_test(test_third_reads_the_marks),
 		cmocka_unit_test(test_same_bytes),
 		cmocka_unit_test(test_limit_beside),
+		cmocka_unit_test(test_side_begins_again),
 	};
 	return cmocka_run_group_tests(tests, tu_catalog_setup, tu_catalog_teardown);
 }
