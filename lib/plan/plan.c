@@ -244,9 +244,10 @@ static int fill_records(gs_plan *p, gs_planner *pl, gs_choice *c, const gs_built
 	sum_showback(p);
 	if (gs_plan_costs_more(p) < 0 || gs_plan_util_error(p) < 0)
 		return -1;
-	/* The texts are rendered from the records and decisions alone, once
-	 * the plan is kept (gs_plan_texts): the plans of the other clouds and
-	 * of a what-if edit that shows its summary need none. */
+	/* The texts are rendered from the records and decisions alone: fill
+	 * writes them beside the second thread where this plan is the one
+	 * kept, else gs_plan_texts does once it is. The plans of the other
+	 * clouds and of a what-if edit that shows its summary need none. */
 	p->texts_due = 1;
 	if (gs_plan_uniform_note(p, pl) < 0 || gs_plan_pool_note(p) < 0)
 		return -1;
@@ -273,7 +274,8 @@ static int fill(gs_plan *p, gs_planner *pl, gs_choice *c, const gs_built *after,
 		if (gs_side_begin(pl, c, chosen, &side) < 0)
 			return -1;
 	}
-	if (fill_records(p, pl, c, after, base, shared, ded) < 0) {
+	if (fill_records(p, pl, c, after, base, shared, ded) < 0 ||
+	    (p->texts_now && gs_plan_texts_write(p) < 0)) {
 		gs_side_drop(side, pl);
 		return -1;
 	}
@@ -490,6 +492,7 @@ static int plan_once(const gs_scenario *s, const char *cloud, gs_plan_how how, i
 	if (!(p = calloc(1, sizeof *p)))
 		return gs_fail_nomem(err);
 	p->s = s;
+	p->texts_now = how.texts_now;
 	memset(shops, 0, sizeof shops);
 	if (gs_planner_init(&pl, s, cloud, shops) < 0 ||
 	    !(p->sum.cloud = gs_plan_strdup(p, cloud)) || gs_ident_init(&pl, how.cache) < 0)
@@ -538,6 +541,8 @@ int gs_plan_in(const gs_scenario *s, const char *cloud, gs_plan_how how, gs_plan
 {
 	int effort = how.quick ? 1 : effort_of(how.seconds), rc;
 	gs_plan *p, *q;
+	/* Of two runs, only the one kept is written. */
+	how.texts_now = how.texts_now && effort == 1;
 	if ((rc = plan_once(s, cloud, how, 1, &p, err)) < 0 || effort == 1) {
 		if (rc == 0)
 			*out = p;
@@ -559,15 +564,20 @@ int gs_plan_in(const gs_scenario *s, const char *cloud, gs_plan_how how, gs_plan
 	return 0;
 }
 
-int gs_plan_texts(gs_plan *p, gs_error *err)
+int gs_plan_texts_write(gs_plan *p)
 {
 	if (!p->texts_due)
 		return 0;
 	/* The reasons quote what each workload pays, idle included. */
 	if (gs_plan_notes(p) < 0 || gs_plan_why(p) < 0)
-		return gs_fail_nomem(err);
+		return -1;
 	p->texts_due = 0;
 	return 0;
+}
+
+int gs_plan_texts(gs_plan *p, gs_error *err)
+{
+	return gs_plan_texts_write(p) < 0 ? gs_fail_nomem(err) : 0;
 }
 
 /* ---- accessors ----------------------------------------------------------- */

@@ -33,6 +33,7 @@ struct gs_plan {
 	gs_plan_cloud *clouds; /* with cloud: all, every cloud compared */
 	size_t n_clouds;
 	int texts_due;         /* the why-texts and notes wait (gs_plan_texts) */
+	int texts_now;         /* gs_plan_how's */
 };
 
 /* ---- a plan in one cloud (plan.c) ---------------------------------------- */
@@ -48,6 +49,9 @@ typedef struct gs_plan_how {
 	double seconds;
 	int solo;
 	gs_plan_cache *cache;   /* what earlier plans found; NULL: none */
+	/* The plan is the one kept and wants its texts: they are written
+	 * while the second thread works (plan_side.c), not after it. */
+	int texts_now;
 } gs_plan_how;
 
 /* The cache's memos (plan_cache.c): of groups' results, and of the model
@@ -128,6 +132,9 @@ int gs_plan_advice(gs_plan *p, const gs_micros *ded_cost);
 /* Each workload's reason, rendered from its decision once the showback
  * has set what it pays (advice.c). */
 int gs_plan_why(gs_plan *p);
+/* The notes, then the reasons, of a plan whose texts are due (gs_plan_texts
+ * without the error). */
+int gs_plan_texts_write(gs_plan *p);
 /* Each workload's notes: the compute conversions between GPU models, with
  * the ratio used (plan_notes.c). After gs_plan_advice. */
 int gs_plan_notes(gs_plan *p);
