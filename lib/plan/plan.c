@@ -264,11 +264,12 @@ static int fill_records(gs_plan *p, gs_planner *pl, gs_choice *c, const gs_built
  * second thread's work (side) began with the shared plan chosen; fill
  * ends it. */
 static int fill(gs_plan *p, gs_planner *pl, gs_choice *c, const gs_built *after,
-                const gs_built *before, gs_side *side, gs_micros *ded)
+                gs_built *before, gs_side *side, gs_micros *ded)
 {
 	const gs_built *base = baseline(after, before);
 	int shared = after->cost <= base->cost;
 	const gs_built *chosen = shared ? after : base;
+	gs_micros base_cost = base->cost;
 	if (chosen != after) {
 		gs_side_drop(side, pl);
 		if (gs_side_begin(pl, c, chosen, &side) < 0)
@@ -279,7 +280,11 @@ static int fill(gs_plan *p, gs_planner *pl, gs_choice *c, const gs_built *after,
 		gs_side_drop(side, pl);
 		return -1;
 	}
-	return gs_side_end(p, pl, c, chosen, base->cost, side);
+	/* Freed while the second thread may still work: 10,000 replicas
+	 * are 10,000 GPUs there. */
+	if (chosen != before)
+		gs_built_release(before);
+	return gs_side_end(p, pl, c, chosen, base_cost, side);
 }
 
 /* The shared plan, in which each workload's replicas request one thing:
