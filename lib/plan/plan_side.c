@@ -110,6 +110,7 @@ int gs_side_end(gs_plan *p, const gs_planner *pl, const gs_choice *c,
 {
 	gs_side mine;
 	const gs_side *s = &mine;
+	gs_micros pinned;
 	int rc;
 	if (t && !t->limit_here) {
 		gs_fork_wait(t->task);
@@ -132,12 +133,12 @@ int gs_side_end(gs_plan *p, const gs_planner *pl, const gs_choice *c,
 		}
 	}
 	rc = s->rc;
+	/* Sharing never costs more than not sharing, pinned too. */
+	pinned = s->pinned >= 0 && s->pinned > before ? before : s->pinned;
 	if (rc == 0)
 		rc = gs_limit_say(p, pl, chosen, &s->limit);
-	/* Sharing never costs more than not sharing, pinned too. */
 	if (rc == 0)
-		rc = gs_plan_placement_set(p, pl, s->priced,
-		                           s->pinned >= 0 && s->pinned > before ? before : s->pinned);
+		rc = gs_plan_placement_set(p, pl, s->priced, pinned);
 	gs_side_drop(t, pl);
 	return rc;
 }
