@@ -25,6 +25,8 @@ struct gs_plan {
 	size_t n_warnings, cap_warnings;
 	void **blocks;         /* everything the records point to */
 	size_t n_blocks, cap_blocks;
+	char *chunk;           /* the last block's room not yet given out */
+	size_t chunk_left;
 	gs_micros *rep_cost;   /* per replica, for workload costs */
 	gs_micros current_after; /* after cost of workloads with `current` */
 	gs_micros *rep_idle;   /* per replica, its part of its node's idle */
