@@ -268,7 +268,7 @@ int gs_plan_make(const gs_scenario *s, const gs_plan_opts *opts, gs_plan **out,
                  gs_error *err)
 {
 	gs_plan_how how = { 0, GS_PLAN_TIME_LIMIT_MS / 1000.0, 0, NULL, 0 };
-	int rc;
+	int later = opts && opts->texts_later, all = strcmp(s->cloud, "all") == 0, rc;
 
 	if (opts && (rc = gs_check_version(opts->version, GS_PLAN_OPTS_VERSION,
 	                                   "gs_plan_opts", err)) < 0)
@@ -282,10 +282,9 @@ int gs_plan_make(const gs_scenario *s, const gs_plan_opts *opts, gs_plan **out,
 	if (how.cache && gs_plan_cache_age(how.cache) < 0)
 		return gs_fail_nomem(err);
 	/* Of several clouds, only the one kept is written. */
-	how.texts_now = !(opts && opts->texts_later) && strcmp(s->cloud, "all") != 0;
-	rc = strcmp(s->cloud, "all") != 0 ? gs_plan_in(s, s->cloud, how, out, err)
-	                                  : cheapest_cloud(s, how, out, err);
-	if (rc == 0 && !(opts && opts->texts_later) && (rc = gs_plan_texts(*out, err)) < 0) {
+	how.texts_now = !later && !all;
+	rc = all ? cheapest_cloud(s, how, out, err) : gs_plan_in(s, s->cloud, how, out, err);
+	if (rc == 0 && !later && (rc = gs_plan_texts(*out, err)) < 0) {
 		gs_plan_free(*out);
 		*out = NULL;
 	}
