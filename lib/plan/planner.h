@@ -232,11 +232,11 @@ int gs_plan_placement_set(gs_plan *p, const gs_planner *pl, int priced, gs_micro
 
 /* ---- what a second thread works out meanwhile (plan_side.c) -------------- */
 
-/* While the first thread builds the plan without sharing and writes the
- * records, which change nothing these read, a second works out on a copy
- * of the planner what the plan `chosen` costs pinned and what kept it
- * from sharing more. Begins that work (*t NULL: gs_side_end does it
- * here); -1 when out of memory. */
+/* While the first thread builds the plan without sharing, writes the
+ * records and computes the bound, which change nothing these read, a
+ * second works out on a copy of the planner what the plan `chosen` costs
+ * pinned and what kept it from sharing more. Begins that work (*t NULL:
+ * gs_side_end does it here); -1 when out of memory. */
 typedef struct gs_side gs_side;
 int gs_side_begin(const gs_planner *pl, const gs_choice *c, const gs_built *chosen,
                   gs_side **t);

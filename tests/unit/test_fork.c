@@ -157,10 +157,14 @@ static void test_third_reads_the_marks(void **state)
 	gs_scenario_free(s);
 }
 
-/* The plan as JSON, planned on `threads` threads; its pinned figure and
- * its cost in *pinned and *after. */
-static char *plan_json(const gs_scenario *s, unsigned threads, gs_micros *pinned,
-                       gs_micros *after)
+/* The plan's figures that the two threads' work gives. */
+typedef struct figures {
+	gs_micros pinned, after, bound;
+	const char *by;
+} figures;
+
+/* The plan as JSON, planned on `threads` threads, and its figures. */
+static char *plan_json(const gs_scenario *s, unsigned threads, figures *f)
 {
 	gs_plan_opts po = GS_PLAN_OPTS_INIT;
 	gs_plan *p = NULL;
@@ -170,8 +174,10 @@ static char *plan_json(const gs_scenario *s, unsigned threads, gs_micros *pinned
 	po.threads = threads;
 	assert_gs_ok(gs_plan_make(s, &po, &p, &err), &err);
 	assert_gs_ok(gs_plan_write(p, GS_FORMAT_JSON, gs_wr_to_buf, &b, &err), &err);
-	*pinned = gs_plan_summary_get(p)->pinned_per_hour;
-	*after = gs_plan_summary_get(p)->after_per_hour;
+	f->pinned = gs_plan_summary_get(p)->pinned_per_hour;
+	f->after = gs_plan_summary_get(p)->after_per_hour;
+	f->bound = gs_plan_summary_get(p)->lower_bound_per_hour;
+	f->by = gs_plan_summary_get(p)->lower_bound_by;
 	text = strdup(gs_buf_str(&b));
 	assert_non_null(text);
 	gs_buf_release(&b);
@@ -181,19 +187,23 @@ static char *plan_json(const gs_scenario *s, unsigned threads, gs_micros *pinned
 
 /* The same bytes on one thread or two: a pinned fleet the third start
  * wins, and a robust one whose pinned figure is priced beside the
- * reasons ($288.01/h against $339.34/h). */
+ * reasons and the linear relaxation's bound ($288.01/h against
+ * $339.34/h, bounded by $285.77/h). */
 static void test_same_bytes(void **state)
 {
 	static const char *const files[] = { THIRD_WINS, "fixtures/unit/mixed-500.yaml" };
-	static const gs_micros want[][2] = { { -1, 1855940700 }, { 288014600, 339344200 } };
+	static const figures want[] = { { -1, 1855940700, 1572313705, "volume" },
+		                        { 288014600, 339344200, 285774755, "relaxation" } };
 	(void)state;
 	for (size_t i = 0; i < GS_ARRAY_LEN(files); i++) {
 		gs_scenario *s = tu_scenario_file(cat, files[i]);
-		gs_micros pinned, after;
-		char *one = plan_json(s, 1, &pinned, &after);
-		char *two = plan_json(s, 0, &pinned, &after);
-		assert_int_equal(pinned, want[i][0]);
-		assert_int_equal(after, want[i][1]);
+		figures f;
+		char *one = plan_json(s, 1, &f);
+		char *two = plan_json(s, 0, &f);
+		assert_int_equal(f.pinned, want[i].pinned);
+		assert_int_equal(f.after, want[i].after);
+		assert_int_equal(f.bound, want[i].bound);
+		assert_string_equal(f.by, want[i].by);
 		assert_string_equal(one, two);
 		free(one);
 		free(two);
@@ -214,12 +224,12 @@ static void test_side_begins_again(void **state)
 	        "workloads:\n"
 	        "  - {name: hot, replicas: 300, gpuMemory: 2GiB, compute: 45%}\n"
 	        "  - {name: big, replicas: 300, gpuMemory: 10GiB, compute: 40%}\n");
-	gs_micros pinned, after;
-	char *one = plan_json(s, 1, &pinned, &after);
-	char *two = plan_json(s, 0, &pinned, &after);
+	figures f;
+	char *one = plan_json(s, 1, &f);
+	char *two = plan_json(s, 0, &f);
 	(void)state;
-	assert_int_equal(after, 850800000);
-	assert_int_equal(pinned, 850800000);
+	assert_int_equal(f.after, 850800000);
+	assert_int_equal(f.pinned, 850800000);
 	assert_non_null(strstr(two, "no sharing plan found beats a whole GPU per replica"));
 	assert_string_equal(one, two);
 	free(one);
