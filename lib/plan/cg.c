@@ -715,6 +715,12 @@ static void release(cg *g)
 	gs_lp_free(g->lp);
 }
 
+int gs_cg_affords(const gs_planner *pl)
+{
+	return !pl->quick &&
+	       pl->nreps <= (long)GS_CG_MAX_REPLICAS * (pl->effort > 1 ? pl->effort : 1);
+}
+
 gs_micros gs_cg_bound(const gs_planner *pl, const gs_choice *c, int effort)
 {
 	cg g;

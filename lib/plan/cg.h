@@ -52,6 +52,10 @@ int gs_kp_solve(const gs_kp *k, int *x, double *best, double *ub, long *nodes);
  * knapsack on every model, which grows faster than the fleet. */
 #define GS_CG_MAX_REPLICAS 2000
 
+/* Whether pl's fleet is small enough for the bound at the effort the time
+ * limit asks. */
+int gs_cg_affords(const gs_planner *pl);
+
 /* A lower bound of every plan of pl under c's candidate models, pinned
  * rules relaxed, and under robust placement its rules that some replicas
  * have a GPU alone (gs_robust_alone) and that some cap the replicas of

@@ -317,14 +317,6 @@ static int build_uniform(gs_planner *pl, gs_choice *c, gs_built *after)
 	return rc;
 }
 
-/* Whether the fleet is small enough for column generation (cg.h) at the
- * effort the time limit asks. */
-static int cg_affords(const gs_planner *pl)
-{
-	return !pl->quick &&
-	       pl->nreps <= (long)GS_CG_MAX_REPLICAS * (pl->effort > 1 ? pl->effort : 1);
-}
-
 void gs_plan_bound_set(gs_plan *p, gs_micros bound)
 {
 	p->sum.lower_bound_per_hour = bound;
@@ -349,7 +341,7 @@ static void bound(gs_plan *p, const gs_planner *pl, const gs_choice *c,
 	}
 	/* Where the program proved nothing, the linear relaxation by column
 	 * generation (cg.c) is the tighter bound. */
-	if (!(opt->proven && opt->bound >= 0) && v < after && cg_affords(pl)) {
+	if (!(opt->proven && opt->bound >= 0) && v < after && gs_cg_affords(pl)) {
 		gs_micros g = gs_cg_bound(pl, c, pl->effort);
 		if (g > v) {
 			v = g;
@@ -437,7 +429,7 @@ static int make(gs_plan *p, gs_planner *pl, double seconds, gs_error *err)
 	/* The memo serves the model search and the starts; after them only
 	 * the linear relaxation asks much of it. At 10^5 replicas letting it
 	 * go before the records took the peak from 244 to 230 MiB. */
-	if (rc == 0 && !cg_affords(pl)) {
+	if (rc == 0 && !gs_cg_affords(pl)) {
 		gs_memo_free(pl->memo);
 		pl->memo = NULL;
 	}

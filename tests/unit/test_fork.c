@@ -266,7 +266,9 @@ static void expect_limit(const char *replicas, const char *more, unsigned thread
  * (two of 12 GiB overflow an L4's offer), the second thread finds that
  * while the first writes the reasons, and prices the plan pinned; of
  * 600, where the fleet is planned again at 92 % (and nothing is kept
- * apart), the first thread does, after them. */
+ * apart), the first thread does, after them. Of 600 with the four, small
+ * enough for the linear relaxation's bound (cg.h), the second thread
+ * plans it again and prices it pinned while the first bounds it. */
 static void test_limit_beside(void **state)
 {
 	static const char *const want[] = {
@@ -275,14 +277,18 @@ static void test_limit_beside(void **state)
 		"pairs (46% compute each on L4): targetUtilization 90% leaves room for 1 of "
 		"these on one GPU; set targetUtilization: 92% to fit 2 ($241.44/h instead of "
 		"$482.88/h)",
+		"pairs (46% compute each on L4): targetUtilization 90% leaves room for 1 of "
+		"these on one GPU; set targetUtilization: 92% to fit 2 ($244.66/h instead of "
+		"$486.10/h)",
 	};
-	static const char *const fleet[] = { "6000", "600" };
+	static const char *const fleet[] = { "6000", "600", "600" };
 	static const char *const more[] = {
-		"  - {name: big, replicas: 4, gpuMemory: 12GiB, compute: 10%}\n", ""
+		"  - {name: big, replicas: 4, gpuMemory: 12GiB, compute: 10%}\n", "",
+		"  - {name: big, replicas: 4, gpuMemory: 12GiB, compute: 10%}\n"
 	};
-	static const gs_micros cost[] = { 4832019200, 482880000 };
-	static const gs_micros pinned[] = { 4828800000, 482880000 };
-	for (int i = 0; i < 2; i++)
+	static const gs_micros cost[] = { 4832019200, 482880000, 486099200 };
+	static const gs_micros pinned[] = { 4828800000, 482880000, 482880000 };
+	for (int i = 0; i < 3; i++)
 		for (unsigned threads = 0; threads < 2; threads++)
 			expect_limit(fleet[i], more[i], threads, want[i], cost[i], pinned[i]);
 	(void)state;
