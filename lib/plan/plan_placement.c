@@ -43,12 +43,26 @@ static gs_micros pinned_from(const gs_planner *pl, const gs_choice *from)
  * From the first choice alone, large fleets' small budgets left it above
  * the robust plan (100,000 replicas: reported at the robust plan's
  * $70,581.80/h, where from its models it is $64,786.62/h). */
+gs_micros gs_pinned_from(const gs_planner *pl, const gs_choice *c)
+{
+	return pinned_from(pl, c);
+}
+
+int gs_pinned_fresh(const gs_planner *pl)
+{
+	return gs_choose_thorough(pl);
+}
+
+gs_micros gs_pinned_least(gs_micros from, gs_micros fresh)
+{
+	return from >= 0 && fresh >= 0 && fresh < from ? fresh : from;
+}
+
 gs_micros gs_pinned_cost(const gs_planner *pl, const gs_choice *c)
 {
-	gs_micros cost = pinned_from(pl, c), fresh;
-	if (cost >= 0 && gs_choose_thorough(pl) && (fresh = pinned_from(pl, NULL)) >= 0 &&
-	    fresh < cost)
-		cost = fresh;
+	gs_micros cost = pinned_from(pl, c);
+	if (cost >= 0 && gs_pinned_fresh(pl))
+		cost = gs_pinned_least(cost, pinned_from(pl, NULL));
 	return cost;
 }
 

@@ -226,6 +226,12 @@ int gs_pinned_priced(const gs_planner *pl);
  * it cannot be built. gs_side_end keeps it at most the plan without
  * sharing. */
 gs_micros gs_pinned_cost(const gs_planner *pl, const gs_choice *c);
+/* gs_pinned_cost in parts that two threads may make apart: the plan
+ * searched from c, or with c NULL from the first choice, which is made
+ * where gs_pinned_fresh; and the lesser of the two (fresh -1: not made). */
+gs_micros gs_pinned_from(const gs_planner *pl, const gs_choice *c);
+int gs_pinned_fresh(const gs_planner *pl);
+gs_micros gs_pinned_least(gs_micros from, gs_micros fresh);
 /* Sets p's pinned_per_hour: under robust placement, when the plan is
  * priced pinned, `pinned` (-1: out of memory); else the plan's own cost. */
 int gs_plan_placement_set(gs_plan *p, const gs_planner *pl, int priced, gs_micros pinned);
