@@ -192,6 +192,13 @@ def main(argv):
                 if tools:
                     o = run_optimum(tools, path, caps, a.cache, a.timeout)
                     r["status"] = o.get("status")
+                    if r["status"] == "error":
+                        # A tool that cannot run (no `cbc`: apt-get install coinor-cbc)
+                        # is an error, not a fleet without an optimum.
+                        why = str(o.get("error", "")).strip().splitlines()
+                        print("%-6s %4d %4d  OPTIMUM FAILED: %s"
+                              % (cls, n, seed, why[-1] if why else "no output"))
+                        errors += 1
                     if r["status"] == "optimal":
                         r["opt"] = o["optimal_cost"]
                         if r["lb"] is not None:
