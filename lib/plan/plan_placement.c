@@ -12,7 +12,7 @@
 
 /* The plan pinned, searched from the models in `from` (NULL: each
  * workload's first choice); -1 when it cannot be built. */
-static gs_micros pinned_from(const gs_planner *pl, const gs_choice *from)
+gs_micros gs_pinned_from(const gs_planner *pl, const gs_choice *from)
 {
 	gs_planner alt = *pl;
 	gs_choice c;
@@ -37,17 +37,6 @@ static gs_micros pinned_from(const gs_planner *pl, const gs_choice *from)
 	return cost;
 }
 
-/* What the plan costs pinned: from the robust plan's
- * models (c), which pinned's looser rules hold at most as dear, searched
- * where the search can afford it, and then from the first choice too.
- * From the first choice alone, large fleets' small budgets left it above
- * the robust plan (100,000 replicas: reported at the robust plan's
- * $70,581.80/h, where from its models it is $64,786.62/h). */
-gs_micros gs_pinned_from(const gs_planner *pl, const gs_choice *c)
-{
-	return pinned_from(pl, c);
-}
-
 int gs_pinned_fresh(const gs_planner *pl)
 {
 	return gs_choose_thorough(pl);
@@ -58,11 +47,17 @@ gs_micros gs_pinned_least(gs_micros from, gs_micros fresh)
 	return from >= 0 && fresh >= 0 && fresh < from ? fresh : from;
 }
 
+/* What the plan costs pinned: from the robust plan's
+ * models (c), which pinned's looser rules hold at most as dear, searched
+ * where the search can afford it, and then from the first choice too.
+ * From the first choice alone, large fleets' small budgets left it above
+ * the robust plan (100,000 replicas: reported at the robust plan's
+ * $70,581.80/h, where from its models it is $64,786.62/h). */
 gs_micros gs_pinned_cost(const gs_planner *pl, const gs_choice *c)
 {
-	gs_micros cost = pinned_from(pl, c);
+	gs_micros cost = gs_pinned_from(pl, c);
 	if (cost >= 0 && gs_pinned_fresh(pl))
-		cost = gs_pinned_least(cost, pinned_from(pl, NULL));
+		cost = gs_pinned_least(cost, gs_pinned_from(pl, NULL));
 	return cost;
 }
 
