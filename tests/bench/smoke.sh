@@ -1,7 +1,8 @@
 #!/bin/sh
 # The bench scripts' smoke test (make check): fleet.py writes the same bytes
 # for the same seed, and quality.py plans three small fleets and computes
-# their FFD baseline, without optimum.py. Usage: smoke.sh GPUSHARE
+# their FFD baseline, without optimum.py, and fails when optimum.py
+# cannot run. Usage: smoke.sh GPUSHARE
 set -eu
 bin=${1:?usage: smoke.sh GPUSHARE}
 dir=build/bench/smoke
@@ -34,4 +35,19 @@ for want in "ts 11.0660" "hetero 8.4160" "mig 73.4677"; do
 	got=$(awk -v c="$1" '$1 == c { print $7 }' "$dir/quality.out")
 	[ "$got" = "$2" ] || fail "FFD of $1 20 0: $got, expected $2"
 done
+# An optimum.py that cannot run (here: one that answers as the real one does
+# without `cbc`) is an error: a line per fleet and exit 2, not a table that
+# looks measured.
+fake="$dir/fake-tools"
+mkdir -p "$fake"
+printf '%s\n' 'print("{\"status\": \"error\", \"optimal_cost\": null, \"error\": \"no cbc here\"}")' \
+    >"$fake/optimum.py"
+printf '%s\n' 'print("ok")' >"$fake/check_plan.py"
+echo '{"gpus": []}' >"$fake/capacities.json"
+rc=0
+OPTIMUM_DIR="$fake" python3 tests/bench/quality.py --classes ts --sizes 20 --seeds 1 \
+    --gpushare "$bin" --dir "$dir/qf" --cache "$dir/qf-cache" >"$dir/quality-fake.out" || rc=$?
+[ "$rc" = 2 ] || fail "quality.py with a failing optimum.py exited $rc, expected 2"
+grep -qx 'ts       20    0  OPTIMUM FAILED: no cbc here' "$dir/quality-fake.out" ||
+	fail "quality.py did not say optimum.py failed ($dir/quality-fake.out)"
 echo "bench smoke: ok"
