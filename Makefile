@@ -48,26 +48,15 @@ CLI_OBJ = $(CLI_SRC:%.c=build/%.o)
 SLIB_OBJ = $(LIB_SRC:%.c=build/san/%.o)
 VLIB_OBJ = $(LIB_SRC:%.c=build/vg/%.o)
 VCLI_OBJ = $(CLI_SRC:%.c=build/vg/%.o)
-# test_search plans fleets of 300 to 3,200 replicas through the code that
-# test_opt's and the goldens' small fleets take under valgrind; ASan and
-# UBSan run it (check-run), and valgrind left to it took a minute of the
-# CI's 20. test_showback plans every shipped example again (118 s under
-# valgrind, multi-tenant-mig's optimiser in three clouds most of it),
-# which the goldens plan under valgrind already.
-# test_refill plans 800 replicas of the bench's fixtures (14 s under
-# valgrind); ASan and UBSan run it, and the goldens take the refill's
-# paths under valgrind.
-# test_fork plans 3,200 replicas three times over, and 6,000 twice (155 s
-# under valgrind); the goldens take its threads under valgrind.
-# test_plan_cache plans 600 replicas 28 times (27 s under ASan); the
-# REPL's goldens plan with a cache under valgrind.
-VUNIT_SKIP = build/vg/tests/test_search build/vg/tests/test_showback \
-	build/vg/tests/test_refill build/vg/tests/test_fork build/vg/tests/test_plan_cache
-# The slowest under valgrind first (measured: 84, 66, 65, 62 and 41 s),
-# so that the two at a time end together rather than one of them alone.
-VUNIT_SLOW = $(addprefix build/vg/tests/,test_emit test_report test_dra test_cloud test_writer)
-VUNIT_BIN = $(VUNIT_SLOW) $(filter-out $(VUNIT_SKIP) $(VUNIT_SLOW), \
-	$(UNIT_SRC:tests/unit/%.c=build/vg/tests/%))
+# Which tests run under valgrind as well: those that run lines no cheaper
+# test runs (tests/valgrind/choose.py says how; choose.sh writes the
+# lists). Every test runs under ASan and UBSan; a unit test in neither
+# list is new and runs under valgrind too. The kept ones go slowest first,
+# so that two at a time end together.
+vg_list = $(shell grep '^[a-z]' tests/valgrind/$(1))
+VUNIT_KEEP = $(call vg_list,units)
+VUNIT_BIN = $(addprefix build/vg/tests/,$(VUNIT_KEEP) $(filter-out \
+	$(VUNIT_KEEP) $(call vg_list,skip-units),$(UNIT_SRC:tests/unit/%.c=%)))
 FUZZ_SRC = $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BIN = $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%)
 FLIB_OBJ = $(LIB_SRC:%.c=build/fuzz/%.o)
@@ -121,13 +110,17 @@ VALGRIND = valgrind -q --error-exitcode=97 --leak-check=full \
 	--errors-for-leak-kinds=definite,indirect --child-silent-after-fork=yes \
 	--read-inline-info=no
 
+# For tests/valgrind/choose.sh --measure.
+print-valgrind:
+	@echo '$(VALGRIND)'
+
 check-valgrind: $(VUNIT_BIN) build/vg/gpushare
 	@# Two tests at once: valgrind is one core's work each.
 	@echo $(VUNIT_BIN) | tr ' ' '\n' | (cd tests && GS_TOP=.. xargs -P 2 -I T \
 	    sh -c 'echo "== valgrind T"; $(VALGRIND) ../T >/dev/null')
 	@# The goldens in two halves at once: valgrind is one core's work each.
 	@cases=$$(cd tests/cli/cases && ls *.cmd | sed 's/\.cmd$$//' | \
-	     grep -vxF -f ../valgrind-skip); \
+	     grep -vxF -f ../../valgrind/skip-cases); \
 	 odd=$$(echo "$$cases" | awk 'NR % 2'); even=$$(echo "$$cases" | awk 'NR % 2 == 0'); \
 	 GS_WRAP='$(VALGRIND)' sh tests/cli/run.sh build/vg/gpushare $$odd \
 	     > build/vg/cli-odd.log 2>&1 & pid=$$!; \
@@ -317,7 +310,8 @@ format:
 clean:
 	rm -rf build gpushare libgpushare.a libgpushare.so gpushare.pc gpushare-*.tar.gz
 
-.PHONY: all deps deps-check demo check check-build check-run check-valgrind fuzz fuzz-smoke \
+.PHONY: all deps deps-check demo check check-build check-run check-valgrind print-valgrind \
+	fuzz fuzz-smoke \
 	bench dist install uninstall format clean bench-quality bench-scale
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(SLIB_OBJ:.o=.d) $(SCLI_OBJ:.o=.d) \
