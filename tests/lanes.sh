@@ -40,6 +40,7 @@ lane_a() {
 	step sh tests/man/lint.sh
 	step sh tests/man/options.sh "$bin"
 	step sh tests/man/examples.sh "$bin"
+	step python3 tests/valgrind/test_choose.py
 	step env ADV_CASES=20 ADV_FRACTIONS=hami sh tests/check/adversary.sh "$bin"
 }
 
