@@ -95,6 +95,11 @@ typedef struct cg {
 	int *idx, *x, *slots;
 	int *rows;
 	double *vals;
+	/* Every whole-GPU column, items by row, and every instance column
+	 * (its workload by row, its profile by g->mig's index), where the
+	 * caller keeps them. */
+	int keeping;
+	gs_cg_cols all;
 } cg;
 
 static double dollars(gs_micros m) { return (double)m / 1e6; }
@@ -102,6 +107,35 @@ static double dollars(gs_micros m) { return (double)m / 1e6; }
 static const gs_gpu *model_of(const cg *g, int m) { return g->pl->models[m]; }
 
 static const gs_replica *rep_of(const cg *g, const cgw *w) { return &g->pl->reps[w->rep]; }
+
+/* ---- whole-GPU columns --------------------------------------------------- */
+
+/* A whole GPU of model m holding vals[k] replicas of the workload of row
+ * rows[k] (a workload's row is its index in g->ws). */
+static int whole_col(cg *g, int m, const int *rows, const double *vals, int n)
+{
+	gs_cg_cols *a = &g->all;
+	if (gs_lp_col(g->lp, g->price[m], rows, vals, n) < 0)
+		return -1;
+	if (!g->keeping)
+		return 0;
+	if (gs_grow(&a->v, &a->cap, (size_t)a->n + 1, sizeof *a->v) < 0 ||
+	    gs_grow(&a->items, &a->capitems, (size_t)a->nitems + (size_t)n, sizeof *a->items) < 0)
+		return -1;
+	a->v[a->n] = (gs_cg_col){ m, g->ws[rows[0]].tenant, a->nitems, n };
+	for (int k = 0; k < n; k++)
+		a->items[a->nitems++] = (gs_cg_item){ rows[k], (int)vals[k] };
+	a->n++;
+	return 0;
+}
+
+void gs_cg_cols_release(gs_cg_cols *k)
+{
+	free(k->slots);
+	free(k->v);
+	free(k->items);
+	memset(k, 0, sizeof *k);
+}
 
 /* ---- the master's rows --------------------------------------------------- */
 
@@ -284,6 +318,17 @@ static void mig_scale(const cg *g, duals *d)
 	}
 }
 
+static int instance_col(cg *g, int i, int m, int p, int shared)
+{
+	gs_cg_cols *a = &g->all;
+	if (!g->keeping)
+		return 0;
+	if (gs_grow(&a->slots, &a->capslots, (size_t)a->nslots + 1, sizeof *a->slots) < 0)
+		return -1;
+	a->slots[a->nslots++] = (gs_cg_slot){ i, m, p, shared };
+	return 0;
+}
+
 /* Adds the MIG instance columns that price below 0, and raises each
  * tenant's scale to what every such column (in the master or not) asks. */
 static int mig_columns(cg *g, duals *d, int *added)
@@ -307,7 +352,8 @@ static int mig_columns(cg *g, duals *d, int *added)
 				if (pi > worth * (1 + 1e-9)) {
 					int rows[3] = { w->row, mm->row[p], mm->row[p] + 1 };
 					double vals[3] = { 1, -um, -uc };
-					if (gs_lp_col(g->lp, 0, rows, vals, 3) < 0)
+					if (gs_lp_col(g->lp, 0, rows, vals, 3) < 0 ||
+					    instance_col(g, i, m, p, um < 1 || uc < 1) < 0)
 						return -1;
 					(*added)++;
 				}
@@ -422,7 +468,7 @@ static int price_filling(cg *g, int m, const gs_kp *kp, double *most, int *added
 			g->rows[n] = g->ws[g->idx[i]].row;
 			g->vals[n++] = g->x[i];
 		}
-	if (gs_lp_col(g->lp, g->price[m], g->rows, g->vals, n) < 0)
+	if (whole_col(g, m, g->rows, g->vals, n) < 0)
 		return -1;
 	(*added)++;
 	return 0;
@@ -482,7 +528,7 @@ static int price_model(cg *g, int t, int m, duals *d, long budget, int *added)
 	most = alone;
 	if (alone > g->price[m] * (1 + 1e-9)) {
 		double one = 1;
-		if (gs_lp_col(g->lp, g->price[m], &alone_at, &one, 1) < 0)
+		if (whole_col(g, m, &alone_at, &one, 1) < 0)
 			return -1;
 		(*added)++;
 	}
@@ -545,7 +591,7 @@ static int first_columns(cg *g)
 			if (cand && (best < 0 || g->price[m] < g->price[best]))
 				best = m;
 		}
-		if (gs_lp_col(g->lp, g->price[best], &g->ws[i].row, &one, 1) < 0)
+		if (whole_col(g, best, &g->ws[i].row, &one, 1) < 0)
 			return -1;
 	}
 	return geometries(g);
@@ -712,7 +758,51 @@ static void release(cg *g)
 	free(g->geo_first);
 	free(g->geo_rows);
 	free(g->geo_counts);
+	gs_cg_cols_release(&g->all);
 	gs_lp_free(g->lp);
+}
+
+/* The columns of g->all within GS_CG_NEAR of cost at the master's last
+ * duals, into *keep with their items by workload. */
+static int near_cost(const cg *g, gs_cg_cols *keep)
+{
+	const double *du = gs_lp_duals(g->lp);
+	for (int i = 0; i < g->all.n; i++) {
+		const gs_cg_col *c = &g->all.v[i];
+		double worth = 0;
+		for (int k = c->first; k < c->first + c->n; k++)
+			worth += du[g->all.items[k].w] * g->all.items[k].count;
+		if (g->price[c->model] - worth > GS_CG_NEAR * g->price[c->model])
+			continue;
+		if (gs_grow(&keep->v, &keep->cap, (size_t)keep->n + 1, sizeof *keep->v) < 0 ||
+		    gs_grow(&keep->items, &keep->capitems, (size_t)keep->nitems + (size_t)c->n,
+		            sizeof *keep->items) < 0)
+			return -1;
+		keep->v[keep->n] = (gs_cg_col){ c->model, c->tenant, keep->nitems, c->n };
+		for (int k = c->first; k < c->first + c->n; k++)
+			keep->items[keep->nitems++] =
+				(gs_cg_item){ g->ws[g->all.items[k].w].w, g->all.items[k].count };
+		keep->n++;
+	}
+	for (int i = 0; i < g->all.nslots; i++) {
+		const gs_cg_slot *sl = &g->all.slots[i];
+		const cgm *mm = &g->mig[sl->model];
+		const cgw *w = &g->ws[sl->w];
+		double um, uc, worth;
+		if (!in_instance(g, w, sl->model, mm->prof[sl->prof], &um, &uc))
+			continue;
+		worth = du[w->row] - um * du[mm->row[sl->prof]] - uc * du[mm->row[sl->prof] + 1];
+		if (-worth > GS_CG_NEAR * g->price[sl->model])
+			continue;
+		if (gs_grow(&keep->slots, &keep->capslots, (size_t)keep->nslots + 1,
+		            sizeof *keep->slots) < 0)
+			return -1;
+		keep->slots[keep->nslots++] = (gs_cg_slot){
+			w->w, sl->model,
+			(int)(mm->prof[sl->prof] - model_of(g, sl->model)->mig_profiles), sl->shared
+		};
+	}
+	return 0;
 }
 
 int gs_cg_affords(const gs_planner *pl)
@@ -723,18 +813,29 @@ int gs_cg_affords(const gs_planner *pl)
 
 gs_micros gs_cg_bound(const gs_planner *pl, const gs_choice *c, int effort)
 {
+	return gs_cg_bound_cols(pl, c, effort, NULL);
+}
+
+gs_micros gs_cg_bound_cols(const gs_planner *pl, const gs_choice *c, int effort,
+                           gs_cg_cols *keep)
+{
 	cg g;
 	double bound = -1;
 	int rc;
 	memset(&g, 0, sizeof g);
 	g.pl = pl;
 	g.c = c;
+	g.keeping = keep != NULL;
+	if (keep)
+		memset(keep, 0, sizeof *keep);
 	rc = setup(&g);
 	/* Replicas of several GPUs alone: what their spans cost is the bound. */
 	if (rc == 0 && g.nws == 0)
 		bound = g.wide;
 	else if (rc == 0 && (rc = master(&g)) == 0)
 		rc = run(&g, effort > 1 ? effort : 1, &bound);
+	if (rc == 0 && keep && g.lp && (rc = near_cost(&g, keep)) < 0)
+		gs_cg_cols_release(keep);
 	release(&g);
 	/* Down, and a hair more for the sums' rounding: a bound may not
 	 * exceed what it bounds. */

@@ -222,6 +222,11 @@ static int whole_columns(gs_opt *o, int m, int *ws)
 		if (n && (rc = tenant_groups(o, m, t, ws, n)) < 0)
 			return rc;
 	}
+	return 0;
+}
+
+static int singles(gs_opt *o, int m)
+{
 	/* Every replica alone on a GPU too: a fault-isolated one must be, and
 	 * one that may share is then a dedicated GPU, whose node key (any
 	 * tenant, no sharing configuration) its maximal groups' time-sliced
@@ -293,6 +298,20 @@ static int shared_part(const gs_opt *o, const gs_replica *r, const gs_gpu *g,
 	return 1;
 }
 
+/* Whether the relaxation priced w's replicas in instances of p of model
+ * m (alone or shared) near cost, where the program takes its columns. */
+static int priced_slot(const gs_opt *o, int w, int m, int p, int shared)
+{
+	const gs_cg_cols *k = o->priced;
+	if (!k)
+		return 1;
+	for (int i = 0; i < k->nslots; i++)
+		if (k->slots[i].w == w && k->slots[i].model == m && k->slots[i].prof == p &&
+		    k->slots[i].shared == shared)
+			return 1;
+	return 0;
+}
+
 /* Workload w's replicas in instances of each profile that holds one
  * (upsizing allowed): alone, and shared where they may be. */
 static int slots_of(gs_opt *o, int w, int m)
@@ -314,8 +333,9 @@ static int slots_of(gs_opt *o, int w, int m)
 		if (!gs_mig_candidate(g, pr) ||
 		    gs_mig_holds(o->pl, g, &one, pr, NULL) != GS_RULE_OK)
 			continue;
-		if (slot_add(o, s) < 0 ||
-		    (!o->no_shared && shared_part(o, r, g, pr, one.comp, &s) && slot_add(o, s) < 0))
+		if ((priced_slot(o, w, m, (int)p, 0) && slot_add(o, s) < 0) ||
+		    (!o->no_shared && shared_part(o, r, g, pr, one.comp, &s) &&
+		     priced_slot(o, w, m, (int)p, 1) && slot_add(o, s) < 0))
 			return -1;
 	}
 	return 0;
@@ -346,18 +366,84 @@ static int mig_columns(gs_opt *o, int m)
 	return u.rc;
 }
 
-int gs_opt_columns(gs_opt *o)
+/* ---- the relaxation's groups -------------------------------------------- */
+
+/* Column cc of the relaxation (cg.h) as a group, cut to the replicas the
+ * packer's rule lets join in its order: the relaxation's fillings may
+ * hold more than the rule allows (MPS's finer limits, each replica's own
+ * headroom). A group of one is left to singles(), and an MPS group to
+ * the program without MPS. count[i]: what item i keeps. */
+static int priced_group(gs_opt *o, const gs_cg_cols *k, const gs_cg_col *cc, int *count)
 {
-	int *ws = malloc((size_t)(o->nw ? o->nw : 1) * sizeof *ws);
-	int rc = ws ? 0 : -1;
+	const gs_gpu *g = o->pl->models[cc->model];
+	gs_group gr;
+	int rc = 0, c;
+	memset(&gr, 0, sizeof gr);
+	gr.tenant = cc->tenant;
+	for (int i = 0; i < cc->n && rc == 0; i++) {
+		const gs_cg_item *it = &k->items[cc->first + i];
+		for (count[i] = 0; count[i] < it->count && count[i] < o->wn[it->w]; count[i]++) {
+			int r = o->wreps[it->w][count[i]];
+			if (gr.n && !gs_can_join(o->pl, g, &gr, r))
+				break;
+			if ((rc = gs_group_join(o->pl, g, &gr, r)) < 0)
+				break;
+		}
+	}
+	if (rc == 0 && (gr.n < 2 ||
+	                (o->pl->no_mps && gs_group_share(o->pl, g, &gr) == GS_STRATEGY_MPS)))
+		rc = 1;
+	free(gr.reps);
+	if (rc != 0)
+		return rc < 0 ? -1 : 0;
+	if ((c = col_open(o, GS_OPT_WHOLE, cc->model, cc->tenant)) < 0)
+		return c;
+	for (int i = 0; i < cc->n; i++)
+		if (count[i] && col_item(o, c, k->items[cc->first + i].w, count[i]) < 0)
+			return -1;
+	return 0;
+}
+
+static int priced_groups(gs_opt *o, int m, const gs_cg_cols *k, int *count)
+{
+	int rc = 0;
+	for (int i = 0; i < k->n && rc == 0; i++)
+		if (k->v[i].model == m)
+			rc = priced_group(o, k, &k->v[i], count);
+	return rc;
+}
+
+/* Every column of the program, its groups the relaxation's (k) or, with
+ * k NULL, every maximal one. */
+static int columns_of(gs_opt *o, const gs_cg_cols *k)
+{
+	int most = k ? 1 : o->nw;
+	int *scratch, rc;
+	for (int i = 0; k && i < k->n; i++)
+		most = k->v[i].n > most ? k->v[i].n : most;
+	scratch = malloc((size_t)(most ? most : 1) * sizeof *scratch);
+	rc = scratch ? 0 : -1;
 	o->ncols = o->nitems = o->nslots = 0;
 	o->too_big = 0;
+	o->priced = k;
 	for (int m = 0; m < o->pl->nmodels && rc == 0; m++) {
 		const gs_gpu *g = o->pl->models[m];
-		rc = whole_columns(o, m, ws);
+		rc = k ? priced_groups(o, m, k, scratch) : whole_columns(o, m, scratch);
+		if (rc == 0)
+			rc = singles(o, m);
 		if (rc == 0 && g->mig_slots && !o->pl->no_mig)
 			rc = mig_columns(o, m);
 	}
-	free(ws);
+	free(scratch);
 	return rc;
+}
+
+int gs_opt_columns(gs_opt *o)
+{
+	return columns_of(o, NULL);
+}
+
+int gs_opt_columns_priced(gs_opt *o, const gs_cg_cols *k)
+{
+	return columns_of(o, k);
 }

@@ -328,7 +328,7 @@ void gs_plan_bound_set(gs_plan *p, gs_micros bound)
  * option) and the volume bound; both give every replica its MIG shares,
  * kept off MIG by the plan or not (opt.c, bound.c). */
 static void bound(gs_plan *p, const gs_planner *pl, const gs_choice *c,
-                  const gs_opt_result *opt)
+                  const gs_opt_result *opt, gs_micros relax)
 {
 	/* Computed for the third start already: the candidates and the
 	 * replicas' flags are as they were then. */
@@ -342,7 +342,7 @@ static void bound(gs_plan *p, const gs_planner *pl, const gs_choice *c,
 	/* Where the program proved nothing, the linear relaxation by column
 	 * generation (cg.c) is the tighter bound. */
 	if (!(opt->proven && opt->bound >= 0) && v < after && gs_cg_affords(pl)) {
-		gs_micros g = gs_cg_bound(pl, c, pl->effort);
+		gs_micros g = relax != -2 ? relax : gs_cg_bound(pl, c, pl->effort);
 		if (g > v) {
 			v = g;
 			p->sum.lower_bound_by = "relaxation";
@@ -355,6 +355,29 @@ static void bound(gs_plan *p, const gs_planner *pl, const gs_choice *c,
 	if (v > after && v - after <= after / 1000000)
 		v = after;
 	gs_plan_bound_set(p, v);
+}
+
+/* Where the program proved nothing and the linear relaxation runs, the
+ * relaxation's columns give a plan too: the program over them (opt.h,
+ * gs_opt_priced), which takes the place of the heuristic's plan where it
+ * costs less (then repaired again). *relax: the relaxation's bound, for
+ * bound() (-2: not computed). Pinned only: under robust placement a
+ * workload moves whole, which the relaxation's columns, splitting
+ * workloads across GPUs of several models, rarely keep. */
+static int priced(gs_planner *pl, gs_choice *c, gs_built *after, double seconds,
+                  gs_micros *relax, int *repaired)
+{
+	gs_cg_cols k;
+	gs_opt_result res;
+	int rc;
+	if (!gs_cg_affords(pl) || pl->placement != GS_PLACEMENT_PINNED)
+		return 0;
+	*relax = gs_cg_bound_cols(pl, c, pl->effort, &k);
+	rc = gs_opt_priced(pl, pl->shops, c, after, &k, seconds, &res);
+	if (rc == 0 && res.improved)
+		*repaired = 0;
+	gs_cg_cols_release(&k);
+	return rc;
 }
 
 int gs_plan_gap_permille(const gs_plan_summary *s)
@@ -377,6 +400,7 @@ static int make(gs_plan *p, gs_planner *pl, double seconds, gs_error *err)
 	gs_side *side = NULL;
 	stands st = { NULL, 0 };
 	int repaired = 0;
+	gs_micros relax = -2;
 	gs_micros *ded = calloc(pl->s->n ? pl->s->n : 1, sizeof *ded);
 	size_t nr = (size_t)(pl->nreps ? pl->nreps : 1);
 	int rc;
@@ -412,6 +436,8 @@ static int make(gs_plan *p, gs_planner *pl, double seconds, gs_error *err)
 	gs_third_drop(third, pl);
 	if (rc == 0)
 		rc = seconds > 0 ? gs_opt_improve(pl, pl->shops, &c, &after, seconds, &opt) : 0;
+	if (rc == 0 && seconds > 0 && !opt.proven)
+		rc = priced(pl, &c, &after, seconds, &relax, &repaired);
 	/* What the program proved optimal needs no repair. */
 	if (rc == 0 && seconds > 0 && !opt.proven && !repaired)
 		rc = gs_refill(pl, pl->shops, &c, &after);
@@ -440,7 +466,7 @@ static int make(gs_plan *p, gs_planner *pl, double seconds, gs_error *err)
 	 * plan: fleet.py's mixed 2,000 replicas, robust, took 2.2 s for
 	 * each, one after the other. */
 	if (rc == 0)
-		bound(p, pl, &c, &opt);
+		bound(p, pl, &c, &opt, relax);
 	if (rc == 0) {
 		rc = gs_side_end(p, pl, &c, st.chosen, st.base_cost, side);
 		side = NULL;

@@ -1,8 +1,9 @@
 /*
  * test_cg.c - the column-generation bound: its pricing knapsack
  * (cg_price.c) against brute force, the CLP seam (lp.c) on a program
- * whose duals are known, and the bound on fleets whose optimum is known
- * (test_search.c has it on plans of hundreds of replicas).
+ * whose duals are known, the bound on fleets whose optimum is known
+ * (test_search.c has it on plans of hundreds of replicas), and the plan
+ * of the program over its columns (opt.h, gs_opt_priced).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include "tu_planner.h"
 #include "plan/cg.h"
 #include "plan/lp.h"
+#include "plan/opt.h"
 #include "scenario/scenario.h"
 
 TU_CATALOG_GROUP(cat)
@@ -289,6 +291,82 @@ static void test_bound_below_proven_optima(void **state)
 	expect_below_optimum("fixtures/unit/proven-mig-20-0.yaml", 22040310, 18891694);
 }
 
+/* ---- a plan from the columns --------------------------------------------- */
+
+/* fleet.py's mixed 500 replicas (seed 2), pinned: more than the
+ * optimiser solves whole (GS_OPT_MAX_REPLICAS), so the relaxation's
+ * columns near cost, with the heuristic's own groups, make the program.
+ * Its plan costs $234.9198/h where the heuristic's cost $240.4758/h, and
+ * the bound is the relaxation's, computed once for both. */
+#define PRICED "fixtures/unit/priced-mixed-500-2.yaml"
+
+static void test_plan_from_columns(void **state)
+{
+	gs_scenario *s = tu_scenario_file(cat, PRICED);
+	gs_plan *p = tu_plan(s);
+	const gs_plan_summary *sum = gs_plan_summary_get(p);
+	(void)state;
+	assert_string_equal(sum->lower_bound_by, "relaxation");
+	assert_int_equal(sum->after_per_hour, 234919800);
+	assert_int_equal(sum->lower_bound_per_hour, 218656934);
+	gs_plan_free(p);
+	gs_scenario_free(s);
+}
+
+/* The columns kept are whole-GPU fillings of one tenant's replicas on a
+ * candidate model, no more of a workload than it has; the program over
+ * them takes the heuristic's plan's place only where it costs less, and
+ * proves no bound. */
+static void test_columns_kept(void **state)
+{
+	gs_scenario *s = tu_scenario_file(cat, PRICED);
+	gs_opt_result res;
+	gs_cg_cols k;
+	gs_built b;
+	gs_micros was;
+	tu_planned t;
+	int kept_slots_ok = 1;
+	(void)state;
+	tu_planned_open(&t, s);
+	assert_int_equal(gs_cg_bound_cols(&t.pl, &t.c, 1, &k), 218656934);
+	/* Of 368 whole-GPU columns and 2,055 instance columns generated. */
+	assert_int_equal(k.n, 91);
+	assert_int_equal(k.nslots, 244);
+	for (int i = 0; i < k.n; i++) {
+		const gs_cg_col *c = &k.v[i];
+		int in = 0;
+		assert_true(c->n >= 1);
+		for (int j = c->first; j < c->first + c->n; j++) {
+			int w = k.items[j].w, have = 0;
+			for (int r = 0; r < t.pl.nreps; r++)
+				if (t.pl.reps[r].wi == w) {
+					assert_int_equal(t.pl.reps[r].tenant, c->tenant);
+					have++;
+				}
+			assert_true(k.items[j].count >= 1 && k.items[j].count <= have);
+		}
+		for (int j = 0; j < t.c.ncand[k.items[c->first].w]; j++)
+			in |= t.c.cands[k.items[c->first].w][j] == c->model;
+		assert_true(in);
+	}
+	for (int i = 0; i < k.nslots; i++)
+		kept_slots_ok &= t.pl.models[k.slots[i].model]->mig_slots > 0;
+	assert_true(kept_slots_ok);
+	memset(&b, 0, sizeof b);
+	assert_int_equal(gs_build_chosen(&t.pl, t.pl.shops, &t.c, &b), 0);
+	was = b.cost;
+	assert_int_equal(gs_opt_priced(&t.pl, t.pl.shops, &t.c, &b, &k, 60, &res), 0);
+	assert_int_equal(res.bound, -1);
+	assert_int_equal(res.proven, 0);
+	assert_true(res.improved ? b.cost < was : b.cost == was);
+	assert_true(res.improved);
+	gs_built_release(&b);
+	gs_cg_cols_release(&k);
+	assert_null(k.v);
+	tu_planned_close(&t);
+	gs_scenario_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -301,6 +379,8 @@ int main(void)
 		cmocka_unit_test(test_bound_of_mig_geometries),
 		cmocka_unit_test(test_bound_of_shared_instances),
 		cmocka_unit_test(test_bound_below_proven_optima),
+		cmocka_unit_test(test_plan_from_columns),
+		cmocka_unit_test(test_columns_kept),
 	};
 	return cmocka_run_group_tests(tests, tu_catalog_setup, tu_catalog_teardown);
 }
