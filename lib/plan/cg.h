@@ -66,7 +66,7 @@ int gs_cg_affords(const gs_planner *pl);
  * computed (a replica with no candidate, or out of memory). */
 gs_micros gs_cg_bound(const gs_planner *pl, const gs_choice *c, int effort);
 
-/* ---- the columns, for a plan (opt_priced.c) ------------------------------ */
+/* ---- the columns, for a plan (opt.h, gs_opt_priced) ---------------------- */
 
 /* A whole-GPU column the generation priced: one tenant's replicas on one
  * GPU of a model, `count` of workload w (a scenario index) per item. */
