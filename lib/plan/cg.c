@@ -104,9 +104,7 @@ typedef struct cg {
 	int *idx, *x, *slots;
 	int *rows;
 	double *vals;
-	/* Every whole-GPU column, items by row, and every instance column
-	 * (its workload by row, its profile by g->mig's index), where the
-	 * caller keeps them. */
+	/* Every whole-GPU column, items by row, where the caller keeps them. */
 	int keeping;
 	gs_cg_cols all;
 } cg;
@@ -140,7 +138,6 @@ static int whole_col(cg *g, int m, const int *rows, const double *vals, int n)
 
 void gs_cg_cols_release(gs_cg_cols *k)
 {
-	free(k->slots);
 	free(k->v);
 	free(k->items);
 	memset(k, 0, sizeof *k);
@@ -327,17 +324,6 @@ static void mig_scale(const cg *g, duals *d)
 	}
 }
 
-static int instance_col(cg *g, int i, int m, int p, int shared)
-{
-	gs_cg_cols *a = &g->all;
-	if (!g->keeping)
-		return 0;
-	if (gs_grow(&a->slots, &a->capslots, (size_t)a->nslots + 1, sizeof *a->slots) < 0)
-		return -1;
-	a->slots[a->nslots++] = (gs_cg_slot){ i, m, p, shared };
-	return 0;
-}
-
 /* Adds the MIG instance columns that price below 0, and raises each
  * tenant's scale to what every such column (in the master or not) asks. */
 static int mig_columns(cg *g, duals *d, int *added)
@@ -361,8 +347,7 @@ static int mig_columns(cg *g, duals *d, int *added)
 				if (pi > worth * (1 + 1e-9)) {
 					int rows[3] = { w->row, mm->row[p], mm->row[p] + 1 };
 					double vals[3] = { 1, -um, -uc };
-					if (gs_lp_col(g->lp, 0, rows, vals, 3) < 0 ||
-					    instance_col(g, i, m, p, um < 1 || uc < 1) < 0)
+					if (gs_lp_col(g->lp, 0, rows, vals, 3) < 0)
 						return -1;
 					(*added)++;
 				}
@@ -793,24 +778,6 @@ static int near_cost(const cg *g, gs_cg_cols *keep)
 			keep->items[keep->nitems++] =
 				(gs_cg_item){ g->ws[g->all.items[k].w].w, g->all.items[k].count };
 		keep->n++;
-	}
-	for (int i = 0; i < g->all.nslots; i++) {
-		const gs_cg_slot *sl = &g->all.slots[i];
-		const cgm *mm = &g->mig[sl->model];
-		const cgw *w = &g->ws[sl->w];
-		double um, uc, worth;
-		if (!in_instance(g, w, sl->model, mm->prof[sl->prof], &um, &uc))
-			continue;
-		worth = du[w->row] - um * du[mm->row[sl->prof]] - uc * du[mm->row[sl->prof] + 1];
-		if (-worth > GS_CG_NEAR * g->price[sl->model])
-			continue;
-		if (gs_grow(&keep->slots, &keep->capslots, (size_t)keep->nslots + 1,
-		            sizeof *keep->slots) < 0)
-			return -1;
-		keep->slots[keep->nslots++] = (gs_cg_slot){
-			w->w, sl->model,
-			(int)(mm->prof[sl->prof] - model_of(g, sl->model)->mig_profiles), sl->shared
-		};
 	}
 	return 0;
 }

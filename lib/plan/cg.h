@@ -79,17 +79,8 @@ typedef struct gs_cg_col {
 	int first, n;       /* items[first, first + n) */
 } gs_cg_col;
 
-/* A workload's replica in an instance of profile `prof` (an index into
- * its model's mig_profiles) of a MIG model, alone or sharing it. */
-typedef struct gs_cg_slot {
-	int w, model, prof, shared;
-} gs_cg_slot;
-
 /* The columns kept; gs_cg_cols_release frees what a bound put here. */
 typedef struct gs_cg_cols {
-	gs_cg_slot *slots;
-	int nslots;
-	size_t capslots;
 	gs_cg_col *v;
 	int n;
 	size_t cap;

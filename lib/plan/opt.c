@@ -284,10 +284,6 @@ static int with_plan(const gs_planner *pl, const gs_cg_cols *k, const gs_built *
 	if (gs_grow(&out->v, &out->cap, (size_t)k->n + 1, sizeof *out->v) < 0 ||
 	    gs_grow(&out->items, &out->capitems, (size_t)k->nitems + 1, sizeof *out->items) < 0)
 		return -1;
-	if (gs_grow(&out->slots, &out->capslots, (size_t)k->nslots + 1, sizeof *out->slots) < 0)
-		return -1;
-	memcpy(out->slots, k->slots, (size_t)k->nslots * sizeof *k->slots);
-	out->nslots = k->nslots;
 	memcpy(out->v, k->v, (size_t)k->n * sizeof *k->v);
 	memcpy(out->items, k->items, (size_t)k->nitems * sizeof *k->items);
 	out->n = k->n;

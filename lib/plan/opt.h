@@ -125,8 +125,7 @@ typedef struct gs_opt {
 	int no_shared;         /* MIG instances hold one replica each: no
 	                        * longer a relaxation, but every solution
 	                        * seats (set before gs_opt_columns) */
-	/* The relaxation's groups and instances (gs_opt_columns_priced),
-	 * else NULL. */
+	/* The relaxation's groups (gs_opt_columns_priced), else NULL. */
 	const gs_cg_cols *priced;
 	int *dem_row;          /* per workload: its covering row, -1: none */
 	gs_opt_key *keys;      /* the node keys of the columns */

@@ -298,20 +298,6 @@ static int shared_part(const gs_opt *o, const gs_replica *r, const gs_gpu *g,
 	return 1;
 }
 
-/* Whether the relaxation priced w's replicas in instances of p of model
- * m (alone or shared) near cost, where the program takes its columns. */
-static int priced_slot(const gs_opt *o, int w, int m, int p, int shared)
-{
-	const gs_cg_cols *k = o->priced;
-	if (!k)
-		return 1;
-	for (int i = 0; i < k->nslots; i++)
-		if (k->slots[i].w == w && k->slots[i].model == m && k->slots[i].prof == p &&
-		    k->slots[i].shared == shared)
-			return 1;
-	return 0;
-}
-
 /* Workload w's replicas in instances of each profile that holds one
  * (upsizing allowed): alone, and shared where they may be. */
 static int slots_of(gs_opt *o, int w, int m)
@@ -333,9 +319,8 @@ static int slots_of(gs_opt *o, int w, int m)
 		if (!gs_mig_candidate(g, pr) ||
 		    gs_mig_holds(o->pl, g, &one, pr, NULL) != GS_RULE_OK)
 			continue;
-		if ((priced_slot(o, w, m, (int)p, 0) && slot_add(o, s) < 0) ||
-		    (!o->no_shared && shared_part(o, r, g, pr, one.comp, &s) &&
-		     priced_slot(o, w, m, (int)p, 1) && slot_add(o, s) < 0))
+		if (slot_add(o, s) < 0 ||
+		    (!o->no_shared && shared_part(o, r, g, pr, one.comp, &s) && slot_add(o, s) < 0))
 			return -1;
 	}
 	return 0;

@@ -325,13 +325,11 @@ static void test_columns_kept(void **state)
 	gs_built b;
 	gs_micros was;
 	tu_planned t;
-	int kept_slots_ok = 1;
 	(void)state;
 	tu_planned_open(&t, s);
 	assert_int_equal(gs_cg_bound_cols(&t.pl, &t.c, 1, &k), 218656934);
-	/* Of 368 whole-GPU columns and 2,055 instance columns generated. */
+	/* Of 368 whole-GPU columns generated. */
 	assert_int_equal(k.n, 91);
-	assert_int_equal(k.nslots, 244);
 	for (int i = 0; i < k.n; i++) {
 		const gs_cg_col *c = &k.v[i];
 		int in = 0;
@@ -349,9 +347,6 @@ static void test_columns_kept(void **state)
 			in |= t.c.cands[k.items[c->first].w][j] == c->model;
 		assert_true(in);
 	}
-	for (int i = 0; i < k.nslots; i++)
-		kept_slots_ok &= t.pl.models[k.slots[i].model]->mig_slots > 0;
-	assert_true(kept_slots_ok);
 	memset(&b, 0, sizeof b);
 	assert_int_equal(gs_build_chosen(&t.pl, t.pl.shops, &t.c, &b), 0);
 	was = b.cost;
