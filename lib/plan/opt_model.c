@@ -60,7 +60,8 @@ static double col_price(const gs_opt *o, const gs_opt_col *c)
 	for (int i = 0; i < sh->n; i++)
 		if (least < 0 || (double)sh->price[i] < least)
 			least = (double)sh->price[i];
-	return least;
+	/* A candidate model is sold somewhere; else the GPU's own price. */
+	return least < 0 ? (double)o->pl->gpu_price[c->model] : least;
 }
 
 static int columns(gs_opt *o, gs_milp *m)
