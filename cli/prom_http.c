@@ -147,8 +147,13 @@ int cli_http_open(cli_http **out, const char *name, int timeout, gs_error *err)
 	snprintf(h->name, sizeof h->name, "%s", name);
 	h->timeout = timeout;
 	h->headers = cl.slist_append(NULL, "Accept: application/json");
-	if (h->headers && token && *token)
-		h->headers = cl.slist_append(h->headers, auth);
+	if (h->headers && token && *token) {
+		/* curl returns NULL and leaves the list as it was. */
+		struct curl_slist *more = cl.slist_append(h->headers, auth);
+		if (!more)
+			cl.slist_free_all(h->headers);
+		h->headers = more;
+	}
 	memset(auth, 0, sizeof auth);
 	if (!h->headers) {
 		cli_http_close(h);
