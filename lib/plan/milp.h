@@ -1,7 +1,8 @@
 /*
  * milp.h - a mixed-integer linear program and its solver (milp.c, the one
- * file that sees COIN-OR CBC). The optimiser (opt*.c) states its models
- * here; nothing else in the library knows which solver answers them.
+ * file that sees COIN-OR CBC). The optimiser (opt*.c) and the MIG repair
+ * (mig_repack.c) state their models here; nothing else in the library
+ * knows which solver answers them.
  *
  * Only lib/plan/ includes it.
  */

@@ -169,6 +169,12 @@ int gs_build_cheapest(gs_planner *pl, gs_shop *shops, gs_choice *c, gs_built *af
  * so refilled (bought again) when it costs less (refill.c); -1 when out
  * of memory. */
 int gs_refill(const gs_planner *pl, gs_shop *shops, const gs_choice *c, gs_built *b);
+/* The MIG GPUs of b whose instances each hold one replica, laid out
+ * again per model by a program over the model's maximal geometries (a
+ * larger profile allowed; under robust placement one profile per
+ * workload), b kept so when it costs less bought (mig_repack.c); the
+ * first step of gs_refill. -1 when out of memory. */
+int gs_mig_repack(const gs_planner *pl, gs_shop *shops, gs_built *b);
 /* An empty plan with a packing per model; buying its packings. */
 int gs_built_init(const gs_planner *pl, gs_built *b);
 int gs_built_buy(const gs_planner *pl, gs_shop *shops, gs_built *b);

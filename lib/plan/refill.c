@@ -162,7 +162,9 @@ int gs_refill(const gs_planner *pl, gs_shop *shops, const gs_choice *c, gs_built
 	f.by_model = robust;
 	f.checks = least > CHECKS_LEAST ? least : CHECKS_LEAST;
 	f.scans = f.checks * SCANS_PER_CHECK;
-	rc = gs_spots_init(&f);
+	rc = gs_mig_repack(pl, shops, b);
+	if (rc == 0)
+		rc = gs_spots_init(&f);
 	if (rc == 0)
 		rc = robust ? gs_refill_workloads(&f) : empty_all(&f);
 	if (rc > 0 && (rc = refilled(&f, shops, &out)) == 0 && out.cost < b->cost &&
