@@ -10,6 +10,7 @@
 #include <Clp_C_Interface.h>
 
 #include "base/base.h"
+#include "plan/coin.h"
 #include "plan/lp.h"
 
 /* CLP's infinity (its C header leaves it to C++). */
@@ -128,10 +129,12 @@ int gs_lp_solve(gs_lp *lp, int iterations, double *obj)
 	Clp_setMaximumIterations(lp->clp, iterations);
 	/* New columns leave the last basis primal feasible: primal simplex
 	 * goes on from it. The first solve has no basis to go on from. */
+	gs_coin_lock();
 	if (lp->solved)
 		Clp_primal(lp->clp, 0);
 	else
 		Clp_dual(lp->clp, 0);
+	gs_coin_unlock();
 	lp->solved = 1;
 	*obj = Clp_objectiveValue(lp->clp);
 	return Clp_status(lp->clp) == 0 ? 0 : 1;

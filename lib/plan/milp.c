@@ -14,6 +14,7 @@
 #define INF DBL_MAX
 
 #include "base/base.h"
+#include "plan/coin.h"
 #include "plan/milp.h"
 
 typedef struct entry {
@@ -169,7 +170,19 @@ static void result_of(gs_milp *m, Cbc_Model *cbc, gs_milp_result *res)
 		res->bound = res->obj;
 }
 
+static int solve(gs_milp *m, int nodes, int cuts, double seconds, gs_milp_result *res);
+
 int gs_milp_solve(gs_milp *m, int nodes, int cuts, double seconds, gs_milp_result *res)
+{
+	int rc;
+	gs_coin_lock();
+	rc = solve(m, nodes, cuts, seconds, res);
+	gs_coin_unlock();
+	return rc;
+}
+
+/* From loading the model to deleting it, under the lock. */
+static int solve(gs_milp *m, int nodes, int cuts, double seconds, gs_milp_result *res)
 {
 	Cbc_Model *cbc;
 	double *x = realloc(m->x, ((size_t)m->ncols + 1) * sizeof *x);
