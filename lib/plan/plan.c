@@ -438,8 +438,10 @@ static int make(gs_plan *p, gs_planner *pl, double seconds, gs_error *err)
 		rc = seconds > 0 ? gs_opt_improve(pl, pl->shops, &c, &after, seconds, &opt) : 0;
 	if (rc == 0 && seconds > 0 && !opt.proven)
 		rc = priced(pl, &c, &after, seconds, &relax, &repaired);
-	/* What the program proved optimal needs no repair. */
-	if (rc == 0 && seconds > 0 && !opt.proven && !repaired)
+	/* What the program proved optimal needs no repair; a plan it did not
+	 * replace may (under robust placement, where its plan split a
+	 * workload's requests). */
+	if (rc == 0 && seconds > 0 && !(opt.proven && opt.bound >= after.cost) && !repaired)
 		rc = gs_refill(pl, pl->shops, &c, &after);
 	/* The shared plan is nearly always the one chosen. */
 	if (rc == 0)

@@ -146,6 +146,33 @@ static void test_spread_kept(void **state)
 	assert_int_equal(after, 4 * A100);
 }
 
+/* The bench's MIG fleet of 20 replicas (seed 9) on H100s, robust: the
+ * optimiser's program proves 4 GPUs, but its plan splits a workload's
+ * requests, which one template cannot ask, so the heuristic's 5 GPUs
+ * stood, unrepaired, since the program had proved its optimum. The
+ * repair now runs wherever the plan is not the proven optimum, and cuts
+ * two GPUs as 1g.20gb x 4 and two as 1g.10gb x 4 + 1g.20gb x 2, each
+ * workload in one profile: p5.4xlarge (one H100) $6.88/h each. */
+#define H100S "version: 1\ncloud: aws\ngpus: [H100-SXM5-80GB]\nworkloads:\n" \
+	"  - {name: a, replicas: 8, gpuMemory: 9GiB, compute: 6%, isolation: fault}\n" \
+	"  - {name: b, replicas: 7, gpuMemory: 18.50GiB, compute: 7%, isolation: fault}\n" \
+	"  - {name: c, replicas: 3, gpuMemory: 10GiB, compute: 19%, isolation: fault}\n" \
+	"  - {name: d, replicas: 2, gpuMemory: 13.75GiB, compute: 9%, isolation: fault}\n"
+
+static void test_robust_after_program(void **state)
+{
+	gs_scenario *s = tu_scenario(cat, "t.yaml", H100S);
+	gs_plan *p = tu_plan(s);
+	const gs_plan_summary *sum = gs_plan_summary_get(p);
+	(void)state;
+	assert_int_equal(sum->placement, GS_PLACEMENT_ROBUST);
+	assert_int_equal(sum->after_per_hour, 4 * 6880000);
+	assert_int_equal(sum->gpus_after, 4);
+	assert_string_equal(sum->lower_bound_by, "optimum");
+	gs_plan_free(p);
+	gs_scenario_free(s);
+}
+
 /* fleet.py's MIG fleet of 500 replicas (seed 2): fault-isolated
  * replicas of 5 tenants on A100-SXM4-40GBs. optimum.py, with every
  * profile (--mig-set all), proves $448.15297/h on 122 GPUs, its linear
@@ -187,6 +214,7 @@ int main(void)
 		cmocka_unit_test(test_fewer_gpus),
 		cmocka_unit_test(test_robust),
 		cmocka_unit_test(test_spread_kept),
+		cmocka_unit_test(test_robust_after_program),
 		cmocka_unit_test(test_fleet_pinned),
 		cmocka_unit_test(test_fleet_robust),
 	};

@@ -45,13 +45,17 @@ static void expect_plan(const char *fixture, gs_micros cost, int gpus, const cha
  * from the bench's generator), pinned: too many for the program, and too
  * many moves for the search's budget of 1,000 re-packings, so each tenant
  * is searched alone first. Without that the plan cost $154.08/h. The
- * packing's linear relaxation (cg.c) bounds it at $134.40/h ($129.36/h
- * while a replica's part of a shared MIG instance left out its headroom),
- * where the volume bound gave $109.93/h. */
+ * repair then takes it from $148.1424/h on 145 GPUs to $147.0904/h on 143
+ * (test_refill.c's test_fleet_pinned): the optimiser's program has too
+ * many groups to list here and proves nothing, so the repair runs, which
+ * it did not while the program's flag said proven. The packing's linear
+ * relaxation (cg.c) bounds it at $134.40/h ($129.36/h while a replica's
+ * part of a shared MIG instance left out its headroom), where the volume
+ * bound gave $109.93/h. */
 static void test_tenants_searched_alone(void **state)
 {
 	(void)state;
-	expect_plan("fixtures/unit/mixed-300.yaml", 148142400, 145, "relaxation",
+	expect_plan("fixtures/unit/mixed-300.yaml", 147090400, 143, "relaxation",
 	            134399178);
 }
 
