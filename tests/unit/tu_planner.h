@@ -8,6 +8,7 @@
 #define TU_PLANNER_H
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "testutil.h"
@@ -76,6 +77,23 @@ static inline const gs_mig_profile *tu_profile(const gs_gpu *g, const char *name
 			return &g->mig_profiles[i];
 	fail_msg("%s has no MIG profile %s", g->name, name);
 	return NULL;
+}
+
+/* Every replica of pl in exactly one group of b's GPUs. */
+static inline void tu_expect_placed_once(const gs_planner *pl, const gs_built *b)
+{
+	char *seen = calloc((size_t)pl->nreps + 1, 1);
+	assert_non_null(seen);
+	for (int m = 0; m < b->npacks; m++)
+		for (int i = 0; i < b->packs[m].n; i++)
+			for (int j = 0; j < b->packs[m].gpus[i].ng; j++) {
+				const gs_group *gr = &b->packs[m].gpus[i].g[j];
+				for (int k = 0; k < gr->n; k++)
+					assert_int_equal(seen[gr->reps[k]]++, 0);
+			}
+	for (int r = 0; r < pl->nreps; r++)
+		assert_int_equal(seen[r], 1);
+	free(seen);
 }
 
 #endif
