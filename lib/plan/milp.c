@@ -33,9 +33,12 @@ struct gs_milp {
 	entry *e;
 	size_t ne, cape;
 	double *x;     /* the last solution */
+	double gap;    /* absolute gap that ends the search; 0: CBC's own */
 };
 
 gs_milp *gs_milp_new(void) { return calloc(1, sizeof(gs_milp)); }
+
+void gs_milp_set_gap(gs_milp *m, double gap) { m->gap = gap; }
 
 void gs_milp_free(gs_milp *m)
 {
@@ -202,6 +205,8 @@ static int solve(gs_milp *m, int nodes, int cuts, double seconds, gs_milp_result
 	if (!cuts)
 		Cbc_setParameter(cbc, "cuts", "off");
 	Cbc_setMaximumSeconds(cbc, seconds);
+	if (m->gap > 0)
+		Cbc_setAllowableGap(cbc, m->gap);
 	if (Cbc_solve(cbc) < 0 || Cbc_isAbandoned(cbc)) {
 		Cbc_deleteModel(cbc);
 		return -1;

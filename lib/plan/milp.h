@@ -23,6 +23,10 @@ int gs_milp_col(gs_milp *m, double cost, double ub, int integer);
 int gs_milp_row(gs_milp *m, const int *cols, const double *vals, int n, double lo,
                 double hi);
 int gs_milp_cols(const gs_milp *m);
+/* The search ends once its best solution is within `gap` of its bound:
+ * where the objective counts whole units plus less than half a unit of
+ * tie-breaks, a gap of a half proves the count. */
+void gs_milp_set_gap(gs_milp *m, double gap);
 
 typedef enum gs_milp_status {
 	GS_MILP_OPTIMAL,    /* proven optimal */
