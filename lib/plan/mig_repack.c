@@ -467,24 +467,45 @@ static int repack_model(const gs_planner *pl, const gs_pack *pk, int m, gs_pack 
 	return rc;
 }
 
+/* out, with each model that repack_model laid out again (changed bit m),
+ * holds b's other packings too, copied. */
+static int copy_rest(const gs_built *b, uint64_t changed, gs_built *out)
+{
+	for (int m = 0; m < b->npacks; m++)
+		for (int i = 0; !(changed >> m & 1) && i < b->packs[m].n; i++)
+			if (copy_gpu(&out->packs[m], &b->packs[m].gpus[i]) < 0)
+				return -1;
+	return 0;
+}
+
+/* Whether out, bought, takes b's place: it costs less and, under robust
+ * placement, asks one request per workload. 1, 0, or -1. */
+static int better(const gs_planner *pl, gs_shop *shops, const gs_built *b, gs_built *out)
+{
+	int rc = gs_built_buy(pl, shops, out);
+	/* (-2: some GPU's host requests fit no instance: not a plan.) */
+	if (rc < 0)
+		return rc == -2 ? 0 : -1;
+	if (out->cost >= b->cost)
+		return 0;
+	return pl->placement == GS_PLACEMENT_ROBUST ? gs_built_one_request(pl, out) : 1;
+}
+
 int gs_mig_repack(const gs_planner *pl, gs_shop *shops, gs_built *b)
 {
 	gs_built out;
-	int rc = 0, changed = 0;
+	uint64_t changed = 0;
+	int rc = 0;
 	if (gs_built_init(pl, &out) < 0)
 		return -1;
-	for (int m = 0; m < b->npacks && rc >= 0; m++) {
-		const gs_pack *pk = &b->packs[m];
-		rc = pl->models[m]->mig_slots ? repack_model(pl, pk, m, &out.packs[m]) : 0;
-		changed |= rc > 0;
-		for (int i = 0; rc == 0 && i < b->packs[m].n; i++)
-			rc = copy_gpu(&out.packs[m], &b->packs[m].gpus[i]);
-	}
-	/* (-2: some GPU's host requests fit no instance: not a plan.) */
-	if (rc >= 0 && changed && (rc = gs_built_buy(pl, shops, &out)) == -2)
-		rc = 0;
-	else if (rc == 0 && changed && out.cost < b->cost &&
-	    (pl->placement != GS_PLACEMENT_ROBUST || (rc = gs_built_one_request(pl, &out)) == 1)) {
+	/* Only the models laid out again are copied first: most plans keep
+	 * their MIG GPUs as they are, and the rest is copied only if not. */
+	for (int m = 0; m < b->npacks && rc >= 0; m++)
+		if (pl->models[m]->mig_slots &&
+		    (rc = repack_model(pl, &b->packs[m], m, &out.packs[m])) > 0)
+			changed |= UINT64_C(1) << m;
+	if (rc >= 0 && changed && (rc = copy_rest(b, changed, &out)) == 0 &&
+	    (rc = better(pl, shops, b, &out)) == 1) {
 		out.left_out = b->left_out;
 		out.left_out_cost = b->left_out_cost;
 		gs_built_release(b);
