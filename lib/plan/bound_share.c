@@ -5,6 +5,7 @@
  * up to at most 1 on every GPU placed that way, and so do their least.
  */
 #include "plan/bound.h"
+#include "plan/planner.h"
 #include "plan/robust.h"
 #include "scenario/scenario.h"
 
@@ -85,7 +86,7 @@ static share shared(const gs_planner *pl, const gs_replica *r, const gs_gpu *g, 
 		int64_t k = gs_robust_slots(pl, r->w, comp, offer, pl->target);
 		s = meet(s, (share){ mem / (double)offer, b, k ? 1.0 / (double)k : 0 });
 	}
-	if (g->mps_max_clients && !pl->no_mps_dra) {
+	if (g->mps_max_clients && !pl->no_mps_dra && !pl->no_mps) {
 		int k = pl->via_dra ? 0 : mps_most(g, r->w->memory_bytes, comp);
 		int64_t kc = gs_robust_slots(pl, r->w, comp, INT64_MAX, pl->target);
 		if (pl->via_dra)
@@ -129,4 +130,22 @@ static share least(const gs_planner *pl, const gs_replica *r, int m, int tight)
 gs_vshare gs_vshare_least(const gs_planner *pl, const gs_replica *r, int m, int tight)
 {
 	return least(pl, r, m, tight);
+}
+
+int gs_bound_splits(const gs_planner *pl, const gs_choice *c)
+{
+	uint64_t used = 0;
+	int mig = 0, mps = 0;
+	if (pl->via_dra || pl->no_mig || pl->no_mps || pl->frac_ts != GS_BACKEND_NONE ||
+	    pl->frac_mps != GS_BACKEND_NONE)
+		return 0;
+	for (size_t w = 0; w < pl->s->n; w++)
+		for (int k = 0; k < c->ncand[w]; k++)
+			used |= (uint64_t)1 << c->cands[w][k];
+	for (int m = 0; m < pl->nmodels; m++)
+		if (used >> m & 1) {
+			mig |= pl->models[m]->mig_slots > 0;
+			mps |= pl->models[m]->mps_max_clients > 0;
+		}
+	return mig && mps;
 }

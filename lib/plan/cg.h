@@ -62,8 +62,10 @@ int gs_cg_affords(const gs_planner *pl);
  * any GPU they share (gs_robust_slots) kept: the dual of the restricted
  * master made feasible for every column by scaling each tenant's part, so
  * the bound is valid at every round whether or not the generation
- * converged. effort multiplies the rounds and search budgets. -1 when not
- * computed (a replica with no candidate, or out of memory). */
+ * converged; where no plan may hold MIG and MPS together (bound.h,
+ * gs_bound_splits), the lesser of the relaxations without each. effort
+ * multiplies the rounds and search budgets. -1 when not computed (a
+ * replica with no candidate, or out of memory). */
 gs_micros gs_cg_bound(const gs_planner *pl, const gs_choice *c, int effort);
 
 /* ---- the columns, for a plan (opt.h, gs_opt_priced) ---------------------- */
@@ -98,7 +100,7 @@ void gs_cg_cols_release(gs_cg_cols *k);
 #define GS_CG_NEAR 0.001
 
 /* gs_cg_bound, which also puts in *keep (zeroed first) the whole-GPU
- * columns within GS_CG_NEAR of cost. */
+ * columns within GS_CG_NEAR of cost (of both relaxations, where split). */
 gs_micros gs_cg_bound_cols(const gs_planner *pl, const gs_choice *c, int effort,
                            gs_cg_cols *keep);
 

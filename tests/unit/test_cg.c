@@ -11,6 +11,7 @@
 
 #include "testutil.h"
 #include "tu_planner.h"
+#include "plan/bound.h"
 #include "plan/cg.h"
 #include "plan/lp.h"
 #include "plan/opt.h"
@@ -267,6 +268,45 @@ static void test_bound_of_shared_instances(void **state)
 	expect_bound(SPREAD("0%"), 3282603);
 }
 
+/* Seven fault-isolated replicas (a 1g.5gb each: one A100-SXM4-40GB cut
+ * in seven) and eight that may not be time-sliced (latency-critical at
+ * 55 % of an A10G, 21 % of an A100: four to a GPU under MPS's split, or a
+ * 2g.10gb each), on a2-highgpu-1g ($3.673385/h). With MIG for the first
+ * and MPS for the second both bounds came to 3 GPUs ($11.020154/h from
+ * the relaxation, $10.602825/h by volume); but a device-plugin plan holds
+ * MIG or MPS, not both. Without MIG the first take 7 GPUs, 9 in all;
+ * without MPS the instances' 23 compute slices take 23/7 of a GPU's
+ * seven: $12.069693/h, the bound of both. The plan costs 4 GPUs. */
+#define MIG_OR_MPS ON_A2 \
+	"  - {name: f, replicas: 7, gpuMemory: 4GiB, compute: 10%, isolation: fault}\n" \
+	"  - {name: m, replicas: 8, gpuMemory: 4GiB, compute: 55%, latency: critical, " \
+	"measuredOn: A10G}\n"
+
+static void test_bound_of_mig_or_mps(void **state)
+{
+	gs_scenario *s = tu_scenario(cat, "t.yaml", MIG_OR_MPS);
+	tu_planned t;
+	(void)state;
+	tu_planned_open(&t, s);
+	assert_true(gs_bound_splits(&t.pl, &t.c));
+	assert_int_equal(gs_cg_bound(&t.pl, &t.c, 1), 12069693);
+	assert_int_equal(gs_volume_bound(&t.pl, &t.c), 12069693);
+	/* Each rule alone: no split, the bound of that rule's plans. */
+	t.pl.no_mig = 1;
+	assert_false(gs_bound_splits(&t.pl, &t.c));
+	assert_int_equal(gs_cg_bound(&t.pl, &t.c, 1), 33060464);
+	t.pl.no_mig = 0;
+	t.pl.no_mps = 1;
+	assert_int_equal(gs_cg_bound(&t.pl, &t.c, 1), 12069693);
+	t.pl.no_mps = 0;
+	/* Under DRA one cluster runs both. */
+	t.pl.via_dra = 1;
+	assert_false(gs_bound_splits(&t.pl, &t.c));
+	t.pl.via_dra = 0;
+	tu_planned_close(&t);
+	gs_scenario_free(s);
+}
+
 /* The bench's fleets whose optimum the optimiser's program proves
  * (quality.py's, where optimum.py's CBC agrees): the relaxation stays
  * below it, by its integrality gap. */
@@ -296,8 +336,10 @@ static void test_bound_below_proven_optima(void **state)
 /* fleet.py's mixed 500 replicas (seed 2), pinned: more than the
  * optimiser solves whole (GS_OPT_MAX_REPLICAS), so the relaxation's
  * columns near cost, with the heuristic's own groups, make the program.
- * Its plan costs $234.9198/h where the heuristic's cost $240.4758/h, and
- * the bound is the relaxation's, computed once for both. */
+ * Its plan costs $231.5566/h, less than the heuristic's, and
+ * the bound is the relaxation's, computed once for both: the lesser of
+ * those without MIG and without MPS, whose columns the program takes
+ * together ($234.9198/h and $218.656934/h from one relaxation with both). */
 #define PRICED "fixtures/unit/priced-mixed-500-2.yaml"
 
 static void test_plan_from_columns(void **state)
@@ -307,8 +349,8 @@ static void test_plan_from_columns(void **state)
 	const gs_plan_summary *sum = gs_plan_summary_get(p);
 	(void)state;
 	assert_string_equal(sum->lower_bound_by, "relaxation");
-	assert_int_equal(sum->after_per_hour, 234919800);
-	assert_int_equal(sum->lower_bound_per_hour, 218656934);
+	assert_int_equal(sum->after_per_hour, 231556600);
+	assert_int_equal(sum->lower_bound_per_hour, 219343434);
 	gs_plan_free(p);
 	gs_scenario_free(s);
 }
@@ -327,9 +369,10 @@ static void test_columns_kept(void **state)
 	tu_planned t;
 	(void)state;
 	tu_planned_open(&t, s);
-	assert_int_equal(gs_cg_bound_cols(&t.pl, &t.c, 1, &k), 218656934);
-	/* Of 368 whole-GPU columns generated. */
-	assert_int_equal(k.n, 91);
+	assert_int_equal(gs_cg_bound_cols(&t.pl, &t.c, 1, &k), 219343434);
+	/* Near cost in the relaxation without MIG or in the one without MPS,
+	 * together (91 of 368 in one relaxation with both). */
+	assert_int_equal(k.n, 230);
 	for (int i = 0; i < k.n; i++) {
 		const gs_cg_col *c = &k.v[i];
 		int in = 0;
@@ -402,6 +445,7 @@ int main(void)
 		cmocka_unit_test(test_bound_per_tenant),
 		cmocka_unit_test(test_bound_of_mig_geometries),
 		cmocka_unit_test(test_bound_of_shared_instances),
+		cmocka_unit_test(test_bound_of_mig_or_mps),
 		cmocka_unit_test(test_bound_below_proven_optima),
 		cmocka_unit_test(test_plan_from_columns),
 		cmocka_unit_test(test_columns_kept),
