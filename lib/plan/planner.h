@@ -164,10 +164,11 @@ void gs_third_drop(gs_third *t, const gs_planner *pl);
  * already (gs_refill), as it may be when t ran on the other thread. */
 int gs_build_cheapest(gs_planner *pl, gs_shop *shops, gs_choice *c, gs_built *after,
                       gs_third *t, int *repaired);
-/* c's models in model[0..n), with the workloads whose replicas hold a
- * GPU alone moved where an instance of the MIG model that saves most in
- * all costs less than that GPU (plan_gather.c): 1, or 0 when no workload
- * moves (model is then c's). */
+/* c's models in model[0..workloads), with the workloads whose replicas
+ * each hold a whole GPU in b moved to the MIG model that saves most in
+ * all, each where an instance that holds a replica costs less than that
+ * GPU (plan_gather.c): 1, 0 when no workload moves (model is then c's),
+ * or -1 when out of memory. */
 int gs_gather_mig(const gs_planner *pl, const gs_choice *c, const gs_built *b, int *model);
 /* Under pinned placement, empties whole GPUs into the room others of their
  * tenant have, on any of a workload's candidate models in c, and keeps b
