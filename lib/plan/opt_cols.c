@@ -48,14 +48,6 @@ void gs_opt_release(gs_opt *o)
 	memset(o, 0, sizeof *o);
 }
 
-static int may_use(const gs_opt *o, int w, int m)
-{
-	for (int k = 0; k < o->c->ncand[w]; k++)
-		if (o->c->cands[w][k] == m)
-			return 1;
-	return 0;
-}
-
 /* A new column of kind on model m whose items follow: its index. */
 static int col_open(gs_opt *o, int kind, int m, int tenant)
 {
@@ -203,7 +195,7 @@ static int by_size(const void *a, const void *b)
 static int shareable(const gs_opt *o, int w, int m, int tenant)
 {
 	const gs_replica *r;
-	if (o->wn[w] == 0 || !may_use(o, w, m))
+	if (o->wn[w] == 0 || !gs_choice_allows(o->c, w, m))
 		return 0;
 	r = &o->pl->reps[o->wreps[w][0]];
 	return r->tenant == tenant && !r->w->isolation_fault && r->w->gpus_per_replica <= 1;
@@ -235,7 +227,7 @@ static int singles(gs_opt *o, int m)
 	 * that plan. */
 	for (int w = 0; w < o->nw; w++) {
 		int c, t;
-		if (o->wn[w] == 0 || !may_use(o, w, m))
+		if (o->wn[w] == 0 || !gs_choice_allows(o->c, w, m))
 			continue;
 		t = o->pl->reps[o->wreps[w][0]].tenant;
 		if ((c = col_open(o, GS_OPT_WHOLE, m, t)) < 0 ||
@@ -334,7 +326,8 @@ static int mig_columns(gs_opt *o, int m)
 	geo_ud u = { o, m, 0 };
 	int nslots = o->nslots;
 	for (int w = 0; w < o->nw; w++) {
-		if (o->wn[w] == 0 || !may_use(o, w, m) || o->pl->reps[o->wreps[w][0]].no_mig ||
+		if (o->wn[w] == 0 || !gs_choice_allows(o->c, w, m) ||
+		    o->pl->reps[o->wreps[w][0]].no_mig ||
 		    o->pl->reps[o->wreps[w][0]].w->gpus_per_replica > 1)
 			continue;
 		if (slots_of(o, w, m) < 0)

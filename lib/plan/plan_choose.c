@@ -512,7 +512,7 @@ static int try_move(const gs_planner *pl, gs_shop *shops, gs_choice *c, size_t w
 	return 0;
 }
 
-static int can_use(const gs_choice *c, size_t w, int m)
+int gs_choice_allows(const gs_choice *c, int w, int m)
 {
 	for (int k = 0; k < c->ncand[w]; k++)
 		if (c->cands[w][k] == m)
@@ -537,7 +537,8 @@ static int try_merge(const gs_planner *pl, gs_shop *shops, gs_choice *c, int fro
 		return -1;
 	memcpy(saved, c->model, pl->s->n * sizeof *saved);
 	for (size_t w = 0; w < pl->s->n; w++)
-		if (c->model[w] == from && can_use(c, w, to) && searched(pl, tenant_of, w)) {
+		if (c->model[w] == from && gs_choice_allows(c, (int)w, to) &&
+		    searched(pl, tenant_of, w)) {
 			c->model[w] = to;
 			moved = 1;
 		}

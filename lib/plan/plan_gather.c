@@ -72,18 +72,10 @@ static gs_micros saving(const gs_planner *pl, const gs_choice *c, const int *alo
 	return now >= 0 && was >= 0 && now < was ? was - now : 0;
 }
 
-static int may_use(const gs_choice *c, int wi, int m)
-{
-	for (int k = 0; k < c->ncand[wi]; k++)
-		if (c->cands[wi][k] == m)
-			return 1;
-	return 0;
-}
-
 /* What moving workload wi to MIG model m saves in all, or 0. */
 static gs_micros saved(const gs_planner *pl, const gs_choice *c, const int *alone, int wi, int m)
 {
-	if (!may_use(c, wi, m))
+	if (!gs_choice_allows(c, wi, m))
 		return 0;
 	return saving(pl, c, alone, wi, m) * pl->s->w[wi]->pub.replicas;
 }

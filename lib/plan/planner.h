@@ -72,6 +72,8 @@ typedef struct gs_choice {
  * GPU. -2 when a workload fits no model. */
 int gs_choice_init(const gs_planner *pl, gs_choice *c);
 void gs_choice_release(const gs_planner *pl, gs_choice *c);
+/* Whether model m is one of workload w's candidates in c. */
+int gs_choice_allows(const gs_choice *c, int w, int m);
 /* A copy of from's models and totals in to, borrowing its candidates:
  * from must outlive to. -1 when out of memory. */
 int gs_choice_fork(const gs_planner *pl, const gs_choice *from, gs_choice *to);
