@@ -232,11 +232,11 @@ typedef struct gathered {
 	int one, built;
 } gathered;
 
+/* g: zeroed by the caller, so that it may be released whatever failed. */
 static int gather_build(gs_planner *pl, gs_shop *shops, const gs_choice *c,
                         const gs_built *after, gathered *g)
 {
 	int rc;
-	memset(g, 0, sizeof *g);
 	if (!gs_choose_thorough(pl))
 		return 0;
 	if (gs_choice_fork(pl, c, &g->alt) < 0)
@@ -281,6 +281,7 @@ int gs_build_cheapest(gs_planner *pl, gs_shop *shops, gs_choice *c, gs_built *af
 	gs_micros than;
 	int rc;
 	*repaired = 0;
+	memset(&g, 0, sizeof g);
 	if (gs_choice_fork(pl, c, &alt) < 0) {
 		gs_third_drop(t, pl);
 		return -1;
