@@ -31,6 +31,15 @@ typedef struct gs_spot_saved {
 	int64_t mem, comp, headroom;
 } gs_spot_saved;
 
+/* The most room among spots (refill_room.c): node i's largest free
+ * memory (MiB, rounded up) and largest free compute (ppm), apart, over
+ * the spots below it; spot s is leaf size + s, node i's children 2i and
+ * 2i + 1. Four bytes each: at a million replicas the tree is 16 MiB. */
+typedef struct gs_room_tree {
+	int32_t *mem, *comp;
+	size_t size;
+} gs_room_tree;
+
 typedef struct gs_filler {
 	const gs_planner *pl;
 	const gs_choice *c; /* whose candidates say where a workload may go */
@@ -45,6 +54,7 @@ typedef struct gs_filler {
 	int by_model;
 	long checks;    /* rule checks left */
 	long scans;     /* GPUs looked at left */
+	gs_room_tree tree;  /* over v, once the lists are made */
 	gs_spot_saved *log; /* the joins made, to undo */
 	int nlog;
 	size_t caplog;
@@ -59,6 +69,8 @@ static inline gs_pgpu *gs_spot_gpu(const gs_filler *f, int s)
 /* The spots of f->b (f->pl, f->c, f->b and f->by_model set) in their
  * lists (refill_spots.c); -1 when out of memory. */
 int gs_spots_init(gs_filler *f);
+/* Whether spot s is gone; kept in the tree. */
+void gs_spot_set_gone(gs_filler *f, int s, int gone);
 /* Undoes the joins log[from..nlog), last first. */
 void gs_spot_put_back(gs_filler *f, int from);
 /* Replica r joins spot s, logged; -1 when out of memory. */
@@ -68,6 +80,16 @@ int gs_spot_join(gs_filler *f, int s, int r);
  * first (by model first, with by_model); -1: none (or the checks ran
  * out). */
 int gs_spot_host(gs_filler *f, int r, uint64_t only);
+/* The tree over f->v as the spots stand, and its release (both
+ * refill_room.c); gs_room_init returns -1 when out of memory. */
+int gs_room_init(gs_filler *f);
+void gs_room_free(gs_filler *f);
+/* Spot s's room or whether it is gone changed: the tree learns it. */
+void gs_room_set(gs_filler *f, int s);
+/* The first spot from s on, before end, that the tree does not show to
+ * lack `bytes` or `comp` ppm: every spot before the one returned lacks
+ * one or is gone; end when none. */
+int gs_room_next(const gs_filler *f, int s, int end, int64_t bytes, int64_t comp);
 /* Robust placement: moves whole workloads whose every replica sits alone
  * with its own onto other models' GPUs of their tenant (refill_whole.c);
  * how many GPUs it emptied, or -1 when out of memory. */

@@ -38,6 +38,7 @@ static void room(gs_filler *f, int s)
 		cap = gs_memory_offer(pg->model, NULL, GS_STRATEGY_TIME_SLICING, gr->headroom);
 	f->v[s].free_mem = cap - gr->mem;
 	f->v[s].free_comp = f->pl->target - gr->comp;
+	gs_room_set(f, s);
 }
 
 static int64_t fill_of(const gs_planner *pl, const gs_pgpu *pg)
@@ -103,7 +104,13 @@ int gs_spots_init(gs_filler *f)
 	f->v = sorted;
 	free(k);
 	free(tmp);
-	return 0;
+	return gs_room_init(f);
+}
+
+void gs_spot_set_gone(gs_filler *f, int s, int gone)
+{
+	f->v[s].gone = gone;
+	gs_room_set(f, s);
 }
 
 void gs_spot_put_back(gs_filler *f, int from)
@@ -134,23 +141,37 @@ int gs_spot_join(gs_filler *f, int s, int r)
 	return 0;
 }
 
-/* The first spot of list l from which r may join, fullest first; -1. */
-static int host_in(gs_filler *f, size_t l, int r, uint64_t may, const int64_t *comp)
+/* The first spot of list l from which r may join, fullest first; -1.
+ * Each spot passed over is a look, as if the tree were not there: the
+ * budget ends where it did without it, and so does the plan. */
+static int host_in(gs_filler *f, size_t l, int r, uint64_t may, const int64_t *comp,
+                   int64_t least)
 {
 	const gs_planner *pl = f->pl;
 	int64_t mem = pl->reps[r].w->memory_bytes;
-	for (int s = f->at[l]; s < f->at[l + 1] && f->checks > 0 && f->scans > 0; s++) {
-		const gs_spot *sp = &f->v[s];
+	int s = f->at[l], end = f->at[l + 1];
+	while (s < end && f->checks > 0 && f->scans > 0) {
+		int next = gs_room_next(f, s, end, mem, least);
+		const gs_spot *sp;
 		gs_pgpu *pg;
+		if (next - s >= f->scans) {
+			f->scans = 0;
+			break;
+		}
+		f->scans -= next - s;
+		if (next == end)
+			break;
 		f->scans--;
+		s = next + 1;
+		sp = &f->v[next];
 		/* The sums first: most GPUs have not the room. */
 		if (sp->gone || !(may >> sp->m & 1) || mem > sp->free_mem ||
 		    comp[sp->m] > sp->free_comp)
 			continue;
-		pg = gs_spot_gpu(f, s);
+		pg = gs_spot_gpu(f, next);
 		f->checks--;
 		if (gs_can_join(pl, pg->model, &pg->g[0], r))
-			return s;
+			return next;
 	}
 	return -1;
 }
@@ -159,19 +180,22 @@ int gs_spot_host(gs_filler *f, int r, uint64_t only)
 {
 	const gs_planner *pl = f->pl;
 	size_t t = (size_t)pl->reps[r].tenant;
-	int64_t comp[GS_MAX_MODELS];
+	int64_t comp[GS_MAX_MODELS], least = INT64_MAX;
 	uint64_t may = 0;
 	int wi = pl->reps[r].wi, s = -1;
 	for (int k = 0; k < f->c->ncand[wi]; k++)
 		may |= UINT64_C(1) << f->c->cands[wi][k];
 	may &= only;
-	for (int m = 0; m < pl->nmodels; m++)
+	for (int m = 0; m < pl->nmodels; m++) {
 		comp[m] = gs_rep_comp(pl, r, pl->models[m]);
+		if (may >> m & 1 && comp[m] < least)
+			least = comp[m];
+	}
 	if (!f->by_model)
-		return host_in(f, t, r, may, comp);
+		return host_in(f, t, r, may, comp, least);
 	for (int m = 0; s < 0 && m < pl->nmodels; m++)
 		if (may >> m & 1)
-			s = host_in(f, t * (size_t)pl->nmodels + (size_t)m, r, may, comp);
+			s = host_in(f, t * (size_t)pl->nmodels + (size_t)m, r, may, comp, comp[m]);
 	return s;
 }
 

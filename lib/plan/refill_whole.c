@@ -69,7 +69,7 @@ static int move_to(gs_filler *f, const int *sp, int n, int m)
 {
 	int mark = f->nlog;
 	for (int j = 0; j < n; j++)
-		f->v[sp[j]].gone = 1;
+		gs_spot_set_gone(f, sp[j], 1);
 	for (int j = 0; j < n; j++) {
 		const gs_group *gr = &gs_spot_gpu(f, sp[j])->g[0];
 		for (int k = 0; k < gr->n; k++) {
@@ -79,7 +79,7 @@ static int move_to(gs_filler *f, const int *sp, int n, int m)
 			if (s < 0) {
 				gs_spot_put_back(f, mark);
 				for (int q = 0; q < n; q++)
-					f->v[sp[q]].gone = 0;
+					gs_spot_set_gone(f, sp[q], 0);
 				return 0;
 			}
 		}
