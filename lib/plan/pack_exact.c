@@ -7,6 +7,14 @@
  * GPU more); this finds the optimum within a step budget, or keeps FFD's
  * answer. It asks pack_share.c's rules whether a replica may join a group,
  * and is called by pack.c after the first fit.
+ *
+ * Replicas of one workload are twins, tried in one order only, and a
+ * branch whose open groups leave too little room for the rest is cut. On
+ * fleet.py's mixed 1,000 replicas (seed 1) that took the searches from
+ * 4.1 million steps, 63 of them stopped by the budget, to 0.47 million,
+ * none stopped; in a 40-edit REPL session on 10,000, from 5.9 million
+ * (105 stopped) to 1.9 million (27), finding 192 better packings where
+ * 172 were found.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -29,6 +37,13 @@ typedef struct bb {
 	int *assign, *best;
 	int best_nb, lb;
 	long steps;
+	/* Of the items from i on: their memory, the compute of those within
+	 * the target, and how many are over it (each alone on a GPU). */
+	int64_t rest_mem[EXACT_MAX_REPLICAS + 1], rest_comp[EXACT_MAX_REPLICAS + 1];
+	int rest_alone[EXACT_MAX_REPLICAS + 1];
+	/* The item before i that is its twin (same workload and the same
+	 * figures the rules read), -1: none. */
+	int twin[EXACT_MAX_REPLICAS];
 } bb;
 
 static void bb_put(bb *b, int j, int r, int add)
@@ -55,10 +70,10 @@ static void bb_put(bb *b, int j, int r, int add)
 }
 
 /* Two groups in the same state lead to the same subtrees: only the first
- * of them is worth trying. */
-static int same_as_earlier(const bb *b, int j)
+ * of them from `from` on is worth trying. */
+static int same_as_earlier(const bb *b, int from, int j)
 {
-	for (int k = 0; k < j; k++)
+	for (int k = from; k < j; k++)
 		if (b->bins[k].n == b->bins[j].n && b->bins[k].mem == b->bins[j].mem &&
 		    b->bins[k].comp == b->bins[j].comp &&
 		    b->bins[k].headroom == b->bins[j].headroom &&
@@ -67,10 +82,33 @@ static int same_as_earlier(const bb *b, int j)
 	return 0;
 }
 
+/* The groups that the items from i on need besides the open ones, at
+ * least: what memory and compute the open ones have no room for, and a
+ * group of its own for each replica over the target (lower_bound's
+ * rules, on what is left). */
+static int more_needed(const bb *b, int i)
+{
+	int64_t cap = gs_gpu_bytes(b->g), target = b->pl->target, mem, comp;
+	int by_mem, by_comp;
+	mem = b->rest_mem[i];
+	comp = b->rest_comp[i];
+	for (int j = 0; j < b->nb; j++) {
+		mem -= b->bins[j].mem < cap ? cap - b->bins[j].mem : 0;
+		comp -= b->bins[j].comp < target ? target - b->bins[j].comp : 0;
+	}
+	by_mem = mem > 0 ? (int)gs_div_ceil(mem, cap) : 0;
+	by_comp = b->rest_alone[i] + (comp > 0 ? (int)gs_div_ceil(comp, target) : 0);
+	return by_mem > by_comp ? by_mem : by_comp;
+}
+
+/* A branch that cannot use fewer groups than the best found is cut:
+ * without that, searches that ran out of steps were nine tenths of the
+ * steps of a REPL session on fleet.py's mixed 10,000 replicas. */
 static void bb_search(bb *b, int i)
 {
 	int r;
-	if (++b->steps > EXACT_MAX_STEPS || b->best_nb <= b->lb)
+	if (++b->steps > EXACT_MAX_STEPS || b->best_nb <= b->lb ||
+	    b->nb + more_needed(b, i) >= b->best_nb)
 		return;
 	if (i == b->n) {
 		if (b->nb < b->best_nb) {
@@ -80,8 +118,12 @@ static void bb_search(bb *b, int i)
 		return;
 	}
 	r = b->items[i];
-	for (int j = 0; j < b->nb; j++) {
-		if (same_as_earlier(b, j) || !gs_can_join(b->pl, b->g, &b->bins[j], r))
+	/* Twins are interchangeable: a packing with them in groups of
+	 * falling order is the same packing with them swapped, so a twin
+	 * goes where its earlier twin went or later. */
+	for (int j = b->twin[i] >= 0 ? b->assign[b->twin[i]] : 0; j < b->nb; j++) {
+		if (same_as_earlier(b, b->twin[i] >= 0 ? b->assign[b->twin[i]] : 0, j) ||
+		    !gs_can_join(b->pl, b->g, &b->bins[j], r))
 			continue;
 		bb_put(b, j, r, 1);
 		b->assign[i] = j;
@@ -145,6 +187,20 @@ static int tenant_items(const gs_planner *pl, const gs_gpu *g, const gs_group *g
 			items[j - 1] = x;
 		}
 	return ffd;
+}
+
+/* The last item before i that is a replica of the same workload with
+ * the same figures, or -1. */
+static int twin_of(const gs_planner *pl, const int *items, int i)
+{
+	const gs_replica *r = &pl->reps[items[i]];
+	for (int k = i - 1; k >= 0; k--) {
+		const gs_replica *x = &pl->reps[items[k]];
+		if (x->wi == r->wi && x->no_ts == r->no_ts && x->headroom == r->headroom &&
+		    x->no_mig == r->no_mig)
+			return k;
+	}
+	return -1;
 }
 
 /* Drops tenant t's groups, then appends the ones the search found: group
@@ -266,6 +322,14 @@ static int exact_tenant(const gs_planner *pl, const gs_gpu *g, gs_group *gs, int
 	b.best = best;
 	b.best_nb = ffd;
 	b.lb = lower_bound(pl, g, items, n);
+	for (int i = 0; i < n; i++)
+		b.twin[i] = twin_of(pl, items, i);
+	for (int i = n - 1; i >= 0; i--) {
+		int64_t c = gs_rep_comp(pl, items[i], g);
+		b.rest_mem[i] = b.rest_mem[i + 1] + pl->reps[items[i]].w->memory_bytes;
+		b.rest_comp[i] = b.rest_comp[i + 1] + (c > pl->target ? 0 : c);
+		b.rest_alone[i] = b.rest_alone[i + 1] + (c > pl->target);
+	}
 	if (ffd <= b.lb)
 		return 0;
 	search(pl, &b);
