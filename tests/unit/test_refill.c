@@ -149,19 +149,6 @@ static void test_robust_all_or_none(void **state)
 /* Every replica once, and every whole GPU's group one the packer's rule
  * builds again replica by replica (the rules only tighten as a group
  * grows, so a group that holds was joinable in any order). */
-/* Group gr of a whole GPU of model g, joined again replica by replica. */
-static void expect_joinable(const gs_planner *pl, const gs_gpu *g, const gs_group *gr)
-{
-	gs_group again = { 0 };
-	again.tenant = gr->tenant;
-	for (int k = 0; k < gr->n; k++) {
-		if (k > 0)
-			assert_true(gs_can_join(pl, g, &again, gr->reps[k]));
-		assert_int_equal(gs_group_join(pl, g, &again, gr->reps[k]), 0);
-	}
-	free(again.reps);
-}
-
 static void expect_sound(const gs_planner *pl, const gs_built *b)
 {
 	tu_expect_placed_once(pl, b);
@@ -170,7 +157,7 @@ static void expect_sound(const gs_planner *pl, const gs_built *b)
 			const gs_pgpu *pg = &b->packs[m].gpus[i];
 			for (int j = 0; j < pg->ng; j++)
 				if (pg->strategy != GS_STRATEGY_MIG && pg->g[j].n > 1)
-					expect_joinable(pl, pg->model, &pg->g[j]);
+					tu_expect_joinable(pl, pg->model, &pg->g[j]);
 		}
 }
 

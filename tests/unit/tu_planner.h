@@ -96,4 +96,19 @@ static inline void tu_expect_placed_once(const gs_planner *pl, const gs_built *b
 	free(seen);
 }
 
+/* Group gr of a GPU of model g is one the packer's rule builds again
+ * replica by replica (the rules only tighten as a group grows, so a group
+ * that holds was joinable in any order). */
+static inline void tu_expect_joinable(const gs_planner *pl, const gs_gpu *g, const gs_group *gr)
+{
+	gs_group again = { 0 };
+	again.tenant = gr->tenant;
+	for (int k = 0; k < gr->n; k++) {
+		if (k > 0)
+			assert_true(gs_can_join(pl, g, &again, gr->reps[k]));
+		assert_int_equal(gs_group_join(pl, g, &again, gr->reps[k]), 0);
+	}
+	free(again.reps);
+}
+
 #endif
