@@ -736,10 +736,21 @@ typedef struct gs_plan_opts {
 	 * gs_plan_texts, for a caller that may show only the summary; until
 	 * then why is NULL and n_notes 0. 0: they are written. */
 	unsigned texts_later;
+	/* Nonzero: the plan holds its summary's totals alone, for a caller
+	 * that shows what an edit costs and plans again (with the same cache)
+	 * when asked for more. The costs, GPUs, instances and utilization
+	 * before, after and dedicated, and the savings, are those of the whole
+	 * plan; pinned_per_hour is -1, and so is lower_bound_per_hour but
+	 * with `cloud: all` (the clouds' estimates bound it); idle and
+	 * current savings are 0, sharing_limit and costs_more NULL; the plan has
+	 * no nodes, workloads, warnings or texts. It skips the records, the
+	 * reasons, the bound and the pinned plan: at 10,000 replicas, about a
+	 * third of a REPL edit. 0: the whole plan. */
+	unsigned summary_only;
 } gs_plan_opts;
 #define GS_PLAN_TIME_LIMIT_MS 60000
-#define GS_PLAN_OPTS_VERSION 5
-#define GS_PLAN_OPTS_INIT { GS_PLAN_OPTS_VERSION, 0, 0, NULL, 0 }
+#define GS_PLAN_OPTS_VERSION 6
+#define GS_PLAN_OPTS_INIT { GS_PLAN_OPTS_VERSION, 0, 0, NULL, 0, 0 }
 
 /* How much the plan may cost above the best possible, from its lower
  * bound, in tenths of a percent rounded up; -1 without a bound. */

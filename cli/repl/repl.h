@@ -46,6 +46,7 @@ typedef struct repl {
 	gs_catalog *cat;        /* the session's catalog (owned) */
 	gs_scenario *cur;       /* the scenario being edited (never NULL) */
 	gs_plan *plan;          /* cur's plan; NULL while stale */
+	int plan_partial;       /* plan holds its summary alone */
 	gs_plan_cache *cache;   /* what the session's plans found, for the
 	                         * next (owned) */
 	gs_error stale;         /* why cur cannot be planned */
@@ -94,9 +95,9 @@ void repl_commit(repl *r, gs_scenario *next);
 void repl_replan(repl *r);
 /* Reports why the scenario cannot be planned; returns the exit status. */
 int repl_stale_error(const repl *r);
-/* The current plan with its texts, for a command that shows more than
- * the summary (an edit's re-plan leaves them out); EXIT_OK, or the
- * status after reporting why there is none. */
+/* The whole current plan, with its records and texts, for a command
+ * that shows more than the summary (an edit's re-plan makes the summary
+ * alone); EXIT_OK, or the status after reporting why there is none. */
 int repl_plan_full(repl *r);
 /* undo (back = 1) or redo: restores a snapshot and plans it. */
 int repl_step(repl *r, int back);

@@ -154,9 +154,13 @@ static const gs_plan_workload *planned(const gs_plan *p, size_t i, const char *n
 
 /* ---- show ------------------------------------------------------------------------ */
 
-static int show_workloads(const repl *r)
+static int show_workloads(repl *r)
 {
 	size_t n = gs_scenario_workload_count(r->cur);
+	int rc;
+	/* Stale, the workloads are listed without their plan. */
+	if (r->plan && (rc = repl_plan_full(r)) != EXIT_OK)
+		return rc;
 	if (n == 0) {
 		printf("no workloads (add one with 'add NAME gpuMemory=SIZE compute=SHARE')\n");
 		return EXIT_OK;

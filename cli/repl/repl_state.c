@@ -45,6 +45,7 @@ static void set_current(repl *r, gs_scenario *next)
 {
 	gs_plan_free(r->plan);
 	r->plan = NULL;
+	r->plan_partial = 0;
 	r->cur = next;
 }
 
@@ -103,12 +104,16 @@ static void plan_quietly(repl *r)
 {
 	gs_plan_opts po = GS_PLAN_OPTS_INIT;
 	po.cache = r->cache;
-	/* An edit prints the summary: the texts wait for repl_plan_full. */
-	po.texts_later = 1;
+	/* An edit prints the summary: the rest waits for repl_plan_full,
+	 * which plans again, from the cache. */
+	po.summary_only = 1;
 	gs_plan_free(r->plan);
 	r->plan = NULL;
+	r->plan_partial = 0;
 	if (gs_plan_make(r->cur, &po, &r->plan, &r->stale) < 0)
 		r->plan = NULL;
+	else
+		r->plan_partial = 1;
 }
 
 /* An unplannable scenario is not an error: it is kept so that the next
@@ -135,10 +140,20 @@ int repl_stale_error(const repl *r)
 
 int repl_plan_full(repl *r)
 {
+	gs_plan_opts po = GS_PLAN_OPTS_INIT;
+	gs_plan *whole;
 	gs_error err;
 	if (!r->plan)
 		return repl_stale_error(r);
-	return gs_plan_texts(r->plan, &err) < 0 ? cli_fail(&err) : EXIT_OK;
+	if (!r->plan_partial)
+		return EXIT_OK;
+	po.cache = r->cache;
+	if (gs_plan_make(r->cur, &po, &whole, &err) < 0)
+		return cli_fail(&err);
+	gs_plan_free(r->plan);
+	r->plan = whole;
+	r->plan_partial = 0;
+	return EXIT_OK;
 }
 
 void repl_mark(repl *r, int is_plan)

@@ -99,10 +99,11 @@ static int share_of(gs_micros saved, gs_micros of)
 	return of ? (int)gs_div_round(saved * 1000, of) : 0;
 }
 
-static void summarize(gs_plan *p, const gs_planner *pl)
+/* The summary's figures that follow from the totals before and after,
+ * and comp, the planned compute after. */
+static void summarize(gs_plan *p, const gs_planner *pl, int64_t comp)
 {
 	gs_plan_summary *sum = &p->sum;
-	int64_t comp = sum_after(p);
 	sum->pricing = pl->s->pricing;
 	sum->hours_per_month = GS_HOURS_PER_MONTH;
 	sum->replicas = pl->nreps;
@@ -233,7 +234,7 @@ static int fill_records(gs_plan *p, gs_planner *pl, gs_choice *c, const gs_built
 	if (gs_plan_records(p, pl, shared ? &after->ns : &base->ns) < 0)
 		return -1;
 	sum_before(p, pl->s, base);
-	summarize(p, pl);
+	summarize(p, pl, sum_after(p));
 	if (gs_plan_decide(p, pl, c, shared ? after : base, shared, after->cost,
 	                   base->cost, ded) < 0 ||
 	    gs_plan_advice(p, ded) < 0 || gs_plan_host(p, shared ? &after->ns : &base->ns) < 0)
@@ -256,6 +257,26 @@ static int fill_records(gs_plan *p, gs_planner *pl, gs_choice *c, const gs_built
 	                               "GPU") < 0)
 		return -1;
 	return 0;
+}
+
+/* The summary of the cheaper plan without its records
+ * (gs_plan_opts.summary_only): the totals fill_records sums from them,
+ * taken from the bought nodes they would be made of. */
+static void summary_alone(gs_plan *p, const gs_planner *pl, const gs_built *after,
+                          const gs_built *before)
+{
+	const gs_built *base = baseline(after, before);
+	const gs_nodeset *ns = after->cost <= base->cost ? &after->ns : &base->ns;
+	gs_plan_summary *sum = &p->sum;
+	sum_before(p, pl->s, base);
+	for (int i = 0; i < ns->n; i++) {
+		sum->after_per_hour += ns->v[i].price;
+		sum->gpus_after += ns->v[i].inst->gpu_count;
+		sum->instances_after++;
+	}
+	summarize(p, pl, gs_plan_records_compute(pl, ns));
+	sum->pinned_per_hour = -1;
+	gs_plan_bound_set(p, -1);
 }
 
 /* What the plan that stands is, for the second thread's work to end
@@ -391,7 +412,7 @@ int gs_plan_gap_permille(const gs_plan_summary *s)
 	return (int)((over + s->lower_bound_per_hour - 1) / s->lower_bound_per_hour);
 }
 
-static int make(gs_plan *p, gs_planner *pl, double seconds, gs_error *err)
+static int make(gs_plan *p, gs_planner *pl, double seconds, int summary_only, gs_error *err)
 {
 	gs_choice c;
 	gs_built after, before;
@@ -444,7 +465,7 @@ static int make(gs_plan *p, gs_planner *pl, double seconds, gs_error *err)
 	if (rc == 0 && seconds > 0 && !(opt.proven && opt.bound >= after.cost) && !repaired)
 		rc = gs_refill(pl, pl->shops, &c, &after);
 	/* The shared plan is nearly always the one chosen. */
-	if (rc == 0)
+	if (rc == 0 && !summary_only)
 		rc = gs_side_begin(pl, &c, &after, &side);
 	if (rc == 0)
 		rc = gs_build_before(pl, pl->shops, &c, &before);
@@ -454,6 +475,10 @@ static int make(gs_plan *p, gs_planner *pl, double seconds, gs_error *err)
 	if (rc == -2)
 		rc = gs_fail(err, GS_ENOFIT, "no instance in %s holds the host CPU and RAM that "
 		             "the replicas of one GPU request", pl->cloud);
+	if (rc == 0 && summary_only) {
+		summary_alone(p, pl, &after, &before);
+		goto done;
+	}
 	/* The memo serves the model search and the starts; after them only
 	 * the linear relaxation asks much of it. At 10^5 replicas letting it
 	 * go before the records took the peak from 244 to 230 MiB. */
@@ -539,7 +564,7 @@ static int plan_once(const gs_scenario *s, const char *cloud, gs_plan_how how, i
 		pl.solo = how.solo;
 		pl.effort = effort;
 		pl.robust_bound = &bound;
-		rc = make(p, &pl, how.quick ? 0 : how.seconds, err);
+		rc = make(p, &pl, how.quick ? 0 : how.seconds, how.summary_only, err);
 	}
 	gs_planner_release(&pl);
 	if (rc < 0) {

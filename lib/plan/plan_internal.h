@@ -54,6 +54,8 @@ typedef struct gs_plan_how {
 	/* The plan is the one kept and wants its texts: they are written
 	 * while the second thread works (plan_side.c), not after it. */
 	int texts_now;
+	/* The summary's totals alone (gs_plan_opts.summary_only). */
+	int summary_only;
 } gs_plan_how;
 
 /* The cache's memos (plan_cache.c): of groups' results, and of the model
@@ -111,6 +113,10 @@ struct gs_bnode;
  * replica's share of the cost (plan_records.c). */
 int gs_plan_records(gs_plan *p, const struct gs_planner *pl,
                     const struct gs_nodeset *ns);
+/* The compute the records of ns would assign, in ppm of a GPU: what a
+ * plan without records (gs_plan_opts.summary_only) sums for its
+ * utilization. */
+int64_t gs_plan_records_compute(const struct gs_planner *pl, const struct gs_nodeset *ns);
 /* Adds each replica of node b's share of the node's price, by the
  * capacity it holds, to p->rep_cost, and its part of what nobody holds to
  * p->rep_idle; the parts add up to the price exactly (showback.c). */

@@ -195,6 +195,25 @@ static int fill_node(gs_plan *p, const gs_planner *pl, const gs_bnode *b, named 
 	return !out->config ? -1 : 0;
 }
 
+/* As fill_gpu and fill_mig walk them: the packed GPUs of each node, and
+ * the group of a whole GPU or each MIG instance's. */
+int64_t gs_plan_records_compute(const gs_planner *pl, const gs_nodeset *ns)
+{
+	int64_t comp = 0;
+	for (int i = 0; i < ns->n; i++) {
+		const gs_bnode *b = &ns->v[i];
+		for (int k = 0; k < b->inst->gpu_count && k < b->n; k++) {
+			const gs_pgpu *g = b->gpus[k];
+			int ng = b->strategy == GS_STRATEGY_MIG ? g->ng : 1;
+			for (int j = 0; j < ng; j++)
+				for (int r = 0; r < g->g[j].n; r++)
+					comp += gs_workload_compute_on(pl->reps[g->g[j].reps[r]].w,
+					                               g->model);
+		}
+	}
+	return comp;
+}
+
 int gs_plan_records(gs_plan *p, const gs_planner *pl, const gs_nodeset *ns)
 {
 	named last = { NULL, GS_STRATEGY_DEDICATED, 0, NULL };
