@@ -10,6 +10,7 @@
 
 #include "plan/fork.h"
 #include "plan/memo.h"
+#include "plan/mig_fits.h"
 
 int gs_fork_may(const gs_planner *pl)
 {
@@ -31,6 +32,7 @@ int gs_fork_init(gs_fork *f, const gs_planner *pl, int how)
 	/* Groups' evaluations are the parent's alone. */
 	f->pl.gevals = NULL;
 	f->pl.grec = NULL;
+	f->pl.fits = gs_fits_new();
 	if (how & GS_FORK_REPLICAS) {
 		size_t n = (size_t)(pl->nreps ? pl->nreps : 1);
 		if (!(f->reps = malloc(n * sizeof *f->reps)))
@@ -66,6 +68,7 @@ void gs_fork_drop(gs_fork *f)
 	for (int m = 0; m < GS_MAX_MODELS; m++)
 		gs_shop_release(&f->shops[m]);
 	gs_memo_free(f->pl.memo);
+	gs_fits_free(f->pl.fits);
 	free(f->reps);
 	memset(f, 0, sizeof *f);
 }

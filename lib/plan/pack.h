@@ -238,6 +238,8 @@ typedef struct gs_planner {
 	int solo;                  /* forks no further (fork.h): a copy at work
 	                            * beside its parent, or told to use one
 	                            * thread (gs_plan_opts) */
+	struct gs_fits *fits;      /* gs_mig_fit's answers (mig_fits.h), this
+	                            * thread's: a fork has its own; NULL: none */
 } gs_planner;
 
 /* ---- packing a model (pack.c) ------------------------------------------- */

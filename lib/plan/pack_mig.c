@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "plan/host.h"
+#include "plan/mig_fits.h"
 #include "plan/pack.h"
 #include "plan/radix.h"
 #include "plan/robust.h"
@@ -177,7 +178,7 @@ static int mig_try(const gs_planner *pl, gs_pgpu *pg, const gs_group *gr, const 
 	for (int i = 0; i < pg->ng; i++)
 		items[i] = pg->g[i].prof;
 	items[pg->ng] = gr->prof;
-	if (gs_mig_fit(pg->model, items, (size_t)pg->ng + 1, starts, NULL) < 0)
+	if (gs_fits_ask(pl->fits, pg->model, items, (size_t)pg->ng + 1, starts) < 0)
 		return 0;
 	if (gs_pgpu_add_group(pg, gr) < 0)
 		return -1;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "plan/memo.h"
+#include "plan/mig_fits.h"
 #include "plan/planner.h"
 #include "plan/search_groups.h"
 #include "plan/strategy.h"
@@ -206,6 +207,7 @@ int gs_planner_init(gs_planner *pl, const gs_scenario *s, const char *cloud,
 	/* Without a memo the planner computes everything again: the same. */
 	pl->memo = gs_memo_new(gs_planner_memo_bytes(pl->nreps));
 	pl->groups = gs_memo_new(GS_GROUPS_MEMO_BYTES);
+	pl->fits = gs_fits_new();
 	return gs_planner_comp_init(pl);
 }
 
@@ -241,5 +243,7 @@ void gs_planner_release(gs_planner *pl)
 	pl->evals = pl->evals2 = NULL;
 	free(pl->ident);
 	pl->ident = NULL;
+	gs_fits_free(pl->fits);
+	pl->fits = NULL;
 	gs_planner_comp_release(pl);
 }
