@@ -22,16 +22,17 @@ static int add_whole(const gs_planner *pl, gs_pack *pk, const gs_gpu *g, const g
 {
 	gs_strategy st = gs_group_share(pl, g, gr);
 	gs_pgpu *pg = gs_pack_add_gpu(pk, g, st);
-	if (!pg || gs_pgpu_add_group(pg, gr) < 0)
+	if (!pg || gs_pack_add_group(pk, pg, gr) < 0)
 		return -1;
 	pg->k = gr->n;
 	return 0;
 }
 
 /* Builds the packing where the groups flagged in to_mig become MIG
- * instances; fault-isolated replicas are always MIG when they fit one. */
+ * instances; fault-isolated replicas are always MIG when they fit one.
+ * With lend, its groups lend their replicas from shared and fault. */
 static int build(const gs_planner *pl, const gs_gpu *g, gs_group *shared, int ns,
-                 const char *to_mig, gs_group *fault, int nf, gs_pack *pk)
+                 const char *to_mig, gs_group *fault, int nf, int lend, gs_pack *pk)
 {
 	gs_group **inst = malloc((size_t)(ns + nf + 1) * sizeof *inst);
 	int ni = 0, rc = 0;
@@ -42,6 +43,7 @@ static int build(const gs_planner *pl, const gs_gpu *g, gs_group *shared, int ns
 	if (pl->work)
 		*pl->work -= ns + nf;
 	memset(pk, 0, sizeof *pk);
+	pk->lends = lend;
 	for (int i = 0; i < nf && rc == 0; i++) {
 		gs_pgpu *pg;
 		if (fault[i].prof) {
@@ -49,7 +51,7 @@ static int build(const gs_planner *pl, const gs_gpu *g, gs_group *shared, int ns
 			continue;
 		}
 		pg = gs_pack_add_gpu(pk, g, GS_STRATEGY_DEDICATED);
-		rc = pg ? gs_pgpu_add_group(pg, &fault[i]) : -1;
+		rc = pg ? gs_pack_add_group(pk, pg, &fault[i]) : -1;
 		if (pg)
 			pg->span = pl->reps[fault[i].reps[0]].w->gpus_per_replica;
 	}
@@ -179,11 +181,16 @@ static int choose_mig(const gs_planner *pl, const gs_gpu *g, gs_group *shared, i
 		score sc;
 		for (int j = 0; j < k; j++)
 			to_mig[order[j].i] = 1;
-		if ((rc = build(pl, g, shared, ns, to_mig, fault, nf, &cand)) < 0)
+		/* Most tries are dropped: the one kept copies what it lent. */
+		if ((rc = build(pl, g, shared, ns, to_mig, fault, nf, 1, &cand)) < 0)
 			break;
 		sc = score_of(pl, &cand);
 		probe_note(pl->probe, sc);
 		if (better(sc, *best_score)) {
+			if ((rc = gs_pack_own(&cand)) < 0) {
+				gs_pack_release(&cand);
+				break;
+			}
 			gs_pack_release(best);
 			*best = cand;
 			*best_score = sc;
@@ -316,7 +323,7 @@ int gs_pack_model(const gs_planner *pl, const gs_gpu *g, const int *reps, int n,
 	if (!sh || !fault || split_fault(pl, g, reps, n, sh, &nsh, fault, &nf) < 0 ||
 	    gs_share_first_fit(pl, g, sh, nsh, &shared, &ns) < 0 ||
 	    (!pl->only_tenant && gs_share_exact(pl, g, shared, &ns) < 0) ||
-	    build(pl, g, shared, ns, NULL, fault, nf, out) < 0)
+	    build(pl, g, shared, ns, NULL, fault, nf, 0, out) < 0)
 		goto done;
 	rc = 0;
 	if (g->mig_slots && !pl->no_mig)

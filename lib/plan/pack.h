@@ -130,6 +130,10 @@ static inline int gs_pgpu_span(const gs_pgpu *pg) { return pg->span > 1 ? pg->sp
 typedef struct gs_pack {
 	gs_pgpu *gpus;
 	int n, cap;
+	/* The groups the packers add lend their replicas (gs_pgpu_lend_group):
+	 * a trial packing, priced and mostly dropped (pack.c), until
+	 * gs_pack_own. */
+	int lends;
 } gs_pack;
 
 struct gs_planner;
@@ -259,7 +263,16 @@ int gs_group_splits(const gs_planner *pl, const gs_gpu *g, const gs_group *gr);
 gs_pgpu *gs_pack_add_gpu(gs_pack *pk, const gs_gpu *g, gs_strategy st);
 /* Appends a copy of gr (and of its replicas) to pg's groups. */
 int gs_pgpu_add_group(gs_pgpu *pg, const gs_group *gr);
+/* Appends a copy of gr whose replicas stay gr's (its cap -1): they must
+ * outlive the packing, or gs_pack_own copy them first. */
+int gs_pgpu_lend_group(gs_pgpu *pg, const gs_group *gr);
+/* gs_pgpu_add_group, or gs_pgpu_lend_group where pk lends. */
+int gs_pack_add_group(const gs_pack *pk, gs_pgpu *pg, const gs_group *gr);
+/* Copies the replicas pk's groups borrow, so that pk owns all of them and
+ * lends no more; -1 when out of memory (pk may then be released). */
+int gs_pack_own(gs_pack *pk);
 void gs_groups_free(gs_group *gs, int n);
+/* Frees the groups of pk's GPUs and their replicas, but those lent. */
 void gs_pack_release(gs_pack *p);
 /* The fraction backend the file allows a group of these replicas (no_ts:
  * some member rules out time-slicing); NONE when it allows none. */

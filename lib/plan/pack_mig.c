@@ -166,9 +166,11 @@ static int mig_may_join(const gs_planner *pl, const gs_pgpu *pg, const gs_group 
 	return gs_host_may_add(pl, pg, gr);
 }
 
-/* Places the instance (f: its facts_of) on this GPU if it fits: 1 if
- * placed, 0 if not, -1 when out of memory. */
-static int mig_try(const gs_planner *pl, gs_pgpu *pg, const gs_group *gr, const facts *f)
+/* Places the instance (f: its facts_of) on this GPU of pk (NULL: a
+ * GPU of a packing that does not lend) if it fits: 1 if placed, 0 if
+ * not, -1 when out of memory. */
+static int mig_try(const gs_planner *pl, const gs_pack *pk, gs_pgpu *pg, const gs_group *gr,
+                   const facts *f)
 {
 	const gs_mig_profile *items[32];
 	int starts[32];
@@ -180,7 +182,7 @@ static int mig_try(const gs_planner *pl, gs_pgpu *pg, const gs_group *gr, const 
 	items[pg->ng] = gr->prof;
 	if (gs_fits_ask(pl->fits, pg->model, items, (size_t)pg->ng + 1, starts) < 0)
 		return 0;
-	if (gs_pgpu_add_group(pg, gr) < 0)
+	if ((pk ? gs_pack_add_group(pk, pg, gr) : gs_pgpu_add_group(pg, gr)) < 0)
 		return -1;
 	pg->g[pg->ng - 1].strict = strict;
 	pg->mig_ts |= gr->n > 1;
@@ -192,7 +194,7 @@ static int mig_try(const gs_planner *pl, gs_pgpu *pg, const gs_group *gr, const 
 int gs_mig_place(const gs_planner *pl, gs_pgpu *pg, const gs_group *gr)
 {
 	facts f = facts_of(pl, pg->model, gr);
-	return mig_try(pl, pg, gr, &f);
+	return mig_try(pl, NULL, pg, gr, &f);
 }
 
 static int spread_of(const gs_group *g, const gs_planner *pl)
@@ -292,7 +294,7 @@ static int place_one(const gs_planner *pl, const gs_gpu *g, gs_group *gr, gs_pac
 			j = no->lo;
 			continue;
 		}
-		rc = over_slices(g, *u, gr) ? 0 : mig_try(pl, &pk->gpus[j], gr, &f);
+		rc = over_slices(g, *u, gr) ? 0 : mig_try(pl, pk, &pk->gpus[j], gr, &f);
 		if (rc != 0) {
 			u->mem += gr->prof->memory_slices;
 			u->cs += gr->prof->compute_slices;
@@ -304,7 +306,7 @@ static int place_one(const gs_planner *pl, const gs_gpu *g, gs_group *gr, gs_pac
 	no->lo = low;
 	no->hi = pk->n - 1;
 	pg = gs_pack_add_gpu(pk, g, GS_STRATEGY_MIG);
-	if (!pg || mig_try(pl, pg, gr, &f) != 1 ||
+	if (!pg || mig_try(pl, pk, pg, gr, &f) != 1 ||
 	    gs_grow(used, cap, (size_t)(pk->n - first), sizeof **used) < 0)
 		return -1;
 	(*used)[pk->n - 1 - first].mem = gr->prof->memory_slices;
@@ -332,7 +334,8 @@ static void drop_gpus(gs_pack *pk, int from, int to)
 {
 	for (int i = from; i < to; i++) {
 		for (int j = 0; j < pk->gpus[i].ng; j++)
-			free(pk->gpus[i].g[j].reps);
+			if (pk->gpus[i].g[j].cap >= 0)
+				free(pk->gpus[i].g[j].reps);
 		free(pk->gpus[i].g);
 	}
 }
