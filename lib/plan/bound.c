@@ -405,6 +405,62 @@ static double split(vol *v, const gs_planner *pl, const gs_choice *c)
 	return least;
 }
 
+/* The hint's search and what the bound takes from it (gs_volume_hint). */
+struct gs_vhint {
+	vol v;
+	int have;    /* the arrays are there */
+	double best; /* the looser shares' bound, -1 without one */
+};
+
+static void vol_free(vol *v)
+{
+	free(v->cand);
+	free(v->fa);
+	free(v->fb);
+	free(v->reps);
+	free(v->price);
+	free(v->l);
+	free(v->ka);
+	free(v->kb);
+	free(v->other);
+	free(v->ft);
+	free(v->mu);
+	free(v->cost);
+}
+
+/* v's arrays for pl's workloads and models; 0, or -1 when out of memory. */
+static int vol_alloc(vol *v, const gs_planner *pl)
+{
+	size_t n;
+	memset(v, 0, sizeof *v);
+	v->nw = (int)pl->s->n;
+	v->nm = pl->nmodels;
+	n = (size_t)v->nw * (size_t)v->nm + 1;
+	v->cand = calloc(n, sizeof *v->cand);
+	v->fa = calloc(n * KINDS, sizeof *v->fa);
+	v->fb = calloc(n * KINDS, sizeof *v->fb);
+	v->reps = calloc((size_t)v->nw + 1, sizeof *v->reps);
+	v->price = calloc((size_t)v->nm + 1, sizeof *v->price);
+	v->l = calloc((size_t)v->nm + 1, sizeof *v->l);
+	v->ka = calloc((size_t)v->nm + 1, sizeof *v->ka);
+	v->kb = calloc((size_t)v->nm + 1, sizeof *v->kb);
+	v->other = calloc((size_t)v->nw + 1, sizeof *v->other);
+	v->ft = calloc(n, sizeof *v->ft);
+	v->mu = calloc((size_t)v->nm + 1, sizeof *v->mu);
+	v->cost = calloc(n, sizeof *v->cost);
+	return v->cand && v->fa && v->fb && v->reps && v->price && v->l && v->ka && v->kb &&
+	                       v->other && v->ft && v->mu && v->cost
+	               ? 0
+	               : -1;
+}
+
+/* Down, and a hair more for the sums' rounding: a bound may not exceed
+ * what it bounds. */
+static gs_micros down(double best)
+{
+	return best < 0 ? -1 : (gs_micros)floor(best * (1 - 1e-9));
+}
+
 /* The hint reads the looser shares: with the third start following the
  * tight ones, fleet.py's mixed fleets of 2,000 to 100,000 replicas planned
  * up to 4.7 % dearer pinned (1.0 % robust), and none cheaper by more than
@@ -412,61 +468,88 @@ static double split(vol *v, const gs_planner *pl, const gs_choice *c)
  * weights: searching them again moved no bound of fleet.py's classes at
  * 20,000 replicas, and the mixed ones' by 0.07 % at most, for 1 % more
  * time at 10,000. */
+int gs_volume_hint(const gs_planner *pl, const gs_choice *c, int *model, gs_vhint **out)
+{
+	gs_vhint *h = calloc(1, sizeof *h);
+	*out = h;
+	if (!h)
+		return -1;
+	h->best = -1;
+	h->have = vol_alloc(&h->v, pl) == 0;
+	if (h->have && fill(&h->v, pl, c, 0) == 0) {
+		h->best = search(&h->v);
+		hint(&h->v, pl, model);
+	}
+	return h->best >= 0 ? 0 : -1;
+}
+
+/* The tight sums at the hint's weights, and without MIG or without MPS
+ * where every plan leaves one out; the greatest bound of them all. */
+static double tight_bound(gs_vhint *h, const gs_planner *pl, const gs_choice *c)
+{
+	double best = h->best;
+	if (fill(&h->v, pl, c, 1) == 0) {
+		double tight = search_mu(&h->v, value(&h->v));
+		double apart = split(&h->v, pl, c);
+		best = tight > best ? tight : best;
+		best = apart > best ? apart : best;
+	} else {
+		best = -1;
+	}
+	return best;
+}
+
+gs_micros gs_volume_hint_bound(gs_vhint *h, const gs_planner *pl, const gs_choice *c)
+{
+	double best;
+	if (!h || h->best < 0)
+		return -1;
+	best = pl->no_bound ? h->best : tight_bound(h, pl, c);
+	if (best >= 0) {
+		double flat = plain(pl, c);
+		best = flat > best ? flat : best;
+	}
+	return down(best);
+}
+
+void gs_volume_hint_free(gs_vhint *h)
+{
+	if (!h)
+		return;
+	vol_free(&h->v);
+	free(h);
+}
+
 gs_micros gs_volume_bound_hint(const gs_planner *pl, const gs_choice *c, int *model)
 {
-	vol v = { (int)pl->s->n, pl->nmodels, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
-	          NULL, NULL, NULL, NULL };
-	size_t n = (size_t)v.nw * (size_t)v.nm + 1;
+	gs_vhint *h;
+	gs_micros b;
+	gs_volume_hint(pl, c, model, &h);
+	b = gs_volume_hint_bound(h, pl, c);
+	gs_volume_hint_free(h);
+	return b;
+}
+
+/* Without the hint: the tight shares' own search. */
+static gs_micros volume_bound(const gs_planner *pl, const gs_choice *c)
+{
+	vol v;
 	double best = -1;
-	v.cand = calloc(n, sizeof *v.cand);
-	v.fa = calloc(n * KINDS, sizeof *v.fa);
-	v.fb = calloc(n * KINDS, sizeof *v.fb);
-	v.reps = calloc((size_t)v.nw + 1, sizeof *v.reps);
-	v.price = calloc((size_t)v.nm + 1, sizeof *v.price);
-	v.l = calloc((size_t)v.nm + 1, sizeof *v.l);
-	v.ka = calloc((size_t)v.nm + 1, sizeof *v.ka);
-	v.kb = calloc((size_t)v.nm + 1, sizeof *v.kb);
-	v.other = calloc((size_t)v.nw + 1, sizeof *v.other);
-	v.ft = calloc(n, sizeof *v.ft);
-	v.mu = calloc((size_t)v.nm + 1, sizeof *v.mu);
-	v.cost = calloc(n, sizeof *v.cost);
-	if (v.cand && v.fa && v.fb && v.reps && v.price && v.l && v.ka && v.kb && v.other &&
-	    v.ft && v.mu && v.cost) {
-		if (model && fill(&v, pl, c, 0) == 0) {
-			best = search(&v);
-			hint(&v, pl, model);
-		}
-		if (fill(&v, pl, c, 1) == 0) {
-			double tight = search_mu(&v, model ? value(&v) : search(&v));
-			double apart = split(&v, pl, c);
-			best = tight > best ? tight : best;
-			best = apart > best ? apart : best;
-		} else {
-			best = -1;
-		}
+	if (vol_alloc(&v, pl) == 0 && fill(&v, pl, c, 1) == 0) {
+		double tight = search_mu(&v, search(&v));
+		double apart = split(&v, pl, c);
+		best = tight > best ? tight : best;
+		best = apart > best ? apart : best;
 	}
 	if (best >= 0) {
 		double flat = plain(pl, c);
 		best = flat > best ? flat : best;
 	}
-	free(v.cand);
-	free(v.fa);
-	free(v.fb);
-	free(v.reps);
-	free(v.price);
-	free(v.l);
-	free(v.ka);
-	free(v.kb);
-	free(v.other);
-	free(v.ft);
-	free(v.mu);
-	free(v.cost);
-	/* Down, and a hair more for the sums' rounding: a bound may not
-	 * exceed what it bounds. */
-	return best < 0 ? -1 : (gs_micros)floor(best * (1 - 1e-9));
+	vol_free(&v);
+	return down(best);
 }
 
 gs_micros gs_volume_bound(const gs_planner *pl, const gs_choice *c)
 {
-	return gs_volume_bound_hint(pl, c, NULL);
+	return volume_bound(pl, c);
 }

@@ -564,6 +564,7 @@ static int plan_once(const gs_scenario *s, const char *cloud, gs_plan_how how, i
 		pl.solo = how.solo;
 		pl.effort = effort;
 		pl.robust_bound = &bound;
+		pl.no_bound = how.summary_only;
 		rc = make(p, &pl, how.quick ? 0 : how.seconds, how.summary_only, err);
 	}
 	gs_planner_release(&pl);

@@ -110,19 +110,30 @@ struct gs_third {
 	gs_fork_task *task;
 };
 
+/* The hint, the start it places, and then the bound the hint's weights
+ * give (none for a plan without one), which the start does not read:
+ * the first thread waits for the start, and in the REPL the bound's
+ * tight sums were a third of the hint. The rules the build turned off
+ * and on are as they were for the bound. */
 static int third_run(void *arg)
 {
 	gs_third *t = arg;
 	gs_planner *pl = &t->f.pl;
+	gs_vhint *h;
+	int no_mig = pl->no_mig, no_mps = pl->no_mps, rc = 0, placed;
 	for (size_t w = 0; w < pl->s->n; w++)
 		t->alt.model[w] = -1;
-	t->volume = gs_volume_bound_hint(pl, &t->c, t->alt.model);
+	placed = gs_volume_hint(pl, &t->c, t->alt.model, &h) == 0;
 	t->whole = 1;
 	for (size_t w = 0; w < pl->s->n; w++)
 		t->whole &= t->alt.model[w] >= 0;
-	if (t->volume < 0 || !t->whole)
-		return 0;
-	return start_build(pl, pl->shops, &t->alt, 1, &t->b, &t->one);
+	if (placed && t->whole)
+		rc = start_build(pl, pl->shops, &t->alt, 1, &t->b, &t->one);
+	pl->no_mig = no_mig;
+	pl->no_mps = no_mps;
+	t->volume = gs_volume_hint_bound(h, pl, &t->c);
+	gs_volume_hint_free(h);
+	return rc;
 }
 
 static void third_free(gs_third *t, const gs_planner *pl)

@@ -37,6 +37,17 @@ gs_micros gs_volume_bound(const gs_planner *pl, const struct gs_choice *c);
 /* gs_volume_bound, and in model[w] (one per workload with candidates) the
  * candidate its best weights price least: the bound's own placement. */
 gs_micros gs_volume_bound_hint(const gs_planner *pl, const struct gs_choice *c, int *model);
+/* gs_volume_bound_hint in two steps, so that the hint's start may be
+ * built before the bound is summed, or without it (pl->no_bound):
+ * gs_volume_hint fills model and returns 0, or -1 when a replica has no
+ * candidate or memory ran out; *out (NULL when out of memory) is for
+ * gs_volume_hint_bound, which returns gs_volume_bound_hint's bound (with
+ * no_bound, the looser shares' alone), then for gs_volume_hint_free. The
+ * bound reads pl and c as the hint did. */
+typedef struct gs_vhint gs_vhint;
+int gs_volume_hint(const gs_planner *pl, const struct gs_choice *c, int *model, gs_vhint **out);
+gs_micros gs_volume_hint_bound(gs_vhint *h, const gs_planner *pl, const struct gs_choice *c);
+void gs_volume_hint_free(gs_vhint *h);
 
 /* ---- what a packing costs (plan_keys.c) ---------------------------------- */
 

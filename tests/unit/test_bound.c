@@ -14,6 +14,7 @@
 
 #include "testutil.h"
 #include "tu_planner.h"
+#include "plan/bound.h"
 #include "plan/cg.h"
 #include "plan/robust.h"
 #include "scenario/scenario.h"
@@ -333,9 +334,48 @@ static void test_robust_bound_valid_mps(void **state)
 	assert_int_equal(b.mps, 35);
 }
 
+/* The hint in two steps (gs_volume_hint, then gs_volume_hint_bound) is
+ * gs_volume_bound_hint, its models and its bound; a planner that reports
+ * no bound (a summary-only plan) stops at the looser shares' bound. On a
+ * fleet of MIG and MPS models, where the bound also splits. */
+static void test_hint_in_two_steps(void **state)
+{
+	gs_scenario *s = tu_scenario_file(cat, "fixtures/unit/mixed-300.yaml");
+	tu_planned t;
+	gs_vhint *h;
+	gs_micros whole, two, loose;
+	int *a, *b;
+	(void)state;
+	tu_planned_open(&t, s);
+	a = calloc(s->n, sizeof *a);
+	b = calloc(s->n, sizeof *b);
+	assert_non_null(a);
+	assert_non_null(b);
+	whole = gs_volume_bound_hint(&t.pl, &t.c, a);
+	assert_int_equal(gs_volume_hint(&t.pl, &t.c, b, &h), 0);
+	assert_memory_equal(a, b, s->n * sizeof *a);
+	two = gs_volume_hint_bound(h, &t.pl, &t.c);
+	gs_volume_hint_free(h);
+	assert_int_equal(two, whole);
+	assert_true(gs_bound_splits(&t.pl, &t.c));
+	t.pl.no_bound = 1;
+	assert_int_equal(gs_volume_hint(&t.pl, &t.c, b, &h), 0);
+	loose = gs_volume_hint_bound(h, &t.pl, &t.c);
+	gs_volume_hint_free(h);
+	assert_int_equal(loose, gs_volume_bound_hint(&t.pl, &t.c, b));
+	/* $127.42/h with the tight sums, $109.93/h without. */
+	assert_int_equal(whole, 127421675);
+	assert_int_equal(loose, 109925859);
+	free(a);
+	free(b);
+	tu_planned_close(&t);
+	gs_scenario_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_hint_in_two_steps),
 		cmocka_unit_test(test_headroom_counts),
 		cmocka_unit_test(test_mps_split_keeps_it_valid),
 		cmocka_unit_test(test_robust_slots),
