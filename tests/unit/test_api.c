@@ -50,8 +50,8 @@ static void test_plan_opts_version(void **state)
 	(void)state;
 	po.version = 7;
 	assert_int_equal(gs_plan_make(scen, &po, &p, &err), GS_EINVAL);
-	/* Version 5 added texts_later. */
-	WANT_VERSION_ERROR_OF(&err, "gs_plan_opts", "5");
+	/* Version 5 added texts_later, version 6 summary_only. */
+	WANT_VERSION_ERROR_OF(&err, "gs_plan_opts", "6");
 	assert_null(p);
 }
 
