@@ -2,8 +2,8 @@
  * test_pack_lend.c - a packing that lends its groups' replicas (pack.h:
  * gs_pack.lends): releasing it leaves them to their owner, and
  * gs_pack_own copies them so that the packing outlives the groups it
- * borrowed from. Under the sanitizers and valgrind a group freed twice,
- * or read after its owner freed it, fails the suite.
+ * borrowed from. Under the sanitizers (make check-run) a group freed
+ * twice, or read after its owner freed it, fails the suite.
  */
 #include <stdlib.h>
 #include <string.h>
