@@ -268,7 +268,8 @@ int gs_plan_make(const gs_scenario *s, const gs_plan_opts *opts, gs_plan **out,
                  gs_error *err)
 {
 	gs_plan_how how = { 0, GS_PLAN_TIME_LIMIT_MS / 1000.0, 0, NULL, 0, 0 };
-	int later = opts && (opts->texts_later || opts->summary_only), all = strcmp(s->cloud, "all") == 0, rc;
+	int later = opts && (opts->texts_later || opts->summary_only);
+	int all = strcmp(s->cloud, "all") == 0, rc;
 
 	if (opts && (rc = gs_check_version(opts->version, GS_PLAN_OPTS_VERSION,
 	                                   "gs_plan_opts", err)) < 0)

@@ -44,10 +44,11 @@ static void test_same_as_mig_fit(void **state)
 		if (!g->mig_slots || !g->n_mig_profiles)
 			continue;
 		models++;
+		int np = (int)g->n_mig_profiles;
 		for (int l = 0; l < 3000; l++) {
 			len[l] = 1 + tu_below(&x, 10);
 			for (size_t k = 0; k < len[l]; k++)
-				lists[l][k] = &g->mig_profiles[tu_below(&x, (int)g->n_mig_profiles)];
+				lists[l][k] = &g->mig_profiles[tu_below(&x, np)];
 		}
 		for (int round = 0; round < 2; round++)
 			for (int l = 0; l < 3000; l++) {
