@@ -504,7 +504,7 @@ gs_micros gs_volume_hint_bound(gs_vhint *h, const gs_planner *pl, const gs_choic
 	double best;
 	if (!h || h->best < 0)
 		return -1;
-	best = pl->no_bound ? h->best : tight_bound(h, pl, c);
+	best = pl->summary_only ? h->best : tight_bound(h, pl, c);
 	if (best >= 0) {
 		double flat = plain(pl, c);
 		best = flat > best ? flat : best;

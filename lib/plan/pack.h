@@ -244,8 +244,9 @@ typedef struct gs_planner {
 	                            * thread (gs_plan_opts) */
 	struct gs_fits *fits;      /* gs_mig_fit's answers (mig_fits.h), this
 	                            * thread's: a fork has its own; NULL: none */
-	int no_bound;              /* the plan reports no bound
-	                            * (gs_plan_opts.summary_only) */
+	int summary_only;          /* the plan is its summary alone
+	                            * (gs_plan_opts.summary_only): no
+	                            * records and no bound */
 } gs_planner;
 
 /* ---- packing a model (pack.c) ------------------------------------------- */

@@ -412,7 +412,7 @@ int gs_plan_gap_permille(const gs_plan_summary *s)
 	return (int)((over + s->lower_bound_per_hour - 1) / s->lower_bound_per_hour);
 }
 
-static int make(gs_plan *p, gs_planner *pl, double seconds, int summary_only, gs_error *err)
+static int make(gs_plan *p, gs_planner *pl, double seconds, gs_error *err)
 {
 	gs_choice c;
 	gs_built after, before;
@@ -465,7 +465,7 @@ static int make(gs_plan *p, gs_planner *pl, double seconds, int summary_only, gs
 	if (rc == 0 && seconds > 0 && !(opt.proven && opt.bound >= after.cost) && !repaired)
 		rc = gs_refill(pl, pl->shops, &c, &after);
 	/* The shared plan is nearly always the one chosen. */
-	if (rc == 0 && !summary_only)
+	if (rc == 0 && !pl->summary_only)
 		rc = gs_side_begin(pl, &c, &after, &side);
 	if (rc == 0)
 		rc = gs_build_before(pl, pl->shops, &c, &before);
@@ -475,7 +475,7 @@ static int make(gs_plan *p, gs_planner *pl, double seconds, int summary_only, gs
 	if (rc == -2)
 		rc = gs_fail(err, GS_ENOFIT, "no instance in %s holds the host CPU and RAM that "
 		             "the replicas of one GPU request", pl->cloud);
-	if (rc == 0 && summary_only) {
+	if (rc == 0 && pl->summary_only) {
 		summary_alone(p, pl, &after, &before);
 		goto done;
 	}
@@ -564,8 +564,8 @@ static int plan_once(const gs_scenario *s, const char *cloud, gs_plan_how how, i
 		pl.solo = how.solo;
 		pl.effort = effort;
 		pl.robust_bound = &bound;
-		pl.no_bound = how.summary_only;
-		rc = make(p, &pl, how.quick ? 0 : how.seconds, how.summary_only, err);
+		pl.summary_only = how.summary_only;
+		rc = make(p, &pl, how.quick ? 0 : how.seconds, err);
 	}
 	gs_planner_release(&pl);
 	if (rc < 0) {

@@ -38,11 +38,11 @@ gs_micros gs_volume_bound(const gs_planner *pl, const struct gs_choice *c);
  * candidate its best weights price least: the bound's own placement. */
 gs_micros gs_volume_bound_hint(const gs_planner *pl, const struct gs_choice *c, int *model);
 /* gs_volume_bound_hint in two steps, so that the hint's start may be
- * built before the bound is summed, or without it (pl->no_bound):
+ * built before the bound is summed, or without it (pl->summary_only):
  * gs_volume_hint fills model and returns 0, or -1 when a replica has no
  * candidate or memory ran out; *out (NULL when out of memory) is for
  * gs_volume_hint_bound, which returns gs_volume_bound_hint's bound (with
- * no_bound, the looser shares' alone), then for gs_volume_hint_free. The
+ * summary_only, the looser shares' alone), then for gs_volume_hint_free. The
  * bound reads pl and c as the hint did. */
 typedef struct gs_vhint gs_vhint;
 int gs_volume_hint(const gs_planner *pl, const struct gs_choice *c, int *model, gs_vhint **out);

@@ -358,7 +358,7 @@ static void test_hint_in_two_steps(void **state)
 	gs_volume_hint_free(h);
 	assert_int_equal(two, whole);
 	assert_true(gs_bound_splits(&t.pl, &t.c));
-	t.pl.no_bound = 1;
+	t.pl.summary_only = 1;
 	assert_int_equal(gs_volume_hint(&t.pl, &t.c, b, &h), 0);
 	loose = gs_volume_hint_bound(h, &t.pl, &t.c);
 	gs_volume_hint_free(h);
