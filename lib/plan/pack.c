@@ -28,11 +28,12 @@ static int add_whole(const gs_planner *pl, gs_pack *pk, const gs_gpu *g, const g
 	return 0;
 }
 
-/* Builds the packing where the groups flagged in to_mig become MIG
- * instances; fault-isolated replicas are always MIG when they fit one.
- * With lend, its groups lend their replicas from shared and fault. */
+/* Builds into pk, empty, the packing where the groups flagged in to_mig
+ * become MIG instances; fault-isolated replicas are always MIG when they
+ * fit one. Where pk lends, its groups lend their replicas from shared
+ * and fault. */
 static int build(const gs_planner *pl, const gs_gpu *g, gs_group *shared, int ns,
-                 const char *to_mig, gs_group *fault, int nf, int lend, gs_pack *pk)
+                 const char *to_mig, gs_group *fault, int nf, gs_pack *pk)
 {
 	gs_group **inst = malloc((size_t)(ns + nf + 1) * sizeof *inst);
 	int ni = 0, rc = 0;
@@ -42,8 +43,6 @@ static int build(const gs_planner *pl, const gs_gpu *g, gs_group *shared, int ns
 	/* The model search's work: each build places every group again. */
 	if (pl->work)
 		*pl->work -= ns + nf;
-	memset(pk, 0, sizeof *pk);
-	pk->lends = lend;
 	for (int i = 0; i < nf && rc == 0; i++) {
 		gs_pgpu *pg;
 		if (fault[i].prof) {
@@ -167,6 +166,9 @@ static int choose_mig(const gs_planner *pl, const gs_gpu *g, gs_group *shared, i
 	char *to_mig = calloc((size_t)(ns ? ns : 1), 1);
 	fillkey *order = malloc((size_t)(ns ? ns : 1) * sizeof *order);
 	int nmov, rc = 0, worse = 0;
+	/* Most tries are dropped: they lend their replicas, and each builds
+	 * in the arrays of the one before. */
+	gs_pack cand = { NULL, 0, 0, 1, 0 };
 
 	if (!to_mig || !order) {
 		free(to_mig);
@@ -177,29 +179,29 @@ static int choose_mig(const gs_planner *pl, const gs_gpu *g, gs_group *shared, i
 	/* Moving the k least-filled groups, for k = 1, 2, 4, ... and all:
 	 * a handful of rebuilds instead of one per group. */
 	for (int k = 1; k <= nmov && rc == 0; k = next_try(k, nmov, worse)) {
-		gs_pack cand;
 		score sc;
 		for (int j = 0; j < k; j++)
 			to_mig[order[j].i] = 1;
-		/* Most tries are dropped: the one kept copies what it lent. */
-		if ((rc = build(pl, g, shared, ns, to_mig, fault, nf, 1, &cand)) < 0)
+		gs_pack_reset(&cand);
+		if ((rc = build(pl, g, shared, ns, to_mig, fault, nf, &cand)) < 0)
 			break;
 		sc = score_of(pl, &cand);
 		probe_note(pl->probe, sc);
-		if (better(sc, *best_score)) {
-			if ((rc = gs_pack_own(&cand)) < 0) {
-				gs_pack_release(&cand);
-				break;
-			}
-			gs_pack_release(best);
-			*best = cand;
-			*best_score = sc;
-			worse = 0;
-		} else {
-			gs_pack_release(&cand);
+		if (!better(sc, *best_score)) {
 			worse++;
+			continue;
 		}
+		/* The one kept copies what it lent. */
+		if ((rc = gs_pack_own(&cand)) < 0)
+			break;
+		gs_pack_release(best);
+		*best = cand;
+		*best_score = sc;
+		worse = 0;
+		memset(&cand, 0, sizeof cand);
+		cand.lends = 1;
 	}
+	gs_pack_release(&cand);
 	free(to_mig);
 	free(order);
 	return rc;
@@ -315,6 +317,7 @@ int gs_pack_model(const gs_planner *pl, const gs_gpu *g, const int *reps, int n,
 	gs_group *shared = NULL, *fault = calloc((size_t)(n ? n : 1), sizeof *fault);
 	int ns = 0, nsh = 0, nf = 0, rc = -1;
 
+	memset(out, 0, sizeof *out);
 	/* A tenant's search (plan_choose.c) prices packings that only guide
 	 * it: the exact search, the dearest step, waits for the whole one.
 	 * Its work counts each replica first-fit places. */
@@ -323,7 +326,7 @@ int gs_pack_model(const gs_planner *pl, const gs_gpu *g, const int *reps, int n,
 	if (!sh || !fault || split_fault(pl, g, reps, n, sh, &nsh, fault, &nf) < 0 ||
 	    gs_share_first_fit(pl, g, sh, nsh, &shared, &ns) < 0 ||
 	    (!pl->only_tenant && gs_share_exact(pl, g, shared, &ns) < 0) ||
-	    build(pl, g, shared, ns, NULL, fault, nf, 0, out) < 0)
+	    build(pl, g, shared, ns, NULL, fault, nf, out) < 0)
 		goto done;
 	rc = 0;
 	if (g->mig_slots && !pl->no_mig)

@@ -134,6 +134,9 @@ typedef struct gs_pack {
 	 * a trial packing, priced and mostly dropped (pack.c), until
 	 * gs_pack_own. */
 	int lends;
+	/* Past n, up to live, GPUs whose group arrays a reset packing keeps
+	 * for the next build (gs_pack_reset); none when live <= n. */
+	int live;
 } gs_pack;
 
 struct gs_planner;
@@ -272,8 +275,15 @@ int gs_pgpu_lend_group(gs_pgpu *pg, const gs_group *gr);
 /* gs_pgpu_add_group, or gs_pgpu_lend_group where pk lends. */
 int gs_pack_add_group(const gs_pack *pk, gs_pgpu *pg, const gs_group *gr);
 /* Copies the replicas pk's groups borrow, so that pk owns all of them and
- * lends no more; -1 when out of memory (pk may then be released). */
+ * lends no more, and frees the group arrays it keeps past its GPUs; -1
+ * when out of memory (pk may then be released). */
 int gs_pack_own(gs_pack *pk);
+/* Empties pk for another build, keeping its arrays (GPUs and their
+ * groups): a trial packing's (pack.c). */
+void gs_pack_reset(gs_pack *pk);
+/* Frees the group arrays pk keeps past its GPUs (gs_pack_reset), before
+ * GPUs are dropped or moved. */
+void gs_pack_trim(gs_pack *pk);
 void gs_groups_free(gs_group *gs, int n);
 /* Frees the groups of pk's GPUs and their replicas, but those lent. */
 void gs_pack_release(gs_pack *p);

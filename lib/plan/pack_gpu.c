@@ -13,6 +13,9 @@
 
 gs_pgpu *gs_pack_add_gpu(gs_pack *pk, const gs_gpu *g, gs_strategy st)
 {
+	gs_pgpu *pg;
+	gs_group *kept = NULL;
+	int capg = 0;
 	if (pk->n == pk->cap) {
 		int ncap = pk->cap ? pk->cap * 2 : 8;
 		gs_pgpu *p = realloc(pk->gpus, (size_t)ncap * sizeof *p);
@@ -21,10 +24,19 @@ gs_pgpu *gs_pack_add_gpu(gs_pack *pk, const gs_gpu *g, gs_strategy st)
 		pk->gpus = p;
 		pk->cap = ncap;
 	}
-	memset(&pk->gpus[pk->n], 0, sizeof pk->gpus[pk->n]);
-	pk->gpus[pk->n].model = g;
-	pk->gpus[pk->n].strategy = st;
-	return &pk->gpus[pk->n++];
+	pg = &pk->gpus[pk->n];
+	/* A reset packing's GPU keeps its array of groups. */
+	if (pk->n < pk->live) {
+		kept = pg->g;
+		capg = pg->capg;
+	}
+	memset(pg, 0, sizeof *pg);
+	pg->g = kept;
+	pg->capg = capg;
+	pg->model = g;
+	pg->strategy = st;
+	pk->n++;
+	return pg;
 }
 
 /* Room for one more group on pg; -1 when out of memory. */
@@ -89,6 +101,7 @@ int gs_pack_add_group(const gs_pack *pk, gs_pgpu *pg, const gs_group *gr)
 
 int gs_pack_own(gs_pack *pk)
 {
+	gs_pack_trim(pk);
 	for (int i = 0; i < pk->n; i++)
 		for (int j = 0; j < pk->gpus[i].ng; j++) {
 			gs_group *gr = &pk->gpus[i].g[j];
@@ -97,6 +110,27 @@ int gs_pack_own(gs_pack *pk)
 		}
 	pk->lends = 0;
 	return 0;
+}
+
+/* The trial packings of the MIG choice (pack.c) were each allocated
+ * anew, an array of groups per GPU, and freed again: a reset packing is
+ * the next trial's, with its arrays. */
+void gs_pack_reset(gs_pack *pk)
+{
+	for (int i = 0; i < pk->n; i++)
+		for (int j = 0; j < pk->gpus[i].ng; j++)
+			if (pk->gpus[i].g[j].cap >= 0)
+				free(pk->gpus[i].g[j].reps);
+	if (pk->n > pk->live)
+		pk->live = pk->n;
+	pk->n = 0;
+}
+
+void gs_pack_trim(gs_pack *pk)
+{
+	for (int i = pk->n; i < pk->live; i++)
+		free(pk->gpus[i].g);
+	pk->live = 0;
 }
 
 void gs_groups_free(gs_group *gs, int n)
@@ -108,6 +142,7 @@ void gs_groups_free(gs_group *gs, int n)
 
 void gs_pack_release(gs_pack *p)
 {
+	gs_pack_trim(p);
 	for (int i = 0; i < p->n; i++) {
 		for (int j = 0; j < p->gpus[i].ng; j++)
 			if (p->gpus[i].g[j].cap >= 0)

@@ -353,6 +353,9 @@ int gs_pack_mig(const gs_planner *pl, const gs_gpu *g, gs_group **inst, int n,
 		return -1;
 	if (!has_spread)
 		return 0;
+	/* GPUs are dropped and moved below: arrays kept past them would be
+	 * left behind twice. */
+	gs_pack_trim(pk);
 	a = pk->n;
 	if (pack_mig_order(pl, g, inst, n, pk, 1) < 0)
 		return -1;
