@@ -483,33 +483,37 @@ int gs_volume_hint(const gs_planner *pl, const gs_choice *c, int *model, gs_vhin
 	return h->best >= 0 ? 0 : -1;
 }
 
-/* The tight sums at the hint's weights, and without MIG or without MPS
- * where every plan leaves one out; the greatest bound of them all. */
-static double tight_bound(gs_vhint *h, const gs_planner *pl, const gs_choice *c)
+/* The tight sums, at the hint's weights (hinted) or at their own search's,
+ * and without MIG or without MPS where every plan leaves one out: the
+ * greatest of them and `best`; -1 when a replica has no candidate. */
+static double tight_sums(vol *v, const gs_planner *pl, const gs_choice *c, int hinted,
+                         double best)
 {
-	double best = h->best;
-	if (fill(&h->v, pl, c, 1) == 0) {
-		double tight = search_mu(&h->v, value(&h->v));
-		double apart = split(&h->v, pl, c);
-		best = tight > best ? tight : best;
-		best = apart > best ? apart : best;
-	} else {
-		best = -1;
-	}
-	return best;
+	double tight, apart;
+	if (fill(v, pl, c, 1) < 0)
+		return -1;
+	tight = search_mu(v, hinted ? value(v) : search(v));
+	apart = split(v, pl, c);
+	best = tight > best ? tight : best;
+	return apart > best ? apart : best;
 }
 
-gs_micros gs_volume_hint_bound(gs_vhint *h, const gs_planner *pl, const gs_choice *c)
+/* best, or the plain form where it is greater, rounded down; -1 without
+ * a bound. */
+static gs_micros with_plain(const gs_planner *pl, const gs_choice *c, double best)
 {
-	double best;
-	if (!h || h->best < 0)
-		return -1;
-	best = pl->summary_only ? h->best : tight_bound(h, pl, c);
 	if (best >= 0) {
 		double flat = plain(pl, c);
 		best = flat > best ? flat : best;
 	}
 	return down(best);
+}
+
+gs_micros gs_volume_hint_bound(gs_vhint *h, const gs_planner *pl, const gs_choice *c)
+{
+	if (!h || h->best < 0)
+		return -1;
+	return with_plain(pl, c, pl->summary_only ? h->best : tight_sums(&h->v, pl, c, 1, h->best));
 }
 
 void gs_volume_hint_free(gs_vhint *h)
@@ -531,25 +535,10 @@ gs_micros gs_volume_bound_hint(const gs_planner *pl, const gs_choice *c, int *mo
 }
 
 /* Without the hint: the tight shares' own search. */
-static gs_micros volume_bound(const gs_planner *pl, const gs_choice *c)
-{
-	vol v;
-	double best = -1;
-	if (vol_alloc(&v, pl) == 0 && fill(&v, pl, c, 1) == 0) {
-		double tight = search_mu(&v, search(&v));
-		double apart = split(&v, pl, c);
-		best = tight > best ? tight : best;
-		best = apart > best ? apart : best;
-	}
-	if (best >= 0) {
-		double flat = plain(pl, c);
-		best = flat > best ? flat : best;
-	}
-	vol_free(&v);
-	return down(best);
-}
-
 gs_micros gs_volume_bound(const gs_planner *pl, const gs_choice *c)
 {
-	return volume_bound(pl, c);
+	vol v;
+	double best = vol_alloc(&v, pl) == 0 ? tight_sums(&v, pl, c, 0, -1) : -1;
+	vol_free(&v);
+	return with_plain(pl, c, best);
 }
