@@ -740,12 +740,12 @@ typedef struct gs_plan_opts {
 	 * that shows what an edit costs and plans again (with the same cache)
 	 * when asked for more. The costs, GPUs, instances and utilization
 	 * before, after and dedicated, and the savings, are those of the whole
-	 * plan; pinned_per_hour is -1, and so is lower_bound_per_hour but
-	 * with `cloud: all` (the clouds' estimates bound it); idle and
+	 * plan; pinned_per_hour and lower_bound_per_hour are -1; idle and
 	 * current savings are 0, sharing_limit and costs_more NULL; the plan has
-	 * no nodes, workloads, warnings or texts. It skips the records, the
-	 * reasons, the bound and the pinned plan: at 10,000 replicas, about a
-	 * third of a REPL edit. 0: the whole plan. */
+	 * no nodes, workloads, warnings, texts or clouds. It skips the records,
+	 * the reasons, the bound and the pinned plan: at 10,000 replicas, about a
+	 * third of a REPL edit; with `cloud: all`, a cloud's volume bound is
+	 * summed only where it may rule the cloud out. 0: the whole plan. */
 	unsigned summary_only;
 } gs_plan_opts;
 #define GS_PLAN_TIME_LIMIT_MS 60000

@@ -519,14 +519,15 @@ int gs_plan_estimate(const gs_scenario *s, const char *cloud, gs_micros *share,
 
 	memset(shops, 0, sizeof shops);
 	memset(&c, 0, sizeof c);
-	*bound = -1;
+	if (bound)
+		*bound = -1;
 	rc = gs_planner_init(&pl, s, cloud, shops);
 	if (rc == 0)
 		rc = gs_choice_init(&pl, &c);
 	*share = c.share;
 	/* Every candidate is open and no replica is kept off MIG yet: the
 	 * bound of every plan there. */
-	if (rc == 0)
+	if (rc == 0 && bound)
 		*bound = gs_volume_bound(&pl, &c);
 	gs_choice_release(&pl, &c);
 	gs_planner_release(&pl);

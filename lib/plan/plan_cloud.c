@@ -41,6 +41,10 @@ typedef struct tried {
 	char **why;          /* owned copies of the reasons */
 	size_t n;
 	gs_micros bound;     /* the least lower bound of the clouds so far */
+	/* A summary alone (gs_plan_how): a cloud's volume bound is summed
+	 * only where its estimate does not already rule it out, and never
+	 * for the first cloud planned, which nothing rules out. */
+	int lazy;
 } tried;
 
 static void tried_free(tried *t)
@@ -94,18 +98,19 @@ static int try_cloud(const gs_scenario *s, gs_plan_how how, size_t i, gs_plan **
 	return 0;
 }
 
-/* Each cloud's estimate; a cloud that cannot hold the workloads says why
- * through the plan's own error. */
+/* Each cloud's estimate, and its volume bound unless t->lazy; a cloud
+ * that cannot hold the workloads says why through the plan's own error. */
 static int estimate_all(const gs_scenario *s, tried *t, gs_error *err)
 {
 	for (size_t i = 0; i < t->n; i++) {
 		gs_plan_cloud *c = &t->v[i];
 		gs_plan *p = NULL;
-		gs_micros volume;
+		gs_micros volume = -1;
 		int rc;
 		if (!has_instances(s, c->cloud))
 			continue;
-		rc = gs_plan_estimate(s, c->cloud, &c->estimate_per_hour, &volume);
+		rc = gs_plan_estimate(s, c->cloud, &c->estimate_per_hour,
+		                      t->lazy ? NULL : &volume);
 		c->lower_bound_per_hour = volume > c->estimate_per_hour ? volume
 		                                                        : c->estimate_per_hour;
 		if (rc == -1)
@@ -152,6 +157,21 @@ static void why_skipped(const gs_plan_cloud *c, const gs_plan *best, char *why, 
 	         by_volume ? "lower bound" : "estimate", a, best->sum.cloud, b);
 }
 
+/* Cloud c's volume bound where estimate_all left it out (t->lazy): the
+ * best plan so far is below c's estimate, and the bound may rule c out
+ * as it would have there. */
+static int volume_now(const gs_scenario *s, const tried *t, gs_plan_cloud *c, gs_error *err)
+{
+	gs_micros estimate, volume;
+	if (!t->lazy)
+		return 0;
+	if (gs_plan_estimate(s, c->cloud, &estimate, &volume) == -1)
+		return gs_fail_nomem(err);
+	if (volume > c->lower_bound_per_hour)
+		c->lower_bound_per_hour = volume;
+	return 0;
+}
+
 /* Plans the clouds by estimate, skipping those the best plan already
  * beats: an estimate is what the shares alone cost, and packing and
  * buying whole instances only add to it; the volume bound holds every
@@ -168,6 +188,9 @@ static int plan_clouds(const gs_scenario *s, gs_plan_how how, tried *t, gs_plan 
 	while (rc == 0 && (k = next_cloud(s, t, done)) >= 0) {
 		gs_plan_cloud *c = &t->v[k];
 		done[k] = 1;
+		if (*best && c->lower_bound_per_hour < (*best)->sum.after_per_hour &&
+		    (rc = volume_now(s, t, c, err)) < 0)
+			break;
 		if (!*best || c->lower_bound_per_hour < (*best)->sum.after_per_hour) {
 			rc = try_cloud(s, how, (size_t)k, best, t, err);
 			continue;
@@ -238,7 +261,8 @@ static int none_holds(const gs_scenario *s, const tried *t, gs_error *err)
 static int cheapest_cloud(const gs_scenario *s, gs_plan_how how, gs_plan **out, gs_error *err)
 {
 	size_t nc = gs_catalog_cloud_count(s->cat);
-	tried t = { calloc(nc ? nc : 1, sizeof *t.v), calloc(nc ? nc : 1, sizeof *t.why), nc, -1 };
+	tried t = { calloc(nc ? nc : 1, sizeof *t.v), calloc(nc ? nc : 1, sizeof *t.why), nc, -1,
+		    how.summary_only };
 	gs_plan *best = NULL;
 	int rc = t.v && t.why ? 0 : gs_fail_nomem(err);
 
@@ -251,9 +275,10 @@ static int cheapest_cloud(const gs_scenario *s, gs_plan_how how, gs_plan **out, 
 		rc = plan_clouds(s, how, &t, &best, err);
 	if (rc == 0 && !best)
 		rc = none_holds(s, &t, err);
-	if (rc == 0 && keep_tried(s, best, &t) < 0)
+	/* A summary has no clouds and no bound (gs_plan_opts). */
+	if (rc == 0 && !t.lazy && keep_tried(s, best, &t) < 0)
 		rc = gs_fail_nomem(err);
-	if (rc == 0)
+	if (rc == 0 && !t.lazy)
 		gs_plan_bound_set(best, t.bound);
 	tried_free(&t);
 	if (rc < 0) {

@@ -81,9 +81,9 @@ void gs_plan_cache_stamp(gs_plan_cache *c, uint64_t stamp, int64_t id);
 int gs_plan_in(const gs_scenario *s, const char *cloud, gs_plan_how how, gs_plan **out,
                gs_error *err);
 /* What the workloads' cheapest shares of an instance cost in `cloud`: a first
- * estimate, no plan; and in *bound the volume bound of every plan there
- * (bound.c; -1: none). -2 when some workload fits nothing there, -1 when
- * out of memory. */
+ * estimate, no plan; and in *bound, unless bound is NULL, the volume bound
+ * of every plan there (bound.c; -1: none). -2 when some workload fits
+ * nothing there, -1 when out of memory. */
 int gs_plan_estimate(const gs_scenario *s, const char *cloud, gs_micros *share,
                      gs_micros *bound);
 

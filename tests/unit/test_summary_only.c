@@ -56,7 +56,7 @@ static void same_totals(const gs_plan_summary *a, const gs_plan_summary *w)
 
 /* s planned both ways, with one cache: the summary first, then the whole
  * plan, which is compared with one made without the cache. */
-static void compare(const gs_scenario *s, int one_cloud)
+static void compare(const gs_scenario *s)
 {
 	gs_plan_cache *cache;
 	gs_plan *part, *whole, *fresh;
@@ -70,8 +70,8 @@ static void compare(const gs_scenario *s, int one_cloud)
 	                 gs_plan_summary_get(fresh)->after_per_hour);
 	assert_int_equal(gs_plan_summary_get(whole)->lower_bound_per_hour,
 	                 gs_plan_summary_get(fresh)->lower_bound_per_hour);
-	if (one_cloud)
-		assert_int_equal(gs_plan_summary_get(part)->lower_bound_per_hour, -1);
+	assert_int_equal(gs_plan_summary_get(part)->lower_bound_per_hour, -1);
+	assert_int_equal(gs_plan_cloud_count(part), 0);
 	assert_int_equal(gs_plan_node_count(part), 0);
 	assert_int_equal(gs_plan_workload_count(part), 0);
 	assert_int_equal(gs_plan_warning_count(part), 0);
@@ -83,10 +83,10 @@ static void compare(const gs_scenario *s, int one_cloud)
 	gs_plan_cache_free(cache);
 }
 
-static void compare_file(const char *path, int one_cloud)
+static void compare_file(const char *path)
 {
 	gs_scenario *s = tu_scenario_file(cat, path);
-	compare(s, one_cloud);
+	compare(s);
 	gs_scenario_free(s);
 }
 
@@ -95,15 +95,15 @@ static void compare_file(const char *path, int one_cloud)
 static void test_fleets(void **state)
 {
 	(void)state;
-	compare_file("../examples/workloads.yaml", 1);
-	compare_file("../examples/mixed-fleet.yaml", 1);
-	compare_file("../examples/multi-gpu.yaml", 1);
-	compare_file("../examples/spot.yaml", 0);
-	compare_file(TRUTH "mig-showback.yaml", 1);
-	compare_file(TRUTH "eks-team.yaml", 1);
+	compare_file("../examples/workloads.yaml");
+	compare_file("../examples/mixed-fleet.yaml");
+	compare_file("../examples/multi-gpu.yaml");
+	compare_file("../examples/spot.yaml");
+	compare_file(TRUTH "mig-showback.yaml");
+	compare_file(TRUTH "eks-team.yaml");
 	/* Sharing costs more there than a GPU each: the plan is the
 	 * dedicated one. */
-	compare_file("cli/fixtures/fractions/dra-pinned.yaml", 1);
+	compare_file("cli/fixtures/fractions/dra-pinned.yaml");
 }
 
 /* Where sharing saves nothing the plan is the dedicated one (plan.c,
@@ -113,13 +113,13 @@ static void test_before(void **state)
 	gs_scenario *s = tu_scenario_file(cat, TRUTH "before.yaml");
 	gs_plan *p;
 	(void)state;
-	compare(s, 1);
+	compare(s);
 	p = plan_of(s, NULL, 1);
 	assert_int_equal(gs_plan_summary_get(p)->savings_per_hour, 0);
 	gs_plan_free(p);
 	gs_scenario_free(s);
 	s = tu_scenario_file(cat, TRUTH "nothing-shared.yaml");
-	compare(s, 1);
+	compare(s);
 	p = plan_of(s, NULL, 1);
 	assert_int_equal(gs_plan_summary_get(p)->after_per_hour,
 	                 gs_plan_summary_get(p)->dedicated_per_hour);
@@ -127,7 +127,7 @@ static void test_before(void **state)
 	gs_scenario_free(s);
 	s = tu_scenario_file(cat, TRUTH "seed.yaml");
 	gs_scenario_set_cluster(s, 20000000, 6, 6);
-	compare(s, 1);
+	compare(s);
 	p = plan_of(s, NULL, 1);
 	assert_true(gs_plan_summary_get(p)->before_is_cluster);
 	assert_int_equal(gs_plan_summary_get(p)->savings_vs_dedicated_per_hour, 6120000);
