@@ -29,6 +29,8 @@ int gs_fork_init(gs_fork *f, const gs_planner *pl, int how)
 	 * has the cache's second memo to itself. */
 	f->pl.evals = pl->evals2;
 	f->pl.evals2 = NULL;
+	f->pl.packs = pl->packs2;
+	f->pl.packs2 = NULL;
 	/* Groups' evaluations are the parent's alone. */
 	f->pl.gevals = NULL;
 	f->pl.grec = NULL;

@@ -229,6 +229,11 @@ typedef struct gs_planner {
 	struct gs_memo *evals2;    /* the cache's memo for the copy at work on
 	                            * the second thread (fork.h), which has
 	                            * it as its evals */
+	struct gs_memo *packs, *packs2; /* the cache's memos of the packings
+	                            * the search kept, beside evals and
+	                            * evals2: a packing is some ten times
+	                            * an evaluation's totals, and in one memo
+	                            * they made it forget the totals */
 	int64_t *ident;            /* with a cache: each workload's id, and
 	                            * at [n] the file's (plan_ident.h) */
 	struct gs_group_evals *gevals; /* a gs_plan_cache's groups' evaluations

@@ -163,6 +163,13 @@ static gs_memo *eval_memo(const gs_planner *pl)
 	return pl->evals ? pl->evals : pl->memo;
 }
 
+/* Where the packings the search kept are: the cache's memo of them, or
+ * the planner's. */
+static gs_memo *pack_memo(const gs_planner *pl)
+{
+	return pl->evals ? pl->packs : pl->memo;
+}
+
 /* The words of model m's key: one per replica at most (eval_key), and
  * with a cache what gs_ident_* add. */
 static size_t key_words(const gs_planner *pl, const gs_choice *c, int m)
@@ -268,7 +275,7 @@ static void keep_packing(const gs_planner *pl, gs_shop *shops, const gs_choice *
 	int nkey = 0;
 	int64_t *key = keep->n ? new_key(pl, shops, c, m, KEY_PACKING, &nkey) : NULL;
 	if (key && keep->n <= INT32_MAX)
-		gs_memo_put(eval_memo(pl), key, nkey, keep->v, (int)keep->n, kept);
+		gs_memo_put(pack_memo(pl), key, nkey, keep->v, (int)keep->n, kept);
 	free(key);
 	keep->n = 0;
 }
@@ -288,7 +295,7 @@ int gs_choice_kept(const gs_planner *pl, gs_shop *shops, const gs_choice *c, int
 	int nkey = 0, nval;
 	long counted;
 	int64_t *key = new_key(pl, shops, c, m, KEY_PACKING, &nkey);
-	const int64_t *got = key ? gs_memo_get(eval_memo(pl), key, nkey, &nval, &counted) : NULL;
+	const int64_t *got = key ? gs_memo_get(pack_memo(pl), key, nkey, &nval, &counted) : NULL;
 	free(key);
 	if (!got)
 		return 0;

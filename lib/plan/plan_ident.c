@@ -48,6 +48,8 @@ int gs_ident_init(gs_planner *pl, gs_plan_cache *cache)
 	pl->groups_kept = 1;
 	pl->evals = gs_plan_cache_evals(cache, 0);
 	pl->evals2 = gs_plan_cache_evals(cache, 1);
+	pl->packs = gs_plan_cache_packs(cache, 0);
+	pl->packs2 = gs_plan_cache_packs(cache, 1);
 	pl->gevals = gs_plan_cache_group_evals(cache);
 	return 0;
 }

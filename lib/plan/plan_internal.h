@@ -63,6 +63,8 @@ typedef struct gs_plan_how {
  * second thread (1: fork.h). */
 struct gs_memo *gs_plan_cache_groups(gs_plan_cache *c);
 struct gs_memo *gs_plan_cache_evals(gs_plan_cache *c, int second);
+/* Its memos of the packings the model search kept, likewise. */
+struct gs_memo *gs_plan_cache_packs(gs_plan_cache *c, int second);
 /* Its groups' evaluations (group_evals.h), which no new plan ages. */
 struct gs_group_evals *gs_plan_cache_group_evals(gs_plan_cache *c);
 /* A new generation of each of c's memos (memo.h), at the start of a plan

@@ -241,6 +241,7 @@ void gs_planner_release(gs_planner *pl)
 	pl->gevals = NULL;
 	pl->memo = pl->groups = NULL;
 	pl->evals = pl->evals2 = NULL;
+	pl->packs = pl->packs2 = NULL;
 	free(pl->ident);
 	pl->ident = NULL;
 	gs_fits_free(pl->fits);
