@@ -54,17 +54,32 @@ int gs_ident_init(gs_planner *pl, gs_plan_cache *cache)
 	return 0;
 }
 
+static int same_flags(const gs_replica *a, const gs_replica *b)
+{
+	return a->tenant == b->tenant && a->no_ts == b->no_ts && a->headroom == b->headroom &&
+	       a->spread == b->spread;
+}
+
+/* The replicas' flags go as runs (a count, then the flags that many
+ * replicas in a row share): a workload's replicas nearly always share
+ * theirs, and four words a replica made the keys of bench.c's re-plan
+ * 80 KB each. The replica count first says where the runs end. */
 size_t gs_ident_workload(const gs_planner *pl, int w, int at, int64_t *to)
 {
-	size_t k = 0;
-	if (to) {
-		to[k++] = pl->ident[w];
-		to[k++] = at ? pl->rep_at[w] : -1;
-		for (int r = pl->rep_at[w]; r < pl->rep_at[w + 1]; r++)
-			k += flags_of(&pl->reps[r], to + k);
-		return k;
+	int lo = pl->rep_at[w], hi = pl->rep_at[w + 1];
+	size_t k = 3;
+	if (!to)
+		return 3 + 5 * (size_t)(hi - lo);
+	to[0] = pl->ident[w];
+	to[1] = at ? lo : -1;
+	to[2] = hi - lo;
+	for (int r = lo, e; r < hi; r = e) {
+		for (e = r + 1; e < hi && same_flags(&pl->reps[r], &pl->reps[e]); e++)
+			;
+		to[k++] = e - r;
+		k += flags_of(&pl->reps[r], to + k);
 	}
-	return 2 + 4 * (size_t)(pl->rep_at[w + 1] - pl->rep_at[w]);
+	return k;
 }
 
 size_t gs_ident_replica(const gs_planner *pl, int r, int64_t *to)

@@ -23,7 +23,7 @@ int gs_ident_init(gs_planner *pl, gs_plan_cache *cache);
 
 /* The words such a key adds for workload w (its id, its replicas' flags,
  * and with `at` its first replica's index, for results that name
- * replicas), into `to` unless NULL: how many. */
+ * replicas), into `to`: how many; with `to` NULL, how many at most. */
 size_t gs_ident_workload(const gs_planner *pl, int w, int at, int64_t *to);
 
 /* The words such a key adds for replica r alone (its workload's id, its

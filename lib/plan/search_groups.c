@@ -100,7 +100,7 @@ static int note(gs_group_rec *r, const gs_planner *pl, int w)
 	int64_t *words = malloc(n * sizeof *words);
 	int rc = words ? 0 : -1;
 	if (words) {
-		gs_ident_workload(pl, w, 0, words);
+		n = gs_ident_workload(pl, w, 0, words);
 		rc = gs_group_rec_note(pl->gevals, r, w, words, n);
 	}
 	free(words);
