@@ -84,5 +84,11 @@ int gs_bnode_take(const gs_planner *pl, gs_bnode *b, const gs_pgpu *g,
 int gs_nodeset_buy_best(gs_shop *sh, int n, gs_strategy st, int k, gs_nodeset *out);
 /* Drops the nodes from `first` on that hold no GPU. */
 void gs_nodeset_drop_empty(gs_nodeset *out, int first);
+/* Each node from `first` on becomes the cheapest instance type of sh that
+ * still holds it, where that costs less: its GPUs, its host requests and
+ * (where it mixes spans) all its workloads (robust_span.c). -1 when out of
+ * memory. */
+int gs_nodeset_downsize(const gs_planner *pl, const gs_shop *sh, gs_nodeset *out,
+                        int first);
 
 #endif

@@ -174,37 +174,6 @@ static int place(const hbuy *hb, int pos, gs_strategy st, int k, int first, int 
 	return b ? gs_bnode_take(hb->pl, b, g, &f) : -1;
 }
 
-/* Each node on the cheapest instance type that still holds it (and, where
- * it mixes spans, all its workloads may land there: robust_span.c). */
-static int downsize(const gs_planner *pl, const gs_shop *sh, gs_nodeset *out, int first)
-{
-	for (int j = first; j < out->n; j++) {
-		gs_bnode *b = &out->v[j];
-		gs_host used = { b->cpu, b->mem };
-		int best = -1;
-		for (int t = 0; t < sh->n; t++) {
-			gs_host room = { sh->cpu[t], sh->mem[t] };
-			if (sh->insts[t]->gpu_count >= b->n && gs_host_fits(used, room) &&
-			    sh->price[t] < (best < 0 ? b->price : sh->price[best]) &&
-			    gs_robust_span_ok(pl, (const gs_pgpu *const *)b->gpus, b->n, NULL,
-			                      sh->insts[t]->gpu_count))
-				best = t;
-		}
-		if (best < 0)
-			continue;
-		if (sh->insts[best]->gpu_count > b->inst->gpu_count) {
-			const gs_pgpu **v = realloc(b->gpus, (size_t)sh->insts[best]->gpu_count *
-			                                         sizeof *v);
-			if (!v)
-				return -1;
-			b->gpus = v;
-		}
-		b->inst = sh->insts[best];
-		b->price = sh->price[best];
-	}
-	return 0;
-}
-
 /* The instance type the count alone buys most of. */
 static const gs_instance *count_choice(gs_shop *sh, int n)
 {
@@ -270,7 +239,7 @@ int gs_nodes_buy_host(const gs_planner *pl, gs_shop *sh, const gs_pgpu **gpus, i
 		rc = place(&hb, pos, st, k, first, &cur, out);
 	if (rc == 0) {
 		gs_nodeset_drop_empty(out, first);
-		rc = downsize(pl, sh, out, first);
+		rc = gs_nodeset_downsize(pl, sh, out, first);
 	}
 	/* Replicas of several GPUs are no count's to buy: only host requests
 	 * are noted against it. */

@@ -164,3 +164,38 @@ void gs_nodeset_drop_empty(gs_nodeset *out, int first)
 		out->n--;
 	}
 }
+
+/* Host requests open nodes one by one; and the count's purchase fills
+ * nodes in turn, but spread keeps some GPUs apart: four GPUs of a spread:
+ * gpu workload on azure's A100 bought one Standard_NC96ads_A100_v4 (4
+ * GPUs, the price of four Standard_NC24ads_A100_v4s) and a node each for
+ * the three that could not join it, leaving 3 GPUs of the first idle. A
+ * node keeps its GPUs and their neighbours, so the rules still hold. */
+int gs_nodeset_downsize(const gs_planner *pl, const gs_shop *sh, gs_nodeset *out, int first)
+{
+	for (int j = first; j < out->n; j++) {
+		gs_bnode *b = &out->v[j];
+		gs_host used = { b->cpu, b->mem };
+		int best = -1;
+		for (int t = 0; t < sh->n; t++) {
+			gs_host room = { sh->cpu[t], sh->mem[t] };
+			if (sh->insts[t]->gpu_count >= b->n && gs_host_fits(used, room) &&
+			    sh->price[t] < (best < 0 ? b->price : sh->price[best]) &&
+			    gs_robust_span_ok(pl, (const gs_pgpu *const *)b->gpus, b->n, NULL,
+			                      sh->insts[t]->gpu_count))
+				best = t;
+		}
+		if (best < 0)
+			continue;
+		if (sh->insts[best]->gpu_count > b->inst->gpu_count) {
+			const gs_pgpu **v = realloc(b->gpus, (size_t)sh->insts[best]->gpu_count *
+			                                         sizeof *v);
+			if (!v)
+				return -1;
+			b->gpus = v;
+		}
+		b->inst = sh->insts[best];
+		b->price = sh->price[best];
+	}
+	return 0;
+}

@@ -39,6 +39,15 @@ static int place(const gs_planner *pl, gs_shop *sh, const gs_pgpu *g, gs_strateg
 	return b ? gs_bnode_take(pl, b, g, &f) : -1;
 }
 
+/* Does a node from `first` on have a GPU slot left empty? */
+static int partly_empty(const gs_nodeset *out, int first)
+{
+	for (int j = first; j < out->n; j++)
+		if (out->v[j].n < out->v[j].inst->gpu_count)
+			return 1;
+	return 0;
+}
+
 /* GPUs that a count cannot buy: host requests, or replicas of several
  * GPUs, which need a node with that many free (nodes_host.c fits them). */
 static int host_needs(const gs_planner *pl, const gs_pgpu **gpus, int n)
@@ -68,7 +77,8 @@ int gs_nodes_buy(const gs_planner *pl, gs_shop *sh, const gs_pgpu **gpus, int n,
 		while (cur < out->n && out->v[cur].n == out->v[cur].inst->gpu_count)
 			cur++;
 	}
-	/* Spread may leave bought nodes empty; they are not needed. */
+	/* Spread may leave bought nodes empty, or partly so; most purchases
+	 * fill every node, which the best buy of their count then holds. */
 	gs_nodeset_drop_empty(out, first);
-	return 0;
+	return partly_empty(out, first) ? gs_nodeset_downsize(pl, sh, out, first) : 0;
 }

@@ -5,6 +5,7 @@
  * twice a profile that a spread: gpu workload asks) answered by those
  * masks must be the rule as robust.c states it, GPU by GPU. Seeded random
  * nodes of A100 MIG GPUs, including nodes that break the rule already.
+ * And nodes that spread leaves partly empty are bought smaller.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -149,9 +150,43 @@ static void test_mig_masks_by_hand(void **state)
 	gs_scenario_free(s);
 }
 
+/* Azure sells its A100 80GB PCIe as 1, 2 or 4 GPUs at one price per GPU,
+ * so the count's best buy of 4 GPUs is one 4-GPU node. The 4 GPUs below
+ * each hold a replica of `a`, whose spread: gpu keeps them on distinct
+ * nodes: three could not join the first node, which then held 1 GPU of
+ * its 4 ($25.71/h with three 1-GPU nodes). Each node is now the cheapest
+ * that holds it. */
+static void test_spread_nodes_downsized(void **state)
+{
+	gs_scenario *s = tu_scenario(cat, "t.yaml",
+	                             "version: 1\ncloud: azure\ngpus: [A100-PCIE-80GB]\n"
+	                             "workloads:\n"
+	                             "  - {name: a, replicas: 4, gpuMemory: 35.75GiB, "
+	                             "compute: 74%, spread: gpu}\n"
+	                             "  - {name: b, replicas: 4, gpuMemory: 30GiB, "
+	                             "compute: 10%}\n");
+	gs_plan_opts po = GS_PLAN_OPTS_INIT;
+	gs_plan *p;
+	gs_error err;
+	(void)state;
+	assert_gs_ok(gs_plan_make(s, &po, &p, &err), &err);
+	assert_int_equal(gs_plan_summary_get(p)->after_per_hour, 14692000);
+	assert_int_equal(gs_plan_summary_get(p)->gpus_after, 4);
+	assert_int_equal(gs_plan_node_count(p), 4);
+	for (size_t i = 0; i < gs_plan_node_count(p); i++) {
+		const gs_plan_node *n = gs_plan_node_at(p, i);
+		assert_string_equal(n->instance->type, "Standard_NC24ads_A100_v4");
+		assert_int_equal(n->n_gpus, 1);
+		assert_int_equal(n->gpus[0].n_assignments, 2);
+	}
+	gs_plan_free(p);
+	gs_scenario_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_spread_nodes_downsized),
 		cmocka_unit_test(test_mig_masks_by_hand),
 		cmocka_unit_test(test_mig_masks_are_the_rule),
 	};
