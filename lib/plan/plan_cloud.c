@@ -8,8 +8,9 @@
  * below the best plan so far, and the cheapest plan that holds every
  * workload is kept (ties: fewer GPUs, then fewer instances, then the
  * lower estimate). The plan lists every cloud with its estimate and its
- * cost, or why it has none. Nodes of one "cluster" in several clouds are
- * not offered.
+ * cost, or why it has none; a summary (gs_plan_opts.summary_only) lists
+ * none and sums a volume bound only where it may skip a cloud. Nodes of
+ * one "cluster" in several clouds are not offered.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -157,9 +158,9 @@ static void why_skipped(const gs_plan_cloud *c, const gs_plan *best, char *why, 
 	         by_volume ? "lower bound" : "estimate", a, best->sum.cloud, b);
 }
 
-/* Cloud c's volume bound where estimate_all left it out (t->lazy): the
- * best plan so far is below c's estimate, and the bound may rule c out
- * as it would have there. */
+/* Cloud c's volume bound where estimate_all left it out (t->lazy), for
+ * a cloud whose estimate is below the best plan so far: the bound may
+ * still rule it out, as it would have there. */
 static int volume_now(const gs_scenario *s, const tried *t, gs_plan_cloud *c, gs_error *err)
 {
 	gs_micros estimate, volume;
