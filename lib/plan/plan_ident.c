@@ -10,6 +10,9 @@
 #include "plan/plan_internal.h"
 #include "scenario/scenario.h"
 
+/* The words flags_of writes. */
+#define FLAGS 4
+
 /* What a key must know of replica p beyond its workload's keys. */
 static size_t flags_of(const gs_replica *p, int64_t *to)
 {
@@ -17,7 +20,7 @@ static size_t flags_of(const gs_replica *p, int64_t *to)
 	to[1] = p->no_ts;
 	to[2] = p->headroom;
 	to[3] = p->spread;
-	return 4;
+	return FLAGS;
 }
 
 int gs_ident_init(gs_planner *pl, gs_plan_cache *cache)
@@ -54,10 +57,14 @@ int gs_ident_init(gs_planner *pl, gs_plan_cache *cache)
 	return 0;
 }
 
+/* Do a and b give a key the same flags? Read through flags_of, so that a
+ * flag added there can never join replicas whose flags differ. */
 static int same_flags(const gs_replica *a, const gs_replica *b)
 {
-	return a->tenant == b->tenant && a->no_ts == b->no_ts && a->headroom == b->headroom &&
-	       a->spread == b->spread;
+	int64_t x[FLAGS], y[FLAGS];
+	flags_of(a, x);
+	flags_of(b, y);
+	return !memcmp(x, y, sizeof x);
 }
 
 /* The replicas' flags go as runs (a count, then the flags that many
@@ -69,7 +76,7 @@ size_t gs_ident_workload(const gs_planner *pl, int w, int at, int64_t *to)
 	int lo = pl->rep_at[w], hi = pl->rep_at[w + 1];
 	size_t k = 3;
 	if (!to)
-		return 3 + 5 * (size_t)(hi - lo);
+		return 3 + (1 + FLAGS) * (size_t)(hi - lo);
 	to[0] = pl->ident[w];
 	to[1] = at ? lo : -1;
 	to[2] = hi - lo;
@@ -89,9 +96,9 @@ size_t gs_ident_replica(const gs_planner *pl, int r, int64_t *to)
 		to[0] = pl->ident[p->wi];
 		to[1] = r - pl->rep_at[p->wi];
 		flags_of(p, to + 2);
-		to[6] = p->no_mig;
+		to[2 + FLAGS] = p->no_mig;
 	}
-	return 7;
+	return 3 + FLAGS;
 }
 
 size_t gs_ident_planner(const gs_planner *pl, int64_t *to)
