@@ -118,7 +118,8 @@ static share least(const gs_planner *pl, const gs_replica *r, int m, int tight)
 	for (size_t i = 0; g->mig_slots && !pl->no_mig && i < g->n_mig_profiles;
 	     i++) {
 		const gs_mig_profile *p = &g->mig_profiles[i];
-		if (!gs_mig_candidate(g, p) || w->memory_bytes > (p->memory_mib << 20) ||
+		if (!gs_mig_candidate_for(g, p, w->isolation_fault) ||
+		    w->memory_bytes > (p->memory_mib << 20) ||
 		    (double)comp / GS_PPM > (double)p->sm_count / g->sm_count)
 			continue;
 		s = meet(s, in_mig(pl, w, r->headroom, g, p, !w->isolation_fault && !r->no_ts,

@@ -195,8 +195,10 @@ static void mig_rows(cg *g)
 		mm->np = 0;
 		if (!gpu->mig_slots || !(used >> m & 1) || !gpu->sm_count || g->pl->no_mig)
 			continue;
+		/* Every profile some replica may get: a fault-isolated one's
+		 * whole GPU too (in_instance keeps the others to the rest). */
 		for (size_t p = 0; p < gpu->n_mig_profiles && mm->np < 64; p++)
-			if (gs_mig_candidate(gpu, &gpu->mig_profiles[p])) {
+			if (gs_mig_candidate_for(gpu, &gpu->mig_profiles[p], 1)) {
 				mm->prof[mm->np] = &gpu->mig_profiles[p];
 				mm->row[mm->np++] = g->nrows;
 				g->nrows += 2;
@@ -289,7 +291,8 @@ static int in_instance(const cg *g, const cgw *w, int m, const gs_mig_profile *p
 	int64_t mem = p->memory_mib << 20;
 	int64_t cap = part * g->pl->target / GS_PPM;
 	int64_t offer = gs_memory_offer(gpu, p, GS_STRATEGY_TIME_SLICING, r->headroom);
-	if (r->w->memory_bytes > mem || comp > part)
+	if (r->w->memory_bytes > mem || comp > part ||
+	    !gs_mig_candidate_for(gpu, p, r->w->isolation_fault))
 		return 0;
 	*um = *uc = 1;
 	if (!r->w->isolation_fault && !r->no_ts && comp <= cap && cap > 0 &&

@@ -308,7 +308,7 @@ static int slots_of(gs_opt *o, int w, int m)
 	for (size_t p = 0; p < g->n_mig_profiles; p++) {
 		const gs_mig_profile *pr = &g->mig_profiles[p];
 		gs_opt_slot s = { w, m, (int)p, -1, 0, 0, 0 };
-		if (!gs_mig_candidate(g, pr) ||
+		if (!gs_mig_candidate_for(g, pr, r->w->isolation_fault) ||
 		    gs_mig_holds(o->pl, g, &one, pr, NULL) != GS_RULE_OK)
 			continue;
 		if (slot_add(o, s) < 0 ||
@@ -335,8 +335,10 @@ static int mig_columns(gs_opt *o, int m)
 	}
 	if (o->nslots == nslots)
 		return 0;
+	/* Geometries of every profile some replica may get (slots_of keeps
+	 * the whole GPU's instance to fault-isolated ones). */
 	for (size_t p = 0; p < g->n_mig_profiles && na < 64; p++)
-		if (gs_mig_candidate(g, &g->mig_profiles[p]))
+		if (gs_mig_candidate_for(g, &g->mig_profiles[p], 1))
 			allowed[na++] = &g->mig_profiles[p];
 	if (gs_mig_enumerate(g, allowed, na, GS_MIG_MAXIMAL, geometry, &u, NULL) < 0 &&
 	    u.rc == 0)

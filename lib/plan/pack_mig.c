@@ -18,6 +18,11 @@ int gs_mig_candidate(const gs_gpu *g, const gs_mig_profile *p)
 	return !p->variant && p->compute_slices < g->mig_compute_slices;
 }
 
+int gs_mig_candidate_for(const gs_gpu *g, const gs_mig_profile *p, int fault)
+{
+	return fault ? !p->variant : gs_mig_candidate(g, p);
+}
+
 gs_rule gs_mig_holds(const gs_planner *pl, const gs_gpu *g, const gs_group *gr,
                      const gs_mig_profile *p, gs_rule_figs *f)
 {

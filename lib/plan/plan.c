@@ -464,6 +464,8 @@ static int make(gs_plan *p, gs_planner *pl, double seconds, gs_error *err)
 	 * workload's requests). */
 	if (rc == 0 && seconds > 0 && !(opt.proven && opt.bound >= after.cost) && !repaired)
 		rc = gs_refill(pl, pl->shops, &c, &after);
+	if (rc == 0)
+		rc = gs_built_promote(pl, pl->shops, &after);
 	/* The shared plan is nearly always the one chosen. */
 	if (rc == 0 && !pl->summary_only)
 		rc = gs_side_begin(pl, &c, &after, &side);

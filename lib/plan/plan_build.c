@@ -37,6 +37,22 @@ int gs_built_buy(const gs_planner *pl, gs_shop *shops, gs_built *b)
 	return 0;
 }
 
+int gs_built_promote(const gs_planner *pl, gs_shop *shops, gs_built *b)
+{
+	int changed = 0;
+	for (int m = 0; m < pl->nmodels; m++) {
+		int rc = b->packs[m].n ? gs_settle_whole(pl, &shops[m], &b->packs[m], 1) : 0;
+		if (rc < 0)
+			return -1;
+		changed |= rc;
+	}
+	if (!changed)
+		return 0;
+	gs_nodeset_release(&b->ns);
+	b->cost = 0;
+	return gs_built_buy(pl, shops, b);
+}
+
 /* Under placement: robust a workload is one object with one template:
  * its replicas keep to one model and request one thing (a whole GPU, or
  * one MIG profile). */

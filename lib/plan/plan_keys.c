@@ -413,10 +413,95 @@ static int to_time_slicing(const gs_planner *pl, gs_pack *pk)
 	return moved;
 }
 
+/* Is g a whole GPU's MIG instance: a fault-isolated replica alone on it
+ * (gs_mig_candidate_for)? */
+static int whole_instance(const gs_pgpu *g)
+{
+	return g->strategy == GS_STRATEGY_MIG && g->ng == 1 && g->g[0].prof &&
+	       g->g[0].prof->compute_slices >= g->model->mig_compute_slices;
+}
+
+/* The whole GPU's profile that the fault-isolated replica alone on
+ * dedicated GPU g may take instead, as gs_mig_rule allows MIG; NULL when
+ * none. */
+static const gs_mig_profile *whole_for(const gs_planner *pl, const gs_pgpu *g)
+{
+	const gs_group *gr = &g->g[0];
+	const gs_replica *r;
+	if (g->strategy != GS_STRATEGY_DEDICATED || g->ng != 1 || gr->n != 1 ||
+	    gs_pgpu_span(g) > 1 || pl->no_mig || !g->model->mig_slots)
+		return NULL;
+	r = &pl->reps[gr->reps[0]];
+	if (!r->w->isolation_fault || r->no_mig)
+		return NULL;
+	for (size_t i = 0; i < g->model->n_mig_profiles; i++) {
+		const gs_mig_profile *p = &g->model->mig_profiles[i];
+		if (gs_mig_candidate_for(g->model, p, 1) && !gs_mig_candidate(g->model, p) &&
+		    gs_mig_holds(pl, g->model, gr, p, NULL) == GS_RULE_OK)
+			return p;
+	}
+	return NULL;
+}
+
+/* Flips each GPU i with prof[i] between a dedicated GPU and the whole
+ * GPU's instance of prof[i]. */
+static void flip(gs_pack *pk, const gs_mig_profile **prof)
+{
+	for (int i = 0; i < pk->n; i++) {
+		gs_pgpu *g = &pk->gpus[i];
+		if (!prof[i])
+			continue;
+		if (g->strategy == GS_STRATEGY_MIG) {
+			g->strategy = GS_STRATEGY_DEDICATED;
+			g->g[0].prof = NULL;
+			continue;
+		}
+		g->strategy = GS_STRATEGY_MIG;
+		g->g[0].prof = prof[i];
+		g->g[0].start = 0;
+		g->g[0].strict = 1;
+	}
+}
+
+int gs_settle_whole(const gs_planner *pl, gs_shop *sh, gs_pack *pk, int promote)
+{
+	const gs_mig_profile **prof = NULL;
+	gs_total was, now;
+	int nwhole = 0, nded = 0, mig = 0, rc = 0;
+	for (int i = 0; i < pk->n; i++) {
+		nwhole += whole_instance(&pk->gpus[i]);
+		mig += pk->gpus[i].strategy == GS_STRATEGY_MIG;
+	}
+	if (promote)
+		nwhole = 0;
+	for (int i = 0; promote && mig && i < pk->n; i++)
+		nded += whole_for(pl, &pk->gpus[i]) != NULL;
+	if (!nwhole && !nded)
+		return 0;
+	if (!(prof = calloc((size_t)pk->n, sizeof *prof)))
+		return -1;
+	for (int i = 0; i < pk->n; i++)
+		prof[i] = nwhole ? (whole_instance(&pk->gpus[i]) ? pk->gpus[i].g[0].prof : NULL)
+		                 : whole_for(pl, &pk->gpus[i]);
+	if (gs_price_pack(pl, sh, pk, &was) == 0) {
+		flip(pk, prof);
+		/* Dedicated where it ties; MIG only where it saves. */
+		if (gs_price_pack(pl, sh, pk, &now) < 0 ||
+		    (nwhole ? gs_total_less(was, now) : !gs_total_less(now, was)))
+			flip(pk, prof);
+		else
+			rc = 1;
+	}
+	free(prof);
+	return rc;
+}
+
 int gs_merge_dedicated(const gs_planner *pl, gs_shop *sh, gs_pack *pk)
 {
 	gs_total before, after;
 	int ts = 0;
+	if (gs_settle_whole(pl, sh, pk, 0) < 0)
+		return -1;
 	for (int i = 0; i < pk->n; i++)
 		ts += pk->gpus[i].strategy == GS_STRATEGY_TIME_SLICING;
 	if (!ts || gs_price_pack(pl, sh, pk, &before) < 0)

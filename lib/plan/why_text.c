@@ -447,6 +447,13 @@ static void put_mig(gs_buf *t, const gs_decision *d)
 		gs_buf_puts(t, "; its smallest profile");
 		return;
 	}
+	/* The optimiser may give an instance more than it needs where the
+	 * geometry has the slices to spare; the smaller one then holds it. */
+	if (d->smaller.rule == GS_RULE_OK) {
+		gs_buf_printf(t, "; %s would hold it too, and the GPU's geometry has the room",
+		              d->smaller.figs.prof->name);
+		return;
+	}
 	gs_buf_printf(t, "; %s ", d->smaller.figs.prof->name);
 	if (d->smaller.rule == GS_RULE_MIG_MEMORY) {
 		gs_buf_puts(t, "has ");
