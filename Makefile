@@ -235,7 +235,7 @@ build/bench/import_big: tests/bench/import_big.c tests/bench/rng.h
 
 # Plan quality against optimum.py (OPTIMUM_DIR, default ../shared/tools/bench)
 # and FFD, and the speed of 'gpushare plan --format json' at scale.
-QUALITY_CLASSES = ts,hetero,mig
+QUALITY_CLASSES = ts,hetero,mig,varied,migx
 QUALITY_SIZES = 20,40,80
 QUALITY_SEEDS = 10
 SCALE_SIZES = 1000,10000,100000,1000000

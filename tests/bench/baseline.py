@@ -78,6 +78,8 @@ def parse_fleet(head, wls):
             st["gpus"] = [x.strip() for x in v.strip("[]").split(",")]
         elif k in ("cloud", "pricing"):
             st[k] = v
+        elif k == "targetUtilization":
+            st["target"] = int(v.rstrip("%")) / 100.0
     out = []
     for pairs in wls:
         w = dict(pairs)

@@ -3,10 +3,11 @@
 
   fleet.py CLASS REPLICAS SEED OUT.yaml
 
-CLASS is ts, hetero, mig or mixed. The same class, size and seed always give the same
-bytes (Python's random.Random seeded with a string, which hashes it with SHA-512 and so
-does not depend on PYTHONHASHSEED). Next to OUT.yaml it writes OUT.yaml.meta.json,
-{"class": CLASS}, which optimum.py reads to choose its formulation.
+CLASS is ts, hetero, mig, mixed, varied or migx. The same class, size and seed always
+give the same bytes (Python's random.Random seeded with a string, which hashes it with
+SHA-512 and so does not depend on PYTHONHASHSEED). Next to OUT.yaml it writes
+OUT.yaml.meta.json, {"class": C}, which optimum.py reads to choose its formulation: C is
+CLASS, but hetero for varied and mig for migx, the formulations those classes take.
 
 The files use only the keys that gpushare-workloads(5) and the measuring tools both read,
 so the same file goes to `gpushare plan` and to optimum.py / check_plan.py."""
@@ -16,7 +17,10 @@ import math
 import random
 import sys
 
-CLASSES = ("ts", "hetero", "mig", "mixed")
+CLASSES = ("ts", "hetero", "mig", "mixed", "varied", "migx")
+
+# The sidecar's class of the classes optimum.py does not name: the formulation it takes.
+FORMULATION = {"varied": "hetero", "migx": "mig"}
 
 # Usable memory (GiB) of the models the classes use, as `gpushare gpus` prints it. Only
 # used to shape the draws (shares of a GPU); the planner reads its own catalog.
@@ -29,6 +33,18 @@ MIG = {
                                ("3g", 39.5, 60 / 132), ("4g", 39.5, 64 / 132)]),
     "A100-SXM4-40GB": ("gcp", [("1g", 4.75, 14 / 108), ("2g", 9.62, 28 / 108),
                                ("3g", 19.5, 42 / 108), ("4g", 19.5, 56 / 108)]),
+}
+
+
+# migx: the MIG models of two clouds, each with all five base profiles (memory GiB,
+# share of the SMs) as `gpushare gpus` prints them, drawn small first.
+MIGX = {
+    "H100-SXM5-80GB": ("aws", [(9.75, 16 / 132), (19.62, 32 / 132), (39.5, 60 / 132),
+                               (39.5, 64 / 132), (79.25, 132 / 132)]),
+    "A100-SXM4-40GB": ("gcp", [(4.75, 14 / 108), (9.62, 28 / 108), (19.5, 42 / 108),
+                               (19.5, 56 / 108), (39.25, 98 / 108)]),
+    "A100-SXM4-80GB": ("gcp", [(9.5, 14 / 108), (19.5, 28 / 108), (39.25, 42 / 108),
+                               (39.25, 56 / 108), (78.75, 98 / 108)]),
 }
 
 
@@ -55,12 +71,12 @@ def pick(r, table):
     return table[-1][1]
 
 
-def split(r, n):
-    """Workload sizes of 1-8 replicas adding up to exactly n (the last one cut)."""
+def split(r, n, most=8):
+    """Workload sizes of 1 to `most` replicas adding up to exactly n (the last one cut)."""
     out = []
     left = n
     while left > 0:
-        k = min(left, r.randint(1, 8))
+        k = min(left, r.randint(1, most))
         out.append(k)
         left -= k
     return out
@@ -140,6 +156,68 @@ def gen_mig(r, n, seed):
     return head, wls
 
 
+def gen_varied(r, n):
+    """Sharing fleets drawn more freely than ts and hetero, in the rules optimum.py models:
+    one to three of the AWS models, targetUtilization 70 to 100 %, on-demand or spot, one
+    to four tenants, up to 12 replicas a workload, memory up to 90 % of the smallest model,
+    compute up to 100 %, spread: gpu and node, fault isolation. Two of gpushare's rules are
+    kept out, as the tools do not read them: a batch or training workload at 70 % or more
+    is drawn as a notebook (gpushare never time-slices those: the study's rule,
+    must_be_alone in baseline.py), and inference is drawn on one model only (gpushare
+    converts it between models by memory bandwidth, the tools by FP16 throughput)."""
+    models = sorted(r.sample(sorted(USABLE), r.randint(1, 3)))
+    cap = min(USABLE[m] for m in models)
+    tenants = r.randint(1, 4)
+    head = ["cloud: aws", "pricing: %s" % pick(r, [(3, "on-demand"), (1, "spot")]),
+            "targetUtilization: %d%%" % r.choice([70, 80, 90, 90, 100]),
+            "gpus: [%s]" % ", ".join(models)]
+    kinds = ["batch", "notebook", "ci", "training"]
+    if len(models) == 1:
+        kinds.append("inference")
+    wls = []
+    for i, k in enumerate(split(r, n, 12)):
+        gib = r.uniform(0.3, 0.9 * cap) if r.random() < 0.7 else r.uniform(0.05, 0.3) * cap
+        comp = r.uniform(2, 70) if r.random() < 0.8 else r.uniform(70, 100)
+        kind = r.choice(kinds)
+        if comp >= 70 and kind in ("batch", "training"):
+            kind = "notebook"
+        w = [("name", "w%03d" % i), ("kind", kind), ("replicas", str(k)),
+             ("gpuMemory", mem_text(gib)), ("compute", pct(comp)),
+             ("tenant", "t%d" % r.randrange(tenants))]
+        if r.random() < 0.6:
+            w.append(("measuredOn", r.choice(models)))
+        u = r.random()
+        if u < 0.08:
+            w.append(("isolation", "fault"))
+        elif u < 0.2 and k > 1:
+            w.append(("spread", "gpu"))
+        elif u < 0.25 and k > 1:
+            w.append(("spread", "node"))
+        wls.append(w)
+    return head, wls
+
+
+def gen_migx(r, n):
+    """Fault-isolated fleets on one of three MIG models in two clouds, every base profile
+    up to the whole GPU in play, targetUtilization 80 to 100 %, on-demand or spot, one to
+    four tenants, up to 10 replicas a workload."""
+    model = r.choice(sorted(MIGX))
+    cloud, profiles = MIGX[model]
+    tenants = r.randint(1, 4)
+    head = ["cloud: %s" % cloud, "pricing: %s" % pick(r, [(2, "on-demand"), (1, "spot")]),
+            "targetUtilization: %d%%" % r.choice([80, 90, 100]), "gpus: [%s]" % model]
+    wls = []
+    for i, k in enumerate(split(r, n, 10)):
+        gib, share = pick(r, list(zip([50, 25, 15, 7, 3], profiles)))
+        w = [("name", "w%03d" % i),
+             ("kind", r.choice(["inference", "batch", "notebook", "ci"])),
+             ("replicas", str(k)), ("gpuMemory", mem_text(r.uniform(0.3, 1.0) * gib)),
+             ("compute", pct(r.uniform(0.2, 0.98) * share * 100)),
+             ("isolation", "fault"), ("tenant", "t%d" % r.randrange(tenants))]
+        wls.append(w)
+    return head, wls
+
+
 def gen_mixed(r, n):
     """bench.c's distributions (tests/bench/README.md), on AWS, every model allowed."""
     tenants = max(1, int(round(math.sqrt(n / 4.5) / 2)))
@@ -176,6 +254,10 @@ def generate_fleet(cls, n, seed):
         return gen_hetero(r, n)
     if cls == "mig":
         return gen_mig(r, n, seed)
+    if cls == "varied":
+        return gen_varied(r, n)
+    if cls == "migx":
+        return gen_migx(r, n)
     return gen_mixed(r, n)
 
 
@@ -199,13 +281,14 @@ def write(cls, n, seed, path):
     with open(path, "w") as f:
         f.write(render(cls, n, seed, head, wls))
     with open(path + ".meta.json", "w") as f:
-        f.write(json.dumps({"class": cls}) + "\n")
+        f.write(json.dumps({"class": FORMULATION.get(cls, cls)}) + "\n")
     return head, wls
 
 
 def main(argv):
     if len(argv) != 5 or argv[1] not in CLASSES:
-        sys.stderr.write("usage: fleet.py ts|hetero|mig|mixed REPLICAS SEED OUT.yaml\n")
+        sys.stderr.write("usage: fleet.py ts|hetero|mig|mixed|varied|migx REPLICAS SEED "
+                         "OUT.yaml\n")
         return 2
     try:
         n, seed = int(argv[2]), int(argv[3])
