@@ -90,5 +90,12 @@ void gs_nodeset_drop_empty(gs_nodeset *out, int first);
  * memory. */
 int gs_nodeset_downsize(const gs_planner *pl, const gs_shop *sh, gs_nodeset *out,
                         int first);
+/* Node j, when partly empty, of GPUs of one GPU each without host
+ * requests, becomes the shop's best buy of its GPU count where that costs
+ * less: its GPUs go on nodes appended to out, and j is left empty for the
+ * caller to drop. Any part of such a node holds where the node did:
+ * spread keeps to distinct nodes, and a worst case over fewer replicas is
+ * no larger. -1 when out of memory. */
+int gs_nodeset_split(const gs_planner *pl, gs_shop *sh, gs_nodeset *out, int j);
 
 #endif

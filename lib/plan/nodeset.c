@@ -110,6 +110,64 @@ int gs_bnode_clash(const gs_planner *pl, const gs_bnode *b, const gs_pgpu *g,
 	                          b->inst->gpu_count);
 }
 
+/* What node b's GPUs cost as the best buy of their count (its counts in
+ * counts), when that is less than b's price and b may be split
+ * (gs_nodeset_split); -1 when not. A p5.48xlarge (eight H100s, $55.04/h)
+ * holding the four GPUs that spread: node left on it, where four
+ * p5.4xlarge ($6.88/h each) hold them and no one smaller type does. */
+static gs_micros split_price(gs_shop *sh, const gs_bnode *b, int *counts)
+{
+	gs_micros cost = 0;
+	if (b->n == b->inst->gpu_count || b->cpu || b->mem)
+		return -1;
+	for (int i = 0; i < b->n; i++)
+		if (gs_pgpu_span(b->gpus[i]) > 1)
+			return -1;
+	if (gs_shop_counts(sh, b->n, counts) < 0)
+		return -1;
+	for (int t = 0; t < sh->n; t++)
+		cost += counts[t] * sh->price[t];
+	return cost < b->price ? cost : -1;
+}
+
+/* Moves node j's GPUs onto the shop's best buy of their count, appended
+ * to out; node j is left empty. */
+static int split_node(const gs_planner *pl, gs_shop *sh, gs_nodeset *out, int j)
+{
+	int n = out->v[j].n, cur = out->n;
+	gs_strategy st = out->v[j].strategy;
+	int k = out->v[j].k;
+	const gs_pgpu **gpus = malloc((size_t)n * sizeof *gpus);
+	if (!gpus)
+		return -1;
+	memcpy(gpus, out->v[j].gpus, (size_t)n * sizeof *gpus);
+	out->v[j].n = 0;
+	if (gs_nodeset_buy_best(sh, n, st, k, out) < 0) {
+		free(gpus);
+		return -1;
+	}
+	for (int i = 0; i < n; i++) {
+		gs_pgpu_facts f;
+		while (out->v[cur].n == out->v[cur].inst->gpu_count)
+			cur++;
+		gs_pgpu_facts_of(pl, gpus[i], &f);
+		if (gs_bnode_take(pl, &out->v[cur], gpus[i], &f) < 0) {
+			free(gpus);
+			return -1;
+		}
+	}
+	free(gpus);
+	return 0;
+}
+
+int gs_nodeset_split(const gs_planner *pl, gs_shop *sh, gs_nodeset *out, int j)
+{
+	int counts[GS_SHOP_MAX];
+	if (split_price(sh, &out->v[j], counts) < 0)
+		return 0;
+	return split_node(pl, sh, out, j);
+}
+
 int gs_bnode_take(const gs_planner *pl, gs_bnode *b, const gs_pgpu *g,
                   const gs_pgpu_facts *f)
 {
@@ -153,16 +211,20 @@ int gs_nodeset_buy_best(gs_shop *sh, int n, gs_strategy st, int k, gs_nodeset *o
 
 void gs_nodeset_drop_empty(gs_nodeset *out, int first)
 {
-	for (int j = first; j < out->n;) {
-		if (out->v[j].n) {
-			j++;
+	/* In one pass, the kept in order: a plan's split nodes leave empty
+	 * ones all through its hundreds of thousands. */
+	int k = first;
+	for (int j = first; j < out->n; j++) {
+		if (!out->v[j].n) {
+			free(out->v[j].gpus);
+			free(out->v[j].spread_wl);
 			continue;
 		}
-		free(out->v[j].gpus);
-		free(out->v[j].spread_wl);
-		memmove(&out->v[j], &out->v[j + 1], (size_t)(out->n - j - 1) * sizeof *out->v);
-		out->n--;
+		if (k != j)
+			out->v[k] = out->v[j];
+		k++;
 	}
+	out->n = k;
 }
 
 /* Host requests open nodes one by one; and the count's purchase fills

@@ -466,11 +466,16 @@ static int make(gs_plan *p, gs_planner *pl, double seconds, gs_error *err)
 		rc = gs_refill(pl, pl->shops, &c, &after);
 	if (rc == 0)
 		rc = gs_built_promote(pl, pl->shops, &after);
+	if (rc == 0)
+		rc = gs_built_split(pl, pl->shops, &after);
 	/* The shared plan is nearly always the one chosen. */
 	if (rc == 0 && !pl->summary_only)
 		rc = gs_side_begin(pl, &c, &after, &side);
 	if (rc == 0)
 		rc = gs_build_before(pl, pl->shops, &c, &before);
+	/* Bought like the plan. */
+	if (rc == 0)
+		rc = gs_built_split(pl, pl->shops, &before);
 	/* The reasons quote what the plan that stands left out. */
 	pl->left_out = after.left_out;
 	pl->left_out_cost = after.left_out_cost;

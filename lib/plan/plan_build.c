@@ -53,6 +53,34 @@ int gs_built_promote(const gs_planner *pl, gs_shop *shops, gs_built *b)
 	return gs_built_buy(pl, shops, b);
 }
 
+/* The shop of pl that sells instance type in. */
+static gs_shop *shop_of(const gs_planner *pl, gs_shop *shops, const gs_instance *in)
+{
+	for (int m = 0; m < pl->nmodels; m++)
+		for (int t = 0; t < shops[m].n; t++)
+			if (shops[m].insts[t] == in)
+				return &shops[m];
+	return NULL;
+}
+
+int gs_built_split(const gs_planner *pl, gs_shop *shops, gs_built *b)
+{
+	int n = b->ns.n;
+	for (int j = 0; j < n; j++) {
+		gs_shop *sh;
+		if (b->ns.v[j].n == b->ns.v[j].inst->gpu_count)
+			continue;
+		sh = shop_of(pl, shops, b->ns.v[j].inst);
+		if (sh && gs_nodeset_split(pl, sh, &b->ns, j) < 0)
+			return -1;
+	}
+	gs_nodeset_drop_empty(&b->ns, 0);
+	b->cost = 0;
+	for (int i = 0; i < b->ns.n; i++)
+		b->cost += b->ns.v[i].price;
+	return 0;
+}
+
 /* Under placement: robust a workload is one object with one template:
  * its replicas keep to one model and request one thing (a whole GPU, or
  * one MIG profile). */

@@ -183,10 +183,39 @@ static void test_spread_nodes_downsized(void **state)
 	gs_scenario_free(s);
 }
 
+/* fixtures/unit/spread-node-h100.yaml: spread: node kept replicas off
+ * an 8-GPU p5.48xlarge ($55.04/h) that buying by count had taken (a
+ * p5.4xlarge, one H100, is $6.88/h: the same per GPU), and no one type
+ * smaller holds what was left on it. Such a node is now split into the
+ * best buy of its GPUs: the plan $158.24/h -> $137.60/h on 20 p5.4xlarge,
+ * and its baseline of a whole GPU per replica, bought the same way,
+ * $371.52/h on 54 GPUs -> $330.24/h on 48. Every GPU bought holds a
+ * replica, or MIG instances. */
+static void test_partly_empty_nodes_split(void **state)
+{
+	gs_scenario *s = tu_scenario_file(cat, "fixtures/unit/spread-node-h100.yaml");
+	gs_plan *p = tu_plan(s);
+	const gs_plan_summary *sum = gs_plan_summary_get(p);
+	(void)state;
+	assert_int_equal(sum->after_per_hour, 137600000);
+	assert_int_equal(sum->instances_after, 20);
+	assert_int_equal(sum->before_per_hour, 330240000);
+	assert_int_equal(sum->gpus_before, 48);
+	for (size_t i = 0; i < gs_plan_node_count(p); i++) {
+		const gs_plan_node *n = gs_plan_node_at(p, i);
+		assert_string_equal(n->instance->type, "p5.4xlarge");
+		for (size_t g = 0; g < n->n_gpus; g++)
+			assert_true(n->gpus[g].n_assignments > 0 || n->gpus[g].n_mig > 0);
+	}
+	gs_plan_free(p);
+	gs_scenario_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_spread_nodes_downsized),
+		cmocka_unit_test(test_partly_empty_nodes_split),
 		cmocka_unit_test(test_mig_masks_by_hand),
 		cmocka_unit_test(test_mig_masks_are_the_rule),
 	};
