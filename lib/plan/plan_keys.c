@@ -463,31 +463,38 @@ static void flip(gs_pack *pk, const gs_mig_profile **prof)
 	}
 }
 
+/* The whole GPU's profile that g flips to (promote) or from (not): NULL
+ * where it does not flip. */
+static const gs_mig_profile *flips(const gs_planner *pl, const gs_pgpu *g, int promote)
+{
+	if (promote)
+		return whole_for(pl, g);
+	return whole_instance(g) ? g->g[0].prof : NULL;
+}
+
 int gs_settle_whole(const gs_planner *pl, gs_shop *sh, gs_pack *pk, int promote)
 {
-	const gs_mig_profile **prof = NULL;
+	const gs_mig_profile **prof;
 	gs_total was, now;
-	int nwhole = 0, nded = 0, mig = 0, rc = 0;
-	for (int i = 0; i < pk->n; i++) {
-		nwhole += whole_instance(&pk->gpus[i]);
+	int n = 0, mig = 0, rc = 0;
+	/* A whole-GPU instance pays only beside other MIG GPUs. */
+	for (int i = 0; promote && i < pk->n; i++)
 		mig += pk->gpus[i].strategy == GS_STRATEGY_MIG;
-	}
-	if (promote)
-		nwhole = 0;
-	for (int i = 0; promote && mig && i < pk->n; i++)
-		nded += whole_for(pl, &pk->gpus[i]) != NULL;
-	if (!nwhole && !nded)
+	if (promote && !mig)
+		return 0;
+	for (int i = 0; i < pk->n; i++)
+		n += flips(pl, &pk->gpus[i], promote) != NULL;
+	if (!n)
 		return 0;
 	if (!(prof = calloc((size_t)pk->n, sizeof *prof)))
 		return -1;
 	for (int i = 0; i < pk->n; i++)
-		prof[i] = nwhole ? (whole_instance(&pk->gpus[i]) ? pk->gpus[i].g[0].prof : NULL)
-		                 : whole_for(pl, &pk->gpus[i]);
+		prof[i] = flips(pl, &pk->gpus[i], promote);
 	if (gs_price_pack(pl, sh, pk, &was) == 0) {
 		flip(pk, prof);
 		/* Dedicated where it ties; MIG only where it saves. */
 		if (gs_price_pack(pl, sh, pk, &now) < 0 ||
-		    (nwhole ? gs_total_less(was, now) : !gs_total_less(now, was)))
+		    (promote ? !gs_total_less(now, was) : gs_total_less(was, now)))
 			flip(pk, prof);
 		else
 			rc = 1;
