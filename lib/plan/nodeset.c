@@ -110,24 +110,22 @@ int gs_bnode_clash(const gs_planner *pl, const gs_bnode *b, const gs_pgpu *g,
 	                          b->inst->gpu_count);
 }
 
-/* What node b's GPUs cost as the best buy of their count (its counts in
- * counts), when that is less than b's price and b may be split
- * (gs_nodeset_split); -1 when not. A p5.48xlarge (eight H100s, $55.04/h)
- * holding the four GPUs that spread: node left on it, where four
- * p5.4xlarge ($6.88/h each) hold them and no one smaller type does. */
-static gs_micros split_price(gs_shop *sh, const gs_bnode *b, int *counts)
+/* Whether node b may be split (gs_nodeset_split) and the best buy of its
+ * GPU count costs less than it: 1, 0, or -1 when out of memory. A
+ * p5.48xlarge (eight H100s, $55.04/h) holding the four GPUs that spread:
+ * node left on it, where four p5.4xlarge ($6.88/h each) hold them and no
+ * one smaller type does. */
+static int splits(gs_shop *sh, const gs_bnode *b)
 {
-	gs_micros cost = 0;
+	gs_buy best;
 	if (b->n == b->inst->gpu_count || b->cpu || b->mem)
-		return -1;
+		return 0;
 	for (int i = 0; i < b->n; i++)
 		if (gs_pgpu_span(b->gpus[i]) > 1)
-			return -1;
-	if (gs_shop_counts(sh, b->n, counts) < 0)
+			return 0;
+	if (gs_shop_best(sh, b->n, &best) < 0)
 		return -1;
-	for (int t = 0; t < sh->n; t++)
-		cost += counts[t] * sh->price[t];
-	return cost < b->price ? cost : -1;
+	return best.cost >= 0 && best.cost < b->price;
 }
 
 /* Moves node j's GPUs onto the shop's best buy of their count, appended
@@ -162,10 +160,8 @@ static int split_node(const gs_planner *pl, gs_shop *sh, gs_nodeset *out, int j)
 
 int gs_nodeset_split(const gs_planner *pl, gs_shop *sh, gs_nodeset *out, int j)
 {
-	int counts[GS_SHOP_MAX];
-	if (split_price(sh, &out->v[j], counts) < 0)
-		return 0;
-	return split_node(pl, sh, out, j);
+	int rc = splits(sh, &out->v[j]);
+	return rc <= 0 ? rc : split_node(pl, sh, out, j);
 }
 
 int gs_bnode_take(const gs_planner *pl, gs_bnode *b, const gs_pgpu *g,
