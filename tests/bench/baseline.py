@@ -43,7 +43,9 @@ class Catalog:
         return out
 
     def market(self, cloud, pricing):
-        """model name -> (cheapest price per GPU, that instance, its GPU count), amd64."""
+        """model name -> (cheapest price per GPU, that instance, its GPU count), amd64. Of
+        instances at the same price per GPU, the one with fewer GPUs: buying by count
+        then rounds up the least (p5.4xlarge, not p5.48xlarge, for 20 H100s)."""
         key = "spot_per_hour" if pricing == "spot" else "on_demand_per_hour"
         best = {}
         for t in self.instances:
@@ -51,7 +53,8 @@ class Catalog:
                 continue
             per = t[key] / t["gpu_count"]
             cur = best.get(t["gpu"])
-            if cur is None or (per, t["instance"]) < (cur[0], cur[1]["instance"]):
+            if cur is None or (per, t["gpu_count"], t["instance"]) < \
+                    (cur[0], cur[2], cur[1]["instance"]):
                 best[t["gpu"]] = (per, t, t["gpu_count"])
         return best
 

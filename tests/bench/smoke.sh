@@ -38,6 +38,18 @@ for want in "ts 11.0660" "hetero 8.4160" "mig 73.4677"; do
 	got=$(awk -v c="$1" '$1 == c { print $7 }' "$dir/quality.out")
 	[ "$got" = "$2" ] || fail "FFD of $1 20 0: $got, expected $2"
 done
+# The last two classes' FFD, worked out by hand: varied 20 2 (A10G at
+# $1.006/h, targetUtilization 80 %) needs 15 GPUs, as 2 of its 27 % batch
+# replicas fit a GPU where 90 % would take 3 (13 GPUs); migx 20 0 gives 20
+# fault-isolated replicas an H100 each, bought as 20 p5.4xlarge at $6.88/h,
+# not as three 8-GPU p5.48xlarge at the same price per GPU ($165.12/h).
+python3 tests/bench/quality.py --no-optimum --classes varied,migx --sizes 20 --seeds 3 \
+    --gpushare "$bin" --dir "$dir/qx" >"$dir/quality-x.out" || fail "quality.py exited $? ($dir/quality-x.out)"
+for want in "varied 2 15.0900" "migx 0 137.6000"; do
+	set -- $want
+	got=$(awk -v c="$1" -v s="$2" '$1 == c && $3 == s { print $7 }' "$dir/quality-x.out")
+	[ "$got" = "$3" ] || fail "FFD of $1 20 $2: $got, expected $3"
+done
 # An optimum.py that cannot run (here: one that answers as the real one does
 # without `cbc`) is an error: a line per fleet and exit 2, not a table that
 # looks measured.
