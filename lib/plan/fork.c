@@ -23,8 +23,13 @@ int gs_fork_init(gs_fork *f, const gs_planner *pl, int how)
 	f->pl = *pl;
 	f->pl.solo = 1;
 	f->pl.shops = f->shops;
-	f->pl.memo = f->pl.groups = NULL;
-	f->pl.groups_kept = 0;
+	f->pl.memo = NULL;
+	/* A REPL edit re-planned each group's search in the third start
+	 * (plan_cheap.c) for want of this: a search is a function of its key
+	 * (search_groups.h), whichever memo keeps it. */
+	f->pl.groups = pl->groups2;
+	f->pl.groups2 = NULL;
+	f->pl.groups_kept = pl->groups2 != NULL;
 	/* Copies never work at the same time (fork.h), so the one at work
 	 * has the cache's second memo to itself. */
 	f->pl.evals = pl->evals2;

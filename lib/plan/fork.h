@@ -13,7 +13,8 @@
  * (pack_share.c, plan_placement.c) it reads what one thread would.
  * Copies fork no further: two cores, two tasks, and a copy's work ends
  * before the next copy is made. A copy keeps its evaluations in a memo of
- * its own too, or in a gs_plan_cache's second memo (plan_ident.h).
+ * its own too, or in a gs_plan_cache's second memo (plan_ident.h), as it
+ * does its groups' searches (search_groups.h).
  *
  * Only lib/plan/ includes it.
  */

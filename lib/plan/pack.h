@@ -219,7 +219,11 @@ typedef struct gs_planner {
 	struct gs_memo *memo;      /* results computed before (memo.h), shared
 	                            * by the copies of this planner; or NULL */
 	struct gs_memo *groups;    /* what groups' searches found
-	                            * (search_groups.h); NULL in a copy */
+	                            * (search_groups.h); in a copy, the
+	                            * cache's groups2, or NULL */
+	struct gs_memo *groups2;   /* a gs_plan_cache's memo of them for the
+	                            * copy at work on the second thread, as
+	                            * evals2; else NULL */
 	int groups_kept;           /* groups is a gs_plan_cache's, which
 	                            * the planner does not free */
 	struct gs_memo *evals;     /* a gs_plan_cache's memo of the model

@@ -26,7 +26,7 @@
 #define IDS_MEMO_BYTES ((size_t)8 << 20)
 
 struct gs_plan_cache {
-	gs_memo *groups, *evals[2], *packs[2], *ids, *stamps;
+	gs_memo *groups[2], *evals[2], *packs[2], *ids, *stamps;
 	gs_group_evals *group_evals;
 	int64_t last_id; /* ids given so far: a memo that forgot gives new ones */
 };
@@ -34,7 +34,8 @@ struct gs_plan_cache {
 int gs_plan_cache_new(gs_plan_cache **out, gs_error *err)
 {
 	gs_plan_cache *c = calloc(1, sizeof *c);
-	if (!c || !(c->groups = gs_memo_new(GS_GROUPS_MEMO_BYTES)) ||
+	if (!c || !(c->groups[0] = gs_memo_new(GS_GROUPS_MEMO_BYTES)) ||
+	    !(c->groups[1] = gs_memo_new(GS_GROUPS_MEMO_BYTES)) ||
 	    !(c->evals[0] = gs_memo_new(EVALS_MEMO_BYTES)) ||
 	    !(c->evals[1] = gs_memo_new(EVALS_MEMO_BYTES)) ||
 	    !(c->packs[0] = gs_memo_new(PACKS_MEMO_BYTES)) ||
@@ -53,7 +54,8 @@ void gs_plan_cache_free(gs_plan_cache *c)
 {
 	if (!c)
 		return;
-	gs_memo_free(c->groups);
+	gs_memo_free(c->groups[0]);
+	gs_memo_free(c->groups[1]);
 	gs_memo_free(c->evals[0]);
 	gs_memo_free(c->evals[1]);
 	gs_memo_free(c->packs[0]);
@@ -64,7 +66,10 @@ void gs_plan_cache_free(gs_plan_cache *c)
 	free(c);
 }
 
-struct gs_memo *gs_plan_cache_groups(gs_plan_cache *c) { return c ? c->groups : NULL; }
+struct gs_memo *gs_plan_cache_groups(gs_plan_cache *c, int second)
+{
+	return c ? c->groups[second != 0] : NULL;
+}
 struct gs_memo *gs_plan_cache_evals(gs_plan_cache *c, int second)
 {
 	return c ? c->evals[second != 0] : NULL;
@@ -82,7 +87,8 @@ struct gs_group_evals *gs_plan_cache_group_evals(gs_plan_cache *c)
 
 int gs_plan_cache_age(gs_plan_cache *c)
 {
-	if (gs_memo_age(c->groups) < 0 || gs_memo_age(c->evals[0]) < 0 ||
+	if (gs_memo_age(c->groups[0]) < 0 || gs_memo_age(c->groups[1]) < 0 ||
+	    gs_memo_age(c->evals[0]) < 0 ||
 	    gs_memo_age(c->evals[1]) < 0 || gs_memo_age(c->packs[0]) < 0 ||
 	    gs_memo_age(c->packs[1]) < 0 || gs_memo_age(c->ids) < 0 ||
 	    gs_memo_age(c->stamps) < 0)

@@ -47,7 +47,8 @@ int gs_ident_init(gs_planner *pl, gs_plan_cache *cache)
 	if (rc < 0)
 		return -1;
 	gs_memo_free(pl->groups);
-	pl->groups = gs_plan_cache_groups(cache);
+	pl->groups = gs_plan_cache_groups(cache, 0);
+	pl->groups2 = gs_plan_cache_groups(cache, 1);
 	pl->groups_kept = 1;
 	pl->evals = gs_plan_cache_evals(cache, 0);
 	pl->evals2 = gs_plan_cache_evals(cache, 1);

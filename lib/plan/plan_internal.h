@@ -58,10 +58,10 @@ typedef struct gs_plan_how {
 	int summary_only;
 } gs_plan_how;
 
-/* The cache's memos (plan_cache.c): of groups' results, and of the model
- * search's evaluations on the calling thread (second = 0) and on the
- * second thread (1: fork.h). */
-struct gs_memo *gs_plan_cache_groups(gs_plan_cache *c);
+/* The cache's memos (plan_cache.c): of groups' results and of the model
+ * search's evaluations, each on the calling thread (second = 0) and on
+ * the second thread (1: fork.h). */
+struct gs_memo *gs_plan_cache_groups(gs_plan_cache *c, int second);
 struct gs_memo *gs_plan_cache_evals(gs_plan_cache *c, int second);
 /* Its memos of the packings the model search kept, likewise. */
 struct gs_memo *gs_plan_cache_packs(gs_plan_cache *c, int second);

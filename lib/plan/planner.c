@@ -239,7 +239,7 @@ void gs_planner_release(gs_planner *pl)
 	if (!pl->groups_kept)
 		gs_memo_free(pl->groups);
 	pl->gevals = NULL;
-	pl->memo = pl->groups = NULL;
+	pl->memo = pl->groups = pl->groups2 = NULL;
 	pl->evals = pl->evals2 = NULL;
 	pl->packs = pl->packs2 = NULL;
 	free(pl->ident);
