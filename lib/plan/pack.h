@@ -209,6 +209,9 @@ typedef struct gs_planner {
 	long tenant_work;          /* the search tenant by tenant's budget of
 	                            * that work, before the effort; 0: its
 	                            * default (plan_choose.c) */
+	long repair_most;          /* the most replicas whose every start is
+	                            * repaired, before the effort; 0: its
+	                            * default (plan_cheap.c) */
 	gs_placement placement;    /* robust: shared GPUs hold their worst case
 	                            * (robust.h) */
 	long *robust_bound;        /* counts where that worst case, not the

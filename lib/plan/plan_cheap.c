@@ -46,27 +46,37 @@ static void cheapest(const gs_planner *pl, const gs_choice *c, int *model)
  * than the starts differ: on fleet.py's mixed 10,000 replicas (seed 1)
  * the first choice built at $6,041.07/h repaired to $5,881.16/h, and the
  * start on the cheapest models per GPU, which lost built at $6,662.61/h,
- * repairs to $5,636.00/h. A repair costs time of the fleet's size, once
- * more per start: up to REPAIR_EACH_REPLICAS replicas (times the effort),
- * and not where the relaxation's program or the gather start compete
- * with the plan as built (gs_choose_thorough, gs_cg_affords). Under robust
- * placement the repair moves whole workloads: comparing repaired found
- * 0 to 1.1 % there, and took bench.c's REPL edit in aws from 42 to 56 ms. */
+ * repairs to $5,636.00/h. Not where the relaxation's program or the
+ * gather start compete with the plan as built (gs_choose_thorough,
+ * gs_cg_affords). The third start is repaired on its own thread, beside
+ * the repair of the plan that stands on the first (the same time at
+ * 50,000 to 1,000,000 replicas); the cheapest start, on the first
+ * thread, up to REPAIR_EACH_REPLICAS replicas (times the effort), where
+ * a repair takes a few tens of milliseconds. Under robust placement the
+ * repair moves whole workloads: comparing repaired found 0 to 1.1 %
+ * there, took bench.c's REPL edit in aws from 42 to 56 ms, and the third
+ * start's repair made the first thread wait 0.5 s at 100,000 replicas. */
 #define REPAIR_EACH_REPLICAS 20000L
+
+static int repair_third(const gs_planner *pl)
+{
+	return pl->placement == GS_PLACEMENT_PINNED && !pl->quick && !gs_choose_thorough(pl) &&
+	       !gs_cg_affords(pl);
+}
 
 static int repair_each(const gs_planner *pl)
 {
 	long effort = pl->effort > 1 ? pl->effort : 1;
-	return pl->placement == GS_PLACEMENT_PINNED && !pl->quick && !gs_choose_thorough(pl) &&
-	       !gs_cg_affords(pl) && pl->nreps <= REPAIR_EACH_REPLICAS * effort;
+	long most = pl->repair_most ? pl->repair_most : REPAIR_EACH_REPLICAS;
+	return repair_third(pl) && pl->nreps <= most * effort;
 }
 
 /* The plan of a start of models given per workload, searched from there
  * as the first choice was (with search, where gs_choose_thorough), and
- * repaired where the starts are compared so (repair_each); *one: whether
- * it is a plan under robust, where a workload may ask one thing. */
-static int start_build(gs_planner *pl, gs_shop *shops, gs_choice *alt, int search, gs_built *b,
-                       int *one)
+ * with repair repaired; *one: whether it is a plan under robust, where a
+ * workload may ask one thing. */
+static int start_build(gs_planner *pl, gs_shop *shops, gs_choice *alt, int search, int repair,
+                       gs_built *b, int *one)
 {
 	int rc = search && gs_choose_thorough(pl) ? gs_choose_models_first(pl, shops, alt) : 0;
 	*one = 1;
@@ -75,7 +85,7 @@ static int start_build(gs_planner *pl, gs_shop *shops, gs_choice *alt, int searc
 	if (rc == 0 && pl->placement == GS_PLACEMENT_ROBUST &&
 	    (*one = gs_built_one_request(pl, b)) < 0)
 		rc = -1;
-	if (rc == 0 && search && repair_each(pl))
+	if (rc == 0 && repair)
 		rc = gs_refill(pl, shops, alt, b);
 	return rc;
 }
@@ -100,17 +110,17 @@ static int same_models(const gs_planner *pl, const gs_choice *a, const gs_choice
 	return memcmp(a->model, b->model, pl->s->n * sizeof *a->model) == 0;
 }
 
-/* A start, kept (into c and after) when its plan costs less than `than`:
- * 1 when kept, else 0, or -1. */
+/* A start, kept (into c and after) when its plan, with repair repaired,
+ * costs less than `than`: 1 when kept, else 0, or -1. */
 static int start_from(gs_planner *pl, gs_shop *shops, gs_choice *c, gs_built *after,
-                      gs_micros than, gs_choice *alt)
+                      gs_micros than, gs_choice *alt, int repair)
 {
 	gs_built b;
 	int rc, one;
 	if (same_models(pl, alt, c))
 		return 0;
 	memset(&b, 0, sizeof b);
-	if ((rc = start_build(pl, shops, alt, 1, &b, &one)) == 0)
+	if ((rc = start_build(pl, shops, alt, 1, repair, &b, &one)) == 0)
 		rc = keep_if_cheaper(c, after, than, alt, &b, one);
 	gs_built_release(&b);
 	return rc;
@@ -152,7 +162,7 @@ static int third_run(void *arg)
 	for (size_t w = 0; w < pl->s->n; w++)
 		t->whole &= t->alt.model[w] >= 0;
 	if (placed && t->whole)
-		rc = start_build(pl, pl->shops, &t->alt, 1, &t->b, &t->one);
+		rc = start_build(pl, pl->shops, &t->alt, 1, repair_third(pl), &t->b, &t->one);
 	pl->no_mig = no_mig;
 	pl->no_mps = no_mps;
 	t->volume = gs_volume_hint_bound(h, pl, &t->c);
@@ -249,7 +259,7 @@ static int third_start(gs_planner *pl, gs_shop *shops, gs_choice *c, gs_built *a
 	 * 10,000 replicas and 2.7 % at 100,000 (robust keeps the first two). */
 	rc = 0;
 	if ((pl->volume = gs_volume_bound_hint(pl, c, alt.model)) >= 0)
-		rc = start_from(pl, shops, c, after, than, &alt);
+		rc = start_from(pl, shops, c, after, than, &alt, repair_third(pl));
 	gs_choice_release(pl, &alt);
 	return rc;
 }
@@ -279,7 +289,7 @@ static int gather_build(gs_planner *pl, gs_shop *shops, const gs_choice *c,
 	if ((rc = gs_gather_mig(pl, c, after, g->alt.model)) <= 0)
 		return rc;
 	g->built = 1;
-	rc = start_build(pl, shops, &g->alt, 0, &g->b, &g->one);
+	rc = start_build(pl, shops, &g->alt, 0, 0, &g->b, &g->one);
 	if (rc == 0 && g->one == 1)
 		rc = gs_refill(pl, shops, &g->alt, &g->b);
 	return rc;
@@ -328,7 +338,7 @@ int gs_build_cheapest(gs_planner *pl, gs_shop *shops, gs_choice *c, gs_built *af
 		*repaired = 1;
 	}
 	if (rc == 0)
-		rc = start_from(pl, shops, c, after, after->cost, &alt);
+		rc = start_from(pl, shops, c, after, after->cost, &alt, repair_each(pl));
 	gs_choice_release(pl, &alt);
 	if (rc >= 0)
 		rc = gather_build(pl, shops, c, after, &g);
@@ -336,13 +346,18 @@ int gs_build_cheapest(gs_planner *pl, gs_shop *shops, gs_choice *c, gs_built *af
 	/* While the third start ends on the other thread, the plan as it
 	 * stands is repaired (refill.c); the repair stands unless the third
 	 * start wins against the plan as built. At 10^5 replicas the first
-	 * thread waited 0.10 s for it, and the repair takes as long. */
-	if (rc >= 0 && t && !*repaired && (rc = gs_refill(pl, shops, c, after)) == 0)
+	 * thread waited 0.10 s for it, and the repair takes as long. Where
+	 * the third start comes repaired, it is compared so, on one thread
+	 * or two. */
+	if (rc >= 0 && (t || repair_third(pl)) && !*repaired &&
+	    (rc = gs_refill(pl, shops, c, after)) == 0)
 		*repaired = 1;
+	if (repair_third(pl))
+		than = after->cost;
 	if (rc < 0)
 		gs_third_drop(t, pl);
 	else if ((rc = third_start(pl, shops, c, after, than, t)) >= 0)
-		*repaired &= !rc || repair_each(pl);
+		*repaired &= !rc || repair_third(pl);
 	if (rc >= 0)
 		rc = gather_take(pl, shops, c, after, &g, repaired);
 	gather_release(pl, &g);

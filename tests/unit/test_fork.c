@@ -101,6 +101,9 @@ typedef struct cheapest {
  * the even workloads kept off MIG after it began (as plan_uniform.c
  * marks them) or not; repaired: whether gs_build_cheapest repairs the
  * plan it keeps. The plan is repaired (refill.c) as make() would. */
+static long repair_most; /* the planner's, for starts() (0: its default) */
+static int searched;     /* starts() searches the first choice first, as make() */
+
 static cheapest starts(const gs_scenario *s, int third, int mark, int repaired_there)
 {
 	tu_planned t;
@@ -109,12 +112,15 @@ static cheapest starts(const gs_scenario *s, int third, int mark, int repaired_t
 	cheapest out;
 	int repaired;
 	tu_planned_open(&t, s);
+	t.pl.repair_most = repair_most;
 	if (third)
 		assert_int_equal(gs_third_begin(&t.pl, &t.c, &th), 0);
 	assert_true(!third || th);
 	for (int r = 0; mark && r < t.pl.nreps; r++)
 		if (t.pl.reps[r].wi % 2 == 0)
 			t.pl.reps[r].no_mig = 1;
+	if (searched)
+		assert_int_equal(gs_choose_models_first(&t.pl, t.pl.shops, &t.c), 0);
 	assert_int_equal(gs_build_chosen(&t.pl, t.pl.shops, &t.c, &after), 0);
 	assert_int_equal(gs_build_cheapest(&t.pl, t.pl.shops, &t.c, &after, th, &repaired), 0);
 	assert_int_equal(repaired, repaired_there);
@@ -163,6 +169,33 @@ static void test_third_reads_the_marks(void **state)
 	expect_same(robust, starts(robust, 1, 0, 0), plain);
 	expect_same(s, starts(s, 1, 1, 1), starts(s, 0, 1, 1));
 	gs_scenario_free(robust);
+	gs_scenario_free(s);
+}
+
+/* Above the size whose every start is repaired (plan_cheap.c, here set
+ * to 1,000 replicas), the third start is still repaired on its own
+ * thread, pinned, and compared with the plan that stands repaired: on
+ * this fleet, its first choice searched as make() searches it, the third
+ * start wins so at $1,772.17/h, where compared as built it lost to the
+ * first choice. On one thread it is made and repaired there, to the same
+ * plan. Below that size the cheapest start, repaired too, wins at
+ * $1,761.97/h. */
+static void test_third_repaired(void **state)
+{
+	gs_scenario *s = tu_scenario_file(cat, MIXED_3200);
+	cheapest two, one, all;
+	(void)state;
+	repair_most = 1000;
+	searched = 1;
+	two = starts(s, 1, 0, 1);
+	one = starts(s, 0, 0, 1);
+	repair_most = 0;
+	all = starts(s, 1, 0, 1);
+	searched = 0;
+	assert_int_equal(two.cost, 1772168526);
+	assert_int_equal(all.cost, 1761970600);
+	free(all.model);
+	expect_same(s, two, one);
 	gs_scenario_free(s);
 }
 
@@ -313,6 +346,7 @@ int main(void)
 		cmocka_unit_test(test_task),
 		cmocka_unit_test(test_copy_is_apart),
 		cmocka_unit_test(test_third_reads_the_marks),
+		cmocka_unit_test(test_third_repaired),
 		cmocka_unit_test(test_same_bytes),
 		cmocka_unit_test(test_limit_beside),
 		cmocka_unit_test(test_side_begins_again),
