@@ -39,4 +39,5 @@ for f in "$top"/tests/cli/fixtures/fractions/*.yaml "$top"/tests/cli/fixtures/fr
 	set -- "$@" "$tmp/frac/$(basename "$f")"
 done
 $py "$here/../check/gen.py" --dir "$tmp/cases" 1 "${KARPENTER_CASES:-30}" || exit 1
-exec $py "$here/karpenter_replay.py" "$bin" "$@" "$tmp"/cases/*.yaml
+# Not exec: the shell must stay to remove $tmp on exit.
+$py "$here/karpenter_replay.py" "$bin" "$@" "$tmp"/cases/*.yaml

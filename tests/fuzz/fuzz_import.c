@@ -24,6 +24,29 @@ static void write_file(const char *path, const void *data, size_t size)
 	fclose(f);
 }
 
+/* The harness's files: a directory of its own under TMPDIR (run.sh sets it
+ * inside build/), removed at exit, so that runs leave nothing behind. */
+static char dir[256], input[300], other[300];
+
+static void remove_files(void)
+{
+	unlink(input);
+	unlink(other);
+	rmdir(dir);
+}
+
+static void make_files(void)
+{
+	const char *tmp = getenv("TMPDIR");
+	snprintf(dir, sizeof dir, "%s/gs-fuzz-import-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(dir))
+		abort();
+	snprintf(input, sizeof input, "%s/input.json", dir);
+	snprintf(other, sizeof other, "%s/other.json", dir);
+	atexit(remove_files);
+	write_file(other, empty_list, sizeof empty_list - 1);
+}
+
 static const char *profiles_dir(void)
 {
 	const char *dir = getenv("GS_PROFILES");
@@ -33,7 +56,6 @@ static const char *profiles_dir(void)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static gs_catalog *cat;
-	static char input[64], other[64];
 	gs_import_opts o = GS_IMPORT_OPTS_INIT;
 	gs_inventory *inv = NULL;
 	gs_error err;
@@ -41,9 +63,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!cat) {
 		if (gs_catalog_load(profiles_dir(), &cat, &err) < 0)
 			abort();
-		snprintf(input, sizeof input, "/tmp/gs-fuzz-import-%ld.json", (long)getpid());
-		snprintf(other, sizeof other, "/tmp/gs-fuzz-import-%ld-other.json", (long)getpid());
-		write_file(other, empty_list, sizeof empty_list - 1);
+		make_files();
 	}
 	if (size == 0)
 		return 0;

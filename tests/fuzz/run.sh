@@ -61,7 +61,10 @@ for bin; do
 	name=$(basename "$bin")
 	corpus="build/fuzz/corpus/$name"
 	seed="build/fuzz/seeds/$name"
-	mkdir -p "$corpus" "$seed"
+	# Harnesses that need files make them under TMPDIR: here, in build/.
+	TMPDIR="$top/build/fuzz/tmp"
+	export TMPDIR
+	mkdir -p "$corpus" "$seed" "$TMPDIR"
 	seeds "$name" "$seed"
 	regress="tests/fuzz/regressions/$name"
 	if [ -d "$regress" ] && [ -n "$(ls "$regress")" ]; then
