@@ -165,13 +165,20 @@ static void add_models(gs_planner *pl, const gs_scenario *s, gs_shop *shops)
 }
 
 /* What the memo may hold: 16 MiB, and 512 bytes more per replica up to
- * 64 MiB. At 100,000 replicas 16 MiB forgot the model search's packings
- * before the build read them (7 of 60 packings again: 1.97 s, now
- * 1.80 s); at 1,000 the search never needs more, and holding 64 MiB took
- * the bench's plan from 24 to 72 MiB. */
+ * 64 MiB, or 256 bytes per replica where that is more. At 100,000
+ * replicas 16 MiB forgot the model search's packings before the build
+ * read them (7 of 60 packings again: 1.97 s, now 1.80 s); at 1,000 the
+ * search never needs more, and holding 64 MiB took the bench's plan from
+ * 24 to 72 MiB. The packings the search keeps for the build take about
+ * 90 bytes a replica (fleet.py's mixed 10^6: 10.9 million words), so at
+ * 10^6 replicas 64 MiB forgot them all before the build, which packed
+ * every model again: 1.5 s more of the first thread. */
 size_t gs_planner_memo_bytes(long nreps)
 {
-	size_t most = (size_t)64 << 20, b = ((size_t)16 << 20) + (size_t)nreps * 512;
+	size_t per = (size_t)(nreps > 0 ? nreps : 0);
+	size_t most = (size_t)64 << 20, b = ((size_t)16 << 20) + per * 512;
+	if (most < per * 256)
+		most = per * 256;
 	return b < most ? b : most;
 }
 

@@ -2,12 +2,14 @@
  * test_memo.c - the planner's memo (plan/memo.h): a value comes back only
  * under its whole key, with its count, through growth of the table; a
  * memo hands its entries over to another whole; a memo kept from plan to
- * plan keeps what was used.
+ * plan keeps what was used; the planner's memo is large enough for the
+ * packings the model search keeps for the build.
  */
 #include <stdint.h>
 
 #include "testutil.h"
 #include "plan/memo.h"
+#include "plan/planner.h"
 
 static void test_put_get(void **state)
 {
@@ -185,6 +187,21 @@ static void test_ages(void **state)
 	gs_memo_free(m);
 }
 
+/* 16 MiB and 512 bytes a replica, up to 64 MiB or 256 bytes a replica:
+ * fleet.py's mixed 10^6 kept 10.9 million words of packings (87 MB) for
+ * the build, which 64 MiB forgot before it read them. */
+static void test_planner_memo_bytes(void **state)
+{
+	(void)state;
+	assert_int_equal(gs_planner_memo_bytes(0), (size_t)16 << 20);
+	assert_int_equal(gs_planner_memo_bytes(1000), ((size_t)16 << 20) + 512000);
+	assert_int_equal(gs_planner_memo_bytes(100000), (size_t)64 << 20);
+	assert_int_equal(gs_planner_memo_bytes(262144), (size_t)64 << 20);
+	assert_int_equal(gs_planner_memo_bytes(300000), (size_t)76800000);
+	assert_int_equal(gs_planner_memo_bytes(1000000), (size_t)256000000);
+	assert_true(gs_planner_memo_bytes(1000000) > (size_t)109000000 * 8 / 10);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -195,6 +212,7 @@ int main(void)
 		cmocka_unit_test(test_absorb),
 		cmocka_unit_test(test_absorb_over_its_limit),
 		cmocka_unit_test(test_ages),
+		cmocka_unit_test(test_planner_memo_bytes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
