@@ -283,12 +283,16 @@ static int node_ok(const gs_planner *pl, const gs_pgpu *const *on, int n, const 
 	if (st == GS_STRATEGY_FRACTION && pg->strategy == GS_STRATEGY_FRACTION)
 		return fraction_node_ok(pl, on, n, pg);
 	/* A time-sliced node advertises its largest group's slots on every
-	 * GPU (MPS nodes are bought per client count). */
+	 * GPU, and never fewer than two (plan_records.c's node_slots), so a
+	 * GPU planned with one replica takes a second pod of the node too
+	 * (MPS nodes are bought per client count). */
 	for (int i = 0; st == GS_STRATEGY_TIME_SLICING && i <= n; i++) {
 		const gs_pgpu *x = i < n ? on[i] : pg;
 		if (x->k > k)
 			k = x->k;
 	}
+	if (st == GS_STRATEGY_TIME_SLICING && k < 2)
+		k = 2;
 	/* Whole GPUs of a node that is not shared go one to a pod; MIG
 	 * instances are checked where they are packed (gs_mig_holds). */
 	if ((st != GS_STRATEGY_TIME_SLICING && st != GS_STRATEGY_MPS) || k < 2 ||

@@ -165,6 +165,59 @@ static void test_pools_part_nodes_of_other_workloads(void **state)
 	gs_scenario_free(s);
 }
 
+/* A time-sliced node advertises at least two slots a GPU (its config's
+ * replicas), so the GPUs planned with one replica each take any two of
+ * the node's pods: two of a (59 % each) would run one A100 at 118 %,
+ * over the target, under either placement. Gen.py's seed 205 planned a
+ * 2-GPU node so, and adversary.py seated both a's on one GPU. */
+#define LONE "version: 1\ncloud: gcp\ntargetUtilization: 95%\nplacement: pinned\n" \
+	"workloads:\n" \
+	"  - {name: a, replicas: 2, gpuMemory: 4.5GiB, compute: 59%,\n" \
+	"     measuredOn: A100-SXM4-40GB}\n" \
+	"  - {name: c, replicas: 1, gpuMemory: 4.5GiB, compute: 50%,\n" \
+	"     measuredOn: A100-SXM4-40GB}\n" \
+	"  - {name: d, replicas: 1, gpuMemory: 4.5GiB, compute: 30%,\n" \
+	"     measuredOn: A100-SXM4-40GB}\n"
+
+static void lone_gpu(const gs_planner *pl, int r, gs_group *gr, gs_pgpu *g)
+{
+	memset(gr, 0, sizeof *gr);
+	memset(g, 0, sizeof *g);
+	gr->n = gr->cap = 1;
+	gr->reps = malloc(sizeof *gr->reps);
+	assert_non_null(gr->reps);
+	gr->reps[0] = r;
+	g->model = pl->models[tu_model_named(pl, "A100-SXM4-40GB")];
+	g->strategy = GS_STRATEGY_TIME_SLICING;
+	g->k = 1;
+	g->g = gr;
+	g->ng = 1;
+}
+
+static void test_lone_time_sliced_gpus_share_slots(void **state)
+{
+	gs_scenario *s = tu_scenario(cat, "t.yaml", LONE);
+	tu_planned t;
+	gs_group gr[4];
+	gs_pgpu g[4];
+	const gs_pgpu *on[1];
+	(void)state;
+	tu_planned_open(&t, s);
+	/* Replicas: a/0, a/1, c/0, d/0. */
+	for (int r = 0; r < 4; r++)
+		lone_gpu(&t.pl, r, &gr[r], &g[r]);
+	on[0] = &g[0];
+	assert_int_equal(gs_robust_node_holds(&t.pl, on, 1, GS_STRATEGY_TIME_SLICING, 1), 1);
+	/* a/1 beside a/0: 118 %; c beside a: 109 %; d beside a: 89 %. */
+	assert_int_equal(gs_robust_node_ok(&t.pl, on, 1, &g[1], GS_STRATEGY_TIME_SLICING, 1), 0);
+	assert_int_equal(gs_robust_node_ok(&t.pl, on, 1, &g[2], GS_STRATEGY_TIME_SLICING, 1), 0);
+	assert_int_equal(gs_robust_node_ok(&t.pl, on, 1, &g[3], GS_STRATEGY_TIME_SLICING, 1), 1);
+	for (int r = 0; r < 4; r++)
+		free(gr[r].reps);
+	tu_planned_close(&t);
+	gs_scenario_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -174,6 +227,7 @@ int main(void)
 		cmocka_unit_test(test_pinned_keeps_the_exact_packing),
 		cmocka_unit_test(test_spread_counts_one_per_node),
 		cmocka_unit_test(test_pools_part_nodes_of_other_workloads),
+		cmocka_unit_test(test_lone_time_sliced_gpus_share_slots),
 	};
 	return cmocka_run_group_tests(tests, tu_catalog_setup, tu_catalog_teardown);
 }
