@@ -67,6 +67,13 @@ gs_rule gs_mig_rule(const gs_planner *pl, const gs_gpu *g, const gs_group *gr,
 	for (int i = 0; gr->reps && i < gr->n; i++)
 		if (pl->reps[gr->reps[i]].no_mig)
 			return GS_RULE_MIG_MIXED;
+	/* The device plugin hands a time-sliced instance's slots to any pod
+	 * of its profile on the node, two of one spread: gpu workload among
+	 * them: such a replica keeps an instance of its own, on a GPU that
+	 * time-slices none (mig_strict). A DRA claim names its instance. */
+	for (int i = 0; gr->reps && gr->n > 1 && !pl->via_dra && i < gr->n; i++)
+		if (pl->reps[gr->reps[i]].spread == GS_SPREAD_GPU)
+			return GS_RULE_SPREAD;
 	for (size_t i = 0; i < g->n_mig_profiles; i++) {
 		const gs_mig_profile *p = &g->mig_profiles[i];
 		if (!gs_mig_candidate(g, p))
@@ -105,7 +112,8 @@ static int mig_strict(const gs_planner *pl, const gs_gpu *g, const gs_group *gr)
 		return 0;
 	r = &pl->reps[gr->reps[0]];
 	share = (int64_t)gr->prof->sm_count * GS_PPM / g->sm_count;
-	return r->w->isolation_fault || r->no_ts || gr->comp > share * pl->target / GS_PPM;
+	return r->w->isolation_fault || r->no_ts || gr->comp > share * pl->target / GS_PPM ||
+	       (r->spread == GS_SPREAD_GPU && !pl->via_dra);
 }
 
 /* Does group gr hold a replica of a workload with spread: gpu? */

@@ -194,6 +194,10 @@ static void put_mig_rule(gs_buf *t, const gs_decision *d, const gs_verdict *v)
 	case GS_RULE_MIG_TS:
 		gs_buf_puts(t, "a shared instance would be time-sliced");
 		break;
+	case GS_RULE_SPREAD:
+		gs_buf_printf(t, "a shared instance's slots could take two of its replicas, "
+		                 "which spread: %s keeps apart", gs_spread_name(d->w->spread));
+		break;
 	case GS_RULE_MIG_MIXED:
 		gs_buf_puts(t, "its other replicas need whole GPUs, and the pods of one "
 		            "object request one resource");

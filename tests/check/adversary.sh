@@ -13,6 +13,8 @@
 # leaves out the pods of a rolling update's surge (adversary.py --no-surge).
 # ADV_FRACTIONS=hami|dra|mps also plays each random fleet with that backend
 # allowed (fractions: [...]).
+# ADV_REGRESS (default "205 303") adds seeds past ADV_CASES that once
+# failed (see the end of this file).
 # With ADV_KEEP=DIR each failing input is copied there with its violations.
 # A file with placement: pinned is planned with --manifests (a Deployment
 # per workload), which its copies need.
@@ -180,6 +182,22 @@ if [ "$cases" -gt 0 ]; then
 		i=$((i + 1))
 	done
 fi
+
+# Seeds past ADV_CASES whose plans an adversary once broke, each checked
+# every run (ADV_REGRESS, space-separated; empty: none):
+#   205: two GPUs planned with one replica each of a 59 % workload on a
+#        time-sliced node, whose config gives every GPU two slots;
+#   303: a spread: gpu replica in a time-sliced MIG instance, whose
+#        slots took three replicas of its workload.
+for i in ${ADV_REGRESS-205 303}; do
+	[ "$i" -gt "$cases" ] || continue
+	if ! "$py" "$here/gen.py" "$i" "$tmp/regress-$i.yaml"; then
+		echo "$0: gen.py $i failed" >&2
+		exit 2
+	fi
+	sed -i '/^fractions: /d' "$tmp/regress-$i.yaml"
+	one "regress-$i" "$tmp/regress-$i.yaml" "seed $i (python3 tests/check/gen.py $i)" no
+done
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
