@@ -99,13 +99,18 @@ int gs_built_one_request(const gs_planner *pl, const gs_built *b)
 		for (int i = 0; ok == 1 && i < b->packs[m].n; i++)
 			for (int j = 0; ok == 1 && j < b->packs[m].gpus[i].ng; j++) {
 				const gs_group *gr = &b->packs[m].gpus[i].g[j];
+				/* A whole GPU's group may keep the profile it was
+				 * priced with: it still requests the whole GPU. */
+				const gs_pgpu *pg = &b->packs[m].gpus[i];
+				const gs_mig_profile *ask =
+				    pg->strategy == GS_STRATEGY_MIG ? gr->prof : NULL;
 				for (int k = 0; k < gr->n; k++) {
 					int w = pl->reps[gr->reps[k]].wi;
 					if (model[w] < 0) {
 						model[w] = m;
-						prof[w] = gr->prof;
+						prof[w] = ask;
 					}
-					ok &= model[w] == m && prof[w] == gr->prof;
+					ok &= model[w] == m && prof[w] == ask;
 				}
 			}
 done:

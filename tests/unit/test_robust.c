@@ -218,6 +218,54 @@ static void test_lone_time_sliced_gpus_share_slots(void **state)
 	gs_scenario_free(s);
 }
 
+/* One object, one request: a whole GPU's group may keep the MIG profile
+ * it was priced with, and still requests the whole GPU. gs_built_one_
+ * request compared the kept profiles, so gen.py's seed 1170 planned
+ * ci-bat-5 on a 1g.18gb instance and on three whole GPUs, which the
+ * emitter refused under robust placement. */
+static void test_one_request_reads_the_strategy(void **state)
+{
+	gs_scenario *s = tu_scenario(cat, "t.yaml",
+	                             "version: 1\ngpus: [H200-SXM-141GB]\nworkloads:\n"
+	                             "  - {name: a, replicas: 2, gpuMemory: 6GiB, compute: 2%}\n");
+	tu_planned t;
+	gs_built b;
+	gs_group gr[2];
+	int reps[2] = { 0, 1 }, m;
+	const gs_mig_profile *p;
+	(void)state;
+	tu_planned_open(&t, s);
+	m = tu_model_named(&t.pl, "H200-SXM-141GB");
+	p = tu_profile(t.pl.models[m], "1g.18gb");
+	assert_non_null(p);
+	assert_int_equal(gs_built_init(&t.pl, &b), 0);
+	b.packs[m].gpus = calloc(2, sizeof *b.packs[m].gpus);
+	assert_non_null(b.packs[m].gpus);
+	b.packs[m].n = b.packs[m].cap = 2;
+	memset(gr, 0, sizeof gr);
+	for (int i = 0; i < 2; i++) {
+		gr[i].n = 1;
+		gr[i].reps = &reps[i];
+		gr[i].prof = p;
+		b.packs[m].gpus[i].model = t.pl.models[m];
+		b.packs[m].gpus[i].g = &gr[i];
+		b.packs[m].gpus[i].ng = 1;
+	}
+	/* Both in 1g.18gb instances: one request. */
+	b.packs[m].gpus[0].strategy = b.packs[m].gpus[1].strategy = GS_STRATEGY_MIG;
+	assert_int_equal(gs_built_one_request(&t.pl, &b), 1);
+	/* One instance, one whole GPU that kept the profile: two. */
+	b.packs[m].gpus[1].strategy = GS_STRATEGY_DEDICATED;
+	assert_int_equal(gs_built_one_request(&t.pl, &b), 0);
+	/* Two whole GPUs: one request again. */
+	b.packs[m].gpus[0].strategy = GS_STRATEGY_DEDICATED;
+	assert_int_equal(gs_built_one_request(&t.pl, &b), 1);
+	free(b.packs[m].gpus);
+	free(b.packs);
+	tu_planned_close(&t);
+	gs_scenario_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -228,6 +276,7 @@ int main(void)
 		cmocka_unit_test(test_spread_counts_one_per_node),
 		cmocka_unit_test(test_pools_part_nodes_of_other_workloads),
 		cmocka_unit_test(test_lone_time_sliced_gpus_share_slots),
+		cmocka_unit_test(test_one_request_reads_the_strategy),
 	};
 	return cmocka_run_group_tests(tests, tu_catalog_setup, tu_catalog_teardown);
 }
