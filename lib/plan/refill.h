@@ -54,6 +54,7 @@ typedef struct gs_filler {
 	int by_model;
 	long checks;    /* rule checks left */
 	long scans;     /* GPUs looked at left */
+	int look_past;  /* a spot the tree passes over is a look too */
 	gs_room_tree tree;  /* over v, once the lists are made */
 	gs_spot_saved *log; /* the joins made, to undo */
 	int nlog;

@@ -142,8 +142,8 @@ int gs_spot_join(gs_filler *f, int s, int r)
 }
 
 /* The first spot of list l from which r may join, fullest first; -1.
- * Each spot passed over is a look, as if the tree were not there: the
- * budget ends where it did without it, and so does the plan. */
+ * A look is a spot the tree leads to, and with f->look_past one it
+ * passes over too, as if the tree were not there (refill.c says where). */
 static int host_in(gs_filler *f, size_t l, int r, uint64_t may, const int64_t *comp,
                    int64_t least)
 {
@@ -154,11 +154,13 @@ static int host_in(gs_filler *f, size_t l, int r, uint64_t may, const int64_t *c
 		int next = gs_room_next(f, s, end, mem, least);
 		const gs_spot *sp;
 		gs_pgpu *pg;
-		if (next - s >= f->scans) {
-			f->scans = 0;
-			break;
+		if (f->look_past) {
+			if (next - s >= f->scans) {
+				f->scans = 0;
+				break;
+			}
+			f->scans -= next - s;
 		}
-		f->scans -= next - s;
 		if (next == end)
 			break;
 		f->scans--;

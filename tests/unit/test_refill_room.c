@@ -2,8 +2,9 @@
  * test_refill_room.c - the refill's tree of room (refill_room.c) and the
  * scan it shortens (gs_spot_host): the tree never passes over a spot
  * with the room, and a host found through it is the one a plain scan,
- * spot by spot, finds, with the same looks and checks spent, so the
- * budget runs out where it did before the tree and the plan is the same.
+ * spot by spot, finds, with the same looks and checks spent: a look for
+ * each spot with room by the tree's measure (whole MiB), and with
+ * look_past for each it passes over too.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -93,15 +94,28 @@ static void test_bytes_round_up(void **state)
 	gs_room_free(&f);
 }
 
-/* The scan as it was before the tree: spot by spot, a look each. */
+/* Whether the tree leads a replica of mem bytes and least ppm to spot sp
+ * (refill_room.c: memory in whole MiB, rounded up). */
+static int leads_to(const gs_spot *sp, int64_t mem, int64_t least)
+{
+	return !sp->gone && (sp->free_mem + MIB - 1) / MIB >= (mem + MIB - 1) / MIB &&
+	       sp->free_comp >= least;
+}
+
+/* The scan without the tree: spot by spot, a look each that the tree
+ * would lead to, or with f->look_past each. */
 static int plain_host(gs_filler *f, int r, uint64_t only)
 {
 	const gs_planner *pl = f->pl;
 	int wi = pl->reps[r].wi;
 	uint64_t may = 0;
+	int64_t least = INT64_MAX;
 	for (int k = 0; k < f->c->ncand[wi]; k++)
 		may |= UINT64_C(1) << f->c->cands[wi][k];
 	may &= only;
+	for (int m = 0; m < pl->nmodels; m++)
+		if (may >> m & 1 && gs_rep_comp(pl, r, pl->models[m]) < least)
+			least = gs_rep_comp(pl, r, pl->models[m]);
 	for (int m = 0; m < pl->nmodels; m++) {
 		size_t l = (size_t)pl->reps[r].tenant;
 		if (f->by_model)
@@ -114,6 +128,10 @@ static int plain_host(gs_filler *f, int r, uint64_t only)
 			const gs_spot *sp = &f->v[s];
 			gs_pgpu *pg = gs_spot_gpu(f, s);
 			int64_t mem = pl->reps[r].w->memory_bytes;
+			if (!f->look_past &&
+			    !leads_to(sp, mem,
+			              f->by_model ? gs_rep_comp(pl, r, pl->models[m]) : least))
+				continue;
 			f->scans--;
 			if (sp->gone || !(may >> sp->m & 1) || mem > sp->free_mem ||
 			    gs_rep_comp(pl, r, pl->models[sp->m]) > sp->free_comp)
@@ -129,7 +147,8 @@ static int plain_host(gs_filler *f, int r, uint64_t only)
 /* Every replica of the fixture's plan looks for a host, with budgets
  * from ample to a few looks, through the tree and plainly; some spots
  * are gone and some joined, as while a GPU is emptied. */
-static void expect_hosts_as_plain(const char *fixture, gs_placement placement, int by_model)
+static void expect_hosts_as_plain(const char *fixture, gs_placement placement, int by_model,
+                                  int look_past)
 {
 	gs_scenario *s = tu_scenario_file(cat, fixture);
 	static const long budgets[] = { 1000000, 3000, 40, 7, 1 };
@@ -146,6 +165,7 @@ static void expect_hosts_as_plain(const char *fixture, gs_placement placement, i
 	f.c = &t.c;
 	f.b = &b;
 	f.by_model = by_model;
+	f.look_past = look_past;
 	assert_int_equal(gs_spots_init(&f), 0);
 	for (int r = 0; r < t.pl.nreps; r++) {
 		long scans = budgets[r % 5], checks = budgets[(r / 5) % 5];
@@ -184,13 +204,15 @@ static void expect_hosts_as_plain(const char *fixture, gs_placement placement, i
 static void test_hosts_pinned(void **state)
 {
 	(void)state;
-	expect_hosts_as_plain("fixtures/unit/mixed-300.yaml", GS_PLACEMENT_PINNED, 0);
+	expect_hosts_as_plain("fixtures/unit/mixed-300.yaml", GS_PLACEMENT_PINNED, 0, 0);
+	expect_hosts_as_plain("fixtures/unit/mixed-300.yaml", GS_PLACEMENT_PINNED, 0, 1);
 }
 
 static void test_hosts_by_model(void **state)
 {
 	(void)state;
-	expect_hosts_as_plain("fixtures/unit/mixed-500.yaml", GS_PLACEMENT_ROBUST, 1);
+	expect_hosts_as_plain("fixtures/unit/mixed-500.yaml", GS_PLACEMENT_ROBUST, 1, 1);
+	expect_hosts_as_plain("fixtures/unit/mixed-500.yaml", GS_PLACEMENT_ROBUST, 1, 0);
 }
 
 int main(void)
