@@ -355,6 +355,47 @@ static int spread_asks(const gs_planner *pl, const gs_pgpu *const *on, int n,
 	return 0;
 }
 
+/* The most profiles one workload's replicas ask on one node that
+ * asks_apart tells apart; past it the node is refused. */
+#define ASKS_MOST 16
+
+/* Pinned copies let a spread: gpu workload's replicas on one node ask
+ * different profiles, and the device plugin hands each any instance of
+ * its own profile there: no GPU of the node may hold two instances of
+ * the profiles workload wi asks on it (gen.py's seed 1611: replicas in a
+ * 1g.20gb and a 2g.20gb on two A100s, the first beside another's
+ * 2g.20gb). One profile alone is gs_robust_mig_node_ok's own rule. */
+static int asks_apart(const gs_planner *pl, const gs_pgpu *const *on, int n,
+                      const gs_pgpu *pg, int wi)
+{
+	const gs_mig_profile *asks[ASKS_MOST];
+	int na = 0;
+	for (int i = 0; i <= n; i++) {
+		const gs_pgpu *x = i < n ? on[i] : pg;
+		for (int k = 0; x->strategy == GS_STRATEGY_MIG && k < x->ng; k++) {
+			int mine = 0, seen = 0;
+			for (int j = 0; j < x->g[k].n; j++)
+				mine |= pl->reps[x->g[k].reps[j]].wi == wi;
+			for (int a = 0; mine && a < na; a++)
+				seen |= asks[a] == x->g[k].prof;
+			if (mine && !seen && na == ASKS_MOST)
+				return 0;
+			if (mine && !seen)
+				asks[na++] = x->g[k].prof;
+		}
+	}
+	for (int i = 0; na > 1 && i <= n; i++) {
+		const gs_pgpu *x = i < n ? on[i] : pg;
+		int held = 0;
+		for (int k = 0; x->strategy == GS_STRATEGY_MIG && k < x->ng; k++)
+			for (int a = 0; a < na; a++)
+				held += asks[a] == x->g[k].prof;
+		if (held > 1)
+			return 0;
+	}
+	return 1;
+}
+
 int gs_robust_mig_node_ok(const gs_planner *pl, const gs_pgpu *const *on, int n,
                           const gs_pgpu *pg)
 {
@@ -374,6 +415,15 @@ int gs_robust_mig_node_ok(const gs_planner *pl, const gs_pgpu *const *on, int n,
 				continue;
 			return 0;
 		}
+	}
+	for (int i = 0; pl->placement == GS_PLACEMENT_PINNED && i <= n; i++) {
+		const gs_pgpu *x = i < n ? on[i] : pg;
+		for (int k = 0; x->strategy == GS_STRATEGY_MIG && k < x->ng; k++)
+			for (int j = 0; j < x->g[k].n; j++) {
+				const gs_replica *r = &pl->reps[x->g[k].reps[j]];
+				if (r->spread == GS_SPREAD_GPU && !asks_apart(pl, on, n, pg, r->wi))
+					return 0;
+			}
 	}
 	return 1;
 }
@@ -396,6 +446,7 @@ int gs_robust_mig_masks(const gs_planner *pl, const gs_pgpu *g, uint64_t *twice,
                         uint64_t *asked)
 {
 	uint64_t seen = 0;
+	int spread = 0;
 	*twice = *asked = 0;
 	for (int k = 0; k < g->ng; k++) {
 		uint64_t bit;
@@ -405,9 +456,15 @@ int gs_robust_mig_masks(const gs_planner *pl, const gs_pgpu *g, uint64_t *twice,
 			*twice |= seen & bit;
 			seen |= bit;
 		}
-		for (int j = 0; j < g->g[k].n && !(*asked & bit); j++)
-			if (pl->reps[g->g[k].reps[j]].spread == GS_SPREAD_GPU)
+		for (int j = 0; j < g->g[k].n; j++)
+			if (pl->reps[g->g[k].reps[j]].spread == GS_SPREAD_GPU) {
 				*asked |= bit;
+				spread = 1;
+			}
 	}
-	return 0;
+	/* Pinned copies may ask several profiles a workload: asks_apart's
+	 * rule, which masks of profiles do not keep. */
+	return spread && g->strategy == GS_STRATEGY_MIG && pl->placement == GS_PLACEMENT_PINNED
+	           ? -1
+	           : 0;
 }

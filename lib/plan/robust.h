@@ -83,14 +83,15 @@ int gs_robust_node_holds(const gs_planner *pl, const gs_pgpu *const *gpus, int n
 /* Under the device plugin (pinned placement too) a pod takes any MIG
  * instance of its profile on its node: may MIG GPU pg join on[0..n) when a
  * spread: gpu workload of either asks a profile that some GPU of them has
- * twice? */
+ * twice, or (pinned copies) asks several that some GPU has two of? */
 int gs_robust_mig_node_ok(const gs_planner *pl, const gs_pgpu *const *on, int n,
                           const gs_pgpu *pg);
 /* The same rule by masks of profile indices, for nodes kept as they grow
  * (nodeset.c): in *twice the profiles GPU g holds two instances of or
  * more, in *asked those a spread: gpu replica on g asks; a node breaks the
  * rule when its GPUs' twice and asked masks meet. -1 when a profile's
- * index does not fit the mask (then ask gs_robust_mig_node_ok). */
+ * index does not fit the mask, and under pinned placement where a spread:
+ * gpu replica is on g (then ask gs_robust_mig_node_ok). */
 int gs_robust_mig_masks(const gs_planner *pl, const gs_pgpu *g, uint64_t *twice,
                         uint64_t *asked);
 

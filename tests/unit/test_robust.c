@@ -266,6 +266,58 @@ static void test_one_request_reads_the_strategy(void **state)
 	gs_scenario_free(s);
 }
 
+/* Pinned copies of a spread: gpu workload on one node may ask different
+ * profiles, and the device plugin hands each pod any instance of its own
+ * profile there: e/0 (1g.20gb) and e/1 (2g.20gb) may both land on the
+ * GPU that also holds l's 2g.20gb (gen.py's seed 1611). */
+static void mig_gpu(const gs_planner *pl, const char *model, gs_group *gr, int ng, gs_pgpu *g)
+{
+	memset(g, 0, sizeof *g);
+	g->model = pl->models[tu_model_named(pl, model)];
+	g->strategy = GS_STRATEGY_MIG;
+	g->g = gr;
+	g->ng = ng;
+}
+
+static void instance(const gs_planner *pl, const char *model, const char *prof, int *r,
+                     gs_group *gr)
+{
+	memset(gr, 0, sizeof *gr);
+	gr->prof = tu_profile(pl->models[tu_model_named(pl, model)], prof);
+	assert_non_null(gr->prof);
+	gr->n = 1;
+	gr->reps = r;
+}
+
+static void test_pinned_spread_asks_apart(void **state)
+{
+	gs_scenario *s = tu_scenario(cat, "t.yaml",
+	                             "version: 1\ncloud: azure\ngpus: [A100-PCIE-80GB]\n"
+	                             "placement: pinned\nworkloads:\n"
+	                             "  - {name: e, replicas: 2, gpuMemory: 9GiB, compute: 5%,\n"
+	                             "     spread: gpu}\n"
+	                             "  - {name: l, replicas: 1, gpuMemory: 9GiB, compute: 5%}\n");
+	const char *m = "A100-PCIE-80GB";
+	tu_planned t;
+	int e0 = 0, e1 = 1, l0 = 2;
+	gs_group first[2], second[1];
+	gs_pgpu g0, g1;
+	const gs_pgpu *on[1] = { &g0 };
+	(void)state;
+	tu_planned_open(&t, s);
+	instance(&t.pl, m, "2g.20gb", &l0, &first[0]);
+	instance(&t.pl, m, "1g.20gb", &e0, &first[1]);
+	mig_gpu(&t.pl, m, first, 2, &g0);
+	instance(&t.pl, m, "2g.20gb", &e1, &second[0]);
+	mig_gpu(&t.pl, m, second, 1, &g1);
+	assert_int_equal(gs_robust_mig_node_ok(&t.pl, on, 1, &g1), 0);
+	/* e/1 on 1g.20gb too: the first GPU has one instance of it. */
+	instance(&t.pl, m, "1g.20gb", &e1, &second[0]);
+	assert_int_equal(gs_robust_mig_node_ok(&t.pl, on, 1, &g1), 1);
+	tu_planned_close(&t);
+	gs_scenario_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -277,6 +329,7 @@ int main(void)
 		cmocka_unit_test(test_pools_part_nodes_of_other_workloads),
 		cmocka_unit_test(test_lone_time_sliced_gpus_share_slots),
 		cmocka_unit_test(test_one_request_reads_the_strategy),
+		cmocka_unit_test(test_pinned_spread_asks_apart),
 	};
 	return cmocka_run_group_tests(tests, tu_catalog_setup, tu_catalog_teardown);
 }
