@@ -157,6 +157,26 @@ static int spread_profile_clash(const gs_planner *pl, const gs_pgpu *pg, const g
 	return 0;
 }
 
+/* The instances of gr's profile on the GPU, gr with them, at the one
+ * count the device plugin gives them all (gs_robust_mig_ts_holds). An
+ * instance alone of its profile was held at its own count when its
+ * profile was chosen (gs_mig_holds). */
+static int ts_pool_holds(const gs_planner *pl, const gs_pgpu *pg, const gs_group *gr)
+{
+	/* A GPU holds at most its memory slices' instances: 8. */
+	const gs_group *gs[16];
+	int n = 0;
+	if (pg->ng >= 16)
+		return 0;
+	for (int i = 0; i < pg->ng; i++)
+		if (pg->g[i].prof == gr->prof)
+			gs[n++] = &pg->g[i];
+	if (n == 0)
+		return 1;
+	gs[n++] = gr;
+	return gs_robust_mig_ts_holds(pl, pg->model, gr->prof, gs, n);
+}
+
 /* May the instance join the GPU's others (strictness, tenants, spread)? */
 static int mig_may_join(const gs_planner *pl, const gs_pgpu *pg, const gs_group *gr,
                         const facts *f)
@@ -174,7 +194,7 @@ static int mig_may_join(const gs_planner *pl, const gs_pgpu *pg, const gs_group 
 		for (int k = 0; k < gr->n; k++)
 			if (gs_spread_conflict(pl, pg->g[i].reps, pg->g[i].n, gr->reps[k]))
 				return 0;
-	if (spread_profile_clash(pl, pg, gr, f))
+	if (spread_profile_clash(pl, pg, gr, f) || !ts_pool_holds(pl, pg, gr))
 		return 0;
 	return gs_host_may_add(pl, pg, gr);
 }

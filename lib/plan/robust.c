@@ -396,6 +396,61 @@ static int asks_apart(const gs_planner *pl, const gs_pgpu *const *on, int n,
 	return 1;
 }
 
+int gs_robust_mig_ts_holds(const gs_planner *pl, const gs_gpu *g, const gs_mig_profile *prof,
+                           const gs_group *const *gs, int n)
+{
+	int small[64], *reps = small, k = 1, count = 0, ok;
+	int64_t room = 0, offer, cap;
+	gs_worst w;
+	for (int i = 0; i < n; i++) {
+		k = gs[i]->n > k ? gs[i]->n : k;
+		count += gs[i]->n;
+	}
+	if (pl->via_dra || k < 2)
+		return 1;
+	if (count > 64 && !(reps = malloc((size_t)count * sizeof *reps)))
+		return 0;
+	count = 0;
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < gs[i]->n; j++) {
+			int r = gs[i]->reps[j];
+			reps[count++] = r;
+			room = pl->reps[r].headroom > room ? pl->reps[r].headroom : room;
+		}
+	w = gs_robust_worst(pl, g, reps, count, -1, k);
+	offer = gs_memory_offer(g, prof, GS_STRATEGY_TIME_SLICING, room);
+	cap = (int64_t)prof->sm_count * GS_PPM / g->sm_count * pl->target / GS_PPM;
+	ok = w.mem <= offer && w.comp <= cap;
+	if (reps != small)
+		free(reps);
+	return ok;
+}
+
+/* The instances of the profile of pg's instance `at` on on[0..n) and pg,
+ * held at the count the device plugin gives them all. */
+static int profile_pool_holds(const gs_planner *pl, const gs_pgpu *const *on, int n,
+                              const gs_pgpu *pg, int at)
+{
+	const gs_mig_profile *prof = pg->g[at].prof;
+	const gs_group *small[64] = { NULL }, **gs = small;
+	int total = 0, m = 0, ok;
+	for (int i = 0; i <= n; i++)
+		total += (i < n ? on[i] : pg)->ng;
+	if (total > 64 && !(gs = malloc((size_t)total * sizeof *gs)))
+		return 0;
+	for (int i = 0; i <= n; i++) {
+		const gs_pgpu *x = i < n ? on[i] : pg;
+		for (int k = 0; x->strategy == GS_STRATEGY_MIG && k < x->ng; k++)
+			if (x->g[k].prof == prof)
+				gs[m++] = &x->g[k];
+	}
+	/* One instance alone of its profile was held at its own count. */
+	ok = m < 2 || gs_robust_mig_ts_holds(pl, pg->model, prof, gs, m);
+	if (gs != small)
+		free(gs);
+	return ok;
+}
+
 int gs_robust_mig_node_ok(const gs_planner *pl, const gs_pgpu *const *on, int n,
                           const gs_pgpu *pg)
 {
@@ -416,6 +471,9 @@ int gs_robust_mig_node_ok(const gs_planner *pl, const gs_pgpu *const *on, int n,
 			return 0;
 		}
 	}
+	for (int k = 0; pg->mig_ts && k < pg->ng; k++)
+		if (!profile_pool_holds(pl, on, n, pg, k))
+			return 0;
 	for (int i = 0; pl->placement == GS_PLACEMENT_PINNED && i <= n; i++) {
 		const gs_pgpu *x = i < n ? on[i] : pg;
 		for (int k = 0; x->strategy == GS_STRATEGY_MIG && k < x->ng; k++)
@@ -462,9 +520,11 @@ int gs_robust_mig_masks(const gs_planner *pl, const gs_pgpu *g, uint64_t *twice,
 				spread = 1;
 			}
 	}
-	/* Pinned copies may ask several profiles a workload: asks_apart's
-	 * rule, which masks of profiles do not keep. */
-	return spread && g->strategy == GS_STRATEGY_MIG && pl->placement == GS_PLACEMENT_PINNED
+	/* Pinned copies may ask several profiles a workload (asks_apart),
+	 * and time-sliced instances of a profile share one count a node
+	 * (gs_robust_mig_ts_holds): rules masks of profiles do not keep. */
+	return g->strategy == GS_STRATEGY_MIG &&
+	               ((spread && pl->placement == GS_PLACEMENT_PINNED) || g->mig_ts)
 	           ? -1
 	           : 0;
 }

@@ -86,6 +86,16 @@ int gs_robust_node_holds(const gs_planner *pl, const gs_pgpu *const *gpus, int n
  * twice, or (pinned copies) asks several that some GPU has two of? */
 int gs_robust_mig_node_ok(const gs_planner *pl, const gs_pgpu *const *on, int n,
                           const gs_pgpu *pg);
+/* Time-slicing inside MIG under the device plugin: every instance of a
+ * profile on a node advertises the largest replica count any of them
+ * holds (plan_records.c's mig_slots_for), and the plugin seats any pod of
+ * the profile in any of those slots. Whether the instances gs[0..n), all
+ * of profile prof of model g (one node's, or one GPU's with one joining),
+ * hold the worst case of all their replicas at that count: gen.py's seed
+ * 2173 put one replica of 36.5 GiB alone in a 3g.40gb beside a 3g.40gb
+ * time-sliced three ways, and two of it could land there. */
+int gs_robust_mig_ts_holds(const gs_planner *pl, const gs_gpu *g, const gs_mig_profile *prof,
+                           const gs_group *const *gs, int n);
 /* The same rule by masks of profile indices, for nodes kept as they grow
  * (nodeset.c): in *twice the profiles GPU g holds two instances of or
  * more, in *asked those a spread: gpu replica on g asks; a node breaks the

@@ -13,7 +13,7 @@
 # leaves out the pods of a rolling update's surge (adversary.py --no-surge).
 # ADV_FRACTIONS=hami|dra|mps also plays each random fleet with that backend
 # allowed (fractions: [...]).
-# ADV_REGRESS (default "205 303 1170 1611") adds seeds past ADV_CASES that once
+# ADV_REGRESS (default "205 303 1170 1611 2173") adds seeds past ADV_CASES that once
 # failed (see the end of this file).
 # With ADV_KEEP=DIR each failing input is copied there with its violations.
 # A file with placement: pinned is planned with --manifests (a Deployment
@@ -192,8 +192,10 @@ fi
 #   1170: a workload on a MIG instance and on whole GPUs under robust
 #        placement, which the emitter refuses without --manifests;
 #   1611: pinned copies of a spread: gpu workload asking 1g.20gb and
-#        2g.20gb on one node, whose first GPU held both profiles.
-for i in ${ADV_REGRESS-205 303 1170 1611}; do
+#        2g.20gb on one node, whose first GPU held both profiles;
+#   2173: a 3g.40gb planned alone beside one time-sliced three ways,
+#        whose node count gave it three slots too.
+for i in ${ADV_REGRESS-205 303 1170 1611 2173}; do
 	[ "$i" -gt "$cases" ] || continue
 	if ! "$py" "$here/gen.py" "$i" "$tmp/regress-$i.yaml"; then
 		echo "$0: gen.py $i failed" >&2

@@ -318,6 +318,49 @@ static void test_pinned_spread_asks_apart(void **state)
 	gs_scenario_free(s);
 }
 
+/* Time-slicing inside MIG: the device plugin gives every 3g.40gb of a
+ * node the largest count any holds, here three, so big's lone replica
+ * (36.5 GiB) shares its instance's slots with a second of its own, or
+ * with the small ones: 73 GiB in the 35.32 GiB a time-sliced 3g.40gb
+ * offers (gen.py's seed 2173). Alone at one slot, or with nothing
+ * time-sliced beside it, it holds. */
+static void test_mig_ts_one_count_a_profile(void **state)
+{
+	gs_scenario *s = tu_scenario(cat, "t.yaml",
+	                             "version: 1\ncloud: gcp\ngpus: [A100-SXM4-80GB]\n"
+	                             "targetUtilization: 95%\nworkloads:\n"
+	                             "  - {name: small, replicas: 3, gpuMemory: 6GiB,\n"
+	                             "     compute: 2%}\n"
+	                             "  - {name: big, replicas: 2, gpuMemory: 36.5GiB,\n"
+	                             "     compute: 2%}\n");
+	const char *m = "A100-SXM4-80GB";
+	tu_planned t;
+	int shared[3] = { 0, 1, 2 }, lone = 3;
+	gs_group a, b;
+	const gs_group *both[2] = { &a, &b }, *alone[1] = { &b };
+	const gs_mig_profile *p;
+	const gs_gpu *g;
+	(void)state;
+	tu_planned_open(&t, s);
+	g = t.pl.models[tu_model_named(&t.pl, m)];
+	p = tu_profile(g, "3g.40gb");
+	assert_non_null(p);
+	memset(&a, 0, sizeof a);
+	memset(&b, 0, sizeof b);
+	a.prof = b.prof = p;
+	a.n = 3;
+	a.reps = shared;
+	b.n = 1;
+	b.reps = &lone;
+	assert_int_equal(gs_robust_mig_ts_holds(&t.pl, g, p, both, 2), 0);
+	assert_int_equal(gs_robust_mig_ts_holds(&t.pl, g, p, alone, 1), 1);
+	/* The shared instance alone: 18 GiB of 35.32 at three slots. */
+	alone[0] = &a;
+	assert_int_equal(gs_robust_mig_ts_holds(&t.pl, g, p, alone, 1), 1);
+	tu_planned_close(&t);
+	gs_scenario_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -330,6 +373,7 @@ int main(void)
 		cmocka_unit_test(test_lone_time_sliced_gpus_share_slots),
 		cmocka_unit_test(test_one_request_reads_the_strategy),
 		cmocka_unit_test(test_pinned_spread_asks_apart),
+		cmocka_unit_test(test_mig_ts_one_count_a_profile),
 	};
 	return cmocka_run_group_tests(tests, tu_catalog_setup, tu_catalog_teardown);
 }
