@@ -88,7 +88,7 @@ static share shared(const gs_planner *pl, const gs_replica *r, const gs_gpu *g, 
 	}
 	if (g->mps_max_clients && !pl->no_mps_dra && !pl->no_mps) {
 		int k = pl->via_dra ? 0 : mps_most(g, r->w->memory_bytes, comp);
-		int64_t kc = gs_robust_slots(pl, r->w, comp, INT64_MAX, pl->target);
+		int64_t kc = gs_robust_slots(pl, r->w, comp, (int64_t)usable, pl->target);
 		if (pl->via_dra)
 			s = meet(s, sums);
 		else if (k >= 2)

@@ -366,12 +366,12 @@ static int mig_columns(cg *g, duals *d, int *added)
 /* The most items a filling that holds replica r (comp ppm of gpu) may
  * hold: under robust placement, where its workload's replicas outnumber
  * what one GPU holds of them (gs_robust_slots: time-sliced, within the
- * memory its own headroom leaves; else memory per client is capped).
+ * memory its own headroom leaves; else by MPS, within the usable).
  * INT_MAX: no such limit. */
 static int slots_of(const cg *g, const gs_replica *r, const gs_gpu *gpu, int64_t comp, int ts)
 {
-	int64_t offer = ts ? gs_memory_offer(gpu, NULL, GS_STRATEGY_TIME_SLICING, r->headroom)
-	                   : INT64_MAX;
+	int64_t offer = gs_memory_offer(gpu, NULL, ts ? GS_STRATEGY_TIME_SLICING : GS_STRATEGY_MPS,
+	                                r->headroom);
 	int64_t k = gs_robust_slots(g->pl, r->w, comp, offer, g->pl->target);
 	return k > 0 && k < INT_MAX ? (int)k : INT_MAX;
 }

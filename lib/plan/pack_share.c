@@ -155,10 +155,13 @@ static gs_rule share_rule(const gs_planner *pl, const gs_gpu *g, const gs_group 
 	const gs_replica *p = &pl->reps[r];
 	int64_t room = gr->headroom > p->headroom ? gr->headroom : p->headroom;
 	int64_t offer = gs_memory_offer(g, NULL, st, room);
-	/* MPS caps each client at its split of the memory (mps_rule), a
-	 * fraction at its own: only the compute of the worst case is at
-	 * stake. */
-	int capped = st != GS_STRATEGY_TIME_SLICING;
+	/* A fraction's scheduler counts each pod's memory: only the compute
+	 * of the worst case is at stake. MPS's split caps each client, but
+	 * the plugin counts slots, not bytes, and its clients together may
+	 * ask more than the usable memory (the split shares out the
+	 * driver's reserve too): two 40 GiB clients of an 80 GB A100 ask
+	 * 80 of its 79.25 GiB. */
+	int capped = st == GS_STRATEGY_FRACTION;
 	gs_worst w = { gr->mem + p->w->memory_bytes, gr->comp + gs_rep_comp(pl, r, g) };
 	int64_t comp;
 	if (gr->tenant != p->tenant)

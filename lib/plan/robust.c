@@ -306,12 +306,10 @@ static int node_ok(const gs_planner *pl, const gs_pgpu *const *on, int n, const 
 	if (!(reps = node_reps(on, n, pg, &count)))
 		return 0;
 	w = gs_robust_worst(pl, pg->model, reps, count, -1, k);
-	/* MPS caps each client at its split of the memory (checked for the
-	 * replicas of each GPU as they were packed, at the same k). */
-	offer = st == GS_STRATEGY_MPS
-	            ? INT64_MAX
-	            : gs_memory_offer(pg->model, NULL, GS_STRATEGY_TIME_SLICING,
-	                              node_headroom(pl, reps, count));
+	/* MPS caps each client at its split of the memory, which shares out
+	 * the driver's reserve too: its clients together hold the usable
+	 * memory, without headroom (pack_share.c). */
+	offer = gs_memory_offer(pg->model, NULL, st, node_headroom(pl, reps, count));
 	ok = w.mem <= offer && w.comp <= pl->target;
 	if (!ok && count_it && pl->robust_bound && pl->placement == GS_PLACEMENT_ROBUST)
 		++*pl->robust_bound;

@@ -361,6 +361,70 @@ static void test_mig_ts_one_count_a_profile(void **state)
 	gs_scenario_free(s);
 }
 
+/* MPS through the device plugin (b rules out time-slicing): the split caps
+ * each client at 40 GiB of an 80 GB A100, but counts slots, not bytes, and
+ * two clients of 40 GiB ask 80 GiB of the 79.25 the GPU holds. gen.py's seed 3420 put sum-not-1
+ * (two replicas of 40 GiB) on eight GPUs of MPS x2, one a GPU, and the
+ * adversary seated both on one. */
+#define MPS_SPLIT "version: 1\ngpus: [A100-SXM4-80GB]\nworkloads:\n" \
+	"  - {name: a, kind: notebook, replicas: 2, gpuMemory: 40GiB, compute: 10%}\n" \
+	"  - {name: b, latency: critical, replicas: 2, gpuMemory: 9GiB, compute: 60%,\n" \
+	"     measuredOn: T4}\n" \
+	"  - {name: x, kind: notebook, replicas: 1, gpuMemory: 40GiB, compute: 10%}\n" \
+	"  - {name: y, kind: notebook, replicas: 1, gpuMemory: 40GiB, compute: 10%}\n"
+
+static void mps_gpu(const gs_planner *pl, int r0, int r1, gs_group *gr, gs_pgpu *g)
+{
+	memset(gr, 0, sizeof *gr);
+	memset(g, 0, sizeof *g);
+	gr->n = gr->cap = 2;
+	gr->reps = malloc(2 * sizeof *gr->reps);
+	assert_non_null(gr->reps);
+	gr->reps[0] = r0;
+	gr->reps[1] = r1;
+	g->model = pl->models[tu_model_named(pl, "A100-SXM4-80GB")];
+	g->strategy = GS_STRATEGY_MPS;
+	g->k = 2;
+	g->g = gr;
+	g->ng = 1;
+}
+
+static void test_mps_clients_hold_the_usable_memory(void **state)
+{
+	gs_scenario *s = tu_scenario(cat, "t.yaml", MPS_SPLIT);
+	tu_planned t;
+	gs_group one, gr[2];
+	gs_pgpu g[2];
+	const gs_pgpu *on[1];
+	gs_rule_figs f;
+	const gs_gpu *a100;
+	(void)state;
+	tu_planned_open(&t, s);
+	a100 = t.pl.models[tu_model_named(&t.pl, "A100-SXM4-80GB")];
+	/* Replicas: a/0, a/1, b/0, b/1, x/0, y/0. b/0 beside a/0 plans 49
+	 * GiB, but the slots may seat a/0 and a/1: 80 GiB. */
+	memset(&one, 0, sizeof one);
+	one.tenant = t.pl.reps[0].tenant;
+	assert_int_equal(gs_group_join(&t.pl, a100, &one, 0), 0);
+	memset(&f, 0, sizeof f);
+	assert_int_equal(gs_join_rule(&t.pl, a100, &one, 2, &f), GS_RULE_MEMORY);
+	assert_int_equal(f.need, 80LL << 30);
+	assert_int_equal(f.have, gs_usable_bytes(a100));
+	assert_int_equal(f.have, 81157LL << 20); /* 79.25 GiB */
+	/* x with b/0 and y with b/1 hold each (49 GiB, the worst case too),
+	 * but the node's four slots may seat x and y together. */
+	mps_gpu(&t.pl, 4, 2, &gr[0], &g[0]);
+	mps_gpu(&t.pl, 5, 3, &gr[1], &g[1]);
+	on[0] = &g[0];
+	assert_int_equal(gs_robust_node_holds(&t.pl, on, 1, GS_STRATEGY_MPS, 2), 1);
+	assert_int_equal(gs_robust_node_ok(&t.pl, on, 1, &g[1], GS_STRATEGY_MPS, 2), 0);
+	free(one.reps);
+	for (int i = 0; i < 2; i++)
+		free(gr[i].reps);
+	tu_planned_close(&t);
+	gs_scenario_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -374,6 +438,7 @@ int main(void)
 		cmocka_unit_test(test_one_request_reads_the_strategy),
 		cmocka_unit_test(test_pinned_spread_asks_apart),
 		cmocka_unit_test(test_mig_ts_one_count_a_profile),
+		cmocka_unit_test(test_mps_clients_hold_the_usable_memory),
 	};
 	return cmocka_run_group_tests(tests, tu_catalog_setup, tu_catalog_teardown);
 }
