@@ -2,6 +2,13 @@
  * milp.c - the seam to COIN-OR CBC (EPL-2.0, Debian's coinor-libcbc-dev):
  * the model is kept in plain arrays and handed to CBC's C interface
  * whole, so CBC's lifetime is one call and its logging is off.
+ *
+ * CBC 2.10.8 can crash: on gen.py's seed 5265 a small branch and bound
+ * that one of its heuristics starts reads memory it never set
+ * (CbcNode::chooseDynamicBranch, as valgrind shows) and takes a SIGSEGV.
+ * A model solved apart (gs_milp_set_apart) is solved in a child process
+ * (base/apart.h); where the child dies, once more without CBC's
+ * heuristics, and where that one dies too the solve found nothing.
  */
 #include <float.h>
 #include <math.h>
@@ -13,6 +20,7 @@
 /* CBC's infinity (its C header leaves INF to C++). */
 #define INF DBL_MAX
 
+#include "base/apart.h"
 #include "base/base.h"
 #include "plan/coin.h"
 #include "plan/milp.h"
@@ -34,11 +42,14 @@ struct gs_milp {
 	size_t ne, cape;
 	double *x;     /* the last solution */
 	double gap;    /* absolute gap that ends the search; 0: CBC's own */
+	int apart;     /* solved in a child process */
 };
 
 gs_milp *gs_milp_new(void) { return calloc(1, sizeof(gs_milp)); }
 
 void gs_milp_set_gap(gs_milp *m, double gap) { m->gap = gap; }
+
+void gs_milp_set_apart(gs_milp *m, int apart) { m->apart = apart; }
 
 void gs_milp_free(gs_milp *m)
 {
@@ -173,19 +184,24 @@ static void result_of(gs_milp *m, Cbc_Model *cbc, gs_milp_result *res)
 		res->bound = res->obj;
 }
 
-static int solve(gs_milp *m, int nodes, int cuts, double seconds, gs_milp_result *res);
+static int solve(gs_milp *m, int nodes, int cuts, double seconds, int plain,
+                 gs_milp_result *res);
+static int solve_apart(gs_milp *m, int nodes, int cuts, double seconds, gs_milp_result *res);
 
 int gs_milp_solve(gs_milp *m, int nodes, int cuts, double seconds, gs_milp_result *res)
 {
 	int rc;
 	gs_coin_lock();
-	rc = solve(m, nodes, cuts, seconds, res);
+	rc = m->apart ? solve_apart(m, nodes, cuts, seconds, res)
+	              : solve(m, nodes, cuts, seconds, 0, res);
 	gs_coin_unlock();
 	return rc;
 }
 
-/* From loading the model to deleting it, under the lock. */
-static int solve(gs_milp *m, int nodes, int cuts, double seconds, gs_milp_result *res)
+/* From loading the model to deleting it, under the lock; plain: without
+ * CBC's heuristics. */
+static int solve(gs_milp *m, int nodes, int cuts, double seconds, int plain,
+                 gs_milp_result *res)
 {
 	Cbc_Model *cbc;
 	double *x = realloc(m->x, ((size_t)m->ncols + 1) * sizeof *x);
@@ -204,6 +220,8 @@ static int solve(gs_milp *m, int nodes, int cuts, double seconds, gs_milp_result
 	Cbc_setParameter(cbc, "randomSeed", "1");
 	if (!cuts)
 		Cbc_setParameter(cbc, "cuts", "off");
+	if (plain)
+		Cbc_setParameter(cbc, "heuristicsOnOff", "off");
 	Cbc_setMaximumSeconds(cbc, seconds);
 	if (m->gap > 0)
 		Cbc_setAllowableGap(cbc, m->gap);
@@ -215,5 +233,94 @@ static int solve(gs_milp *m, int nodes, int cuts, double seconds, gs_milp_result
 	if (!isfinite(res->bound))
 		res->bound = -INF;
 	Cbc_deleteModel(cbc);
+	return 0;
+}
+
+/* ---- in a child process --------------------------------------------------- */
+
+/* Beyond the solve's own limit, what a child may take before it is
+ * killed: loading the model and handing back its answer. */
+#define APART_MARGIN 10.0
+
+typedef struct job {
+	gs_milp *m;
+	int nodes, cuts, plain;
+	double seconds;
+} job;
+
+/* What the child hands back, then the solution's columns. */
+typedef struct sent {
+	int rc;
+	gs_milp_status status;
+	double obj, bound;
+} sent;
+
+static int solve_task(void *arg, gs_apart_out *o)
+{
+	job *j = arg;
+	gs_milp_result res;
+	sent s;
+	memset(&s, 0, sizeof s);
+	s.rc = solve(j->m, j->nodes, j->cuts, j->seconds, j->plain, &res);
+	if (s.rc == 0) {
+		s.status = res.status;
+		s.obj = res.obj;
+		s.bound = res.bound;
+	}
+	if (gs_apart_put(o, &s, sizeof s) < 0)
+		return -1;
+	if (s.rc == 0 && res.x &&
+	    gs_apart_put(o, res.x, (size_t)j->m->ncols * sizeof *res.x) < 0)
+		return -1;
+	return 0;
+}
+
+/* The child's answer in buf, into m and res; frees buf. */
+static int take(gs_milp *m, char *buf, size_t len, gs_milp_result *res)
+{
+	size_t xs = (size_t)m->ncols * sizeof *m->x;
+	double *x = realloc(m->x, ((size_t)m->ncols + 1) * sizeof *x);
+	sent s;
+	int rc = -1;
+	memset(res, 0, sizeof *res);
+	if (x)
+		m->x = x;
+	if (x && len >= sizeof s) {
+		memcpy(&s, buf, sizeof s);
+		rc = s.rc;
+	}
+	if (rc == 0) {
+		res->status = s.status;
+		res->obj = s.obj;
+		res->bound = s.bound;
+		if (s.status != GS_MILP_NONE && len == sizeof s + xs) {
+			memcpy(m->x, buf + sizeof s, xs);
+			res->x = m->x;
+		} else if (s.status != GS_MILP_NONE) {
+			rc = -1;
+		}
+	}
+	free(buf);
+	return rc;
+}
+
+static int solve_apart(gs_milp *m, int nodes, int cuts, double seconds, gs_milp_result *res)
+{
+	for (int plain = 0; plain < 2; plain++) {
+		job j = { m, nodes, cuts, plain, seconds };
+		char *buf;
+		size_t len;
+		int rc = gs_apart_run(solve_task, &j, seconds + APART_MARGIN, &buf, &len);
+		if (rc == GS_APART_NONE)
+			return solve(m, nodes, cuts, seconds, 0, res);
+		if (rc == GS_APART_OK)
+			return take(m, buf, len, res);
+		if (rc < 0)
+			return -1;
+	}
+	/* Nothing found, and nothing proven. */
+	memset(res, 0, sizeof *res);
+	res->status = GS_MILP_NONE;
+	res->bound = -INF;
 	return 0;
 }

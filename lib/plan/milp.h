@@ -27,6 +27,10 @@ int gs_milp_cols(const gs_milp *m);
  * where the objective counts whole units plus less than half a unit of
  * tie-breaks, a gap of a half proves the count. */
 void gs_milp_set_gap(gs_milp *m, double gap);
+/* Solved in a child process (milp.c), so that a crash of the solver is
+ * a solve that found nothing: for models of small fleets, where forking
+ * costs milliseconds (base/apart.h). */
+void gs_milp_set_apart(gs_milp *m, int apart);
 
 typedef enum gs_milp_status {
 	GS_MILP_OPTIMAL,    /* proven optimal */

@@ -283,6 +283,9 @@ int gs_opt_program(gs_opt *o, gs_shop *shops, gs_milp *m)
 int gs_opt_solve(gs_opt *o, gs_shop *shops, gs_milp *m, double seconds, gs_milp_result *res)
 {
 	int rc = gs_opt_program(o, shops, m), big = o->ncols > GS_OPT_BIG;
+	/* The program's search runs CBC's heuristics over hundreds of nodes,
+	 * where it crashed once (milp.c); its fleets are small. */
+	gs_milp_set_apart(m, 1);
 	if (rc == 0 && o->priced)
 		return gs_milp_solve(m, GS_OPT_NODES_PRICED, 0, seconds, res);
 	return rc < 0 ? rc

@@ -13,8 +13,8 @@
 # leaves out the pods of a rolling update's surge (adversary.py --no-surge).
 # ADV_FRACTIONS=hami|dra|mps also plays each random fleet with that backend
 # allowed (fractions: [...]).
-# ADV_REGRESS (default "205 303 1170 1611 2173 3420") adds seeds past ADV_CASES
-# that once failed (see the end of this file).
+# ADV_REGRESS (default "205 303 1170 1611 2173 3420 5265") adds seeds past
+# ADV_CASES that once failed (see the end of this file).
 # With ADV_KEEP=DIR each failing input is copied there with its violations.
 # A file with placement: pinned is planned with --manifests (a Deployment
 # per workload), which its copies need.
@@ -196,8 +196,9 @@ fi
 #   2173: a 3g.40gb planned alone beside one time-sliced three ways,
 #        whose node count gave it three slots too;
 #   3420: two replicas of 40 GiB on GPUs of MPS x2, whose split capped
-#        each client at 40 GiB but held both on one 80 GB A100.
-for i in ${ADV_REGRESS-205 303 1170 1611 2173 3420}; do
+#        each client at 40 GiB but held both on one 80 GB A100;
+#   5265: the optimiser's program, on which CBC crashed (a SIGSEGV).
+for i in ${ADV_REGRESS-205 303 1170 1611 2173 3420 5265}; do
 	[ "$i" -gt "$cases" ] || continue
 	if ! "$py" "$here/gen.py" "$i" "$tmp/regress-$i.yaml"; then
 		echo "$0: gen.py $i failed" >&2
