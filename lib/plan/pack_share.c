@@ -328,23 +328,32 @@ static int sort_keys(sortkey *keys, int n)
 
 /* Each tenant's open groups, so first-fit looks only at groups a replica
  * may join: with many tenants, a window over all groups would rarely hold
- * one of the replica's own. */
+ * one of the replica's own. Each keeps its group's planned sums beside
+ * it, which the window is mostly passed over on: read from the groups
+ * themselves, scattered, those reads were a quarter of first-fit's time
+ * at a million replicas. */
+typedef struct tg_slot {
+	int64_t mem, comp;   /* gs[g]'s sums */
+	int g;
+	int refuses;         /* what surely_refused found of gs[g], as it stands */
+} tg_slot;
+
 typedef struct tenant_groups {
-	int *idx;
+	tg_slot *v;
 	int n, cap;
 } tenant_groups;
 
-static int tg_add(tenant_groups *t, int g)
+static int tg_add(tenant_groups *t, const gs_group *gs, int g)
 {
 	if (t->n == t->cap) {
 		int ncap = t->cap ? t->cap * 2 : 8;
-		int *p = realloc(t->idx, (size_t)ncap * sizeof *p);
+		tg_slot *p = realloc(t->v, (size_t)ncap * sizeof *p);
 		if (!p)
 			return -1;
-		t->idx = p;
+		t->v = p;
 		t->cap = ncap;
 	}
-	t->idx[t->n++] = g;
+	t->v[t->n++] = (tg_slot){ gs[g].mem, gs[g].comp, g, 0 };
 	return 0;
 }
 
@@ -361,7 +370,12 @@ typedef struct own_worst {
  * memory), no rule lets r join. That case is kept in *ow, as many
  * replicas ask the same group at the same size. A refusal counted in
  * pl->robust_bound decides whether the pinned plan is priced, so the full
- * rules still run until the first one is counted. */
+ * rules still run until the first one is counted. REFUSES_ALL: no replica
+ * may join gr; REFUSES_TS: none that may be time-sliced. Neither depends
+ * on r otherwise, and the count only grows, so either stands until gr
+ * changes. */
+enum { REFUSES_ALL = 1, REFUSES_TS = 2 };
+
 static int surely_refused(const gs_planner *pl, const gs_gpu *g, const gs_group *gr,
                           own_worst *ow, int r)
 {
@@ -373,9 +387,11 @@ static int surely_refused(const gs_planner *pl, const gs_gpu *g, const gs_group 
 		ow->k = gr->n + 1;
 	}
 	if (!gs_share_within(ow->w.comp, pl->target))
-		return 1;
+		return REFUSES_ALL;
 	return !no_ts && frac_backend(pl, 0) == GS_BACKEND_NONE &&
-	       ow->w.mem > gs_memory_offer(g, NULL, GS_STRATEGY_TIME_SLICING, gr->headroom);
+	               ow->w.mem > gs_memory_offer(g, NULL, GS_STRATEGY_TIME_SLICING, gr->headroom)
+	           ? REFUSES_TS
+	           : 0;
 }
 
 /* The groups, by position in their tenant's list, that refused the last
@@ -403,17 +419,26 @@ static int fit_open(const gs_planner *pl, const gs_gpu *g, gs_group *gs, own_wor
 	int same = no->wi == pl->reps[r].wi, low = t->n - GS_FIT_WINDOW;
 	no->wi = pl->reps[r].wi;
 	for (int k = t->n - 1; k >= 0 && k >= low; k--) {
-		int j = t->idx[k];
+		tg_slot *x = &t->v[k];
+		int j = x->g;
 		if (same && k >= no->lo && k <= no->hi) {
 			k = no->lo;
 			continue;
 		}
-		if (gs[j].mem + mem > usable || !gs_share_within(gs[j].comp + comp, pl->target) ||
-		    surely_refused(pl, g, &gs[j], &ow[j], r) || !can_join(pl, g, &gs[j], r))
+		if (x->mem + mem > usable || !gs_share_within(x->comp + comp, pl->target) ||
+		    x->refuses == REFUSES_ALL || (x->refuses && !pl->reps[r].no_ts))
+			continue;
+		if ((x->refuses = surely_refused(pl, g, &gs[j], &ow[j], r)) != 0 ||
+		    !can_join(pl, g, &gs[j], r))
 			continue;
 		no->lo = k + 1;
 		no->hi = t->n - 1;
-		return group_join(pl, g, &gs[j], r) < 0 ? -1 : 1;
+		if (group_join(pl, g, &gs[j], r) < 0)
+			return -1;
+		x->mem = gs[j].mem;
+		x->comp = gs[j].comp;
+		x->refuses = 0;
+		return 1;
 	}
 	no->lo = low > 0 ? low : 0;
 	no->hi = t->n - 1;
@@ -446,7 +471,7 @@ static int ffd(const gs_planner *pl, const gs_gpu *g, const sortkey *keys, int n
 		gs[ng].tenant = pl->reps[r].tenant;
 		rc = group_join(pl, g, &gs[ng], r);
 		if (rc == 0)
-			rc = tg_add(t, ng);
+			rc = tg_add(t, gs, ng);
 		ng++;
 	}
 	free(ow);
@@ -472,7 +497,7 @@ int gs_share_first_fit(const gs_planner *pl, const gs_gpu *g, const int *reps, i
 			qsort(keys, (size_t)n, sizeof *keys, by_size_desc);
 		rc = ffd(pl, g, keys, n, tg, &gs, &ng);
 		for (int k = 0; k < pl->ntenants; k++)
-			free(tg[k].idx);
+			free(tg[k].v);
 	}
 	free(tg);
 	free(keys);
