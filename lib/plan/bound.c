@@ -55,7 +55,7 @@ static double plain(const gs_planner *pl, const gs_choice *c)
 			vm = vc = p * w->gpus_per_replica;
 			if (w->gpus_per_replica <= 1) {
 				vm = p * (double)w->memory_bytes / (double)gs_usable_bytes(g);
-				vc = p * (double)gs_workload_compute_on(w, g) / GS_PPM;
+				vc = p * gs_workload_compute_exact(w, g) / GS_PPM;
 			}
 			bm = bm < 0 || vm < bm ? vm : bm;
 			bc = bc < 0 || vc < bc ? vc : bc;

@@ -36,7 +36,7 @@ static share in_mig(const gs_planner *pl, const gs_workload *w, int64_t room, co
 	double cs = (double)p->compute_slices / g->mig_compute_slices;
 	double part = (double)p->sm_count / g->sm_count;
 	int64_t ppm = gs_workload_compute_on(w, g);
-	double comp = (double)ppm / GS_PPM;
+	double comp = gs_workload_compute_exact(w, g) / GS_PPM;
 	double target = (double)pl->target / GS_PPM;
 	int64_t cap = (int64_t)p->sm_count * GS_PPM / g->sm_count * pl->target / GS_PPM;
 	int64_t offer = tight ? gs_memory_offer(g, p, GS_STRATEGY_TIME_SLICING, room)
@@ -73,11 +73,13 @@ static int mps_most(const gs_gpu *g, int64_t mem, int64_t comp)
  * time-slicing offers under its own headroom (the group's is the largest
  * of its replicas'); by MPS through the device plugin, the split of the
  * most clients it fits; by a fraction, or MPS under DRA, memory over the
- * usable. Compute is over the target in every way. */
-static share shared(const gs_planner *pl, const gs_replica *r, const gs_gpu *g, int64_t comp)
+ * usable. Compute is over the target in every way: exact, the share
+ * unrounded (comp, rounded up, is the rules'). */
+static share shared(const gs_planner *pl, const gs_replica *r, const gs_gpu *g, int64_t comp,
+                    double exact)
 {
 	double usable = (double)gs_usable_bytes(g), mem = (double)r->w->memory_bytes;
-	double b = (double)comp / (double)pl->target;
+	double b = exact / (double)pl->target;
 	int64_t offer = gs_memory_offer(g, NULL, GS_STRATEGY_TIME_SLICING, r->headroom);
 	share s = { 2, 2, 2 }, sums = { mem / usable, b, 0 };
 	if (pl->frac_ts != GS_BACKEND_NONE || pl->frac_mps != GS_BACKEND_NONE)
@@ -105,22 +107,23 @@ static share least(const gs_planner *pl, const gs_replica *r, int m, int tight)
 	const gs_workload *w = r->w;
 	const gs_gpu *g = pl->models[m];
 	int64_t comp = gs_workload_compute_on(w, g);
+	double exact = gs_workload_compute_exact(w, g);
 	share s = { 1, 1, 1 };
 	if (w->gpus_per_replica > 1) {
 		s.a = s.b = s.t = w->gpus_per_replica;
 		return s;
 	}
-	if (!w->isolation_fault && comp <= pl->target &&
+	if (!w->isolation_fault && exact <= (double)pl->target &&
 	    !gs_robust_alone(pl, w, comp, g->memory_mib << 20, pl->target))
-		s = meet(s, tight ? shared(pl, r, g, comp)
+		s = meet(s, tight ? shared(pl, r, g, comp, exact)
 		                  : (share){ (double)w->memory_bytes / (double)gs_usable_bytes(g),
-		                             (double)comp / (double)pl->target, 0 });
+		                             exact / (double)pl->target, 0 });
 	for (size_t i = 0; g->mig_slots && !pl->no_mig && i < g->n_mig_profiles;
 	     i++) {
 		const gs_mig_profile *p = &g->mig_profiles[i];
 		if (!gs_mig_candidate_for(g, p, w->isolation_fault) ||
 		    w->memory_bytes > (p->memory_mib << 20) ||
-		    (double)comp / GS_PPM > (double)p->sm_count / g->sm_count)
+		    exact / GS_PPM > (double)p->sm_count / g->sm_count)
 			continue;
 		s = meet(s, in_mig(pl, w, r->headroom, g, p, !w->isolation_fault && !r->no_ts,
 		                   tight));

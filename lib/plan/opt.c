@@ -86,22 +86,34 @@ static int shares_instance(const gs_opt *o, const double *x)
 /* One program, under the planner's no_mig / no_mps as they stand, its
  * groups the relaxation's where k is set: its plan replaces *best when
  * cheaper; the bound of the relaxation (not of the program without shared
- * instances, nor of one restricted to k's groups) is folded into res. */
+ * instances, nor of one restricted to k's groups) is folded into res.
+ * Where the target refused a group only by the rounding of converted
+ * compute (pack_share.c), *near is set and no bound is folded: the
+ * program is the rounded rules', whose optimum may cost more than the
+ * exact rules'. With relax, such groups pass, and only the bound is
+ * kept: a program that holds every plan of the exact rules, and some the
+ * rounded ones refuse. */
 static int solve(gs_planner *pl, gs_shop *shops, const gs_choice *c, const gs_cg_cols *k,
                  gs_built *best, double seconds, gs_opt_result *res, int no_shared,
-                 int *retry)
+                 int relax, int *retry, int *near)
 {
 	gs_opt o;
 	gs_milp *m = NULL;
 	gs_milp_result r;
+	long refused = 0, *was = pl->near_target;
 	int rc, too_big = 0;
 
 	*retry = 0;
+	pl->near_target = &refused;
+	pl->near_relax = relax;
 	if ((rc = gs_opt_init(&o, pl, c)) == 0) {
 		o.no_shared = no_shared;
 		if ((rc = k ? gs_opt_columns_priced(&o, k) : gs_opt_columns(&o)) == -2)
 			rc = 0;
 	}
+	pl->near_target = was;
+	pl->near_relax = 0;
+	*near = refused > 0;
 	if (rc < 0 || o.too_big) {
 		too_big = 1;
 		goto done;
@@ -111,7 +123,7 @@ static int solve(gs_planner *pl, gs_shop *shops, const gs_choice *c, const gs_cg
 		goto done;
 	}
 	res->tried = 1;
-	if (!no_shared && !k) {
+	if (!no_shared && !k && (relax || !*near)) {
 		res->proven &= r.status == GS_MILP_OPTIMAL;
 		/* Prices are whole micro-dollars; the tie-breaks add less than
 		 * a thousandth of one (opt_model.c). */
@@ -119,7 +131,8 @@ static int solve(gs_planner *pl, gs_shop *shops, const gs_choice *c, const gs_cg
 		if (r.bound > -1e30 && (res->bound < 0 || b < res->bound))
 			res->bound = b;
 	}
-	if (r.status != GS_MILP_NONE && (rc = gs_opt_take(&o, shops, r.x, best, res)) == 1) {
+	if (!relax && r.status != GS_MILP_NONE &&
+	    (rc = gs_opt_take(&o, shops, r.x, best, res)) == 1) {
 		*retry = !no_shared;
 		rc = 0;
 	}
@@ -159,13 +172,17 @@ int gs_opt_take(gs_opt *o, gs_shop *shops, const double *x, gs_built *best,
 static int variant(gs_planner *pl, gs_shop *shops, const gs_choice *c, const gs_cg_cols *k,
                    gs_built *best, double seconds, gs_opt_result *res)
 {
-	int retry = 0, rc = solve(pl, shops, c, k, best, seconds / 2, res, 0, &retry);
+	int retry = 0, again, near = 0, rc;
+	rc = solve(pl, shops, c, k, best, seconds / 2, res, 0, 0, &retry, &near);
+	/* The bound where rounding refused a group: the relaxed program's. */
+	if (rc == 0 && near && !k)
+		rc = solve(pl, shops, c, k, best, seconds / 2, res, 0, 1, &again, &near);
 	if (rc == 1) {
 		res->exact = 0;
 		return 0;
 	}
 	if (rc == 0 && retry &&
-	    (rc = solve(pl, shops, c, k, best, seconds / 2, res, 1, &retry)) == 1)
+	    (rc = solve(pl, shops, c, k, best, seconds / 2, res, 1, 0, &retry, &near)) == 1)
 		rc = 0;
 	return rc;
 }

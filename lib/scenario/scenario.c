@@ -448,3 +448,12 @@ int64_t gs_workload_compute_on(const gs_workload *w, const gs_gpu *g)
 	gs_workload_ratio(w, g, &from, &to);
 	return gs_div_ceil(w->compute_ppm * from, to);
 }
+
+double gs_workload_compute_exact(const gs_workload *w, const gs_gpu *g)
+{
+	int64_t from, to;
+	if (!w->measured_on || w->measured_on == g)
+		return (double)w->compute_ppm;
+	gs_workload_ratio(w, g, &from, &to);
+	return (double)w->compute_ppm * (double)from / (double)to;
+}

@@ -108,6 +108,9 @@ size_t gs_workload_models_of(const gs_workload *w, const gs_gpu *const *sold, si
  * share of measured_on scaled by the figure its bound names (dense FP16
  * throughput, or memory bandwidth). */
 int64_t gs_workload_compute_on(const gs_workload *w, const gs_gpu *g);
+/* The same share unrounded, for the bounds: shares rounded up may add up
+ * to more than the exact ones that fill a GPU to its target. */
+double gs_workload_compute_exact(const gs_workload *w, const gs_gpu *g);
 /* The two figures gs_workload_compute_on scales by for w on g (from on
  * measured_on, to on g), and whether they are memory bandwidths in GB/s
  * (1) or FP16 milli-TFLOPS (0). A bandwidth-bound workload falls back to

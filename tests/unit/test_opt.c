@@ -126,6 +126,27 @@ static void test_bound_within_solver_noise(void **state)
 	expect_bound(NOISE, 21957642, 21957642, "optimum");
 }
 
+/* Shares converted to an L4 and rounded up to whole ppm: 2 x 24.1736 %
+ * + 10.9917 % + 30.6612 % fill it to the 90 % target exactly, which the
+ * rounded shares (900,002 ppm) refuse (fleet.py hetero 60 seed 29). The
+ * plan keeps two L4s, and its bound is one: the program that lets
+ * rounding's refusals pass, and the volume bound of unrounded shares
+ * ($0.804801/h rounded up). */
+#define AT_TARGET "version: 1\ncloud: aws\nplacement: pinned\nmemoryHeadroom: 0%\n" \
+	"gpus: [L4]\nworkloads:\n" \
+	"  - {name: a, kind: training, replicas: 2, gpuMemory: 2GiB, compute: 45%, " \
+	"measuredOn: T4}\n" \
+	"  - {name: b, kind: notebook, replicas: 1, gpuMemory: 8.5GiB, compute: 19%, " \
+	"measuredOn: A10G}\n" \
+	"  - {name: c, kind: batch, replicas: 1, gpuMemory: 1.5GiB, compute: 53%, " \
+	"measuredOn: A10G}\n"
+
+static void test_bound_of_exact_shares(void **state)
+{
+	(void)state;
+	expect_bound(AT_TARGET, 2 * 804800, 804800, "program");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -135,6 +156,7 @@ int main(void)
 		cmocka_unit_test(test_volume_bound_below_the_plan),
 		cmocka_unit_test(test_bound_gives_mig_to_all),
 		cmocka_unit_test(test_bound_within_solver_noise),
+		cmocka_unit_test(test_bound_of_exact_shares),
 	};
 	return cmocka_run_group_tests(tests, tu_catalog_setup, tu_catalog_teardown);
 }
