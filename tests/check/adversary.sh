@@ -15,6 +15,8 @@
 # allowed (fractions: [...]).
 # ADV_REGRESS (default "205 303 1170 1611 2173 3420 5265") adds seeds past
 # ADV_CASES that once failed (see the end of this file).
+# ADV_PLACEMENT=pinned plays every random fleet (and regression seed) under
+# placement: pinned instead of the file's own.
 # With ADV_KEEP=DIR each failing input is copied there with its violations.
 # A file with placement: pinned is planned with --manifests (a Deployment
 # per workload), which its copies need.
@@ -147,6 +149,15 @@ for f in "$top"/tests/cli/fixtures/fractions/*.yaml "$top"/tests/cli/fixtures/fr
 	case $b in err-*) continue ;; esac
 	one "frac-$b" "$f" "${f#"$top"/}" yes
 done
+# A random fleet as this run plays it: without gen.py's fractions (those
+# come only with ADV_FRACTIONS, below), and pinned with ADV_PLACEMENT.
+as_asked() {
+	sed -i '/^fractions: /d' "$1"
+	if [ "${ADV_PLACEMENT:-}" = pinned ]; then
+		sed -i -e '/^placement: /d' -e 's/^version: 1$/version: 1\nplacement: pinned/' "$1"
+	fi
+}
+
 if [ -f "$repro" ]; then
 	# The reproduction names no containers: each workload's pods are
 	# taken to have one, 'main' (patches must name the one they change).
@@ -165,7 +176,7 @@ if [ "$cases" -gt 0 ]; then
 	# them only through ADV_FRACTIONS, one backend at a time, since DRA
 	# claims for MIG instances (which DRA fractions bring) are not modelled.
 	for f in "$tmp"/cases/case-*.yaml; do
-		sed -i '/^fractions: /d' "$f"
+		as_asked "$f"
 	done
 	i=1
 	while [ "$i" -le "$cases" ]; do
@@ -204,7 +215,7 @@ for i in ${ADV_REGRESS-205 303 1170 1611 2173 3420 5265}; do
 		echo "$0: gen.py $i failed" >&2
 		exit 2
 	fi
-	sed -i '/^fractions: /d' "$tmp/regress-$i.yaml"
+	as_asked "$tmp/regress-$i.yaml"
 	one "regress-$i" "$tmp/regress-$i.yaml" "seed $i (python3 tests/check/gen.py $i)" no
 done
 
