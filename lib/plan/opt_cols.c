@@ -4,6 +4,7 @@
  * is exactly a group the packer could have built; since every rule only
  * gets easier as replicas leave a group, maximal groups suffice.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -275,18 +276,23 @@ static int slot_add(gs_opt *o, gs_opt_slot s)
 
 /* A replica's part of a shared instance of p: its memory over what the
  * instance offers time-sliced, its compute over the instance's share at
- * the target; 0 when it cannot share one. */
+ * the target; 0 when it cannot share one. The compute part is of the
+ * exact share and cap, rounded down: parts of the packer's rounded
+ * figures (share up, cap down) could add up past a whole instance that
+ * the exact ones fill, and the program's bound must hold for those
+ * (pack_share.c); a solution the rules then refuse is not taken. */
 static int shared_part(const gs_opt *o, const gs_replica *r, const gs_gpu *g,
-                       const gs_mig_profile *p, int64_t comp, gs_opt_slot *s)
+                       const gs_mig_profile *p, gs_opt_slot *s)
 {
 	int64_t offer = gs_memory_offer(g, p, GS_STRATEGY_TIME_SLICING, r->headroom);
-	int64_t cap = (int64_t)p->sm_count * GS_PPM / g->sm_count * o->pl->target / GS_PPM;
+	double cap = (double)p->sm_count / g->sm_count * (double)o->pl->target;
+	double comp = gs_workload_compute_exact(r->w, g);
 	if (r->w->isolation_fault || r->no_ts || r->w->memory_bytes > offer || comp > cap ||
 	    offer <= 0 || cap <= 0)
 		return 0;
 	s->shared = 1;
 	s->mem = r->w->memory_bytes * GS_PPM / offer;
-	s->comp = comp * GS_PPM / cap;
+	s->comp = (int64_t)floor(comp * GS_PPM / cap);
 	return 1;
 }
 
@@ -312,7 +318,7 @@ static int slots_of(gs_opt *o, int w, int m)
 		    gs_mig_holds(o->pl, g, &one, pr, NULL) != GS_RULE_OK)
 			continue;
 		if (slot_add(o, s) < 0 ||
-		    (!o->no_shared && shared_part(o, r, g, pr, one.comp, &s) && slot_add(o, s) < 0))
+		    (!o->no_shared && shared_part(o, r, g, pr, &s) && slot_add(o, s) < 0))
 			return -1;
 	}
 	return 0;
