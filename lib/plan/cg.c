@@ -286,7 +286,7 @@ static int in_instance(const cg *g, const cgw *w, int m, const gs_mig_profile *p
 {
 	const gs_gpu *gpu = model_of(g, m);
 	const gs_replica *r = rep_of(g, w);
-	int64_t comp = gs_rep_comp_low(g->pl, w->rep, gpu);
+	int64_t comp = gs_rep_comp(g->pl, w->rep, gpu);
 	int64_t part = (int64_t)p->sm_count * GS_PPM / gpu->sm_count;
 	int64_t mem = p->memory_mib << 20;
 	int64_t cap = part * g->pl->target / GS_PPM;
@@ -422,9 +422,7 @@ static int items_of(cg *g, int t, int m, int mps, const duals *d, gs_kp *k)
 			continue;
 		it->value = d->pi[g->tw[t][j]];
 		it->mem = r->w->memory_bytes;
-		/* Unrounded, as the bound must be (pack.h); the plan of these
-		 * columns asks the rules again (opt_cols.c). */
-		it->comp = gs_rep_comp_low(g->pl, w->rep, gpu);
+		it->comp = gs_rep_comp(g->pl, w->rep, gpu);
 		it->ub = r->w->spread != GS_SPREAD_NONE ? 1 : w->d;
 		it->must = r->no_ts;
 		if (it->mem > usable || it->mem > split_mem || it->comp > split_comp ||

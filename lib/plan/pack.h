@@ -347,10 +347,6 @@ int gs_planner_comp_init(gs_planner *pl);
 void gs_planner_comp_release(gs_planner *pl);
 /* Replica r's larger share of g's memory or of the target compute. */
 int64_t gs_rep_size(const gs_planner *pl, int r, const gs_gpu *g);
-/* gs_rep_comp less the rounding up of a converted share (at most the
- * exact share), for the bounds: shares rounded up may add up to more
- * than exact ones that fill a GPU to its target (pack_share.c). */
-int64_t gs_rep_comp_low(const gs_planner *pl, int r, const gs_gpu *g);
 /* Adds replica r to gr, with its memory, compute and time-slicing rule. */
 int gs_group_join(const gs_planner *pl, const gs_gpu *g, gs_group *gr, int r);
 /* Does replica r belong to a spread workload with a replica among reps?

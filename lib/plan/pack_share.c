@@ -165,10 +165,6 @@ static int inexact(const gs_planner *pl, int r, const gs_gpu *g)
 	return w->compute_ppm * from % to != 0;
 }
 
-int64_t gs_rep_comp_low(const gs_planner *pl, int r, const gs_gpu *g)
-{
-	return gs_rep_comp(pl, r, g) - inexact(pl, r, g);
-}
 
 /* Whether the target's refusal of gr and r may be the rounding's: comp
  * is their planned sum, or (worst) a worst case, whose replicas are not
