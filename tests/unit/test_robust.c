@@ -179,19 +179,27 @@ static void test_pools_part_nodes_of_other_workloads(void **state)
 	"  - {name: d, replicas: 1, gpuMemory: 4.5GiB, compute: 30%,\n" \
 	"     measuredOn: A100-SXM4-40GB}\n"
 
-static void lone_gpu(const gs_planner *pl, int r, gs_group *gr, gs_pgpu *g)
+/* A whole GPU of model shared by st in k slots, holding reps[0..n) in
+ * gr (the caller frees gr->reps). */
+static void whole_gpu(const gs_planner *pl, const char *model, gs_strategy st, int k,
+                      const int *reps, int n, gs_group *gr, gs_pgpu *g)
 {
 	memset(gr, 0, sizeof *gr);
 	memset(g, 0, sizeof *g);
-	gr->n = gr->cap = 1;
-	gr->reps = malloc(sizeof *gr->reps);
+	gr->n = gr->cap = n;
+	gr->reps = malloc((size_t)n * sizeof *gr->reps);
 	assert_non_null(gr->reps);
-	gr->reps[0] = r;
-	g->model = pl->models[tu_model_named(pl, "A100-SXM4-40GB")];
-	g->strategy = GS_STRATEGY_TIME_SLICING;
-	g->k = 1;
+	memcpy(gr->reps, reps, (size_t)n * sizeof *reps);
+	g->model = pl->models[tu_model_named(pl, model)];
+	g->strategy = st;
+	g->k = k;
 	g->g = gr;
 	g->ng = 1;
+}
+
+static void lone_gpu(const gs_planner *pl, int r, gs_group *gr, gs_pgpu *g)
+{
+	whole_gpu(pl, "A100-SXM4-40GB", GS_STRATEGY_TIME_SLICING, 1, &r, 1, gr, g);
 }
 
 static void test_lone_time_sliced_gpus_share_slots(void **state)
@@ -375,18 +383,8 @@ static void test_mig_ts_one_count_a_profile(void **state)
 
 static void mps_gpu(const gs_planner *pl, int r0, int r1, gs_group *gr, gs_pgpu *g)
 {
-	memset(gr, 0, sizeof *gr);
-	memset(g, 0, sizeof *g);
-	gr->n = gr->cap = 2;
-	gr->reps = malloc(2 * sizeof *gr->reps);
-	assert_non_null(gr->reps);
-	gr->reps[0] = r0;
-	gr->reps[1] = r1;
-	g->model = pl->models[tu_model_named(pl, "A100-SXM4-80GB")];
-	g->strategy = GS_STRATEGY_MPS;
-	g->k = 2;
-	g->g = gr;
-	g->ng = 1;
+	int reps[2] = { r0, r1 };
+	whole_gpu(pl, "A100-SXM4-80GB", GS_STRATEGY_MPS, 2, reps, 2, gr, g);
 }
 
 static void test_mps_clients_hold_the_usable_memory(void **state)
