@@ -165,7 +165,6 @@ static int inexact(const gs_planner *pl, int r, const gs_gpu *g)
 	return w->compute_ppm * from % to != 0;
 }
 
-
 /* Whether the target's refusal of gr and r may be the rounding's: comp
  * is their planned sum, or (worst) a worst case, whose replicas are not
  * all theirs: then each of the k may be rounded. */
