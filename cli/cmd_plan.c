@@ -88,10 +88,16 @@ static int check_input(const cli_cmd *self, const plan_args *a, int argc, char *
 	return 0;
 }
 
-/* Writes what --emit and --report ask for, then prints the plan. */
-static int output(const gs_plan *plan, const gs_scenario *scn, const plan_args *a)
+/* Writes what --emit and --report ask for, then prints the plan. A
+ * document alone is written while the planner's second thread finishes
+ * the figures it ends with (gs_plan_opts.finish_later); the rest reads
+ * them first. */
+static int output(gs_plan *plan, const gs_scenario *scn, const plan_args *a)
 {
 	int rc = EXIT_OK;
+	gs_error err;
+	if ((a->emit_dir || a->report || a->fmt == FMT_TEXT) && gs_plan_finish(plan, &err) < 0)
+		return cli_fail(&err);
 	if (a->emit_dir)
 		rc = cli_emit_dir(plan, &a->eo, a->emit_dir, a->karpenter, a->force);
 	if (rc == EXIT_OK && a->report)
@@ -131,6 +137,7 @@ static int run(const cli_cmd *self, int argc, char **argv, plan_args *ap)
 		return rc;
 	po.time_limit_ms = (unsigned)a.time_limit * 1000u;
 	po.threads = (unsigned)a.threads;
+	po.finish_later = 1;
 	if (cli_cluster_given(&a.cl) && (rc = import_scenario(cat, &a.cl, &scn)) != EXIT_OK) {
 		gs_catalog_free(cat);
 		return rc;

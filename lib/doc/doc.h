@@ -147,6 +147,9 @@ void gs_wr_bool(gs_wr *w, int v);
 void gs_wr_null(gs_wr *w);
 void gs_wr_money(gs_wr *w, gs_micros m, int decimals); /* as gs_node_money */
 void gs_wr_fixed(gs_wr *w, int64_t v, int scale, int decimals); /* as gs_node_fixed */
+/* A failure of the describer's own (a GS_E* code; GS_ENOMEM: out of
+ * memory): nothing more is written, and the finish call reports it. */
+void gs_wr_abort(gs_wr *w, int code);
 /* Ends the document (flushing the last bytes to write) and frees w; a
  * misused writer (an unfinished document, a value without its key) fails
  * with GS_EINVAL. */

@@ -16,6 +16,11 @@ void gs_wr_fail(gs_wr *w, int rc, const char *why)
 	snprintf(w->why, sizeof w->why, "%s", why ? why : "");
 }
 
+void gs_wr_abort(gs_wr *w, int code)
+{
+	gs_wr_fail(w, code, code == GS_ENOMEM ? NULL : "the document could not be described");
+}
+
 void gs_wr_flush(gs_wr *w)
 {
 	int rc;

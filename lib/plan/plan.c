@@ -412,79 +412,134 @@ int gs_plan_gap_permille(const gs_plan_summary *s)
 	return (int)((over + s->lower_bound_per_hour - 1) / s->lower_bound_per_hour);
 }
 
-static int make(gs_plan *p, gs_planner *pl, double seconds, gs_error *err)
-{
+/* A plan in the making: the planner and what it made, which the second
+ * thread reads until gs_side_end (plan_side.c). Where the caller writes
+ * the plan before those figures are in (gs_plan_how.finish_later), the
+ * plan keeps it until gs_plan_finish_late. On the heap from the start:
+ * the planner points into it (its shops, its count of refusals) and the
+ * second thread at the plans. */
+struct gs_making {
+	gs_planner pl;
+	gs_shop shops[GS_MAX_MODELS];
+	long refused;          /* pl.robust_bound's count */
 	gs_choice c;
 	gs_built after, before;
+	gs_micros *ded;
+	stands st;
+	gs_side *side;
+};
+
+static void making_free(gs_making *m)
+{
+	if (!m)
+		return;
+	gs_side_drop(m->side, &m->pl);
+	gs_built_release(&m->after);
+	gs_built_release(&m->before);
+	gs_choice_release(&m->pl, &m->c);
+	free(m->ded);
+	gs_planner_release(&m->pl);
+	free(m);
+}
+
+/* The second thread's figures into p: the pinned cost and the sharing
+ * limit. */
+static int side_end(gs_plan *p, gs_making *m)
+{
+	gs_side *side = m->side;
+	m->side = NULL;
+	return gs_side_end(p, &m->pl, &m->c, m->st.chosen, m->st.base_cost, side);
+}
+
+int gs_plan_finish_late(gs_plan *p)
+{
+	gs_making *m = p->late;
+	if (!m)
+		return p->late_rc;
+	p->late = NULL;
+	p->late_rc = side_end(p, m);
+	making_free(m);
+	return p->late_rc;
+}
+
+/* The second thread is waited for, its work left unread. */
+void gs_plan_free(gs_plan *p)
+{
+	if (!p)
+		return;
+	making_free(p->late);
+	gs_plan_mem_free(p);
+}
+
+/* Makes the plan in m; 1 where it is made but for the second thread's
+ * figures, which `later` leaves to gs_plan_finish_late. */
+static int make(gs_plan *p, gs_making *m, double seconds, int later, gs_error *err)
+{
+	gs_planner *pl = &m->pl;
+	gs_choice *c = &m->c;
+	gs_built *after = &m->after, *before = &m->before;
 	gs_opt_result opt;
 	gs_third *third = NULL;
-	gs_side *side = NULL;
-	stands st = { NULL, 0 };
 	int repaired = 0;
 	gs_micros relax = -2;
-	gs_micros *ded = calloc(pl->s->n ? pl->s->n : 1, sizeof *ded);
 	size_t nr = (size_t)(pl->nreps ? pl->nreps : 1);
 	int rc;
 
-	memset(&c, 0, sizeof c);
 	memset(&opt, 0, sizeof opt);
 	opt.bound = -1;
-	memset(&after, 0, sizeof after);
-	memset(&before, 0, sizeof before);
 	p->sum.placement = pl->placement; /* pools are named by it */
-	rc = ded ? gs_plan_wide_apart(pl) : -1;
+	m->ded = calloc(pl->s->n ? pl->s->n : 1, sizeof *m->ded);
+	rc = m->ded ? gs_plan_wide_apart(pl) : -1;
 	if (rc == 0)
-		rc = gs_choice_init(pl, &c);
+		rc = gs_choice_init(pl, c);
 
-	if (rc == -2) {
-		rc = gs_host_no_model(pl, &pl->s->w[c.failed]->pub, err);
-		goto done;
-	}
+	if (rc == -2)
+		return gs_host_no_model(pl, &pl->s->w[c->failed]->pub, err);
 	/* The third start begins on the other core. */
 	if (rc == 0 && seconds > 0)
-		rc = gs_third_begin(pl, &c, &third);
+		rc = gs_third_begin(pl, c, &third);
 	if (rc == 0)
-		rc = gs_choose_models_first(pl, pl->shops, &c);
+		rc = gs_choose_models_first(pl, pl->shops, c);
 	if (rc == 0 && (!(p->rep_cost = calloc(nr, sizeof *p->rep_cost)) ||
 	                !(p->rep_idle = calloc(nr, sizeof *p->rep_idle))))
 		rc = -1;
 	if (rc == 0)
-		rc = build_uniform(pl, &c, &after);
+		rc = build_uniform(pl, c, after);
 	if (rc == 0 && seconds > 0) {
-		rc = gs_build_cheapest(pl, pl->shops, &c, &after, third, &repaired);
+		rc = gs_build_cheapest(pl, pl->shops, c, after, third, &repaired);
 		third = NULL;
 	}
 	gs_third_drop(third, pl);
 	if (rc == 0)
-		rc = seconds > 0 ? gs_opt_improve(pl, pl->shops, &c, &after, seconds, &opt) : 0;
+		rc = seconds > 0 ? gs_opt_improve(pl, pl->shops, c, after, seconds, &opt) : 0;
 	if (rc == 0 && seconds > 0 && !opt.proven)
-		rc = priced(pl, &c, &after, seconds, &relax, &repaired);
+		rc = priced(pl, c, after, seconds, &relax, &repaired);
 	/* What the program proved optimal needs no repair; a plan it did not
 	 * replace may (under robust placement, where its plan split a
 	 * workload's requests). */
-	if (rc == 0 && seconds > 0 && !(opt.proven && opt.bound >= after.cost) && !repaired)
-		rc = gs_refill(pl, pl->shops, &c, &after);
+	if (rc == 0 && seconds > 0 && !(opt.proven && opt.bound >= after->cost) && !repaired)
+		rc = gs_refill(pl, pl->shops, c, after);
 	if (rc == 0)
-		rc = gs_built_promote(pl, pl->shops, &after);
+		rc = gs_built_promote(pl, pl->shops, after);
 	if (rc == 0)
-		rc = gs_built_split(pl, pl->shops, &after);
+		rc = gs_built_split(pl, pl->shops, after);
 	/* The shared plan is nearly always the one chosen. */
 	if (rc == 0 && !pl->summary_only)
-		rc = gs_side_begin(pl, &c, &after, &side);
+		rc = gs_side_begin(pl, c, after, &m->side);
 	if (rc == 0)
-		rc = gs_build_before(pl, pl->shops, &c, &before);
+		rc = gs_build_before(pl, pl->shops, c, before);
 	/* Bought like the plan. */
 	if (rc == 0)
-		rc = gs_built_split(pl, pl->shops, &before);
+		rc = gs_built_split(pl, pl->shops, before);
 	/* The reasons quote what the plan that stands left out. */
-	pl->left_out = after.left_out;
-	pl->left_out_cost = after.left_out_cost;
+	pl->left_out = after->left_out;
+	pl->left_out_cost = after->left_out_cost;
 	if (rc == -2)
-		rc = gs_fail(err, GS_ENOFIT, "no instance in %s holds the host CPU and RAM that "
-		             "the replicas of one GPU request", pl->cloud);
+		return gs_fail(err, GS_ENOFIT, "no instance in %s holds the host CPU and RAM that "
+		               "the replicas of one GPU request", pl->cloud);
 	if (rc == 0 && pl->summary_only) {
-		summary_alone(p, pl, &after, &before);
-		goto done;
+		summary_alone(p, pl, after, before);
+		return 0;
 	}
 	/* The memo serves the model search and the starts; after them only
 	 * the linear relaxation asks much of it. At 10^5 replicas letting it
@@ -494,26 +549,18 @@ static int make(gs_plan *p, gs_planner *pl, double seconds, gs_error *err)
 		pl->memo = NULL;
 	}
 	if (rc == 0)
-		rc = fill(p, pl, &c, &after, &before, &side, ded, &st);
+		rc = fill(p, pl, c, after, before, &m->side, m->ded, &m->st);
 	/* The bound reads the planner and the choice, not the second
 	 * thread's work, so the linear relaxation runs beside its pinned
 	 * plan: fleet.py's mixed 2,000 replicas, robust, took 2.2 s for
 	 * each, one after the other. */
 	if (rc == 0)
-		bound(p, pl, &c, &opt, relax);
-	if (rc == 0) {
-		rc = gs_side_end(p, pl, &c, st.chosen, st.base_cost, side);
-		side = NULL;
-	}
-	if (rc == -1)
-		rc = gs_fail_nomem(err);
-done:
-	gs_side_drop(side, pl);
-	gs_built_release(&after);
-	gs_built_release(&before);
-	gs_choice_release(pl, &c);
-	free(ded);
-	return rc;
+		bound(p, pl, c, &opt, relax);
+	if (rc == 0 && later && m->side)
+		return 1;
+	if (rc == 0)
+		rc = side_end(p, m);
+	return rc == -1 ? gs_fail_nomem(err) : rc;
 }
 
 int gs_plan_estimate(const gs_scenario *s, const char *cloud, gs_micros *share,
@@ -553,29 +600,33 @@ static int effort_of(double seconds)
 static int plan_once(const gs_scenario *s, const char *cloud, gs_plan_how how, int effort,
                      gs_plan **out, gs_error *err)
 {
-	gs_shop shops[GS_MAX_MODELS];
-	gs_planner pl;
+	gs_making *m;
 	gs_plan *p;
-	long bound = 0;
 	int rc;
 
-	if (!(p = calloc(1, sizeof *p)))
+	if (!(p = calloc(1, sizeof *p)) || !(m = calloc(1, sizeof *m))) {
+		free(p);
 		return gs_fail_nomem(err);
+	}
 	p->s = s;
 	p->texts_now = how.texts_now;
-	memset(shops, 0, sizeof shops);
-	if (gs_planner_init(&pl, s, cloud, shops) < 0 ||
-	    !(p->sum.cloud = gs_plan_strdup(p, cloud)) || gs_ident_init(&pl, how.cache) < 0)
+	if (gs_planner_init(&m->pl, s, cloud, m->shops) < 0 ||
+	    !(p->sum.cloud = gs_plan_strdup(p, cloud)) || gs_ident_init(&m->pl, how.cache) < 0)
 		rc = gs_fail_nomem(err);
 	else {
-		pl.quick = how.quick;
-		pl.solo = how.solo;
-		pl.effort = effort;
-		pl.robust_bound = &bound;
-		pl.summary_only = how.summary_only;
-		rc = make(p, &pl, how.quick ? 0 : how.seconds, err);
+		m->pl.quick = how.quick;
+		m->pl.solo = how.solo;
+		m->pl.effort = effort;
+		m->pl.robust_bound = &m->refused;
+		m->pl.summary_only = how.summary_only;
+		rc = make(p, m, how.quick ? 0 : how.seconds, how.finish_later, err);
 	}
-	gs_planner_release(&pl);
+	if (rc == 1) {
+		p->late = m;
+		rc = 0;
+	} else {
+		making_free(m);
+	}
 	if (rc < 0) {
 		gs_plan_free(p);
 		return rc;
@@ -612,8 +663,10 @@ int gs_plan_in(const gs_scenario *s, const char *cloud, gs_plan_how how, gs_plan
 {
 	int effort = how.quick ? 1 : effort_of(how.seconds), rc;
 	gs_plan *p, *q;
-	/* Of two runs, only the one kept is written. */
+	/* Of two runs, only the one kept is written, and the first is
+	 * finished before the second begins. */
 	how.texts_now = how.texts_now && effort == 1;
+	how.finish_later = how.finish_later && effort == 1;
 	if ((rc = plan_once(s, cloud, how, 1, &p, err)) < 0 || effort == 1) {
 		if (rc == 0)
 			*out = p;
@@ -653,7 +706,22 @@ int gs_plan_texts(gs_plan *p, gs_error *err)
 
 /* ---- accessors ----------------------------------------------------------- */
 
-const gs_plan_summary *gs_plan_summary_get(const gs_plan *p) { return &p->sum; }
+/* A plan made with finish_later is finished by the first read of its
+ * summary; a failure there is kept for gs_plan_finish (the plan is the
+ * caller's, never const, whatever the pointer says). */
+const gs_plan_summary *gs_plan_summary_get(const gs_plan *p)
+{
+	if (p->late)
+		gs_plan_finish_late((gs_plan *)p);
+	return &p->sum;
+}
+
+int gs_plan_finish(gs_plan *p, gs_error *err)
+{
+	if (gs_plan_finish_late(p) < 0)
+		return gs_fail_nomem(err);
+	return 0;
+}
 const gs_scenario *gs_plan_scenario(const gs_plan *p) { return p->s; }
 size_t gs_plan_node_count(const gs_plan *p) { return p->n_nodes; }
 const gs_plan_node *gs_plan_node_at(const gs_plan *p, size_t i)

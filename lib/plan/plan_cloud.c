@@ -117,7 +117,7 @@ static int estimate_all(const gs_scenario *s, tried *t, gs_error *err)
 		if (rc == -1)
 			return gs_fail_nomem(err);
 		if (rc == -2) {
-			gs_plan_how quick = { 1, 0, 1, NULL, 0, 0 };
+			gs_plan_how quick = { 1, 0, 1, NULL, 0, 0, 0 };
 			gs_error e;
 			c->estimate_per_hour = -1;
 			c->lower_bound_per_hour = -1;
@@ -293,7 +293,7 @@ static int cheapest_cloud(const gs_scenario *s, gs_plan_how how, gs_plan **out, 
 int gs_plan_make(const gs_scenario *s, const gs_plan_opts *opts, gs_plan **out,
                  gs_error *err)
 {
-	gs_plan_how how = { 0, GS_PLAN_TIME_LIMIT_MS / 1000.0, 0, NULL, 0, 0 };
+	gs_plan_how how = { 0, GS_PLAN_TIME_LIMIT_MS / 1000.0, 0, NULL, 0, 0, 0 };
 	int later = opts && (opts->texts_later || opts->summary_only);
 	int all = strcmp(s->cloud, "all") == 0, rc;
 
@@ -307,6 +307,8 @@ int gs_plan_make(const gs_scenario *s, const gs_plan_opts *opts, gs_plan **out,
 	how.solo = opts && opts->threads == 1;
 	how.cache = opts ? opts->cache : NULL;
 	how.summary_only = opts && opts->summary_only;
+	/* Of several clouds, each plan is finished before the next begins. */
+	how.finish_later = opts && opts->finish_later && !all;
 	if (how.cache && gs_plan_cache_age(how.cache) < 0)
 		return gs_fail_nomem(err);
 	/* Of several clouds, only the one kept is written. */

@@ -341,6 +341,10 @@ static void describe(gs_wr *w, const gs_plan *p)
 	kint(w, "workloads_without_cpu", s->workloads_without_cpu);
 	kint(w, "workloads_without_memory", s->workloads_without_memory);
 	plan_lists(w, p);
+	/* A plan made with finish_later gets its last figures here, once the
+	 * records are written (gs_plan_opts). */
+	if (gs_plan_finish_late((gs_plan *)p) < 0)
+		gs_wr_abort(w, GS_ENOMEM);
 	kstr(w, "sharing_limit", s->sharing_limit);
 	kstr(w, "costs_more", s->costs_more);
 	kstr(w, "placement", s->placement == GS_PLACEMENT_PINNED ? "pinned" : "robust");

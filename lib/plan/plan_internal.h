@@ -36,12 +36,25 @@ struct gs_plan {
 	size_t n_clouds;
 	int texts_due;         /* the why-texts and notes wait (gs_plan_texts) */
 	int texts_now;         /* gs_plan_how's */
+	/* The plan still in the making while the second thread works out
+	 * the pinned cost and the sharing limit (gs_plan_how.finish_later),
+	 * else NULL; late_rc: how that ended (0, or -1 out of memory). */
+	struct gs_making *late;
+	int late_rc;
 };
 
 /* ---- a plan in one cloud (plan.c) ---------------------------------------- */
 
 /* Sets p's lower bound (-1: none) and how it is known. */
 void gs_plan_bound_set(gs_plan *p, gs_micros bound);
+
+/* A plan in the making (plan.c); only plan.c sees inside. */
+typedef struct gs_making gs_making;
+/* Waits for the second thread's figures of a plan made with finish_later
+ * and sets them (the summary's sharing_limit, placement and
+ * pinned_per_hour), once: 0 then, at once, or -1 when out of memory. Not
+ * while another thread reads p. */
+int gs_plan_finish_late(gs_plan *p);
 
 /* How a plan is searched: quick skips the local search over GPU models
  * (a first estimate, to rank clouds); seconds: the time limit; solo: on
@@ -56,6 +69,9 @@ typedef struct gs_plan_how {
 	int texts_now;
 	/* The summary's totals alone (gs_plan_opts.summary_only). */
 	int summary_only;
+	/* gs_plan_opts.finish_later: the plan may be returned before the
+	 * second thread's figures are in. */
+	int finish_later;
 } gs_plan_how;
 
 /* The cache's memos (plan_cache.c): of groups' results and of the model
@@ -96,6 +112,9 @@ int gs_plan_estimate(const gs_scenario *s, const char *cloud, gs_micros *share,
 void *gs_plan_alloc(gs_plan *p, size_t n, size_t size);
 char *gs_plan_strdup(gs_plan *p, const char *s);
 int gs_plan_warn(gs_plan *p, const char *fmt, ...) GS_PRINTF(2, 3);
+/* Frees what the plan owns, and p itself (gs_plan_free, once the plan's
+ * making is let go). */
+void gs_plan_mem_free(gs_plan *p);
 
 /* ---- what the summary says (dearer.c) ------------------------------------ */
 

@@ -84,10 +84,8 @@ int gs_plan_warn(gs_plan *p, const char *fmt, ...)
 	return 0;
 }
 
-void gs_plan_free(gs_plan *p)
+void gs_plan_mem_free(gs_plan *p)
 {
-	if (!p)
-		return;
 	for (size_t i = 0; i < p->n_blocks; i++)
 		free(p->blocks[i]);
 	free(p->blocks);

@@ -4,7 +4,8 @@
  * refusals comes back; the third start begun on the other thread stands
  * only where the replicas it read are still the planner's; and a plan is
  * the same bytes on one thread or two, its sharing limit found beside
- * the reasons (plan_side.c) or after them.
+ * the reasons (plan_side.c) or after them, and written or read before
+ * the second thread ends (gs_plan_opts.finish_later).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 #include "doc/doc.h"
 #include "plan/fork.h"
 #include "plan/memo.h"
+#include "plan/plan_internal.h"
 
 TU_CATALOG_GROUP(cat)
 
@@ -205,8 +207,9 @@ typedef struct figures {
 	const char *by;
 } figures;
 
-/* The plan as JSON, planned on `threads` threads, and its figures. */
-static char *plan_json(const gs_scenario *s, unsigned threads, figures *f)
+/* The plan as JSON, planned on `threads` threads (finished later, as
+ * gs_plan_write finishes it, or whole), and its figures. */
+static char *plan_json_as(const gs_scenario *s, unsigned threads, int later, figures *f)
 {
 	gs_plan_opts po = GS_PLAN_OPTS_INIT;
 	gs_plan *p = NULL;
@@ -214,6 +217,7 @@ static char *plan_json(const gs_scenario *s, unsigned threads, figures *f)
 	gs_error err;
 	char *text;
 	po.threads = threads;
+	po.finish_later = (unsigned)later;
 	assert_gs_ok(gs_plan_make(s, &po, &p, &err), &err);
 	assert_gs_ok(gs_plan_write(p, GS_FORMAT_JSON, gs_wr_to_buf, &b, &err), &err);
 	f->pinned = gs_plan_summary_get(p)->pinned_per_hour;
@@ -225,6 +229,11 @@ static char *plan_json(const gs_scenario *s, unsigned threads, figures *f)
 	gs_buf_release(&b);
 	gs_plan_free(p);
 	return text;
+}
+
+static char *plan_json(const gs_scenario *s, unsigned threads, figures *f)
+{
+	return plan_json_as(s, threads, 0, f);
 }
 
 /* The same bytes on one thread or two: a pinned fleet whose starts are
@@ -243,16 +252,20 @@ static void test_same_bytes(void **state)
 	(void)state;
 	for (size_t i = 0; i < GS_ARRAY_LEN(files); i++) {
 		gs_scenario *s = tu_scenario_file(cat, files[i]);
-		figures f;
+		figures f, g;
 		char *one = plan_json(s, 1, &f);
 		char *two = plan_json(s, 0, &f);
+		char *late = plan_json_as(s, 0, 1, &g);
 		assert_int_equal(f.pinned, want[i].pinned);
 		assert_int_equal(f.after, want[i].after);
 		assert_int_equal(f.bound, want[i].bound);
 		assert_string_equal(f.by, want[i].by);
 		assert_string_equal(one, two);
+		assert_string_equal(two, late);
+		assert_int_equal(g.pinned, want[i].pinned);
 		free(one);
 		free(two);
+		free(late);
 		gs_scenario_free(s);
 	}
 }
@@ -273,20 +286,23 @@ static void test_side_begins_again(void **state)
 	figures f;
 	char *one = plan_json(s, 1, &f);
 	char *two = plan_json(s, 0, &f);
+	char *late = plan_json_as(s, 0, 1, &f);
 	(void)state;
 	assert_int_equal(f.after, 850800000);
 	assert_int_equal(f.pinned, 850800000);
 	assert_non_null(strstr(two, "no sharing plan found beats a whole GPU per replica"));
 	assert_string_equal(one, two);
+	assert_string_equal(two, late);
 	free(one);
 	free(two);
+	free(late);
 	gs_scenario_free(s);
 }
 
 /* The plan of `replicas` of 46 % compute on L4s, and `more`, on
  * `threads` threads: its sharing limit, cost and pinned figure. */
 static void expect_limit(const char *replicas, const char *more, unsigned threads,
-                         const char *want, gs_micros cost, gs_micros pinned)
+                         int later, const char *want, gs_micros cost, gs_micros pinned)
 {
 	char text[320];
 	gs_plan_opts po = GS_PLAN_OPTS_INIT;
@@ -299,8 +315,11 @@ static void expect_limit(const char *replicas, const char *more, unsigned thread
 	         replicas, more);
 	s = tu_scenario(cat, "t.yaml", text);
 	po.threads = threads;
+	po.finish_later = (unsigned)later;
 	assert_gs_ok(gs_plan_make(s, &po, &p, &err), &err);
+	/* Finished by the first read of the summary where it was left. */
 	assert_string_equal(gs_plan_summary_get(p)->sharing_limit, want);
+	assert_gs_ok(gs_plan_finish(p, &err), &err);
 	assert_int_equal(gs_plan_summary_get(p)->after_per_hour, cost);
 	assert_int_equal(gs_plan_summary_get(p)->pinned_per_hour, pinned);
 	gs_plan_free(p);
@@ -336,8 +355,45 @@ static void test_limit_beside(void **state)
 	static const gs_micros pinned[] = { 4828800000, 482880000, 482880000 };
 	for (int i = 0; i < 3; i++)
 		for (unsigned threads = 0; threads < 2; threads++)
-			expect_limit(fleet[i], more[i], threads, want[i], cost[i], pinned[i]);
+			for (int later = 0; later < 2; later++)
+				expect_limit(fleet[i], more[i], threads, later, want[i], cost[i],
+				             pinned[i]);
 	(void)state;
+}
+
+/* A plan left in the making: finished by gs_plan_finish (once; again is
+ * at once), or freed unfinished, its second thread waited for and its
+ * planner let go (ASan and valgrind see the rest). The figures are the
+ * whole plan's (test_same_bytes). */
+static void test_finish_later(void **state)
+{
+	gs_scenario *s = tu_scenario_file(cat, "fixtures/unit/mixed-500.yaml");
+	gs_plan_opts po = GS_PLAN_OPTS_INIT;
+	gs_plan *p = NULL;
+	gs_error err;
+	(void)state;
+	assert_gs_ok(gs_plan_make(s, &po, &p, &err), &err);
+	assert_null(p->late);
+	gs_plan_free(p);
+	po.finish_later = 1;
+	assert_gs_ok(gs_plan_make(s, &po, &p, &err), &err);
+	assert_non_null(p->late);
+	assert_gs_ok(gs_plan_finish(p, &err), &err);
+	assert_null(p->late);
+	assert_gs_ok(gs_plan_finish(p, &err), &err);
+	assert_int_equal(gs_plan_summary_get(p)->pinned_per_hour, 288014600);
+	assert_int_equal(gs_plan_summary_get(p)->after_per_hour, 335492550);
+	gs_plan_free(p);
+	p = NULL;
+	assert_gs_ok(gs_plan_make(s, &po, &p, &err), &err);
+	assert_non_null(p->late);
+	gs_plan_free(p);
+	/* One thread: no second thread's work to leave. */
+	po.threads = 1;
+	assert_gs_ok(gs_plan_make(s, &po, &p, &err), &err);
+	assert_null(p->late);
+	gs_plan_free(p);
+	gs_scenario_free(s);
 }
 
 int main(void)
@@ -350,6 +406,7 @@ int main(void)
 		cmocka_unit_test(test_same_bytes),
 		cmocka_unit_test(test_limit_beside),
 		cmocka_unit_test(test_side_begins_again),
+		cmocka_unit_test(test_finish_later),
 	};
 	return cmocka_run_group_tests(tests, tu_catalog_setup, tu_catalog_teardown);
 }

@@ -373,6 +373,35 @@ static void test_output_fails(void **state)
 	gs_buf_release(&c.b);
 }
 
+/* The describer's own failure (gs_wr_abort): what was flushed stays
+ * written, nothing after it is, and the finish reports it. */
+static void test_abort(void **state)
+{
+	counted c = { GS_BUF_INIT, 0, 0 };
+	gs_wr *w = NULL;
+	gs_error err;
+	(void)state;
+	assert_gs_ok(gs_wr_new(GS_FORMAT_JSON, count_write, &c, &w, &err), &err);
+	gs_wr_seq(w);
+	for (int i = 0; i < 3000; i++)
+		gs_wr_str(w, "a string long enough to fill chunks");
+	gs_wr_abort(w, GS_ENOMEM);
+	gs_wr_str(w, "after");
+	gs_wr_end(w);
+	assert_int_equal(gs_wr_finish(w, &err), GS_ENOMEM);
+	assert_gs_error(&err, "error: out of memory");
+	assert_int_equal(c.calls, 1);
+	assert_int_equal(c.b.len, 65536);
+	gs_buf_release(&c.b);
+	assert_gs_ok(gs_wr_new(GS_FORMAT_YAML, count_write, &c, &w, &err), &err);
+	gs_wr_map(w);
+	gs_wr_abort(w, GS_EINVAL);
+	gs_wr_abort(w, GS_ENOMEM);
+	assert_int_equal(gs_wr_finish(w, &err), GS_EINVAL);
+	assert_gs_error(&err, "error: the document could not be described");
+	gs_buf_release(&c.b);
+}
+
 static void test_misuse(void **state)
 {
 	gs_buf b = GS_BUF_INIT;
@@ -450,6 +479,7 @@ int main(void)
 		cmocka_unit_test(test_numbers),
 		cmocka_unit_test(test_large_document),
 		cmocka_unit_test(test_output_fails),
+		cmocka_unit_test(test_abort),
 		cmocka_unit_test(test_misuse),
 		cmocka_unit_test(test_plan_both_ways),
 	};
