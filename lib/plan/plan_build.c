@@ -128,13 +128,13 @@ static int pack_copy(const gs_pack *pk, gs_pack *out)
 	return rc;
 }
 
-/* Each model's workloads in c packed, then bought. like (may be NULL): a
- * plan of the same c built without no_mig and no_mps, whose packings of
- * the models those rules leave alone are copied rather than packed again
- * (the plan rebuilt without MIG re-packed every model: a third of the
- * builds at 10^6 replicas). */
-static int build_shared(const gs_planner *pl, gs_shop *shops, const gs_choice *c,
-                        const gs_built *like, gs_built *b)
+/* Each model's workloads in c packed, not yet bought. like (may be
+ * NULL): a plan of the same c built without no_mig and no_mps, whose
+ * packings of the models those rules leave alone are copied rather than
+ * packed again (the plan rebuilt without MIG re-packed every model: a
+ * third of the builds at 10^6 replicas). */
+static int pack_shared(const gs_planner *pl, gs_shop *shops, const gs_choice *c,
+                       const gs_built *like, gs_built *b)
 {
 	if (gs_built_init(pl, b) < 0)
 		return -1;
@@ -165,15 +165,32 @@ static int build_shared(const gs_planner *pl, gs_shop *shops, const gs_choice *c
 			gs_choice_keep(pl, shops, c, m, &b->packs[m],
 			               pl->robust_bound ? *pl->robust_bound - before : 0);
 	}
-	return gs_built_buy(pl, shops, b);
+	return 0;
 }
 
-static int has_strategy(const gs_built *b, gs_strategy st)
+/* ... and bought. */
+static int build_shared(const gs_planner *pl, gs_shop *shops, const gs_choice *c,
+                        const gs_built *like, gs_built *b)
 {
-	for (int i = 0; i < b->ns.n; i++)
-		if (b->ns.v[i].strategy == st)
-			return 1;
+	int rc = pack_shared(pl, shops, c, like, b);
+	return rc < 0 ? rc : gs_built_buy(pl, shops, b);
+}
+
+static int holds(const gs_built *b, gs_strategy st)
+{
+	for (int m = 0; m < b->npacks; m++)
+		for (int i = 0; i < b->packs[m].n; i++)
+			if (b->packs[m].gpus[i].strategy == st)
+				return 1;
 	return 0;
+}
+
+/* Whether the packings of b hold both MIG and MPS GPUs (so would its
+ * nodes: a node takes its GPUs' strategy), which no device-plugin plan
+ * may (one_of_mig_mps). */
+static int both_mig_mps(const gs_planner *pl, const gs_built *b)
+{
+	return !pl->via_dra && holds(b, GS_STRATEGY_MIG) && holds(b, GS_STRATEGY_MPS);
 }
 
 static void release_both(gs_built *b, gs_choice *ch, const gs_planner *pl)
@@ -205,16 +222,14 @@ static int build_without(gs_planner *pl, gs_shop *shops, const gs_choice *c, int
  * has both, it is built without each and the cheaper one is kept. With
  * `chosen` (c itself), the models are chosen again under each rule and
  * chosen takes the winner's: a choice made with both at hand may lean on
- * the one left out. */
+ * the one left out. after: packed, not bought (both_mig_mps), since it is
+ * replaced: buying it was a third of the buying at 10^5 replicas. */
 static int one_of_mig_mps(gs_planner *pl, gs_shop *shops, const gs_choice *c,
                           gs_choice *chosen, gs_built *after)
 {
 	gs_built b[2];
 	gs_choice ch[2];
 	int best, rc = 0;
-	if (pl->via_dra || !has_strategy(after, GS_STRATEGY_MIG) ||
-	    !has_strategy(after, GS_STRATEGY_MPS))
-		return 0;
 	memset(b, 0, sizeof b);
 	memset(ch, 0, sizeof ch);
 	for (int i = 0; i < 2 && rc == 0; i++)
@@ -237,15 +252,25 @@ static int one_of_mig_mps(gs_planner *pl, gs_shop *shops, const gs_choice *c,
 	return 0;
 }
 
+/* c packed; bought, or where MIG and MPS both came in, built again
+ * without each (chosen: with the models chosen again). */
+static int build_one(gs_planner *pl, gs_shop *shops, const gs_choice *c, gs_choice *chosen,
+                     gs_built *b)
+{
+	int rc = pack_shared(pl, shops, c, NULL, b);
+	if (rc < 0)
+		return rc;
+	if (!both_mig_mps(pl, b))
+		return gs_built_buy(pl, shops, b);
+	return one_of_mig_mps(pl, shops, c, chosen, b);
+}
+
 int gs_build_after(gs_planner *pl, gs_shop *shops, const gs_choice *c, gs_built *b)
 {
-	int rc = build_shared(pl, shops, c, NULL, b);
-	return rc < 0 ? rc : one_of_mig_mps(pl, shops, c, NULL, b);
+	return build_one(pl, shops, c, NULL, b);
 }
 
 int gs_build_chosen(gs_planner *pl, gs_shop *shops, gs_choice *c, gs_built *b)
 {
-	int rc = build_shared(pl, shops, c, NULL, b);
-	gs_choice *again = gs_choose_thorough(pl) ? c : NULL;
-	return rc < 0 ? rc : one_of_mig_mps(pl, shops, c, again, b);
+	return build_one(pl, shops, c, gs_choose_thorough(pl) ? c : NULL, b);
 }
