@@ -36,6 +36,12 @@ int gs_fork_init(gs_fork *f, const gs_planner *pl, int how)
 	f->pl.evals2 = NULL;
 	f->pl.packs = pl->packs2;
 	f->pl.packs2 = NULL;
+	if (how & GS_FORK_NO_CACHE) {
+		f->pl.groups = NULL;
+		f->pl.groups_kept = 0;
+		f->pl.evals = NULL;
+		f->pl.packs = NULL;
+	}
 	/* Groups' evaluations are the parent's alone. */
 	f->pl.gevals = NULL;
 	f->pl.grec = NULL;

@@ -12,9 +12,11 @@
  * back, so where planning reads only whether one was counted
  * (pack_share.c, plan_placement.c) it reads what one thread would.
  * Copies fork no further: two cores, two tasks, and a copy's work ends
- * before the next copy is made. A copy keeps its evaluations in a memo of
- * its own too, or in a gs_plan_cache's second memo (plan_ident.h), as it
- * does its groups' searches (search_groups.h).
+ * before the next copy is made, but for the pinned figure begun while the
+ * first thread waits for the third start (gs_side_early), made without
+ * the cache's memos. A copy keeps its evaluations in a memo of its own
+ * too, or in a gs_plan_cache's second memo (plan_ident.h), as it does its
+ * groups' searches (search_groups.h).
  *
  * Only lib/plan/ includes it.
  */
@@ -42,8 +44,10 @@ typedef struct gs_fork {
 int gs_fork_may(const gs_planner *pl);
 
 /* How a copy is made: with its own copy of the replicas (the parent
- * marks them meanwhile: plan_uniform.c). */
-enum { GS_FORK_REPLICAS = 1 };
+ * marks them meanwhile: plan_uniform.c); without the memos of the
+ * parent's cache, for a copy that works while another one does (the memo
+ * only spares work: the copy computes the same). */
+enum { GS_FORK_REPLICAS = 1, GS_FORK_NO_CACHE = 2 };
 
 /* f becomes a copy of pl, made as `how` says. -1 when out of memory (f
  * is then empty). */

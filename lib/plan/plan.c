@@ -300,7 +300,7 @@ static int fill(gs_plan *p, gs_planner *pl, gs_choice *c, const gs_built *after,
 	st->base_cost = base->cost;
 	if (st->chosen != after) {
 		gs_side_drop(*side, pl);
-		if (gs_side_begin(pl, c, st->chosen, side) < 0)
+		if (gs_side_begin(pl, c, st->chosen, NULL, side) < 0)
 			return -1;
 	}
 	if (fill_records(p, pl, c, after, base, shared, ded) < 0 ||
@@ -480,6 +480,7 @@ static int make(gs_plan *p, gs_making *m, double seconds, int later, gs_error *e
 	gs_built *after = &m->after, *before = &m->before;
 	gs_opt_result opt;
 	gs_third *third = NULL;
+	gs_side *early = NULL;
 	int repaired = 0;
 	gs_micros relax = -2;
 	size_t nr = (size_t)(pl->nreps ? pl->nreps : 1);
@@ -506,7 +507,7 @@ static int make(gs_plan *p, gs_making *m, double seconds, int later, gs_error *e
 	if (rc == 0)
 		rc = build_uniform(pl, c, after);
 	if (rc == 0 && seconds > 0) {
-		rc = gs_build_cheapest(pl, pl->shops, c, after, third, &repaired);
+		rc = gs_build_cheapest(pl, pl->shops, c, after, third, &repaired, &early);
 		third = NULL;
 	}
 	gs_third_drop(third, pl);
@@ -524,8 +525,11 @@ static int make(gs_plan *p, gs_making *m, double seconds, int later, gs_error *e
 	if (rc == 0)
 		rc = gs_built_split(pl, pl->shops, after);
 	/* The shared plan is nearly always the one chosen. */
-	if (rc == 0 && !pl->summary_only)
-		rc = gs_side_begin(pl, c, after, &m->side);
+	if (rc == 0 && !pl->summary_only) {
+		rc = gs_side_begin(pl, c, after, early, &m->side);
+		early = NULL;
+	}
+	gs_side_drop(early, pl);
 	if (rc == 0)
 		rc = gs_build_before(pl, pl->shops, c, before);
 	/* Bought like the plan. */

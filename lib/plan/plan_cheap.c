@@ -319,7 +319,7 @@ static void gather_release(gs_planner *pl, gathered *g)
 }
 
 int gs_build_cheapest(gs_planner *pl, gs_shop *shops, gs_choice *c, gs_built *after,
-                      gs_third *t, int *repaired)
+                      gs_third *t, int *repaired, gs_side **early)
 {
 	gs_choice alt;
 	gathered g;
@@ -354,6 +354,11 @@ int gs_build_cheapest(gs_planner *pl, gs_shop *shops, gs_choice *c, gs_built *af
 		*repaired = 1;
 	if (repair_third(pl))
 		than = after->cost;
+	/* The plan as it stands now is most often the one kept: the second
+	 * thread's last work may begin from it while this one waits. */
+	*early = NULL;
+	if (rc >= 0 && t && gs_side_early(pl, c, early) < 0)
+		rc = -1;
 	if (rc < 0)
 		gs_third_drop(t, pl);
 	else if ((rc = third_start(pl, shops, c, after, than, t)) >= 0)

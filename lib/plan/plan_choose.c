@@ -451,6 +451,23 @@ int gs_choice_copy(const gs_planner *pl, const gs_choice *from, gs_choice *to)
 	return 0;
 }
 
+static int same_total(gs_total a, gs_total b)
+{
+	return a.cost == b.cost && a.gpus == b.gpus && a.instances == b.instances;
+}
+
+int gs_choice_same(const gs_planner *pl, const gs_choice *a, const gs_choice *b)
+{
+	for (int m = 0; m < GS_MAX_MODELS; m++)
+		if (!same_total(a->per_model[m], b->per_model[m]))
+			return 0;
+	for (size_t w = 0; w < pl->s->n; w++)
+		if (a->model[w] != b->model[w] || a->ncand[w] != b->ncand[w] ||
+		    memcmp(a->cands[w], b->cands[w], (size_t)a->ncand[w] * sizeof **a->cands) != 0)
+			return 0;
+	return 1;
+}
+
 void gs_choice_take(gs_choice *c, gs_choice *from)
 {
 	int *model = c->model;

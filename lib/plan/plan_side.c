@@ -49,6 +49,7 @@ struct gs_side {
 	atomic_int fresh_taken;
 	gs_micros fresh;
 	int rc;
+	int early;            /* begun by gs_side_early */
 	gs_fork_task *task;
 };
 
@@ -98,24 +99,19 @@ static void side_free(gs_side *t, const gs_planner *pl)
 	free(t);
 }
 
-int gs_side_begin(const gs_planner *pl, const gs_choice *c, const gs_built *chosen,
-                  gs_side **out)
+/* A side that pinned_from makes on the copy, the limit left to
+ * gs_side_end (limit_here), as the copy of c it begins with. */
+static int side_start(const gs_planner *pl, const gs_choice *c, const gs_built *chosen,
+                      int limit_here, int how, gs_side **out)
 {
 	gs_side *t;
-	*out = NULL;
-	/* A plan not priced pinned scans for its limit on the first thread:
-	 * a second thread for 20 ms of 1.4 s took a pinned plan of 100,000
-	 * replicas from 171 to 185 MiB (its copy of the planner, and the C
-	 * library's arena for it). */
-	if (!gs_fork_may(pl) || !gs_pinned_priced(pl))
-		return 0;
 	if (!(t = calloc(1, sizeof *t)))
 		return -1;
 	t->chosen = chosen;
-	t->limit_here = gs_limit_replans(pl) && !gs_cg_affords(pl);
+	t->limit_here = limit_here;
 	t->fresh = -1;
 	atomic_init(&t->fresh_taken, 0);
-	if (gs_fork_init(&t->f, pl, 0) < 0) {
+	if (gs_fork_init(&t->f, pl, how) < 0) {
 		free(t);
 		return -1;
 	}
@@ -125,6 +121,37 @@ int gs_side_begin(const gs_planner *pl, const gs_choice *c, const gs_built *chos
 	}
 	*out = t;
 	return 0;
+}
+
+int gs_side_early(const gs_planner *pl, const gs_choice *c, gs_side **out)
+{
+	*out = NULL;
+	if (!gs_fork_may(pl) || !gs_pinned_priced(pl) || pl->summary_only ||
+	    gs_limit_replans(pl) || gs_pinned_fresh(pl))
+		return 0;
+	if (side_start(pl, c, NULL, 1, GS_FORK_NO_CACHE, out) < 0)
+		return -1;
+	(*out)->early = 1;
+	return 0;
+}
+
+int gs_side_begin(const gs_planner *pl, const gs_choice *c, const gs_built *chosen,
+                  gs_side *early, gs_side **out)
+{
+	*out = NULL;
+	/* What the early work read is what the plan stands on. */
+	if (early && gs_choice_same(pl, &early->c, c)) {
+		*out = early;
+		return 0;
+	}
+	gs_side_drop(early, pl);
+	/* A plan not priced pinned scans for its limit on the first thread:
+	 * a second thread for 20 ms of 1.4 s took a pinned plan of 100,000
+	 * replicas from 171 to 185 MiB (its copy of the planner, and the C
+	 * library's arena for it). */
+	if (!gs_fork_may(pl) || !gs_pinned_priced(pl))
+		return 0;
+	return side_start(pl, c, chosen, gs_limit_replans(pl) && !gs_cg_affords(pl), 0, out);
 }
 
 void gs_side_drop(gs_side *t, const gs_planner *pl)

@@ -101,6 +101,8 @@ int gs_choice_allows(const gs_choice *c, int w, int m);
 int gs_choice_fork(const gs_planner *pl, const gs_choice *from, gs_choice *to);
 /* The same with candidates of its own: to outlives from. */
 int gs_choice_copy(const gs_planner *pl, const gs_choice *from, gs_choice *to);
+/* Whether a and b choose alike: models, candidates and totals. */
+int gs_choice_same(const gs_planner *pl, const gs_choice *a, const gs_choice *b);
 /* Makes c hold the models and totals of `from` (a fork of c), leaving
  * from with c's. */
 void gs_choice_take(gs_choice *c, gs_choice *from);
@@ -185,9 +187,12 @@ void gs_third_drop(gs_third *t, const gs_planner *pl);
  * the volume bound places it (t: as begun, or NULL), each in place of
  * *after and c's models when it costs less: never worse than
  * first-fit-decreasing. Frees t. *repaired: whether after is repaired
- * already (gs_refill), as it may be when t ran on the other thread. */
+ * already (gs_refill), as it may be when t ran on the other thread.
+ * *early: the second thread's work begun while the first waits for t
+ * (gs_side_early; NULL when not), for gs_side_begin. */
+typedef struct gs_side gs_side;
 int gs_build_cheapest(gs_planner *pl, gs_shop *shops, gs_choice *c, gs_built *after,
-                      gs_third *t, int *repaired);
+                      gs_third *t, int *repaired, gs_side **early);
 /* c's models in model[0..workloads), with the workloads whose replicas
  * each hold a whole GPU in b moved to the MIG model that saves most in
  * all, each where an instance that holds a replica costs less than that
@@ -290,10 +295,19 @@ int gs_plan_placement_set(gs_plan *p, const gs_planner *pl, int priced, gs_micro
  * records and computes the bound, which change nothing these read, a
  * second works out on a copy of the planner what the plan `chosen` costs
  * pinned and what kept it from sharing more. Begins that work (*t NULL:
- * gs_side_end does it here); -1 when out of memory. */
-typedef struct gs_side gs_side;
+ * gs_side_end does it here), or takes `early` (may be NULL) where it
+ * began from the same choice, else drops it; -1 when out of memory. */
 int gs_side_begin(const gs_planner *pl, const gs_choice *c, const gs_built *chosen,
-                  gs_side **t);
+                  gs_side *early, gs_side **t);
+/* The pinned figure begun early, from c as it stands while the first
+ * thread waits for the third start (plan_cheap.c), whose plan most often
+ * loses and leaves c as it is: at 10^6 replicas the first thread waited
+ * a second there. Only where it is sure to be asked for (priced pinned
+ * already: the count of refusals only grows), the sharing limit is a
+ * scan, which the first thread makes at the end, and the copy needs no
+ * memo of a cache (the third start's copy holds them). *t NULL when not
+ * begun; -1 when out of memory. */
+int gs_side_early(const gs_planner *pl, const gs_choice *c, gs_side **t);
 /* Sets p's sharing_limit and pinned_per_hour (gs_limit_say,
  * gs_plan_placement_set) from t, which must have begun with this chosen,
  * or works them out here; before: the plan without sharing's cost. Frees

@@ -113,6 +113,7 @@ static cheapest starts(const gs_scenario *s, int third, int mark, int repaired_t
 	gs_built after;
 	cheapest out;
 	int repaired;
+	gs_side *early = NULL;
 	tu_planned_open(&t, s);
 	t.pl.repair_most = repair_most;
 	if (third)
@@ -124,7 +125,9 @@ static cheapest starts(const gs_scenario *s, int third, int mark, int repaired_t
 	if (searched)
 		assert_int_equal(gs_choose_models_first(&t.pl, t.pl.shops, &t.c), 0);
 	assert_int_equal(gs_build_chosen(&t.pl, t.pl.shops, &t.c, &after), 0);
-	assert_int_equal(gs_build_cheapest(&t.pl, t.pl.shops, &t.c, &after, th, &repaired), 0);
+	assert_int_equal(gs_build_cheapest(&t.pl, t.pl.shops, &t.c, &after, th, &repaired, &early),
+	                 0);
+	gs_side_drop(early, &t.pl);
 	assert_int_equal(repaired, repaired_there);
 	if (!repaired)
 		assert_int_equal(gs_refill(&t.pl, t.pl.shops, &t.c, &after), 0);
@@ -361,6 +364,76 @@ static void test_limit_beside(void **state)
 	(void)state;
 }
 
+/* The pinned figure begun early (gs_side_early): only where it is sure
+ * to be asked for (refusals counted already) and the sharing limit is a
+ * scan (over 5,000 replicas); gs_side_begin takes it where the choice is
+ * the one it began from, and drops it where a model changed (ASan and
+ * valgrind see that it is freed, and its thread waited for). */
+static void test_side_early(void **state)
+{
+	static const char *const fleet[] = { "6000", "4000" };
+	for (int i = 0; i < 2; i++) {
+		char text[320];
+		gs_scenario *s;
+		tu_planned t;
+		gs_built b;
+		gs_side *early = NULL, *side = NULL;
+		gs_choice was;
+		long count = 0;
+		snprintf(text, sizeof text,
+		         "version: 1\ncloud: aws\ninstances: [g6.xlarge, g5.xlarge]\nworkloads:\n"
+		         "  - {name: pairs, replicas: %s, gpuMemory: 4GiB, compute: 46%%}\n"
+		         "  - {name: big, replicas: 4, gpuMemory: 12GiB, compute: 10%%}\n",
+		         fleet[i]);
+		s = tu_scenario(cat, "t.yaml", text);
+		tu_planned_open(&t, s);
+		t.pl.robust_bound = &count;
+		memset(&b, 0, sizeof b);
+		assert_int_equal(gs_build_chosen(&t.pl, t.pl.shops, &t.c, &b), 0);
+		/* Not priced yet: nothing begins. */
+		count = 0;
+		assert_int_equal(gs_side_early(&t.pl, &t.c, &early), 0);
+		assert_null(early);
+		count = 1;
+		assert_int_equal(gs_side_early(&t.pl, &t.c, &early), 0);
+		if (i == 1) {
+			/* The limit plans the fleet again: the first thread's. */
+			assert_null(early);
+		} else {
+			assert_non_null(early);
+			assert_int_equal(gs_side_begin(&t.pl, &t.c, &b, early, &side), 0);
+			assert_ptr_equal(side, early);
+			gs_side_drop(side, &t.pl);
+			/* Begun from another model of `pairs`: dropped. */
+			assert_int_equal(gs_side_early(&t.pl, &t.c, &early), 0);
+			assert_non_null(early);
+			assert_int_equal(gs_choice_copy(&t.pl, &t.c, &was), 0);
+			assert_true(gs_choice_same(&t.pl, &was, &t.c));
+			assert_int_equal(t.c.ncand[0], 2);
+			t.c.model[0] = t.c.cands[0][t.c.cands[0][0] == t.c.model[0]];
+			assert_false(gs_choice_same(&t.pl, &was, &t.c));
+			t.c.model[0] = was.model[0];
+			t.c.per_model[0].gpus++;
+			assert_false(gs_choice_same(&t.pl, &was, &t.c));
+			t.c.per_model[0].gpus--;
+			t.c.cands[0][1] = t.c.cands[0][0];
+			assert_false(gs_choice_same(&t.pl, &was, &t.c));
+			t.c.cands[0][1] = was.cands[0][1];
+			assert_true(gs_choice_same(&t.pl, &was, &t.c));
+			gs_choice_release(&t.pl, &was);
+			t.c.model[0] = t.c.cands[0][t.c.cands[0][0] == t.c.model[0]];
+			assert_int_equal(gs_side_begin(&t.pl, &t.c, &b, early, &side), 0);
+			assert_non_null(side);
+			gs_side_drop(side, &t.pl);
+		}
+		gs_built_release(&b);
+		t.pl.robust_bound = NULL;
+		tu_planned_close(&t);
+		gs_scenario_free(s);
+	}
+	(void)state;
+}
+
 /* A plan left in the making: finished by gs_plan_finish (once; again is
  * at once), or freed unfinished, its second thread waited for and its
  * planner let go (ASan and valgrind see the rest). The figures are the
@@ -406,6 +479,7 @@ int main(void)
 		cmocka_unit_test(test_same_bytes),
 		cmocka_unit_test(test_limit_beside),
 		cmocka_unit_test(test_side_begins_again),
+		cmocka_unit_test(test_side_early),
 		cmocka_unit_test(test_finish_later),
 	};
 	return cmocka_run_group_tests(tests, tu_catalog_setup, tu_catalog_teardown);
