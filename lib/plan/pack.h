@@ -212,6 +212,9 @@ typedef struct gs_planner {
 	long repair_most;          /* the most replicas whose every start is
 	                            * repaired, before the effort; 0: its
 	                            * default (plan_cheap.c) */
+	long early_least;          /* the fewest replicas whose pinned figure
+	                            * begins early; 0: its default
+	                            * (plan_side.c) */
 	gs_placement placement;    /* robust: shared GPUs hold their worst case
 	                            * (robust.h) */
 	long *robust_bound;        /* counts where that worst case, not the

@@ -364,11 +364,12 @@ static void test_limit_beside(void **state)
 	(void)state;
 }
 
-/* The pinned figure begun early (gs_side_early): only where it is sure
- * to be asked for (refusals counted already) and the sharing limit is a
- * scan (over 5,000 replicas); gs_side_begin takes it where the choice is
- * the one it began from, and drops it where a model changed (ASan and
- * valgrind see that it is freed, and its thread waited for). */
+/* The pinned figure begun early (gs_side_early): only on large fleets
+ * (200,000 replicas by default; 6,000 here), where it is sure to be asked
+ * for (refusals counted already) and the sharing limit is a scan (over
+ * 5,000 replicas); gs_side_begin takes it where the choice is the one it
+ * began from, and drops it where a model changed (ASan and valgrind see
+ * that it is freed, and its thread waited for). */
 static void test_side_early(void **state)
 {
 	static const char *const fleet[] = { "6000", "4000" };
@@ -390,6 +391,11 @@ static void test_side_early(void **state)
 		t.pl.robust_bound = &count;
 		memset(&b, 0, sizeof b);
 		assert_int_equal(gs_build_chosen(&t.pl, t.pl.shops, &t.c, &b), 0);
+		/* At the default, too few replicas. */
+		count = 1;
+		assert_int_equal(gs_side_early(&t.pl, &t.c, &early), 0);
+		assert_null(early);
+		t.pl.early_least = 6000;
 		/* Not priced yet: nothing begins. */
 		count = 0;
 		assert_int_equal(gs_side_early(&t.pl, &t.c, &early), 0);
