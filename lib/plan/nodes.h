@@ -51,6 +51,13 @@ typedef struct gs_nodeset {
 	int n, cap;
 	gs_host_note *notes;
 	int nnotes, capnotes;
+	/* The nodes' GPU arrays, cut from blocks that never move (v does, as
+	 * it grows) and freed with the set. */
+	void **blocks;
+	int nblocks;
+	size_t capblocks;
+	char *room;
+	size_t left;
 } gs_nodeset;
 
 /* Buys instances for the GPUs of one model and one node kind, keeping

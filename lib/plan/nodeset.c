@@ -14,13 +14,43 @@
 
 void gs_nodeset_release(gs_nodeset *ns)
 {
-	for (int i = 0; i < ns->n; i++) {
-		free(ns->v[i].gpus);
+	for (int i = 0; i < ns->n; i++)
 		free(ns->v[i].spread_wl);
-	}
+	for (int i = 0; i < ns->nblocks; i++)
+		free(ns->blocks[i]);
+	free(ns->blocks);
 	free(ns->v);
 	free(ns->notes);
 	memset(ns, 0, sizeof *ns);
+}
+
+/* The GPU arrays come from blocks of 256 bytes, then twice as large
+ * each, up to BLOCK: a calloc and a free per node, most nodes of one
+ * GPU, were a tenth of buying at 10^5 replicas; and the sets that price
+ * a packing (plan_keys.c) buy a few nodes at a time. */
+#define BLOCK 65536
+
+/* Room for n GPUs of a node, zeroed; NULL when out of memory. */
+static const gs_pgpu **gpus_room(gs_nodeset *ns, int n)
+{
+	size_t size = (size_t)(n ? n : 1) * sizeof(const gs_pgpu *);
+	void *p;
+	if (size > ns->left) {
+		size_t block = (size_t)256 << (ns->nblocks < 8 ? ns->nblocks : 8);
+		size_t bytes = size > block ? size : block;
+		if (gs_grow(&ns->blocks, &ns->capblocks, (size_t)ns->nblocks + 1,
+		            sizeof *ns->blocks) < 0 ||
+		    !(p = malloc(bytes)))
+			return NULL;
+		ns->blocks[ns->nblocks++] = p;
+		ns->room = p;
+		ns->left = bytes;
+	}
+	p = ns->room;
+	ns->room += size;
+	ns->left -= size;
+	memset(p, 0, size);
+	return p;
 }
 
 gs_bnode *gs_bnode_new(gs_nodeset *ns, const gs_instance *in, gs_micros price,
@@ -37,7 +67,7 @@ gs_bnode *gs_bnode_new(gs_nodeset *ns, const gs_instance *in, gs_micros price,
 	}
 	b = &ns->v[ns->n];
 	memset(b, 0, sizeof *b);
-	if (!(b->gpus = calloc((size_t)in->gpu_count, sizeof *b->gpus)))
+	if (!(b->gpus = gpus_room(ns, in->gpu_count)))
 		return NULL;
 	b->inst = in;
 	b->price = price;
@@ -212,7 +242,6 @@ void gs_nodeset_drop_empty(gs_nodeset *out, int first)
 	int k = first;
 	for (int j = first; j < out->n; j++) {
 		if (!out->v[j].n) {
-			free(out->v[j].gpus);
 			free(out->v[j].spread_wl);
 			continue;
 		}
@@ -246,10 +275,10 @@ int gs_nodeset_downsize(const gs_planner *pl, const gs_shop *sh, gs_nodeset *out
 		if (best < 0)
 			continue;
 		if (sh->insts[best]->gpu_count > b->inst->gpu_count) {
-			const gs_pgpu **v = realloc(b->gpus, (size_t)sh->insts[best]->gpu_count *
-			                                         sizeof *v);
+			const gs_pgpu **v = gpus_room(out, sh->insts[best]->gpu_count);
 			if (!v)
 				return -1;
+			memcpy(v, b->gpus, (size_t)b->n * sizeof *v);
 			b->gpus = v;
 		}
 		b->inst = sh->insts[best];

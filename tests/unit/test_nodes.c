@@ -5,7 +5,8 @@
  * twice a profile that a spread: gpu workload asks) answered by those
  * masks must be the rule as robust.c states it, GPU by GPU. Seeded random
  * nodes of A100 MIG GPUs, including nodes that break the rule already.
- * And nodes that spread leaves partly empty are bought smaller.
+ * And nodes that spread leaves partly empty are bought smaller; a node
+ * moved onto a type of more GPUs has room for them.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -230,10 +231,61 @@ static void test_baseline_nodes_split(void **state)
 	gs_scenario_free(s);
 }
 
+/* Nodes' GPU arrays are cut from the set's blocks (nodeset.c): 600 nodes
+ * take several, each keeps its GPU, and dropping the empty ones keeps the
+ * rest in order. A node that downsizing moves to an instance type of
+ * more GPUs (here the only one the shop sells, cheaper than the price
+ * the node was given) gets room for them all, its first GPU kept: ASan
+ * and valgrind see the writes to the others. */
+static void test_node_arrays(void **state)
+{
+	gs_scenario *s = tu_scenario(cat, "t.yaml",
+	                             "version: 1\ninstances: [g6.12xlarge]\nworkloads:\n"
+	                             "  - {name: a, replicas: 1, gpuMemory: 4GiB, compute: 5%}\n");
+	const gs_instance *one = gs_instance_find(cat, "g6.xlarge");
+	static gs_pgpu g[600];
+	gs_pgpu_facts f = { 0, 0, 0, 0 };
+	gs_nodeset ns;
+	tu_planned t;
+	(void)state;
+	assert_non_null(one);
+	tu_planned_open(&t, s);
+	assert_int_equal(t.pl.nmodels, 1);
+	assert_int_equal(t.pl.shops[0].insts[0]->gpu_count, 4);
+	memset(&ns, 0, sizeof ns);
+	for (int i = 0; i < 600; i++) {
+		gs_bnode *b = gs_bnode_new(&ns, one, 5000000000, GS_STRATEGY_DEDICATED, 0);
+		assert_non_null(b);
+		g[i].model = t.pl.models[0];
+		g[i].strategy = GS_STRATEGY_DEDICATED;
+		if (i % 3)
+			assert_int_equal(gs_bnode_take(&t.pl, b, &g[i], &f), 0);
+	}
+	assert_true(ns.nblocks > 1);
+	gs_nodeset_drop_empty(&ns, 0);
+	assert_int_equal(ns.n, 400);
+	for (int i = 0; i < ns.n; i++)
+		assert_ptr_equal(ns.v[i].gpus[0], &g[i + 1 + i / 2]);
+	assert_int_equal(gs_nodeset_downsize(&t.pl, &t.pl.shops[0], &ns, 0), 0);
+	for (int i = 0; i < ns.n; i++) {
+		gs_bnode *b = &ns.v[i];
+		assert_int_equal(b->inst->gpu_count, 4);
+		assert_int_equal(b->price, t.pl.shops[0].price[0]);
+		assert_ptr_equal(b->gpus[0], &g[i + 1 + i / 2]);
+		for (int k = 1; k < 4; k++)
+			assert_int_equal(gs_bnode_take(&t.pl, b, &g[0], &f), 0);
+		assert_int_equal(b->n, 4);
+	}
+	gs_nodeset_release(&ns);
+	tu_planned_close(&t);
+	gs_scenario_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_spread_nodes_downsized),
+		cmocka_unit_test(test_node_arrays),
 		cmocka_unit_test(test_partly_empty_nodes_split),
 		cmocka_unit_test(test_baseline_nodes_split),
 		cmocka_unit_test(test_mig_masks_by_hand),
