@@ -49,7 +49,6 @@ struct gs_side {
 	atomic_int fresh_taken;
 	gs_micros fresh;
 	int rc;
-	int early;            /* begun by gs_side_early */
 	gs_fork_task *task;
 };
 
@@ -99,8 +98,9 @@ static void side_free(gs_side *t, const gs_planner *pl)
 	free(t);
 }
 
-/* A side that pinned_from makes on the copy, the limit left to
- * gs_side_end (limit_here), as the copy of c it begins with. */
+/* Begins the work on a copy of pl (made as `how` says) and of c: the
+ * pinned figure, and before it the limit unless limit_here (gs_side_end
+ * finds it then, on the first thread). */
 static int side_start(const gs_planner *pl, const gs_choice *c, const gs_built *chosen,
                       int limit_here, int how, gs_side **out)
 {
@@ -129,7 +129,7 @@ static int side_start(const gs_planner *pl, const gs_choice *c, const gs_built *
  * of its own (glibc gives each thread one it finds free): the peak went
  * from 194-200 to 216-239 MiB, against a target of 256, for no time. At
  * 10^6 the wait was a second and the peak went from about 1,810 to
- * 1,850-1,915 MiB. */
+ * 1,886-1,915 MiB. */
 #define EARLY_MIN_REPLICAS 200000
 
 int gs_side_early(const gs_planner *pl, const gs_choice *c, gs_side **out)
@@ -139,10 +139,7 @@ int gs_side_early(const gs_planner *pl, const gs_choice *c, gs_side **out)
 	    !gs_fork_may(pl) || !gs_pinned_priced(pl) ||
 	    pl->summary_only || gs_limit_replans(pl) || gs_pinned_fresh(pl))
 		return 0;
-	if (side_start(pl, c, NULL, 1, GS_FORK_NO_CACHE, out) < 0)
-		return -1;
-	(*out)->early = 1;
-	return 0;
+	return side_start(pl, c, NULL, 1, GS_FORK_NO_CACHE, out);
 }
 
 int gs_side_begin(const gs_planner *pl, const gs_choice *c, const gs_built *chosen,
