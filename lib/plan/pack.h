@@ -215,6 +215,9 @@ typedef struct gs_planner {
 	long early_least;          /* the fewest replicas whose pinned figure
 	                            * begins early; 0: its default
 	                            * (plan_side.c) */
+	long near_budget;          /* the rule checks that say why replicas
+	                            * stay dedicated may make; 0: its default
+	                            * (decide_near.c) */
 	gs_placement placement;    /* robust: shared GPUs hold their worst case
 	                            * (robust.h) */
 	long *robust_bound;        /* counts where that worst case, not the

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "testutil.h"
+#include "tu_planner.h"
 #include "plan/decision.h"
 #include "plan/strategy.h"
 
@@ -706,6 +707,63 @@ static void test_advise_matches_plan(void **state)
 	drop(&x);
 }
 
+/* The rule checks behind "of its tenant's N other whole GPUs, K were
+ * asked", straight from decide_near.c with a budget of 20: each
+ * dedicated replica of `hot` counts its tenant's 11 other candidates
+ * (not `iso`'s GPUs, kept apart, nor tenant b's), and asks while the
+ * budget lasts: 11, then 9, then none, which says it did not ask. */
+static void test_near_budget(void **state)
+{
+	gs_scenario *s = tu_scenario(
+	        cat, "t.yaml",
+	        "version: 1\ncloud: aws\ninstances: [g6.xlarge]\nplacement: pinned\n"
+	        "workloads:\n"
+	        "  - {name: hot, tenant: a, replicas: 12, gpuMemory: 4GiB, compute: 60%}\n"
+	        "  - {name: iso, tenant: a, replicas: 2, gpuMemory: 4GiB, compute: 10%, "
+	        "isolation: fault}\n"
+	        "  - {name: other, tenant: b, replicas: 3, gpuMemory: 4GiB, compute: 60%}\n");
+	tu_planned t;
+	gs_built b;
+	gs_near *n;
+	const int want_asked[] = { 11, 9, 0 };
+	int seen = 0, m;
+	(void)state;
+	tu_planned_open(&t, s);
+	memset(&b, 0, sizeof b);
+	assert_int_equal(gs_build_chosen(&t.pl, t.pl.shops, &t.c, &b), 0);
+	m = tu_model_named(&t.pl, "L4");
+	t.pl.near_budget = 20;
+	assert_int_equal(gs_near_build(&t.pl, &b, &n), 0);
+	assert_int_equal(b.packs[m].n, 17);
+	for (int i = 0; i < b.packs[m].n; i++) {
+		const gs_pgpu *pg = &b.packs[m].gpus[i];
+		int r0 = pg->g[0].reps[0];
+		gs_decision d;
+		if (strcmp(t.pl.reps[r0].w->name, "hot") != 0)
+			continue;
+		assert_int_equal(pg->ng, 1);
+		assert_int_equal(pg->g[0].n, 1);
+		memset(&d, 0, sizeof d);
+		d.w = t.pl.reps[r0].w;
+		gs_near_explain(n, &t.pl, m, pg, r0, &d);
+		assert_int_equal(d.could_ask, 11);
+		assert_int_equal(d.asked, want_asked[seen < 2 ? seen : 2]);
+		if (d.asked) {
+			assert_int_equal(d.why, GS_WHY_RULE);
+			assert_int_equal(d.bind.rule, GS_RULE_TARGET);
+			assert_string_equal(d.bind.with->name, "hot");
+		} else {
+			assert_int_equal(d.why, GS_WHY_UNASKED);
+		}
+		seen++;
+	}
+	assert_int_equal(seen, 12);
+	gs_near_free(n);
+	gs_built_release(&b);
+	tu_planned_close(&t);
+	gs_scenario_free(s);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -738,6 +796,7 @@ int main(void)
 		cmocka_unit_test(test_dra),
 		cmocka_unit_test(test_spare),
 		cmocka_unit_test(test_advise_matches_plan),
+		cmocka_unit_test(test_near_budget),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
