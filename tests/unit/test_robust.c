@@ -423,6 +423,86 @@ static void test_mps_clients_hold_the_usable_memory(void **state)
 	gs_scenario_free(s);
 }
 
+/* The worst case by brute force: each workload's units at most `times`
+ * over the list (robust: its replicas, 1 with spread; pinned: how often
+ * it is listed), the k largest summed, by memory and by compute. */
+static int64_t top_units(int64_t *unit, int *times, int nw, int k)
+{
+	int64_t sum = 0;
+	while (k > 0) {
+		int best = -1;
+		for (int i = 0; i < nw; i++)
+			if (times[i] > 0 && (best < 0 || unit[i] > unit[best]))
+				best = i;
+		if (best < 0)
+			break;
+		sum += unit[best];
+		times[best]--;
+		k--;
+	}
+	return sum;
+}
+
+/* Lists of more than 32 replicas find their workloads by a hash: 120
+ * replicas of 40 workloads, listed in a scrambled order, give the worst
+ * case counted by hand under both placements, for several k, as do their
+ * first 20 (searched). */
+static void test_worst_of_long_lists(void **state)
+{
+	char text[8192];
+	size_t len = (size_t)snprintf(text, sizeof text,
+	                              "version: 1\ninstances: [g6.xlarge]\nworkloads:\n");
+	gs_scenario *s;
+	tu_planned t;
+	const gs_gpu *g;
+	int list[120];
+	uint64_t seed = 7;
+	(void)state;
+	for (int i = 0; i < 40; i++)
+		len += (size_t)snprintf(text + len, sizeof text - len,
+		                        "  - {name: w%d, replicas: 3, gpuMemory: %dMiB, "
+		                        "compute: %d%%%s}\n",
+		                        i, 300 + (37 * i) % 1000, 1 + (13 * i) % 40,
+		                        i % 5 == 0 ? ", spread: gpu" : "");
+	s = tu_scenario(cat, "t.yaml", text);
+	tu_planned_open(&t, s);
+	assert_int_equal(t.pl.nreps, 120);
+	g = t.pl.models[tu_model_named(&t.pl, "L4")];
+	for (int i = 0; i < 120; i++)
+		list[i] = i;
+	for (int i = 119; i > 0; i--) {
+		int j = tu_below(&seed, i + 1), x = list[i];
+		list[i] = list[j];
+		list[j] = x;
+	}
+	for (int pinned = 0; pinned < 2; pinned++) {
+		t.pl.placement = pinned ? GS_PLACEMENT_PINNED : GS_PLACEMENT_ROBUST;
+		for (int n = 20; n <= 120; n += 100) {
+			for (int k = 1; k <= 90; k += 8) {
+				int64_t mem[40], comp[40];
+				int tm[40] = { 0 }, tc[40];
+				gs_worst w = gs_robust_worst(&t.pl, g, list, n - 1, list[n - 1], k);
+				for (int i = 0; i < n; i++) {
+					const gs_replica *r = &t.pl.reps[list[i]];
+					mem[r->wi] = r->w->memory_bytes;
+					comp[r->wi] = gs_rep_comp(&t.pl, list[i], g);
+					if (pinned)
+						tm[r->wi]++;
+					else
+						tm[r->wi] = r->w->spread != GS_SPREAD_NONE ? 1 : 3;
+				}
+				for (int i = 0; i < 40; i++)
+					tm[i] = tm[i] < k ? tm[i] : k;
+				memcpy(tc, tm, sizeof tc);
+				assert_int_equal(w.mem, top_units(mem, tm, 40, k));
+				assert_int_equal(w.comp, top_units(comp, tc, 40, k));
+			}
+		}
+	}
+	tu_planned_close(&t);
+	gs_scenario_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -437,6 +517,7 @@ int main(void)
 		cmocka_unit_test(test_pinned_spread_asks_apart),
 		cmocka_unit_test(test_mig_ts_one_count_a_profile),
 		cmocka_unit_test(test_mps_clients_hold_the_usable_memory),
+		cmocka_unit_test(test_worst_of_long_lists),
 	};
 	return cmocka_run_group_tests(tests, tu_catalog_setup, tu_catalog_teardown);
 }
