@@ -240,6 +240,9 @@ QUALITY_SIZES = 20,40,80
 QUALITY_SEEDS = 10
 SCALE_SIZES = 1000,10000,100000,1000000
 SCALE_PINNED_SIZES = 1000,10000,100000
+# fleet.py's other classes at 10^6, robust, against the same target.
+SCALE_CLASSES = ts,hetero,varied,mig,migx
+SCALE_CLASS_SIZES = 1000000
 SCALE_TIMEOUT = 120
 
 bench: build/bench/bench build/bench/import_gen build/bench/import_big gpushare
@@ -256,6 +259,8 @@ bench-scale: gpushare
 	python3 tests/bench/scale.py --sizes $(SCALE_SIZES) --timeout $(SCALE_TIMEOUT)
 	python3 tests/bench/scale.py --sizes $(SCALE_PINNED_SIZES) --timeout $(SCALE_TIMEOUT) \
 	    --placement pinned
+	python3 tests/bench/scale.py --classes $(SCALE_CLASSES) --sizes $(SCALE_CLASS_SIZES) \
+	    --timeout $(SCALE_TIMEOUT) --no-ffd
 
 install: all
 	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig \

@@ -1,16 +1,22 @@
 #!/usr/bin/env python3
 """scale.py - times the command a user runs, `gpushare plan FILE --format json > out`, on
-mixed fleets of 10^5 and 10^6 replicas (tests/bench/README.md, "Speed at scale").
+mixed fleets of 10^5 and 10^6 replicas (tests/bench/README.md, "Speed at scale"), or on
+fleet.py's other classes, whose shapes find what the mixed ones do not (a tenant of
+100,000 dedicated replicas on one model made a why-text quadratic).
 
-  scale.py [--sizes 100000,1000000] [--seed 1] [--timeout 120] [--no-ffd]
+  scale.py [--sizes 100000,1000000] [--classes mixed] [--seed 1] [--timeout 120] [--no-ffd]
            [--placement robust|pinned] [--gpushare ./gpushare] [--dir build/bench/scale]
 
 Wall time and peak RSS are the child's alone (os.wait4's ru_maxrss); writing the fleet is
-not counted. Exit 0 unless a plan fails (a missed target or a timeout prints FAIL or
-TIMEOUT only); 2 on bad arguments."""
+not counted. The fleets are written, FFD computed and the plans read in processes forked
+for each (in_child): Linux hands a child the peak RSS of the process it was forked from,
+and once this one had held a fleet of 10^6 replicas, every later plan was reported at
+that size, not at its own. Exit 0 unless a plan fails (a missed target or a timeout
+prints FAIL or TIMEOUT only); 2 on bad arguments."""
 
 import argparse
 import os
+import pickle
 import signal
 import subprocess
 import sys
@@ -50,6 +56,41 @@ def timed(argv, out, timeout):
             time.sleep(0.01)
 
 
+def in_child(fn, *args):
+    """fn(*args) in a process forked for it, so that what it holds never adds to this
+    one's size."""
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(r)
+        try:
+            data = pickle.dumps((True, fn(*args)))
+        except BaseException as e:  # noqa: B902 - handed to the parent
+            data = pickle.dumps((False, repr(e)))
+        with os.fdopen(w, "wb") as f:
+            f.write(data)
+        os._exit(0)
+    os.close(w)
+    with os.fdopen(r, "rb") as f:
+        data = f.read()
+    os.waitpid(pid, 0)
+    ok, val = pickle.loads(data)
+    if not ok:
+        raise RuntimeError(val)
+    return val
+
+
+def write_fleet(cls, n, seed, path):
+    """In the worker: writes the fleet; returns its workload count."""
+    return len(fleet.write(cls, n, seed, path)[1])
+
+
+def ffd_cost(gpushare, cls, n, seed):
+    """In the worker: the FFD baseline's cost of the fleet."""
+    head, wls = fleet.generate_fleet(cls, n, seed)
+    return baseline.ffd(baseline.Catalog(gpushare), head, wls, 0.1)[0]
+
+
 def read_plan(out):
     after, lb, gap, doc = baseline.plan_figures(out)
     return after, lb, gap, doc.get("pinned_per_hour"), doc["gpus"]["after"]
@@ -58,6 +99,7 @@ def read_plan(out):
 def parse_args(argv):
     ap = argparse.ArgumentParser(description="times gpushare plan --format json at scale")
     ap.add_argument("--sizes", default="100000,1000000")
+    ap.add_argument("--classes", default="mixed", help="fleet.py classes, comma-separated")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--timeout", type=float, default=120.0, help="seconds per plan")
     ap.add_argument("--no-ffd", action="store_true", help="skip the FFD baseline")
@@ -70,6 +112,10 @@ def parse_args(argv):
         a.sizes = [int(x) for x in a.sizes.split(",")]
     except ValueError:
         ap.error("sizes are whole numbers")
+    a.classes = a.classes.split(",")
+    for c in a.classes:
+        if c not in ("ts", "hetero", "mig", "mixed", "varied", "migx"):
+            ap.error("no fleet class %r" % c)
     return a
 
 
@@ -84,44 +130,51 @@ def verdict(n, secs, mib):
 def main(argv):
     a = parse_args(argv)
     os.makedirs(a.dir, exist_ok=True)
-    cat = None if a.no_ffd else baseline.Catalog(a.gpushare)
     extra = ["--placement", a.placement] if a.placement else []
-    print("gpushare plan FILE%s --format json > out: mixed fleets (cloud aws, on-demand), "
-          "seed %d" % ("".join(" " + x for x in extra), a.seed))
+    failed = 0
+    for cls in a.classes:
+        failed += run_class(a, extra, cls)
+    return 1 if failed else 0
+
+
+def run_class(a, extra, cls):
+    print("gpushare plan FILE%s --format json > out: %s fleets (cloud aws, on-demand), "
+          "seed %d" % ("".join(" " + x for x in extra), cls, a.seed))
     print()
     print(" replicas workloads  gen_s   wall_s  peak_MiB    plan_$/h  plan_GPUs  pinned_$/h"
           "      LB_$/h   gap%     FFD_$/h plan/FFD  target")
     failed = 0
     for n in a.sizes:
-        path = os.path.join(a.dir, "mixed-%d-%d.yaml" % (n, a.seed))
+        path = os.path.join(a.dir, "%s-%d-%d.yaml" % (cls, n, a.seed))
         t0 = time.monotonic()
-        head, wls = fleet.write("mixed", n, a.seed, path)
+        nw = in_child(write_fleet, cls, n, a.seed, path)
         gen = time.monotonic() - t0
         out = path[:-5] + ".json"
         rc, secs, mib = timed([a.gpushare, "plan", path, "--format", "json"] + extra, out,
                               a.timeout)
-        ffd = None if a.no_ffd else baseline.ffd(cat, head, wls, 0.1)[0]
+        ffd = None if a.no_ffd else in_child(ffd_cost, a.gpushare, cls, n, a.seed)
         if rc is None:
             print("%9d %9d %6.1f  TIMEOUT after %g s (killed at %.1f MiB) %s  %s"
-                  % (n, len(wls), gen, a.timeout, mib, fmt_ffd(ffd, None),
+                  % (n, nw, gen, a.timeout, mib, fmt_ffd(ffd, None),
                      verdict(n, None, None)))
             continue
         if rc != 0:
-            print("%9d %9d %6.1f   FAILED: exit %d" % (n, len(wls), gen, rc))
+            print("%9d %9d %6.1f   FAILED: exit %d" % (n, nw, gen, rc))
             failed += 1
             continue
-        cost, lb, gap, pinned, gpus = read_plan(out)
+        cost, lb, gap, pinned, gpus = in_child(read_plan, out)
         gap_txt = "-" if gap is None else "%.2f" % gap
         print("%9d %9d %6.1f %8.2f %9.1f %11.2f %10d %11s %11s %6s %s  %s"
-              % (n, len(wls), gen, secs, mib, cost, gpus,
+              % (n, nw, gen, secs, mib, cost, gpus,
                  "-" if pinned is None else "%.2f" % pinned,
                  "-" if lb is None else "%.2f" % lb,
                  gap_txt, fmt_ffd(ffd, cost), verdict(n, secs, mib)))
-        if gap is not None and 1000 <= n <= 100000:
+        if gap is not None and cls == "mixed" and 1000 <= n <= 100000:
             print("%9s gap target <= %.0f %%: %s" % ("", GAP_TARGET,
                                                      "PASS" if gap <= GAP_TARGET else "FAIL"))
         sys.stdout.flush()
-    return 1 if failed else 0
+    print()
+    return failed
 
 
 def fmt_ffd(ffd, cost):
