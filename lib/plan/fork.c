@@ -5,6 +5,7 @@
  * parent reads the results in a fixed order).
  */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -100,12 +101,14 @@ struct gs_fork_task {
 	int (*task)(void *);
 	void *arg;
 	int rc, started;
+	atomic_int ended;
 };
 
 static void *run(void *arg)
 {
 	gs_fork_task *t = arg;
 	t->rc = t->task(t->arg);
+	atomic_store_explicit(&t->ended, 1, memory_order_release);
 	return NULL;
 }
 
@@ -131,10 +134,16 @@ int gs_fork_start(gs_fork_task **out, int (*task)(void *), void *arg)
 		return -1;
 	t->task = task;
 	t->arg = arg;
+	atomic_init(&t->ended, 0);
 	t->started = start(t);
 	if (!t->started)
 		t->rc = task(arg);
 	return 0;
+}
+
+int gs_fork_ended(gs_fork_task *t)
+{
+	return !t || !t->started || atomic_load_explicit(&t->ended, memory_order_acquire);
 }
 
 int gs_fork_wait(gs_fork_task *t)

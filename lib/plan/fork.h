@@ -64,6 +64,9 @@ void gs_fork_drop(gs_fork *f);
  * thread starts; -1 when out of memory (nothing runs, *t is NULL). */
 typedef struct gs_fork_task gs_fork_task;
 int gs_fork_start(gs_fork_task **t, int (*task)(void *), void *arg);
+/* Whether t's task has ended, so that gs_fork_wait will not wait. Only
+ * what the caller does next may depend on it, never what it computes. */
+int gs_fork_ended(gs_fork_task *t);
 /* Waits for t and frees it; its task's result. */
 int gs_fork_wait(gs_fork_task *t);
 

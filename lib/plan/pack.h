@@ -218,6 +218,9 @@ typedef struct gs_planner {
 	long near_budget;          /* the rule checks that say why replicas
 	                            * stay dedicated may make; 0: its default
 	                            * (decide_near.c) */
+	int third_first;           /* compares the third start before the
+	                            * repair: 0 where it has ended (plan_cheap.c);
+	                            * tests: 1 always, -1 never */
 	gs_placement placement;    /* robust: shared GPUs hold their worst case
 	                            * (robust.h) */
 	long *robust_bound;        /* counts where that worst case, not the

@@ -7,6 +7,7 @@
  * the reasons (plan_side.c) or after them, and written or read before
  * the second thread ends (gs_plan_opts.finish_later).
  */
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +33,8 @@ static int square(void *arg)
 	return j->rc;
 }
 
-/* A task begun runs to its end, and its result is what the wait says. */
+/* A task begun runs to its end, says so, and its result is what the
+ * wait says. */
 static void test_task(void **state)
 {
 	job a = { 3, 0, 0 }, b = { 4, 0, -2 };
@@ -40,6 +42,10 @@ static void test_task(void **state)
 	(void)state;
 	assert_int_equal(gs_fork_start(&t, square, &a), 0);
 	assert_int_equal(gs_fork_start(&u, square, &b), 0);
+	while (!gs_fork_ended(t))
+		sched_yield();
+	assert_int_equal(a.out, 9);
+	assert_true(gs_fork_ended(NULL));
 	assert_int_equal(gs_fork_wait(t), 0);
 	assert_int_equal(gs_fork_wait(u), -2);
 	assert_int_equal(a.out, 9);
@@ -105,6 +111,7 @@ typedef struct cheapest {
  * plan it keeps. The plan is repaired (refill.c) as make() would. */
 static long repair_most; /* the planner's, for starts() (0: its default) */
 static int searched;     /* starts() searches the first choice first, as make() */
+static int third_first;  /* the planner's, for starts() (0: its default) */
 
 static cheapest starts(const gs_scenario *s, int third, int mark, int repaired_there)
 {
@@ -116,6 +123,7 @@ static cheapest starts(const gs_scenario *s, int third, int mark, int repaired_t
 	gs_side *early = NULL;
 	tu_planned_open(&t, s);
 	t.pl.repair_most = repair_most;
+	t.pl.third_first = third_first;
 	if (third)
 		assert_int_equal(gs_third_begin(&t.pl, &t.c, &th), 0);
 	assert_true(!third || th);
@@ -173,6 +181,31 @@ static void test_third_reads_the_marks(void **state)
 	expect_same(robust, starts(robust, 1, 1, 1), marked);
 	expect_same(robust, starts(robust, 1, 0, 0), plain);
 	expect_same(s, starts(s, 1, 1, 1), starts(s, 0, 1, 1));
+	gs_scenario_free(robust);
+	gs_scenario_free(s);
+}
+
+/* Robust, the third start is compared as built: where it has ended
+ * when the plan that stands would be repaired beside it, it is compared
+ * first and only the winner is repaired. Either order gives the same
+ * plan and the same repair, whether the third start wins (unmarked) or
+ * loses and is made again (marked). */
+static void test_third_compared_first(void **state)
+{
+	gs_scenario *s = tu_scenario_file(cat, MIXED_3200), *robust;
+	cheapest first, after;
+	gs_error err;
+	(void)state;
+	assert_gs_ok(gs_scenario_clone(s, &robust, &err), &err);
+	assert_gs_ok(gs_scenario_set(robust, NULL, "placement", "robust", &err), &err);
+	for (int mark = 0; mark < 2; mark++) {
+		third_first = 1;
+		first = starts(robust, 1, mark, mark);
+		third_first = -1;
+		after = starts(robust, 1, mark, mark);
+		expect_same(robust, first, after);
+	}
+	third_first = 0;
 	gs_scenario_free(robust);
 	gs_scenario_free(s);
 }
@@ -482,6 +515,7 @@ int main(void)
 		cmocka_unit_test(test_copy_is_apart),
 		cmocka_unit_test(test_third_reads_the_marks),
 		cmocka_unit_test(test_third_repaired),
+		cmocka_unit_test(test_third_compared_first),
 		cmocka_unit_test(test_same_bytes),
 		cmocka_unit_test(test_limit_beside),
 		cmocka_unit_test(test_side_begins_again),
