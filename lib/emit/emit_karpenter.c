@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/strmap.h"
 #include "emit/karpenter.h"
 
 #define NODECLASS "gpushare-gpu"
@@ -31,30 +32,41 @@ int gs_emit_wants_karpenter(const gs_plan *p, const gs_emit_opts *o)
 	return 0;
 }
 
-static int same_str(const char *a, const char *b)
-{
-	return a == b || (a && b && strcmp(a, b) == 0);
-}
-
-/* One NodePool launches the nodes of one group: same pool label, instance
- * type and configs, so every node it launches is the planned node. */
-static int same_group(const gs_plan_node *a, const gs_plan_node *b)
-{
-	return a->instance == b->instance && same_str(a->pool, b->pool) &&
-	       same_str(a->config, b->config) && same_str(a->mig_config, b->mig_config);
-}
-
-/* The groups of the plan's AWS nodes: first node of each and its name. */
+/* The groups of the plan's AWS nodes: first node of each, its name and
+ * how many nodes it has. Groups and names are found by maps: a fleet of
+ * 100,000 replicas has thousands of groups among tens of thousands of
+ * nodes, and searching them for each node took half a minute. */
 typedef struct groups {
-	size_t *first;
+	size_t *first, *count;
 	char (*name)[64];
 	size_t n;
+	gs_strmap by_key, names;
 } groups;
+
+/* One NodePool launches the nodes of one group: same pool label, instance
+ * type and configs, so every node it launches is the planned node. Its
+ * key: the instance, and each string marked present or absent (NULL and
+ * "" are not one group). NULL when out of memory. */
+static char *group_key(const gs_plan_node *n)
+{
+	const char *s[3] = { n->pool, n->config, n->mig_config };
+	size_t size = 3 * sizeof(void *) + 8, len;
+	char *key;
+	for (int i = 0; i < 3; i++)
+		size += (s[i] ? strlen(s[i]) : 0) + 2;
+	if (!(key = malloc(size)))
+		return NULL;
+	len = (size_t)snprintf(key, size, "%p", (const void *)n->instance);
+	for (int i = 0; i < 3; i++)
+		len += (size_t)snprintf(key + len, size - len, "\x1f%s%s", s[i] ? "=" : "!",
+		                        s[i] ? s[i] : "");
+	return key;
+}
 
 /* "gpushare-<pool>": a DNS subdomain that is also a label value (the
  * karpenter.sh/nodepool label), so at most 63 characters; "-2", "-3"
  * keep it unique when two groups share a pool value. */
-static void group_name(groups *gs, const char *pool)
+static int group_name(groups *gs, const char *pool)
 {
 	char *buf = gs->name[gs->n], base[64];
 	size_t len;
@@ -68,11 +80,8 @@ static void group_name(groups *gs, const char *pool)
 		base[--len] = '\0';
 	snprintf(buf, 64, "%s", base);
 	for (int k = 2;; k++) {
-		int taken = 0;
-		for (size_t j = 0; j < gs->n && !taken; j++)
-			taken = strcmp(gs->name[j], buf) == 0;
-		if (!taken)
-			return;
+		if (gs_strmap_find(&gs->names, buf) == GS_STRMAP_NONE)
+			return gs_strmap_put(&gs->names, buf, gs->n);
 		char sfx[16];
 		snprintf(sfx, sizeof sfx, "-%d", k % 1000000);
 		snprintf(buf, 64, "%.*s%s", (int)(63 - strlen(sfx)), base, sfx);
@@ -84,28 +93,40 @@ static int groups_of(const gs_plan *p, groups *gs)
 	size_t nn = gs_plan_node_count(p);
 	gs->n = 0;
 	gs->first = calloc(nn ? nn : 1, sizeof *gs->first);
+	gs->count = calloc(nn ? nn : 1, sizeof *gs->count);
 	gs->name = calloc(nn ? nn : 1, sizeof *gs->name);
-	if (!gs->first || !gs->name)
+	if (!gs->first || !gs->count || !gs->name)
 		return -1;
 	for (size_t i = 0; i < nn; i++) {
 		const gs_plan_node *n = gs_plan_node_at(p, i);
-		int seen = !is_aws(n);
-		for (size_t j = 0; j < gs->n && !seen; j++)
-			seen = same_group(gs_plan_node_at(p, gs->first[j]), n);
-		if (seen)
+		char *key;
+		size_t g;
+		int rc = 0;
+		if (!is_aws(n))
 			continue;
-		group_name(gs, n->pool ? n->pool : n->config);
-		gs->first[gs->n++] = i;
+		if (!(key = group_key(n)))
+			return -1;
+		if ((g = gs_strmap_find(&gs->by_key, key)) == GS_STRMAP_NONE) {
+			g = gs->n;
+			rc = gs_strmap_put(&gs->by_key, key, g) < 0 ||
+			     group_name(gs, n->pool ? n->pool : n->config) < 0;
+			gs->first[gs->n++] = i;
+		}
+		free(key);
+		if (rc)
+			return -1;
+		gs->count[g]++;
 	}
 	return 0;
 }
 
-static size_t group_nodes(const gs_plan *p, size_t first)
+static void groups_release(groups *gs)
 {
-	size_t k = 0;
-	for (size_t i = first; i < gs_plan_node_count(p); i++)
-		k += same_group(gs_plan_node_at(p, i), gs_plan_node_at(p, first));
-	return k;
+	free(gs->first);
+	free(gs->count);
+	free(gs->name);
+	gs_strmap_release(&gs->by_key);
+	gs_strmap_release(&gs->names);
 }
 
 /* ---- NodePools ----------------------------------------------------------- */
@@ -212,7 +233,7 @@ static gs_node *nodepool(int *bad, const gs_plan *p, const gs_emit_opts *o,
 	gs_emit_put(bad, np, "metadata", meta);
 	gs_emit_put(bad, spec, "template", node_template(bad, p, f));
 	gs_emit_put(bad, spec, "limits",
-	            limits(bad, f, o, group_nodes(p, gs->first[g]), dra));
+	            limits(bad, f, o, gs->count[g], dra));
 	/* MIG geometry changes need a drained node; let empty nodes go. */
 	gs_emit_put(bad, dis, "consolidationPolicy", gs_node_str("WhenEmpty"));
 	gs_emit_put(bad, dis, "consolidateAfter", gs_node_str("10m"));
@@ -306,12 +327,12 @@ static void dra_note(gs_buf *b)
 	               "(IGNORE_DRA_REQUESTS=true), by these labels.\n");
 }
 
-/* Whether group g's nodes take DRA claims: a DRA stack's, but for HAMi's
+/* Whether group g's nodes take DRA claims: a DRA stack's (dra:
+ * gs_emit_wants_dra, a scan of the nodes, asked once), but for HAMi's
  * nodes, whose device plugin stays. */
-static int group_dra(const gs_plan *p, const gs_emit_opts *o, const groups *gs, size_t g)
+static int group_dra(const gs_plan *p, int dra, const groups *gs, size_t g)
 {
-	return gs_emit_wants_dra(p, o) &&
-	       gs_emit_node_backend(gs_plan_node_at(p, gs->first[g])) != GS_BACKEND_HAMI;
+	return dra && gs_emit_node_backend(gs_plan_node_at(p, gs->first[g])) != GS_BACKEND_HAMI;
 }
 
 static int render(const gs_plan *p, const gs_emit_opts *o, const groups *gs, gs_buf *b)
@@ -321,7 +342,7 @@ static int render(const gs_plan *p, const gs_emit_opts *o, const groups *gs, gs_
 	int nr;
 
 	for (size_t g = 0; g < gs->n; g++)
-		any |= !group_dra(p, o, gs, g) && wants_overlay(p, o, gs, g, r, &nr);
+		any |= !group_dra(p, dra, gs, g) && wants_overlay(p, o, gs, g, r, &nr);
 	gs_emit_header(b, p, o, gs_emit_help(GS_EMIT_KARPENTER),
 	               "kubectl apply -f karpenter.yaml (set the EC2NodeClass role and discovery "
 	               "tags first)");
@@ -330,10 +351,10 @@ static int render(const gs_plan *p, const gs_emit_opts *o, const groups *gs, gs_
 	if (dra)
 		dra_note(b);
 	for (size_t g = 0; g < gs->n; g++)
-		gs_emit_doc(b, nodepool(&bad, p, o, gs, g, group_dra(p, o, gs, g)));
+		gs_emit_doc(b, nodepool(&bad, p, o, gs, g, group_dra(p, dra, gs, g)));
 	gs_emit_doc(b, nodeclass(&bad));
 	for (size_t g = 0; g < gs->n; g++) {
-		if (group_dra(p, o, gs, g) || !wants_overlay(p, o, gs, g, r, &nr))
+		if (group_dra(p, dra, gs, g) || !wants_overlay(p, o, gs, g, r, &nr))
 			continue;
 		if (nr < 0)
 			return -1;
@@ -344,9 +365,8 @@ static int render(const gs_plan *p, const gs_emit_opts *o, const groups *gs, gs_
 
 int gs_emit_karpenter(const gs_plan *p, const gs_emit_opts *o, gs_buf *b)
 {
-	groups gs = { NULL, NULL, 0 };
+	groups gs = { NULL, NULL, NULL, 0, GS_STRMAP_INIT, GS_STRMAP_INIT };
 	int rc = groups_of(p, &gs) < 0 ? -1 : render(p, o, &gs, b);
-	free(gs.first);
-	free(gs.name);
+	groups_release(&gs);
 	return rc;
 }

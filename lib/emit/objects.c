@@ -32,6 +32,7 @@ typedef struct spots {
 	    *first; /* workload i's spots: v[first[i]] up to v[first[i + 1]] */
 	wref *refs;
 	size_t n_wls;
+	int dra;    /* gs_emit_wants_dra, a scan of the nodes: asked once */
 } spots;
 
 static int by_address(const void *a, const void *b)
@@ -217,7 +218,7 @@ static int group(const wctx *c, const spots *sp, size_t wi, gs_eobjects *out,
 		const gs_plan_node *nd = gs_plan_node_at(c->p, s->node);
 		gs_eobject *e;
 		place pl;
-		gs_emit_place_of(c->p, c->o, s->node, s->gpu, s->mig, &pl);
+		gs_emit_place_of(c->p, c->o, sp->dra, s->node, s->gpu, s->mig, &pl);
 		if (s->mig < 0)
 			gs_emit_place_fraction(&nd->gpus[s->gpu], c->w, &pl);
 		if (!(e = find_group(out, first, &pl, nd->pool, c->pinned)) &&
@@ -385,11 +386,12 @@ static int take_names(const gs_plan *p, gs_strmap *taken, gs_error *err)
 int gs_emit_objects(const gs_plan *p, const gs_emit_opts *o, gs_eobjects *out,
                     gs_error *err)
 {
-	spots sp = { NULL, NULL, NULL, 0 };
+	spots sp = { NULL, NULL, NULL, 0, 0 };
 	gs_strmap taken = GS_STRMAP_INIT;
 	size_t cap = 0;
 	int rc = 0;
 	memset(out, 0, sizeof *out);
+	sp.dra = gs_emit_wants_dra(p, o);
 	if (spots_index(p, &sp) < 0)
 		rc = gs_fail_nomem(err);
 	else

@@ -32,8 +32,8 @@ static void dra_place(const gs_plan_gpu *g, size_t node, size_t gpu, long mig, p
 		pl->mps_gpu = g;
 }
 
-void gs_emit_place_of(const gs_plan *p, const gs_emit_opts *o, size_t node, size_t gpu,
-                      long mig, place *pl)
+void gs_emit_place_of(const gs_plan *p, const gs_emit_opts *o, int dra, size_t node,
+                      size_t gpu, long mig, place *pl)
 {
 	const gs_plan_node *n = gs_plan_node_at(p, node);
 	const gs_plan_gpu *g = &n->gpus[gpu];
@@ -45,7 +45,7 @@ void gs_emit_place_of(const gs_plan *p, const gs_emit_opts *o, size_t node, size
 	    g->assignments[0].workload->gpus_per_replica > 1)
 		pl->count = g->assignments[0].workload->gpus_per_replica;
 	/* HAMi's nodes keep HAMi's device plugin beside a DRA stack. */
-	if (gs_emit_wants_dra(p, o) && gs_emit_backend(g) != GS_BACKEND_HAMI)
+	if (dra && gs_emit_backend(g) != GS_BACKEND_HAMI)
 		dra_place(g, node, gpu, mig, pl);
 	else if (mig >= 0)
 		gs_emit_mig_resource(g->mig[mig].profile,
