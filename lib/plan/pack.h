@@ -379,6 +379,14 @@ gs_rule gs_join_rule(const gs_planner *pl, const gs_gpu *g, const gs_group *gr, 
 /* MPS's part of that rule for gr and r as k clients of one GPU. */
 gs_rule gs_mps_rule(const gs_planner *pl, const gs_gpu *g, const gs_group *gr, int r, int k,
                     gs_rule_figs *f);
+/* Whether rule v, with its figures f, refused r's joining a group for what
+ * the group holds (an MPS member over its split, more clients than the
+ * model takes, or no MPS at all), so that every replica that would join
+ * it by MPS is refused alike until the group changes: MPS's split
+ * depends on the group's size alone, and checks its members before r.
+ * Not where a fraction may take such a replica instead, nor where a
+ * robust refusal is yet to be counted (the checks it would skip count). */
+int gs_rule_refuses_mps(const gs_planner *pl, gs_rule v, const gs_rule_figs *f, int r);
 /* The strategy of a whole GPU that group gr holds: dedicated alone, a
  * fraction where the file allows one and its rules hold for the group,
  * else MPS where time-slicing is ruled out, else time-slicing. */

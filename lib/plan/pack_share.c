@@ -319,6 +319,16 @@ gs_rule gs_join_rule(const gs_planner *pl, const gs_gpu *g, const gs_group *gr, 
 	return join_rule(pl, g, gr, r, f);
 }
 
+int gs_rule_refuses_mps(const gs_planner *pl, gs_rule v, const gs_rule_figs *f, int r)
+{
+	int member = (v == GS_RULE_MPS_MEMORY || v == GS_RULE_MPS_THREADS) && f->rep >= 0 &&
+	             f->rep != r;
+	return (member || v == GS_RULE_MPS_CLIENTS || v == GS_RULE_MPS_OFF ||
+	        v == GS_RULE_MPS_CAPACITY || v == GS_RULE_NO_MPS) &&
+	       frac_backend(pl, 1) == GS_BACKEND_NONE &&
+	       (pl->placement != GS_PLACEMENT_ROBUST || !pl->robust_bound || *pl->robust_bound);
+}
+
 /* ---- first fit ----------------------------------------------------------- */
 
 typedef struct sortkey {

@@ -20,6 +20,8 @@ typedef struct gs_spot {
 	int tenant;
 	int gone;      /* emptied */
 	int touched;   /* its group changed */
+	int mps_full;  /* its group refuses any replica MPS would seat
+	                * (gs_rule_refuses_mps), until it changes */
 	/* The room its sums leave, kept here so that a scan of the tenant's
 	 * GPUs reads one array: usable bytes, and ppm below the target. */
 	int64_t free_mem, free_comp;

@@ -197,6 +197,59 @@ static void test_fleet_robust(void **state)
 	refill_fixture("fixtures/unit/mixed-500.yaml", GS_PLACEMENT_ROBUST, 337894000, 337089200);
 }
 
+/* What the refill's spots note (refill_spots.c): a group that MPS refuses
+ * for a member over its split refuses every replica MPS would seat, so
+ * a spot passes them over without asking; a replica over the split
+ * itself says nothing of the others. On an L4: heavy (latency-critical,
+ * 50 %) rules out time-slicing, so its group shares by MPS, and a third
+ * client's split of 33 % is under heavy's 50 %. */
+static void test_mps_refusal_by_member(void **state)
+{
+	gs_scenario *s = tu_scenario(
+	        cat, "t.yaml",
+	        "version: 1\ninstances: [g6.xlarge]\nplacement: pinned\nworkloads:\n"
+	        "  - {name: heavy, kind: inference, latency: critical, gpuMemory: 2GiB, "
+	        "compute: 50%}\n"
+	        "  - {name: small, kind: inference, replicas: 3, gpuMemory: 2GiB, compute: 5%}\n"
+	        "  - {name: wide, kind: inference, gpuMemory: 12GiB, compute: 5%}\n");
+	tu_planned t;
+	gs_group gr;
+	gs_rule_figs f = { 0, 0, 0, -1, NULL };
+	const gs_gpu *g;
+	gs_rule v;
+	(void)state;
+	tu_planned_open(&t, s);
+	g = t.pl.models[tu_model_named(&t.pl, "L4")];
+	assert_int_equal(t.pl.nreps, 5);
+	assert_string_equal(t.pl.reps[0].w->name, "heavy");
+	assert_string_equal(t.pl.reps[4].w->name, "wide");
+	assert_true(t.pl.reps[0].no_ts);
+	memset(&gr, 0, sizeof gr);
+	gr.tenant = t.pl.reps[0].tenant;
+	assert_int_equal(gs_group_join(&t.pl, g, &gr, 0), 0);
+	/* wide alone beside heavy: its 12 GiB is over half the L4, its own
+	 * refusal. */
+	v = gs_join_rule(&t.pl, g, &gr, 4, &f);
+	assert_int_equal(v, GS_RULE_MPS_MEMORY);
+	assert_int_equal(f.rep, 4);
+	assert_false(gs_rule_refuses_mps(&t.pl, v, &f, 4));
+	assert_int_equal(gs_join_rule(&t.pl, g, &gr, 1, NULL), GS_RULE_OK);
+	/* A third client: heavy's, and every replica's alike. */
+	assert_int_equal(gs_group_join(&t.pl, g, &gr, 1), 0);
+	v = gs_join_rule(&t.pl, g, &gr, 2, &f);
+	assert_int_equal(v, GS_RULE_MPS_THREADS);
+	assert_int_equal(f.rep, 0);
+	assert_true(gs_rule_refuses_mps(&t.pl, v, &f, 2));
+	for (int r = 2; r < t.pl.nreps; r++)
+		assert_int_not_equal(gs_join_rule(&t.pl, g, &gr, r, NULL), GS_RULE_OK);
+	/* Not where a fraction may seat them instead. */
+	t.pl.frac_mps = GS_BACKEND_HAMI;
+	assert_false(gs_rule_refuses_mps(&t.pl, v, &f, 2));
+	free(gr.reps);
+	tu_planned_close(&t);
+	gs_scenario_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -209,6 +262,7 @@ int main(void)
 		cmocka_unit_test(test_robust_all_or_none),
 		cmocka_unit_test(test_fleet_pinned),
 		cmocka_unit_test(test_fleet_robust),
+		cmocka_unit_test(test_mps_refusal_by_member),
 	};
 	return cmocka_run_group_tests(tests, tu_catalog_setup, tu_catalog_teardown);
 }
