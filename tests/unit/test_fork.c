@@ -158,6 +158,16 @@ static void expect_same(const gs_scenario *s, cheapest a, cheapest b)
 	free(b.model);
 }
 
+/* A copy of s planned under robust placement. */
+static gs_scenario *robust_copy(const gs_scenario *s)
+{
+	gs_scenario *robust;
+	gs_error err;
+	assert_gs_ok(gs_scenario_clone(s, &robust, &err), &err);
+	assert_gs_ok(gs_scenario_set(robust, NULL, "placement", "robust", &err), &err);
+	return robust;
+}
+
 /* The third start reads the replicas' flags: where the first choice's
  * build marked some after it began, its work is left and it is made
  * again, so the plan is the one a single thread makes. On this fleet,
@@ -169,12 +179,9 @@ static void expect_same(const gs_scenario *s, cheapest a, cheapest b)
  * repaired whichever wins. */
 static void test_third_reads_the_marks(void **state)
 {
-	gs_scenario *s = tu_scenario_file(cat, MIXED_3200), *robust;
+	gs_scenario *s = tu_scenario_file(cat, MIXED_3200), *robust = robust_copy(s);
 	cheapest plain, marked;
-	gs_error err;
 	(void)state;
-	assert_gs_ok(gs_scenario_clone(s, &robust, &err), &err);
-	assert_gs_ok(gs_scenario_set(robust, NULL, "placement", "robust", &err), &err);
 	plain = starts(robust, 0, 0, 0);
 	marked = starts(robust, 0, 1, 0);
 	assert_int_not_equal(plain.cost, marked.cost);
@@ -192,12 +199,9 @@ static void test_third_reads_the_marks(void **state)
  * loses and is made again (marked). */
 static void test_third_compared_first(void **state)
 {
-	gs_scenario *s = tu_scenario_file(cat, MIXED_3200), *robust;
+	gs_scenario *s = tu_scenario_file(cat, MIXED_3200), *robust = robust_copy(s);
 	cheapest first, after;
-	gs_error err;
 	(void)state;
-	assert_gs_ok(gs_scenario_clone(s, &robust, &err), &err);
-	assert_gs_ok(gs_scenario_set(robust, NULL, "placement", "robust", &err), &err);
 	for (int mark = 0; mark < 2; mark++) {
 		third_first = 1;
 		first = starts(robust, 1, mark, mark);
