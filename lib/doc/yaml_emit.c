@@ -22,28 +22,46 @@ static int write_handler(void *data, unsigned char *chunk, size_t size)
 	return !b->failed;
 }
 
+/* Whether s[0..n) is the lower-case word w but for the case of its ASCII
+ * letters: YAML's words are ASCII whatever the locale. */
+static int word_is(const char *s, size_t n, const char *w)
+{
+	size_t i;
+	for (i = 0; i < n && w[i]; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if ((c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c) != (unsigned char)w[i])
+			return 0;
+	}
+	return i == n && !w[i];
+}
+
 /* A string that a YAML 1.1 or 1.2 reader would resolve to something else
- * (a number, a boolean, null) must be quoted to stay a string. */
+ * (a number, a boolean, null) must be quoted to stay a string. Every
+ * scalar of every YAML document asks, so the words are compared only
+ * where the length allows: asked of each word in full, this was 6 % of a
+ * 100,000-replica plan written as YAML. */
 int gs_yaml_retyped(const char *s)
 {
 	static const char *const words[] = {
 		"y", "n", "yes", "no", "on", "off", "true", "false", "null", "~",
 		"<<", "=", /* YAML 1.1's merge key and value key */
 	};
+	size_t n = strlen(s), np;
 	const char *p = s;
 
-	if (!*s)
+	if (!n)
 		return 1;
-	for (size_t i = 0; i < GS_ARRAY_LEN(words); i++)
-		if (gs_strcaseeq(s, words[i]))
+	for (size_t i = 0; n <= 5 && i < GS_ARRAY_LEN(words); i++)
+		if (word_is(s, n, words[i]))
 			return 1;
 	if (*p == '+' || *p == '-')
 		p++;
 	if (*p == '.')
 		p++;
+	np = n - (size_t)(p - s);
 	/* Anything starting like a number (digits, .5, 0x1f, 1e3, .inf). */
-	return (*p >= '0' && *p <= '9') || gs_strcaseeq(p, "inf") ||
-	       gs_strcaseeq(p, "nan") || gs_strcaseeq(s, ".nan");
+	return (*p >= '0' && *p <= '9') || word_is(p, np, "inf") || word_is(p, np, "nan") ||
+	       word_is(s, n, ".nan");
 }
 
 /* One scalar, in the style both the tree and the streaming writer use. */

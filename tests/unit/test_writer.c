@@ -192,6 +192,34 @@ static void test_yaml_quoting(void **state)
 	gs_node_free(map);
 }
 
+/* Which strings a YAML reader would take for something else: each word
+ * in any case, nothing longer or shorter, and numbers by their start. */
+static void test_yaml_retyped(void **state)
+{
+	static const struct {
+		const char *text;
+		int retyped;
+	} cases[] = {
+		{ "", 1 }, { "y", 1 }, { "Y", 1 }, { "n", 1 }, { "yes", 1 }, { "YES", 1 },
+		{ "yEs", 1 }, { "no", 1 }, { "On", 1 }, { "off", 1 }, { "TRUE", 1 },
+		{ "False", 1 }, { "FALSE", 1 }, { "null", 1 }, { "NULL", 1 }, { "~", 1 },
+		{ "<<", 1 }, { "=", 1 }, { "falsey", 0 }, { "fals", 0 }, { "yess", 0 },
+		{ "ye", 0 }, { "nulls", 0 }, { "~~", 0 }, { "<", 0 }, { "==", 0 },
+		{ "offf", 0 }, { "o", 0 }, { "tru", 0 }, { "1", 1 }, { "0x1f", 1 },
+		{ "9abc", 1 }, { "-1", 1 }, { "+.5", 1 }, { ".5", 1 }, { "-", 0 }, { ".", 0 },
+		{ "+", 0 }, { "inf", 1 }, { "INF", 1 }, { ".inf", 1 }, { "-.Inf", 1 },
+		{ "+inf", 1 }, { "infinity", 0 }, { "in", 0 }, { "nan", 1 }, { ".NaN", 1 },
+		{ "-nan", 1 }, { "nana", 0 }, { ".nan.", 0 }, { "\xc3\xa9", 0 },
+		{ "Yes please", 0 }, { "a", 0 }, { "plain", 0 },
+	};
+	(void)state;
+	for (size_t i = 0; i < GS_ARRAY_LEN(cases); i++) {
+		if (gs_yaml_retyped(cases[i].text) != cases[i].retyped)
+			fail_msg("'%s': retyped %d, not %d", cases[i].text, !cases[i].retyped,
+			         cases[i].retyped);
+	}
+}
+
 static void test_empty_and_nested(void **state)
 {
 	gs_node *m = gs_node_new(GS_NODE_MAP, NULL), *inner = gs_node_new(GS_NODE_MAP, NULL);
@@ -475,6 +503,7 @@ int main(void)
 		cmocka_unit_test(test_json_escapes_at_every_offset),
 		cmocka_unit_test(test_every_byte),
 		cmocka_unit_test(test_yaml_quoting),
+		cmocka_unit_test(test_yaml_retyped),
 		cmocka_unit_test(test_empty_and_nested),
 		cmocka_unit_test(test_numbers),
 		cmocka_unit_test(test_large_document),
