@@ -331,10 +331,45 @@ int gs_rule_refuses_mps(const gs_planner *pl, gs_rule v, const gs_rule_figs *f, 
 
 /* ---- first fit ----------------------------------------------------------- */
 
+/* A replica as first-fit reads it: its size to sort on, and what the
+ * steps after the sort read of it, copied while the replicas are read in
+ * order. The sort scatters them, and at a million replicas the reads of
+ * each one's record and workload at its step were nearly two fifths of
+ * first-fit's time. */
 typedef struct sortkey {
 	int64_t size;
-	int r;
+	int64_t mem, comp, headroom;
+	int r, tenant, wi, no_ts;
 } sortkey;
+
+static void key_of(const gs_planner *pl, const gs_gpu *g, int r, sortkey *k)
+{
+	const gs_replica *p = &pl->reps[r];
+	int64_t mem_share, comp_share;
+	k->r = r;
+	k->mem = p->w->memory_bytes;
+	k->comp = gs_rep_comp(pl, r, g);
+	k->headroom = p->headroom;
+	k->tenant = p->tenant;
+	k->wi = p->wi;
+	k->no_ts = p->no_ts;
+	/* rep_size, on the same figures. */
+	mem_share = k->mem * GS_PPM / gpu_bytes(g);
+	comp_share = k->comp * GS_PPM / pl->target;
+	k->size = mem_share > comp_share ? mem_share : comp_share;
+}
+
+/* group_join, from r's key. */
+static int key_join(gs_group *gr, const sortkey *k)
+{
+	int rc = group_add(gr, k->r);
+	gr->mem += k->mem;
+	gr->comp += k->comp;
+	gr->no_ts |= k->no_ts;
+	if (k->headroom > gr->headroom)
+		gr->headroom = k->headroom;
+	return rc;
+}
 
 static int by_size_desc(const void *a, const void *b)
 {
@@ -423,9 +458,9 @@ typedef struct own_worst {
 enum { REFUSES_ALL = 1, REFUSES_TS = 2 };
 
 static int surely_refused(const gs_planner *pl, const gs_gpu *g, const gs_group *gr,
-                          own_worst *ow, int r)
+                          own_worst *ow, int r_no_ts)
 {
-	int no_ts = gr->no_ts || pl->reps[r].no_ts;
+	int no_ts = gr->no_ts || r_no_ts;
 	if (pl->placement != GS_PLACEMENT_ROBUST || (pl->robust_bound && !*pl->robust_bound))
 		return 0;
 	if (ow->k != gr->n + 1) {
@@ -458,12 +493,12 @@ typedef struct refused {
  * over too: at a million replicas, asking them again was a third of the
  * packing. A robust refusal was counted when first asked. */
 static int fit_open(const gs_planner *pl, const gs_gpu *g, gs_group *gs, own_worst *ow,
-                    const tenant_groups *t, int r, refused *no)
+                    const tenant_groups *t, const sortkey *key, refused *no)
 {
-	int64_t mem = pl->reps[r].w->memory_bytes, comp = gs_rep_comp(pl, r, g);
+	int64_t mem = key->mem, comp = key->comp;
 	int64_t usable = gpu_bytes(g);
-	int same = no->wi == pl->reps[r].wi, low = t->n - GS_FIT_WINDOW;
-	no->wi = pl->reps[r].wi;
+	int same = no->wi == key->wi, low = t->n - GS_FIT_WINDOW;
+	no->wi = key->wi;
 	for (int k = t->n - 1; k >= 0 && k >= low; k--) {
 		tg_slot *x = &t->v[k];
 		int j = x->g;
@@ -472,14 +507,14 @@ static int fit_open(const gs_planner *pl, const gs_gpu *g, gs_group *gs, own_wor
 			continue;
 		}
 		if (x->mem + mem > usable || !gs_share_within(x->comp + comp, pl->target) ||
-		    x->refuses == REFUSES_ALL || (x->refuses && !pl->reps[r].no_ts))
+		    x->refuses == REFUSES_ALL || (x->refuses && !key->no_ts))
 			continue;
-		if ((x->refuses = surely_refused(pl, g, &gs[j], &ow[j], r)) != 0 ||
-		    !can_join(pl, g, &gs[j], r))
+		if ((x->refuses = surely_refused(pl, g, &gs[j], &ow[j], key->no_ts)) != 0 ||
+		    !can_join(pl, g, &gs[j], key->r))
 			continue;
 		no->lo = k + 1;
 		no->hi = t->n - 1;
-		if (group_join(pl, g, &gs[j], r) < 0)
+		if (key_join(&gs[j], key) < 0)
 			return -1;
 		x->mem = gs[j].mem;
 		x->comp = gs[j].comp;
@@ -501,9 +536,8 @@ static int ffd(const gs_planner *pl, const gs_gpu *g, const sortkey *keys, int n
 	int ng = 0, rc = 0;
 
 	for (int i = 0; i < n && rc == 0; i++) {
-		int r = keys[i].r;
-		tenant_groups *t = &tg[pl->reps[r].tenant];
-		if ((rc = fit_open(pl, g, gs, ow, t, r, &no)) != 0) {
+		tenant_groups *t = &tg[keys[i].tenant];
+		if ((rc = fit_open(pl, g, gs, ow, t, &keys[i], &no)) != 0) {
 			rc = rc < 0 ? -1 : 0;
 			continue;
 		}
@@ -514,8 +548,8 @@ static int ffd(const gs_planner *pl, const gs_gpu *g, const sortkey *keys, int n
 		}
 		memset(&gs[ng], 0, sizeof gs[ng]);
 		ow[ng].k = 0;
-		gs[ng].tenant = pl->reps[r].tenant;
-		rc = group_join(pl, g, &gs[ng], r);
+		gs[ng].tenant = keys[i].tenant;
+		rc = key_join(&gs[ng], &keys[i]);
 		if (rc == 0)
 			rc = tg_add(t, gs, ng);
 		ng++;
@@ -535,10 +569,8 @@ int gs_share_first_fit(const gs_planner *pl, const gs_gpu *g, const int *reps, i
 	int ng = 0, rc = -1;
 
 	if (keys && tg) {
-		for (int i = 0; i < n; i++) {
-			keys[i].r = reps[i];
-			keys[i].size = rep_size(pl, reps[i], g);
-		}
+		for (int i = 0; i < n; i++)
+			key_of(pl, g, reps[i], &keys[i]);
 		if (n < RADIX_FROM || sort_keys(keys, n) < 0)
 			qsort(keys, (size_t)n, sizeof *keys, by_size_desc);
 		rc = ffd(pl, g, keys, n, tg, &gs, &ng);
