@@ -110,9 +110,16 @@ gs_host gs_host_cap(const gs_planner *pl, const gs_gpu *g)
 	return cap;
 }
 
+/* Where no replica asks for host CPU or RAM (pl->host_needs), every sum
+ * below is 0 and fits: the rules ask these of every place they try, and
+ * reading each member's workload, scattered, was 2.5 % of the CPU of
+ * fleet.py's mixed 10^6 replicas, which ask for none. */
 int gs_host_may_join(const gs_planner *pl, const gs_gpu *g, const int *reps, int n, int r)
 {
-	gs_host need = gs_host_of_rep(pl, r);
+	gs_host need;
+	if (!pl->host_needs)
+		return 1;
+	need = gs_host_of_rep(pl, r);
 	if (gs_host_none(need))
 		return 1;
 	for (int i = 0; i < n; i++) {
@@ -126,6 +133,8 @@ int gs_host_may_join(const gs_planner *pl, const gs_gpu *g, const int *reps, int
 int gs_host_may_add(const gs_planner *pl, const gs_pgpu *pg, const gs_group *gr)
 {
 	gs_host need = { 0, 0 }, have;
+	if (!pl->host_needs)
+		return 1;
 	for (int i = 0; i < gr->n; i++) {
 		gs_host x = gs_host_of_rep(pl, gr->reps[i]);
 		need.cpu += x.cpu;
