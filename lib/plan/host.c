@@ -86,7 +86,8 @@ gs_host gs_host_of_rep(const gs_planner *pl, int r)
 gs_host gs_host_of_pgpu(const gs_planner *pl, const gs_pgpu *g)
 {
 	gs_host h = { 0, 0 };
-	for (int j = 0; j < g->ng; j++)
+	/* (gs_host_may_join says why.) */
+	for (int j = 0; pl->host_needs && j < g->ng; j++)
 		for (int i = 0; i < g->g[j].n; i++) {
 			gs_host x = gs_host_of_rep(pl, g->g[j].reps[i]);
 			h.cpu += x.cpu;

@@ -94,8 +94,14 @@ static int spreads_nodes(const gs_planner *pl, gs_spread spread, const gs_pgpu *
 	        (g->strategy == GS_STRATEGY_TIME_SLICING || g->strategy == GS_STRATEGY_MPS));
 }
 
+/* Only spread: node binds a whole or MIG GPU's replicas (spreads_nodes):
+ * without it in the fleet, there is nothing to read of them, scattered as
+ * they are (the nodes' buying asks this of every GPU it places). */
 static int pgpu_spreads(const gs_planner *pl, const gs_pgpu *g)
 {
+	if (!pl->spread_node && g->strategy != GS_STRATEGY_FRACTION &&
+	    g->strategy != GS_STRATEGY_TIME_SLICING && g->strategy != GS_STRATEGY_MPS)
+		return 0;
 	for (int i = 0; i < g->ng; i++)
 		for (int r = 0; r < g->g[i].n; r++)
 			if (spreads_nodes(pl, pl->reps[g->g[i].reps[r]].spread, g))

@@ -193,6 +193,7 @@ typedef struct gs_planner {
 	int64_t cap_cpu[GS_MAX_MODELS], cap_mem[GS_MAX_MODELS];
 	const char *cloud;         /* the one cloud this plan buys in */
 	int host_needs;            /* some replica requests host CPU or RAM */
+	int spread_node;           /* some replica's workload has spread: node */
 	int quick;                 /* no local search over models (a first
 	                              estimate, to rank clouds) */
 	int64_t volume;            /* gs_volume_bound of the plan's candidates,

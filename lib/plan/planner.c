@@ -118,6 +118,7 @@ static int add_replicas(gs_planner *pl, const gs_scenario *s)
 			p->spread = p->w->spread;
 			p->headroom = gs_workload_memory_headroom(s, p->w);
 			pl->host_needs |= p->w->cpu_millis || p->w->host_memory_bytes;
+			pl->spread_node |= p->spread == GS_SPREAD_NODE;
 			pl->wide |= p->w->gpus_per_replica > 1;
 		}
 	}

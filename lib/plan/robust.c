@@ -548,6 +548,10 @@ int gs_robust_mig_masks(const gs_planner *pl, const gs_pgpu *g, uint64_t *twice,
 		if (g->strategy == GS_STRATEGY_MIG) {
 			*twice |= seen & bit;
 			seen |= bit;
+		} else if (!bit) {
+			/* No profile, no bit to ask, and `spread` is read of MIG
+			 * GPUs only: nothing to read of the replicas. */
+			continue;
 		}
 		for (int j = 0; j < g->g[k].n; j++)
 			if (pl->reps[g->g[k].reps[j]].spread == GS_SPREAD_GPU) {
