@@ -184,8 +184,22 @@ static int near_target(const gs_planner *pl, const gs_gpu *g, const gs_group *gr
 
 /* The rules for r joining gr shared by st (time-slicing, MPS, or a
  * fraction of backend b). */
+/* Whether r joining gr surely fits its worst case under robust
+ * placement (gs_robust_surely_fits), from most (the largest memory and
+ * compute among gr's members and r, where the caller keeps them) or
+ * read of them. */
+static int surely_fits(const gs_planner *pl, const gs_gpu *g, const gs_group *gr, int r,
+                       const gs_worst *most, int64_t offer)
+{
+	int64_t k = gr->n + 1;
+	if (!most)
+		return gs_robust_surely_fits(pl, g, gr->reps, gr->n, r, gr->n + 1, offer);
+	return most->mem * k <= offer && most->comp * k <= pl->target;
+}
+
 static gs_rule share_rule(const gs_planner *pl, const gs_gpu *g, const gs_group *gr, int r,
-                          gs_strategy st, gs_backend b, gs_rule_figs *f)
+                          gs_strategy st, gs_backend b, const gs_worst *most,
+                          gs_rule_figs *f)
 {
 	const gs_replica *p = &pl->reps[r];
 	int64_t room = gr->headroom > p->headroom ? gr->headroom : p->headroom;
@@ -209,8 +223,7 @@ static gs_rule share_rule(const gs_planner *pl, const gs_gpu *g, const gs_group 
 	 * first, cheaply, and a sure fit needs no worst case either. */
 	if (pl->placement == GS_PLACEMENT_ROBUST && w.mem <= offer &&
 	    gs_share_within(w.comp, pl->target) &&
-	    !gs_robust_surely_fits(pl, g, gr->reps, gr->n, r, gr->n + 1,
-	                           capped ? INT64_MAX / 64 : offer)) {
+	    !surely_fits(pl, g, gr, r, most, capped ? INT64_MAX / 64 : offer)) {
 		gs_worst planned = w;
 		w = gs_robust_bind(pl, w, gs_robust_worst(pl, g, gr->reps, gr->n, r, gr->n + 1),
 		                   capped ? INT64_MAX : offer);
@@ -243,25 +256,31 @@ static gs_backend frac_backend(const gs_planner *pl, int no_ts)
 
 /* A fraction where the file allows one and its rules hold; else MPS where
  * time-slicing is ruled out, else time-slicing. */
-static gs_rule join_rule(const gs_planner *pl, const gs_gpu *g, const gs_group *gr, int r,
-                         gs_rule_figs *f)
+static gs_rule join_rule_most(const gs_planner *pl, const gs_gpu *g, const gs_group *gr,
+                              int r, const gs_worst *most, gs_rule_figs *f)
 {
 	int no_ts = gr->no_ts || pl->reps[r].no_ts;
 	gs_backend b = frac_backend(pl, no_ts);
 	gs_rule fr;
 	if (b == GS_BACKEND_NONE)
 		return share_rule(pl, g, gr, r, no_ts ? GS_STRATEGY_MPS : GS_STRATEGY_TIME_SLICING,
-		                  GS_BACKEND_NONE, f);
-	if ((fr = share_rule(pl, g, gr, r, GS_STRATEGY_FRACTION, b, NULL)) == GS_RULE_OK ||
+		                  GS_BACKEND_NONE, most, f);
+	if ((fr = share_rule(pl, g, gr, r, GS_STRATEGY_FRACTION, b, most, NULL)) == GS_RULE_OK ||
 	    share_rule(pl, g, gr, r, no_ts ? GS_STRATEGY_MPS : GS_STRATEGY_TIME_SLICING,
-	               GS_BACKEND_NONE, f) == GS_RULE_OK)
+	               GS_BACKEND_NONE, most, f) == GS_RULE_OK)
 		return GS_RULE_OK;
 	/* Both refuse: a fraction offers the most memory, so unless its own
 	 * limits refused, its figures are the ones that bind. */
 	if (fr == GS_RULE_FRAC_CLIENTS || fr == GS_RULE_FRAC_PERCENT)
 		return share_rule(pl, g, gr, r, no_ts ? GS_STRATEGY_MPS : GS_STRATEGY_TIME_SLICING,
-		                  GS_BACKEND_NONE, f);
-	return share_rule(pl, g, gr, r, GS_STRATEGY_FRACTION, b, f);
+		                  GS_BACKEND_NONE, most, f);
+	return share_rule(pl, g, gr, r, GS_STRATEGY_FRACTION, b, most, f);
+}
+
+static gs_rule join_rule(const gs_planner *pl, const gs_gpu *g, const gs_group *gr, int r,
+                         gs_rule_figs *f)
+{
+	return join_rule_most(pl, g, gr, r, NULL, f);
 }
 
 gs_rule gs_frac_group_rule(const gs_planner *pl, const gs_gpu *g, const gs_group *gr,
@@ -415,6 +434,10 @@ static int sort_keys(sortkey *keys, int n)
  * at a million replicas. */
 typedef struct tg_slot {
 	int64_t mem, comp;   /* gs[g]'s sums */
+	gs_worst most;       /* the largest memory and compute of its members,
+	                      * for the rules' sure fit (surely_fits): read of
+	                      * the members, scattered, that was a twentieth of
+	                      * the CPU at 10^6 replicas */
 	int g;
 	int refuses;         /* what surely_refused found of gs[g], as it stands */
 } tg_slot;
@@ -434,7 +457,8 @@ static int tg_add(tenant_groups *t, const gs_group *gs, int g)
 		t->v = p;
 		t->cap = ncap;
 	}
-	t->v[t->n++] = (tg_slot){ gs[g].mem, gs[g].comp, g, 0 };
+	/* A new group holds one replica: its sums are that replica's. */
+	t->v[t->n++] = (tg_slot){ gs[g].mem, gs[g].comp, { gs[g].mem, gs[g].comp }, g, 0 };
 	return 0;
 }
 
@@ -497,6 +521,7 @@ static int fit_open(const gs_planner *pl, const gs_gpu *g, gs_group *gs, own_wor
 {
 	int64_t mem = key->mem, comp = key->comp;
 	int64_t usable = gpu_bytes(g);
+	gs_worst most;
 	int same = no->wi == key->wi, low = t->n - GS_FIT_WINDOW;
 	no->wi = key->wi;
 	for (int k = t->n - 1; k >= 0 && k >= low; k--) {
@@ -509,8 +534,10 @@ static int fit_open(const gs_planner *pl, const gs_gpu *g, gs_group *gs, own_wor
 		if (x->mem + mem > usable || !gs_share_within(x->comp + comp, pl->target) ||
 		    x->refuses == REFUSES_ALL || (x->refuses && !key->no_ts))
 			continue;
+		most.mem = x->most.mem > key->mem ? x->most.mem : key->mem;
+		most.comp = x->most.comp > key->comp ? x->most.comp : key->comp;
 		if ((x->refuses = surely_refused(pl, g, &gs[j], &ow[j], key->no_ts)) != 0 ||
-		    !can_join(pl, g, &gs[j], key->r))
+		    join_rule_most(pl, g, &gs[j], key->r, &most, NULL) != GS_RULE_OK)
 			continue;
 		no->lo = k + 1;
 		no->hi = t->n - 1;
@@ -518,6 +545,7 @@ static int fit_open(const gs_planner *pl, const gs_gpu *g, gs_group *gs, own_wor
 			return -1;
 		x->mem = gs[j].mem;
 		x->comp = gs[j].comp;
+		x->most = most;
 		x->refuses = 0;
 		return 1;
 	}
