@@ -182,6 +182,27 @@ static void test_first_fit_window(void **state)
 	gs_scenario_free(s);
 }
 
+/* The sure fit's largest member is the group's, whichever joined it: on
+ * an L4 (19.76 GiB offered to time-sliced pods), b (30 %, 1 GiB) opens a
+ * group and a (7 GiB, a smaller size) joins it. c (6.5 GiB, two
+ * replicas) may not join them: three slots could seat a and both of c's,
+ * 20 GiB. Sure of b's memory and c's alone, it would (6.5 GiB x 3 and
+ * 30 % x 3 fit), and never ask the worst case. So c's replicas pair up
+ * on a GPU of their own, as the plain rule has them. */
+static void test_first_fit_largest_member(void **state)
+{
+	gs_scenario *s = tu_scenario(
+		cat, "t.yaml",
+		"version: 1\ninstances: [g6.xlarge]\nworkloads:\n"
+		"  - {name: b, replicas: 1, gpuMemory: 1GiB, compute: 30%}\n"
+		"  - {name: a, replicas: 1, gpuMemory: 7GiB, compute: 5%}\n"
+		"  - {name: c, replicas: 2, gpuMemory: 6.5GiB, compute: 5%}\n");
+	(void)state;
+	assert_int_equal(check(s, GS_PLACEMENT_ROBUST, 1), 2);
+	assert_int_equal(check(s, GS_PLACEMENT_ROBUST, 0), 2);
+	gs_scenario_free(s);
+}
+
 /* ---- MIG ------------------------------------------------------------------ */
 
 static const char *const profiles[] = { "1g.5gb", "2g.10gb", "3g.20gb", "4g.20gb", "7g.40gb" };
@@ -377,6 +398,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_first_fit_is_the_plain_rule),
 		cmocka_unit_test(test_first_fit_window),
+		cmocka_unit_test(test_first_fit_largest_member),
 		cmocka_unit_test(test_mig_fit_is_the_plain_rule),
 		cmocka_unit_test(test_mig_fit_window),
 	};
