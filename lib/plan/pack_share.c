@@ -24,16 +24,18 @@
 static int64_t gpu_bytes(const gs_gpu *g) { return gs_usable_bytes(g); }
 int64_t gs_gpu_bytes(const gs_gpu *g) { return gpu_bytes(g); }
 
-static int64_t rep_size(const gs_planner *pl, int r, const gs_gpu *g)
+/* First-fit's size of a replica of mem bytes and comp ppm on g: the
+ * larger of its part of the memory and of the target. */
+static int64_t size_of(const gs_planner *pl, const gs_gpu *g, int64_t mem, int64_t comp)
 {
-	int64_t mem = pl->reps[r].w->memory_bytes * GS_PPM / gpu_bytes(g);
-	int64_t comp = gs_rep_comp(pl, r, g) * GS_PPM / pl->target;
-	return mem > comp ? mem : comp;
+	int64_t mem_share = mem * GS_PPM / gpu_bytes(g);
+	int64_t comp_share = comp * GS_PPM / pl->target;
+	return mem_share > comp_share ? mem_share : comp_share;
 }
 
 int64_t gs_rep_size(const gs_planner *pl, int r, const gs_gpu *g)
 {
-	return rep_size(pl, r, g);
+	return size_of(pl, g, pl->reps[r].w->memory_bytes, gs_rep_comp(pl, r, g));
 }
 
 static int group_add(gs_group *gr, int r)
@@ -50,20 +52,46 @@ static int group_add(gs_group *gr, int r)
 	return 0;
 }
 
-static int group_join(const gs_planner *pl, const gs_gpu *g, gs_group *gr, int r)
+/* A replica as a group takes it in, and first-fit sorts it: its size,
+ * and what joining reads of it. First-fit copies these while the
+ * replicas are read in order: its sort scatters them, and at a million
+ * replicas the reads of each one's record and workload at its step were
+ * nearly two fifths of first-fit's time. */
+typedef struct sortkey {
+	int64_t size;
+	int64_t mem, comp, headroom;
+	int r, tenant, wi, no_ts;
+} sortkey;
+
+static void key_of(const gs_planner *pl, const gs_gpu *g, int r, sortkey *k)
 {
-	int rc = group_add(gr, r);
-	gr->mem += pl->reps[r].w->memory_bytes;
-	gr->comp += gs_rep_comp(pl, r, g);
-	gr->no_ts |= pl->reps[r].no_ts;
-	if (pl->reps[r].headroom > gr->headroom)
-		gr->headroom = pl->reps[r].headroom;
+	const gs_replica *p = &pl->reps[r];
+	k->r = r;
+	k->mem = p->w->memory_bytes;
+	k->comp = gs_rep_comp(pl, r, g);
+	k->headroom = p->headroom;
+	k->tenant = p->tenant;
+	k->wi = p->wi;
+	k->no_ts = p->no_ts;
+	k->size = size_of(pl, g, k->mem, k->comp);
+}
+
+static int key_join(gs_group *gr, const sortkey *k)
+{
+	int rc = group_add(gr, k->r);
+	gr->mem += k->mem;
+	gr->comp += k->comp;
+	gr->no_ts |= k->no_ts;
+	if (k->headroom > gr->headroom)
+		gr->headroom = k->headroom;
 	return rc;
 }
 
 int gs_group_join(const gs_planner *pl, const gs_gpu *g, gs_group *gr, int r)
 {
-	return group_join(pl, g, gr, r);
+	sortkey k;
+	key_of(pl, g, r, &k);
+	return key_join(gr, &k);
 }
 
 /* MPS through the device plugin splits memory and threads equally. */
@@ -182,8 +210,6 @@ static int near_target(const gs_planner *pl, const gs_gpu *g, const gs_group *gr
 	return 1;
 }
 
-/* The rules for r joining gr shared by st (time-slicing, MPS, or a
- * fraction of backend b). */
 /* Whether r joining gr surely fits its worst case under robust
  * placement (gs_robust_surely_fits), from most (the largest memory and
  * compute among gr's members and r, where the caller keeps them) or
@@ -191,12 +217,14 @@ static int near_target(const gs_planner *pl, const gs_gpu *g, const gs_group *gr
 static int surely_fits(const gs_planner *pl, const gs_gpu *g, const gs_group *gr, int r,
                        const gs_worst *most, int64_t offer)
 {
-	int64_t k = gr->n + 1;
+	int k = gr->n + 1;
 	if (!most)
-		return gs_robust_surely_fits(pl, g, gr->reps, gr->n, r, gr->n + 1, offer);
+		return gs_robust_surely_fits(pl, g, gr->reps, gr->n, r, k, offer);
 	return most->mem * k <= offer && most->comp * k <= pl->target;
 }
 
+/* The rules for r joining gr shared by st (time-slicing, MPS, or a
+ * fraction of backend b). */
 static gs_rule share_rule(const gs_planner *pl, const gs_gpu *g, const gs_group *gr, int r,
                           gs_strategy st, gs_backend b, const gs_worst *most,
                           gs_rule_figs *f)
@@ -349,46 +377,6 @@ int gs_rule_refuses_mps(const gs_planner *pl, gs_rule v, const gs_rule_figs *f, 
 }
 
 /* ---- first fit ----------------------------------------------------------- */
-
-/* A replica as first-fit reads it: its size to sort on, and what the
- * steps after the sort read of it, copied while the replicas are read in
- * order. The sort scatters them, and at a million replicas the reads of
- * each one's record and workload at its step were nearly two fifths of
- * first-fit's time. */
-typedef struct sortkey {
-	int64_t size;
-	int64_t mem, comp, headroom;
-	int r, tenant, wi, no_ts;
-} sortkey;
-
-static void key_of(const gs_planner *pl, const gs_gpu *g, int r, sortkey *k)
-{
-	const gs_replica *p = &pl->reps[r];
-	int64_t mem_share, comp_share;
-	k->r = r;
-	k->mem = p->w->memory_bytes;
-	k->comp = gs_rep_comp(pl, r, g);
-	k->headroom = p->headroom;
-	k->tenant = p->tenant;
-	k->wi = p->wi;
-	k->no_ts = p->no_ts;
-	/* rep_size, on the same figures. */
-	mem_share = k->mem * GS_PPM / gpu_bytes(g);
-	comp_share = k->comp * GS_PPM / pl->target;
-	k->size = mem_share > comp_share ? mem_share : comp_share;
-}
-
-/* group_join, from r's key. */
-static int key_join(gs_group *gr, const sortkey *k)
-{
-	int rc = group_add(gr, k->r);
-	gr->mem += k->mem;
-	gr->comp += k->comp;
-	gr->no_ts |= k->no_ts;
-	if (k->headroom > gr->headroom)
-		gr->headroom = k->headroom;
-	return rc;
-}
 
 static int by_size_desc(const void *a, const void *b)
 {

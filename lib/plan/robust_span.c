@@ -50,6 +50,9 @@ static int mixed(const gs_planner *pl, const int *wi, int m)
 	return hi > 1 && lo != hi;
 }
 
+/* The most workloads one node's check lists; a node of more is refused. */
+#define MOST_WLS 64
+
 /* Whether on[0..n) and pg hold at most cap replicas in all: then
  * node_wls finds at most cap workloads. */
 static int few_replicas(const gs_pgpu *const *on, int n, const gs_pgpu *pg, int cap)
@@ -66,17 +69,17 @@ static int few_replicas(const gs_pgpu *const *on, int n, const gs_pgpu *pg, int 
 int gs_robust_span_ok(const gs_planner *pl, const gs_pgpu *const *on, int n,
                       const gs_pgpu *pg, int gpus)
 {
-	int wi[64], m, sum = 0;
+	int wi[MOST_WLS], m, sum = 0;
 	if (pl->placement != GS_PLACEMENT_ROBUST || pl->via_dra ||
 	    (pg && pg->strategy != GS_STRATEGY_DEDICATED))
 		return 1;
 	/* Without a replica of several GPUs (pl->wide) no node mixes spans:
 	 * where the workloads fit wi, nothing to read of the replicas, which
 	 * the nodes' buying asked of every dedicated GPU it placed. */
-	if (!pl->wide && few_replicas(on, n, pg, 64))
+	if (!pl->wide && few_replicas(on, n, pg, MOST_WLS))
 		return 1;
 	/* More workloads than a node has GPUs cannot all be held anyway. */
-	if ((m = node_wls(pl, on, n, pg, wi, 64)) < 0)
+	if ((m = node_wls(pl, on, n, pg, wi, MOST_WLS)) < 0)
 		return 0;
 	if (!mixed(pl, wi, m))
 		return 1;
