@@ -162,6 +162,14 @@ static void test_first_fit_is_the_plain_rule(void **state)
 	}
 }
 
+/* A fleet on g6.xlarge's L4: the file's header, then these workloads. */
+static gs_scenario *l4_fleet(const char *workloads)
+{
+	char y[1024];
+	snprintf(y, sizeof y, "version: 1\ninstances: [g6.xlarge]\nworkloads:\n%s", workloads);
+	return tu_scenario(cat, "t.yaml", y);
+}
+
 /* Beyond the window: 800 replicas of 12 GiB each take an L4 (21.95 GiB
  * usable, 19.76 GiB offered to time-sliced pods) alone, so the replicas
  * of 7 GiB after them meet a full window of 256 groups. Pinned, each of
@@ -171,11 +179,8 @@ static void test_first_fit_is_the_plain_rule(void **state)
  * replicas: the packer sorts them by radix, as past 1,024.) */
 static void test_first_fit_window(void **state)
 {
-	gs_scenario *s = tu_scenario(
-		cat, "t.yaml",
-		"version: 1\ninstances: [g6.xlarge]\nworkloads:\n"
-		"  - {name: big, replicas: 800, gpuMemory: 12GiB, compute: 5%}\n"
-		"  - {name: mid, replicas: 300, gpuMemory: 7GiB, compute: 5%}\n");
+	gs_scenario *s = l4_fleet("  - {name: big, replicas: 800, gpuMemory: 12GiB, compute: 5%}\n"
+	                          "  - {name: mid, replicas: 300, gpuMemory: 7GiB, compute: 5%}\n");
 	(void)state;
 	assert_int_equal(check(s, GS_PLACEMENT_PINNED, 1), 822);
 	assert_int_equal(check(s, GS_PLACEMENT_ROBUST, 1), 950);
@@ -191,15 +196,12 @@ static void test_first_fit_window(void **state)
  * on a GPU of their own, as the plain rule has them. */
 static void test_first_fit_largest_member(void **state)
 {
-	gs_scenario *s = tu_scenario(
-		cat, "t.yaml",
-		"version: 1\ninstances: [g6.xlarge]\nworkloads:\n"
-		"  - {name: b, replicas: 1, gpuMemory: 1GiB, compute: 30%}\n"
-		"  - {name: a, replicas: 1, gpuMemory: 7GiB, compute: 5%}\n"
-		"  - {name: c, replicas: 2, gpuMemory: 6.5GiB, compute: 5%}\n");
+	gs_scenario *s = l4_fleet("  - {name: b, replicas: 1, gpuMemory: 1GiB, compute: 30%}\n"
+	                          "  - {name: a, replicas: 1, gpuMemory: 7GiB, compute: 5%}\n"
+	                          "  - {name: c, replicas: 2, gpuMemory: 6.5GiB, compute: 5%}\n");
 	(void)state;
-	assert_int_equal(check(s, GS_PLACEMENT_ROBUST, 1), 2);
-	assert_int_equal(check(s, GS_PLACEMENT_ROBUST, 0), 2);
+	for (int count = 0; count <= 1; count++)
+		assert_int_equal(check(s, GS_PLACEMENT_ROBUST, count), 2);
 	gs_scenario_free(s);
 }
 
