@@ -442,7 +442,7 @@ gs_rule gs_mig_rule(const gs_planner *pl, const gs_gpu *g, const gs_group *gr,
  * memory. */
 int gs_mig_place(const gs_planner *pl, gs_pgpu *pg, const gs_group *gr);
 /* Packs the MIG instances inst[0..n) onto new GPUs at the end of pk. */
-int gs_pack_mig(const gs_planner *pl, const gs_gpu *g, gs_group **inst, int n,
+int gs_pack_mig(const gs_planner *pl, const gs_gpu *g, gs_group *const *inst, int n,
                 gs_pack *pk);
 
 #endif

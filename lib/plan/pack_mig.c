@@ -376,14 +376,41 @@ static void drop_gpus(gs_pack *pk, int from, int to)
 	}
 }
 
-/* Biggest-first packing strands spread replicas when big instances fill
- * GPUs that the spread ones could have shared; try both orders. */
-int gs_pack_mig(const gs_planner *pl, const gs_gpu *g, gs_group **inst, int n,
+/* Packs the instances it[0..n) biggest first, and where some spread
+ * (has_spread) spread ones first too, keeping the order of fewer GPUs:
+ * biggest-first strands spread replicas when big instances fill GPUs
+ * that the spread ones could have shared. */
+static int pack_orders(const gs_planner *pl, const gs_gpu *g, item *it, int n, gs_pack *pk,
+                       int has_spread)
+{
+	int base = pk->n, a;
+	if (pack_mig_order(pl, g, it, n, pk, 0) < 0)
+		return -1;
+	if (!has_spread)
+		return 0;
+	/* GPUs are dropped and moved below: arrays kept past them would be
+	 * left behind twice. */
+	gs_pack_trim(pk);
+	a = pk->n;
+	if (pack_mig_order(pl, g, it, n, pk, 1) < 0)
+		return -1;
+	if (pk->n - a < a - base) {
+		/* Keep the second: move it down over the first. */
+		drop_gpus(pk, base, a);
+		memmove(&pk->gpus[base], &pk->gpus[a], (size_t)(pk->n - a) * sizeof *pk->gpus);
+		pk->n = base + (pk->n - a);
+	} else {
+		drop_gpus(pk, a, pk->n);
+		pk->n = a;
+	}
+	return 0;
+}
+
+int gs_pack_mig(const gs_planner *pl, const gs_gpu *g, gs_group *const *inst, int n,
                 gs_pack *pk)
 {
 	item *it = malloc((size_t)(n ? n : 1) * sizeof *it);
-	int base = pk->n, a, rc = 0;
-	int has_spread = 0;
+	int has_spread = 0, rc;
 	if (!it)
 		return -1;
 	for (int i = 0; i < n; i++) {
@@ -391,29 +418,7 @@ int gs_pack_mig(const gs_planner *pl, const gs_gpu *g, gs_group **inst, int n,
 		it[i].f = facts_of(pl, g, inst[i]);
 		has_spread |= it[i].f.spread;
 	}
-	if (pack_mig_order(pl, g, it, n, pk, 0) < 0) {
-		rc = -1;
-	} else if (has_spread) {
-		/* GPUs are dropped and moved below: arrays kept past them would
-		 * be left behind twice. */
-		gs_pack_trim(pk);
-		a = pk->n;
-		if (pack_mig_order(pl, g, it, n, pk, 1) < 0) {
-			rc = -1;
-		} else if (pk->n - a < a - base) {
-			/* Keep the second: move it down over the first. */
-			drop_gpus(pk, base, a);
-			memmove(&pk->gpus[base], &pk->gpus[a],
-			        (size_t)(pk->n - a) * sizeof *pk->gpus);
-			pk->n = base + (pk->n - a);
-		} else {
-			drop_gpus(pk, a, pk->n);
-			pk->n = a;
-		}
-	}
-	/* The instances in the order they were last sorted, as before. */
-	for (int i = 0; i < n; i++)
-		inst[i] = it[i].gr;
+	rc = pack_orders(pl, g, it, n, pk, has_spread);
 	free(it);
 	return rc;
 }
