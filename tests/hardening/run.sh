@@ -77,8 +77,10 @@ printf 'version: 1\nworkloads:\n  - name: a\n    gpuMemory: 1GiB\n    compute: -
 expect negative-compute 2 "gpushare: negc.yaml:5:14: error: '-10%' is not a percentage (try '40%')" -- plan negc.yaml
 
 # ---- SIGPIPE: a reader that stops early ends gpushare quietly -------------------
-err=$( { "$bin" plan "$top/examples/mixed-fleet.yaml" 2>&1 1>&3 3>&-; } 3>&1 | head -1 >/dev/null )
-if [ -z "$err" ]; then ok; else bad "sigpipe: printed '$err'"; fi
+# (stderr goes to the capture through fd 3, stdout to the reader.)
+err=$( { { "$bin" plan "$top/examples/mixed-fleet.yaml" 2>&3 3>&-; echo "exit $?" >&3; } |
+	head -1 >/dev/null; } 3>&1 )
+case $err in "exit 0" | "exit 141") ok ;; *) bad "sigpipe: printed '$err'" ;; esac
 
 # ---- output that cannot be written: a full stdout, a closed stdout ---------------
 # lost NAME HOW WANT -- ARGS...: stdout is /dev/full (HOW=full) or closed
@@ -194,5 +196,33 @@ while [ $n -lt 25 ]; do
 	n=$((n + 1))
 done
 ok
+
+# ---- a plan of megabytes, written as it is described (gs_plan_write) ------------
+# All of it and in order: the JSON parses and places every replica once. A
+# reader that stops early ends it quietly, and a disk that fills after the
+# first MiB fails it with the disk's error.
+"$bin" plan "$big" --format json >"$tmp/big.json" 2>"$tmp/err"
+st=$?
+size=$(wc -c <"$tmp/big.json")
+if [ "$st" -eq 0 ] && [ ! -s "$tmp/err" ] && [ "$size" -gt 2097152 ] && python3 -c '
+import collections, json, sys
+d = json.load(open(sys.argv[1]))
+seen = collections.Counter()
+for n in d["nodes"]:
+    for g in n["gpus"]:
+        for part in [g] + g["mig"]:
+            for a in part["assignments"]:
+                seen[a["workload"], a["replica"]] += 1
+sys.exit(not (d["replicas"] == 3000 and len(seen) == 3000 and max(seen.values()) == 1))
+' "$tmp/big.json"; then ok; else bad "big plan: exit $st, $size bytes, $(cat "$tmp/err")"; fi
+err=$( { { timeout 120 "$bin" plan "$big" --format json 2>&3 3>&-; echo "exit $?" >&3; } |
+	head -c 1500000 >/dev/null; } 3>&1 )
+if [ "$err" = "exit 141" ]; then ok; else bad "big plan, sigpipe: $err"; fi
+if [ "$(id -u)" -eq 0 ] && mkdir -p "$tmp/full2" && mount -t tmpfs -o size=2m tmpfs "$tmp/full2" 2>/dev/null; then
+	mounted="$mounted $tmp/full2"
+	got=$("$bin" plan "$big" --format json 2>&1 >"$tmp/full2/plan.json")
+	st=$?
+	if [ "$st" -eq 1 ] && [ "$got" = "$full" ]; then ok; else bad "big plan, full disk: exit $st, $got"; fi
+fi
 echo "hardening: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
