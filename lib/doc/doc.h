@@ -27,7 +27,9 @@ typedef enum gs_node_kind {
 typedef struct gs_node gs_node;
 struct gs_node {
 	gs_node_kind kind;
-	char *text;          /* scalars: their text ("true", "12.24", "a") */
+	char *text;          /* scalars: their text ("true", "12.24", "a"),
+	                      * in the node's block: never freed or replaced
+	                      * alone */
 	int quoted;          /* input scalar was quoted: never a number */
 	unsigned long line;  /* 1-based position in the source, 0 if none */
 	unsigned long col;
