@@ -758,6 +758,70 @@ static void test_yaml_other_refusals(void **state)
 	                  "while parsing a flow sequence");
 }
 
+/* The reader gives each map and sequence arrays of its exact size, in
+ * order, and a tree it read still grows; a failure deep in a nested value,
+ * after siblings were read, frees what was read (the sanitizers see). */
+static void test_yaml_exact_children(void **state)
+{
+	static const char doc[] = "a: {}\n"
+	                          "b: [x]\n"
+	                          "c: {k1: 1, k2: 2, k3: 3, k4: 4, k5: 5}\n"
+	                          "d: [[1, 2], [], [3, [4, 5, 6, 7, 8, 9, 10, 11, 12]]]\n";
+	static const char dup[] = "a: [1, 2]\nb:\n  - x\n  - [y, {c: 1, d: 2, c: 3}]\n";
+	static const char alias[] = "a: &x [1]\nb: {c: [2, 3], d: [4, *x]}\n";
+	static const char seq_key[] = "a: 1\nb: {c: 2, [d]: 3}\n";
+	gs_node *root = read_ok("t.yaml", doc), *c, *d, *deep;
+	char big[8 * 1000 + 16];
+	size_t o = 0;
+	(void)state;
+
+	assert_int_equal(root->n, 4);
+	assert_int_equal(root->cap, 4);
+	assert_int_equal(gs_node_get(root, "a")->n, 0);
+	assert_null(gs_node_get(root, "a")->items);
+	assert_int_equal(gs_node_get(root, "b")->cap, 1);
+	c = gs_node_get(root, "c");
+	assert_int_equal(c->n, 5);
+	assert_int_equal(c->cap, 5);
+	for (size_t i = 0; i < 5; i++) {
+		char k[4], v[2];
+		snprintf(k, sizeof k, "k%zu", i + 1);
+		snprintf(v, sizeof v, "%zu", i + 1);
+		assert_string_equal(c->keys[i]->text, k);
+		assert_string_equal(c->items[i]->text, v);
+	}
+	assert_int_equal(gs_node_put(c, "k6", gs_node_int(6)), 0);
+	assert_int_equal(c->n, 6);
+	assert_string_equal(gs_node_get(c, "k6")->text, "6");
+	d = gs_node_get(root, "d");
+	assert_int_equal(d->cap, 3);
+	assert_int_equal(d->items[1]->n, 0);
+	deep = d->items[2]->items[1];
+	assert_int_equal(deep->n, 9);
+	assert_int_equal(deep->cap, 9);
+	assert_string_equal(deep->items[8]->text, "12");
+	assert_int_equal(deep->line, 4);
+	assert_int_equal(deep->col, 21);
+	gs_node_free(root);
+
+	o += (size_t)snprintf(big + o, sizeof big - o, "[");
+	for (int i = 0; i < 1000; i++)
+		o += (size_t)snprintf(big + o, sizeof big - o, "%s%d", i ? ", " : "", i);
+	snprintf(big + o, sizeof big - o, "]\n");
+	root = read_ok("big.yaml", big);
+	assert_int_equal(root->n, 1000);
+	assert_int_equal(root->cap, 1000);
+	assert_string_equal(root->items[999]->text, "999");
+	gs_node_free(root);
+
+	expect_read_error("dup.yaml", dup, strlen(dup), GS_ESCHEMA,
+	                  "dup.yaml:4:22: error: duplicate key 'c'");
+	expect_read_error("alias.yaml", alias, strlen(alias), GS_ESYNTAX,
+	                  "alias.yaml:1:4: error: anchors are not supported");
+	expect_read_error("key.yaml", seq_key, strlen(seq_key), GS_ESYNTAX,
+	                  "key.yaml:2:11: error: a key must be a plain string");
+}
+
 /* ---- JSON -------------------------------------------------------------------------- */
 
 static gs_node *json_tree(void)
@@ -890,6 +954,7 @@ int main(void)
 		cmocka_unit_test(test_yaml_nul_byte),
 		cmocka_unit_test(test_yaml_documents),
 		cmocka_unit_test(test_yaml_other_refusals),
+		cmocka_unit_test(test_yaml_exact_children),
 		cmocka_unit_test(test_json_render_well_formed),
 		cmocka_unit_test(test_json_render_text),
 		cmocka_unit_test(test_json_render_scalars),
