@@ -69,6 +69,9 @@ size_t gs_scenario_key_names(gs_key_level level, const char **out, size_t cap);
  * The list of workloads is read by the loader: here it does nothing. */
 int gs_scenario_read_key(gs_ctx *c, gs_scenario *s, wl *w, const char *name,
                          const gs_node *v);
+/* The same with the key's row k (gs_scenario_key) already found. */
+int gs_scenario_read_row(gs_ctx *c, gs_scenario *s, wl *w, const gs_key *k,
+                         const gs_node *v);
 
 /* keys_object.c: the rows `object` (a workload's), `namespace` and
  * `placement` (the file's). */
