@@ -758,6 +758,22 @@ static void test_yaml_other_refusals(void **state)
 	                  "while parsing a flow sequence");
 }
 
+/* YAML's plain nulls, and what only looks like one. */
+static void test_yaml_null_spellings(void **state)
+{
+	static const char *const nulls[] = { "a", "b", "c", "d", "e" };
+	static const char *const texts[] = { "f", "g", "h", "i", "j", "k" };
+	gs_node *root = read_ok("n.yaml", "a: ~\nb: null\nc: Null\nd: NULL\ne:\n"
+	                                  "f: NuLl\ng: nulls\nh: '~'\ni: x\nj: nul\nk: \"null\"\n");
+	(void)state;
+	for (size_t i = 0; i < 5; i++)
+		assert_int_equal(gs_node_get(root, nulls[i])->kind, GS_NODE_NULL);
+	for (size_t i = 0; i < 6; i++)
+		assert_int_equal(gs_node_get(root, texts[i])->kind, GS_NODE_STRING);
+	assert_string_equal(gs_node_get(root, "g")->text, "nulls");
+	gs_node_free(root);
+}
+
 /* The reader gives each map and sequence arrays of its exact size, in
  * order, and a tree it read still grows; a failure deep in a nested value,
  * after siblings were read, frees what was read (the sanitizers see). */
@@ -955,6 +971,7 @@ int main(void)
 		cmocka_unit_test(test_yaml_documents),
 		cmocka_unit_test(test_yaml_other_refusals),
 		cmocka_unit_test(test_yaml_exact_children),
+		cmocka_unit_test(test_yaml_null_spellings),
 		cmocka_unit_test(test_json_render_well_formed),
 		cmocka_unit_test(test_json_render_text),
 		cmocka_unit_test(test_json_render_scalars),
