@@ -18,19 +18,14 @@ static int check_keys(gs_ctx *c, const gs_node *map, gs_key_level level)
 	return gs_check_keys(c, map, names, n);
 }
 
-/* Each key's row in rows, found once for both the check and the reading
- * (a file of 10^6 replicas has 1.6 million keys); an unknown key fails as
- * check_keys says. The reader refuses duplicate keys, so a map of known
- * keys has at most one of each. */
+/* Each key's row in rows (map->n of them), found once for both the check
+ * and the reading: a file of 10^6 replicas has 1.6 million keys. An
+ * unknown key fails as check_keys says. */
 static int rows_of(gs_ctx *c, const gs_node *map, const gs_key **rows)
 {
 	for (size_t i = 0; i < map->n; i++)
-		if (i == GS_KEYS_MAX ||
-		    !(rows[i] = gs_scenario_key(GS_KEY_WORKLOAD, map->keys[i]->text))) {
-			int rc = check_keys(c, map, GS_KEY_WORKLOAD);
-			return rc < 0 ? rc : gs_fail_node(c->err, GS_ESCHEMA, c->file, map,
-			                                  "a workload has more than 64 keys");
-		}
+		if (!(rows[i] = gs_scenario_key(GS_KEY_WORKLOAD, map->keys[i]->text)))
+			return check_keys(c, map, GS_KEY_WORKLOAD);
 	return 0;
 }
 
@@ -40,9 +35,12 @@ static int load_workload(gs_ctx *c, gs_scenario *s, const gs_node *map)
 	gs_node *name;
 	wl *w;
 	int rc;
+	/* The reader refuses duplicate keys, so a map of known keys has at
+	 * most one of each; past rows' size they are looked up one by one. */
+	int found = map->n <= GS_KEYS_MAX;
 
 	if ((rc = gs_need_kind(c, map, GS_NODE_MAP, "a workload")) < 0 ||
-	    (rc = rows_of(c, map, rows)) < 0 ||
+	    (rc = found ? rows_of(c, map, rows) : check_keys(c, map, GS_KEY_WORKLOAD)) < 0 ||
 	    (rc = gs_require(c, map, "name", "a workload", &name)) < 0)
 		return rc;
 	if (name->kind == GS_NODE_STRING && gs_scenario_wl(s, name->text))
@@ -55,7 +53,9 @@ static int load_workload(gs_ctx *c, gs_scenario *s, const gs_node *map)
 	w->pub.arch = s->arch;  /* the file's keys were read first */
 	for (size_t i = 0; i < map->n && rc == 0; i++)
 		if (map->items[i]->kind != GS_NODE_NULL)
-			rc = gs_scenario_read_row(c, s, w, rows[i], map->items[i]);
+			rc = found ? gs_scenario_read_row(c, s, w, rows[i], map->items[i])
+			           : gs_scenario_read_key(c, s, w, map->keys[i]->text,
+			                                  map->items[i]);
 	if (rc == 0 && !w->has_memory)
 		rc = gs_fail_node(c->err, GS_ESCHEMA, c->file, map,
 		                  "workload '%s' needs 'gpuMemory' (peak device memory of "

@@ -1,0 +1,1 @@
+plan $FIXTURES/workloads/many_keys.yaml
