@@ -244,6 +244,8 @@ SCALE_PINNED_SIZES = 1000,10000,100000
 SCALE_CLASSES = ts,hetero,varied,mig,migx
 SCALE_CLASS_SIZES = 1000000
 SCALE_TIMEOUT = 120
+# Sizes counted in instructions too (callgrind): a figure no machine moves.
+SCALE_INSTRUCTIONS = 100000
 
 bench: build/bench/bench build/bench/import_gen build/bench/import_big gpushare
 	./build/bench/bench $(BENCH_SIZES)
@@ -256,9 +258,10 @@ bench-quality: gpushare
 	    --seeds $(QUALITY_SEEDS)
 
 bench-scale: gpushare
-	python3 tests/bench/scale.py --sizes $(SCALE_SIZES) --timeout $(SCALE_TIMEOUT)
+	python3 tests/bench/scale.py --sizes $(SCALE_SIZES) --timeout $(SCALE_TIMEOUT) \
+	    --instructions $(SCALE_INSTRUCTIONS)
 	python3 tests/bench/scale.py --sizes $(SCALE_PINNED_SIZES) --timeout $(SCALE_TIMEOUT) \
-	    --placement pinned
+	    --placement pinned --instructions $(SCALE_INSTRUCTIONS)
 	python3 tests/bench/scale.py --classes $(SCALE_CLASSES) --sizes $(SCALE_CLASS_SIZES) \
 	    --timeout $(SCALE_TIMEOUT) --no-ffd
 
