@@ -1,8 +1,10 @@
 /*
  * test_buf.c - the one string buffer (base/buf.h): appends of every kind,
- * formatted text far past any fixed size or into the room left, detach and
- * the sticky failure.
+ * formatted text far past any fixed size or into the room left, the same
+ * text as the C library's, detach and the sticky failure.
  */
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,6 +72,38 @@ static void test_printf_fills_the_room(void **state)
 	free(want);
 }
 
+/* The conversions gs_buf_printf formats itself (buf.c) write what the C
+ * library writes, and every other format still goes to it. */
+#define AS_LIBC(...)                                             \
+	do {                                                     \
+		gs_buf b_ = GS_BUF_INIT;                         \
+		char want_[128];                                 \
+		gs_buf_puts(&b_, "<");                           \
+		gs_buf_printf(&b_, __VA_ARGS__);                 \
+		want_[0] = '<';                                  \
+		snprintf(want_ + 1, sizeof want_ - 1, __VA_ARGS__); \
+		assert_string_equal(gs_buf_str(&b_), want_);     \
+		assert_int_equal(b_.len, strlen(want_));         \
+		gs_buf_release(&b_);                             \
+	} while (0)
+
+static void test_printf_as_libc(void **state)
+{
+	(void)state;
+	AS_LIBC("plain");
+	AS_LIBC("100%% of %s, %d of %d", "L4", 3, -4);
+	AS_LIBC("%d %d %d", 0, INT_MIN, INT_MAX);
+	AS_LIBC("%lld %lld %lld", 0LL, LLONG_MIN, LLONG_MAX);
+	AS_LIBC("%lld.%0*lld%%", 12LL, 2, 5LL);
+	AS_LIBC("%lld.%0*lld%%", 3LL, 1, 7LL);
+	AS_LIBC("[%0*lld] [%0*lld] [%0*lld]", -4, 7LL, 5, -42LL, 0, 9LL);
+	AS_LIBC("%02lld %03lld %09lld %02lld", -1LL, -1LL, 123LL, 12345LL);
+	AS_LIBC("%lld.%02lld GiB", 22LL, 5LL);
+	/* Not formatted here: widths, flags, precision and other types. */
+	AS_LIBC("%5d|%-3s|%.2f|%lu|%zu|%ld|%x", 7, "x", 1.5, 5UL, (size_t)6, -7L, 255u);
+	AS_LIBC("%s %5lld %+d %.3s", "mixed", 42LL, 3, "abcdef");
+}
+
 static void test_detach_empty(void **state)
 {
 	gs_buf b = GS_BUF_INIT;
@@ -106,6 +140,7 @@ int main(void)
 		cmocka_unit_test(test_appends),
 		cmocka_unit_test(test_printf_never_truncates),
 		cmocka_unit_test(test_printf_fills_the_room),
+		cmocka_unit_test(test_printf_as_libc),
 		cmocka_unit_test(test_detach_empty),
 		cmocka_unit_test(test_failure_is_sticky),
 	};
