@@ -110,24 +110,17 @@ VALGRIND = valgrind -q --error-exitcode=97 --leak-check=full \
 	--errors-for-leak-kinds=definite,indirect --child-silent-after-fork=yes \
 	--read-inline-info=no
 
+# The test jobs (tests/jobs.sh) and what they run.
+JOBS = UNIT_BIN='$(UNIT_BIN)' VUNIT_BIN='$(VUNIT_BIN)' FUZZ_BIN='$(FUZZ_BIN)' \
+	SAN_BIN=build/san/gpushare VG_BIN=build/vg/gpushare VALGRIND='$(VALGRIND)' \
+	sh tests/jobs.sh
+
 # For tests/valgrind/choose.sh --measure.
 print-valgrind:
 	@echo '$(VALGRIND)'
 
 check-valgrind: $(VUNIT_BIN) build/vg/gpushare
-	@# Two tests at once: valgrind is one core's work each.
-	@echo $(VUNIT_BIN) | tr ' ' '\n' | (cd tests && GS_TOP=.. xargs -P 2 -I T \
-	    sh -c 'echo "== valgrind T"; $(VALGRIND) ../T >/dev/null')
-	@# The goldens in two halves at once: valgrind is one core's work each.
-	@cases=$$(cd tests/cli/cases && ls *.cmd | sed 's/\.cmd$$//' | \
-	     grep -vxF -f ../../valgrind/skip-cases); \
-	 odd=$$(echo "$$cases" | awk 'NR % 2'); even=$$(echo "$$cases" | awk 'NR % 2 == 0'); \
-	 GS_WRAP='$(VALGRIND)' sh tests/cli/run.sh build/vg/gpushare $$odd \
-	     > build/vg/cli-odd.log 2>&1 & pid=$$!; \
-	 GS_WRAP='$(VALGRIND)' sh tests/cli/run.sh build/vg/gpushare $$even \
-	     > build/vg/cli-even.log 2>&1; even_rc=$$?; \
-	 wait $$pid; odd_rc=$$?; cat build/vg/cli-odd.log build/vg/cli-even.log; \
-	 [ $$odd_rc -eq 0 ] && [ $$even_rc -eq 0 ]
+	@$(JOBS) vg
 
 # libFuzzer harnesses (tests/fuzz/README.md), built with clang.
 build/fuzz/%.o: %.c
@@ -145,15 +138,9 @@ build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c build/fuzz/libgpushare.a
 fuzz: $(FUZZ_BIN)
 	@sh tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_BIN)
 
-# What CI affords on every change: three seconds per harness, two
-# harnesses at once (each is one core's work).
-FUZZ_ODD = $(shell echo $(FUZZ_BIN) | tr ' ' '\n' | awk 'NR % 2')
-FUZZ_EVEN = $(filter-out $(FUZZ_ODD),$(FUZZ_BIN))
+# What CI affords on every change: three seconds per harness.
 fuzz-smoke: $(FUZZ_BIN)
-	@sh tests/fuzz/run.sh 3 $(FUZZ_ODD) > build/fuzz/smoke-odd.log 2>&1 & pid=$$!; \
-	 sh tests/fuzz/run.sh 3 $(FUZZ_EVEN) > build/fuzz/smoke-even.log 2>&1; even_rc=$$?; \
-	 wait $$pid; odd_rc=$$?; cat build/fuzz/smoke-odd.log build/fuzz/smoke-even.log; \
-	 [ $$odd_rc -eq 0 ] && [ $$even_rc -eq 0 ]
+	@$(JOBS) fuzz
 
 libgpushare.a: $(LIB_OBJ)
 	$(Q)rm -f $@ && ar rcs $@ $(LIB_OBJ)
@@ -204,18 +191,18 @@ check: deps-check
 	@# Everything is built first, two compilers at a time.
 	@$(MAKE) -s -j2 check-build
 	@$(MAKE) -s check-run
-	@$(MAKE) -s check-valgrind
-	@$(MAKE) -s fuzz-smoke
 
 check-build: build/header-check.o $(UNIT_BIN) build/san/gpushare all $(VUNIT_BIN) \
 	build/vg/gpushare $(FUZZ_BIN)
 
-check-run: build/header-check.o $(UNIT_BIN) build/san/gpushare all
+# Every test, sanitized, under valgrind and fuzzed, two at a time
+# (tests/jobs.sh).
+check-run: build/header-check.o $(UNIT_BIN) build/san/gpushare all $(VUNIT_BIN) \
+	build/vg/gpushare $(FUZZ_BIN)
 	@sh tests/tree/width.sh
 	@python3 tests/tree/layers.py
 	@sh tests/tree/symbols.sh
-	@sh tests/lanes.sh build/san/gpushare $(UNIT_BIN)
-	@sh tests/dist.sh
+	@$(JOBS) san vg fuzz
 
 # The planner benchmark (tests/bench/README.md): release flags, not sanitized.
 build/bench/bench: tests/bench/bench.c libgpushare.a

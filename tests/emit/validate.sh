@@ -35,8 +35,8 @@ if [ ! -f "$dest/.installed" ] || ! cmp -s "$src/package-lock.json" "$dest/packa
 		{ echo "validate: cannot install the validators (npm ci)" >&2; exit 1; }
 fi
 
-# --install-only: what lanes.sh asks first, so that apply.sh in the other
-# lane finds the validators installed.
+# --install-only: what jobs.sh asks first, so that apply.sh, run beside
+# this script, finds the validators installed.
 [ "${2:-}" = --install-only ] && exit 0
 
 tmp=$(mktemp -d)
