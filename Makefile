@@ -202,6 +202,7 @@ check-run: build/header-check.o $(UNIT_BIN) build/san/gpushare all $(VUNIT_BIN) 
 	@sh tests/tree/width.sh
 	@python3 tests/tree/layers.py
 	@sh tests/tree/symbols.sh
+	@sh tests/jobs_test.sh
 	@$(JOBS) san vg fuzz
 
 # The planner benchmark (tests/bench/README.md): release flags, not sanitized.
