@@ -51,8 +51,8 @@ VCLI_OBJ = $(CLI_SRC:%.c=build/vg/%.o)
 # Which tests run under valgrind as well: those that run lines no cheaper
 # test runs (tests/valgrind/choose.py says how; choose.sh writes the
 # lists). Every test runs under ASan and UBSan; a unit test in neither
-# list is new and runs under valgrind too. The kept ones go slowest first,
-# so that two at a time end together.
+# list is new and runs under valgrind too. tests/jobs.sh starts the
+# slowest first, by tests/valgrind/costs.
 vg_list = $(shell grep '^[a-z]' tests/valgrind/$(1))
 VUNIT_KEEP = $(call vg_list,units)
 VUNIT_BIN = $(addprefix build/vg/tests/,$(VUNIT_KEEP) $(filter-out \
@@ -197,8 +197,7 @@ check-build: build/header-check.o $(UNIT_BIN) build/san/gpushare all $(VUNIT_BIN
 
 # Every test, sanitized, under valgrind and fuzzed, two at a time
 # (tests/jobs.sh).
-check-run: build/header-check.o $(UNIT_BIN) build/san/gpushare all $(VUNIT_BIN) \
-	build/vg/gpushare $(FUZZ_BIN)
+check-run: check-build
 	@sh tests/tree/width.sh
 	@python3 tests/tree/layers.py
 	@sh tests/tree/symbols.sh

@@ -66,6 +66,8 @@ goldens() { # LABEL PARTS BIN WRAP COSTS NAME...
 	p=0
 	while [ $p -lt "$parts" ]; do
 		part=$(awk -v p=$p -v k="$parts" '(NR - 1) % k == p' "$jobs/dealt")
+		# An empty part would be every case (run.sh with no NAME).
+		[ -n "$part" ] || break
 		names=$(printf '%s\n' "$part" | cut -d' ' -f2 | tr '\n' ' ')
 		secs=$(printf '%s\n' "$part" | awk '{ s += $1 } END { printf "%d", s + 1 }')
 		job "$label-$p" "GS_WRAP='$wrap' sh tests/cli/run.sh $bin $names" "$secs"
