@@ -31,6 +31,7 @@
 #include "plan/bound.h"
 #include "plan/cg.h"
 #include "plan/lp.h"
+#include "plan/opt.h"
 #include "plan/pack.h"
 #include "plan/robust.h"
 #include "plan/share_rule.h"
@@ -130,7 +131,7 @@ static int whole_col(cg *g, int m, const int *rows, const double *vals, int n)
 	if (gs_grow(&a->v, &a->cap, (size_t)a->n + 1, sizeof *a->v) < 0 ||
 	    gs_grow(&a->items, &a->capitems, (size_t)a->nitems + (size_t)n, sizeof *a->items) < 0)
 		return -1;
-	a->v[a->n] = (gs_cg_col){ m, g->ws[rows[0]].tenant, a->nitems, n };
+	a->v[a->n] = (gs_cg_col){ m, g->ws[rows[0]].tenant, a->nitems, n, 0 };
 	for (int k = 0; k < n; k++)
 		a->items[a->nitems++] = (gs_cg_item){ rows[k], (int)vals[k] };
 	a->n++;
@@ -142,6 +143,28 @@ void gs_cg_cols_release(gs_cg_cols *k)
 	free(k->v);
 	free(k->items);
 	memset(k, 0, sizeof *k);
+}
+
+int gs_cg_cols_within(const gs_cg_cols *k, double near, gs_cg_cols *out)
+{
+	memset(out, 0, sizeof *out);
+	for (int i = 0; i < k->n; i++) {
+		const gs_cg_col *c = &k->v[i];
+		if (c->near > near)
+			continue;
+		if (gs_grow(&out->v, &out->cap, (size_t)out->n + 1, sizeof *out->v) < 0 ||
+		    gs_grow(&out->items, &out->capitems, (size_t)out->nitems + (size_t)c->n,
+		            sizeof *out->items) < 0) {
+			gs_cg_cols_release(out);
+			return -1;
+		}
+		out->v[out->n] = *c;
+		out->v[out->n++].first = out->nitems;
+		memcpy(out->items + out->nitems, k->items + c->first,
+		       (size_t)c->n * sizeof *k->items);
+		out->nitems += c->n;
+	}
+	return 0;
 }
 
 /* ---- the master's rows --------------------------------------------------- */
@@ -761,23 +784,25 @@ static void release(cg *g)
 	gs_lp_free(g->lp);
 }
 
-/* The columns of g->all within GS_CG_NEAR of cost at the master's last
- * duals, into *keep with their items by workload. */
+/* The columns of g->all within GS_CG_NEAR (GS_CG_NEAR_SMALL) of cost at
+ * the master's last duals, into *keep with their items by workload. */
 static int near_cost(const cg *g, gs_cg_cols *keep)
 {
 	const double *du = gs_lp_duals(g->lp);
+	double near = g->pl->nreps <= GS_OPT_MAX_REPLICAS ? GS_CG_NEAR_SMALL : GS_CG_NEAR;
 	for (int i = 0; i < g->all.n; i++) {
 		const gs_cg_col *c = &g->all.v[i];
-		double worth = 0;
+		double worth = 0, part;
 		for (int k = c->first; k < c->first + c->n; k++)
 			worth += du[g->all.items[k].w] * g->all.items[k].count;
-		if (g->price[c->model] - worth > GS_CG_NEAR * g->price[c->model])
+		if (g->price[c->model] - worth > near * g->price[c->model])
 			continue;
+		part = (g->price[c->model] - worth) / g->price[c->model];
 		if (gs_grow(&keep->v, &keep->cap, (size_t)keep->n + 1, sizeof *keep->v) < 0 ||
 		    gs_grow(&keep->items, &keep->capitems, (size_t)keep->nitems + (size_t)c->n,
 		            sizeof *keep->items) < 0)
 			return -1;
-		keep->v[keep->n] = (gs_cg_col){ c->model, c->tenant, keep->nitems, c->n };
+		keep->v[keep->n] = (gs_cg_col){ c->model, c->tenant, keep->nitems, c->n, part };
 		for (int k = c->first; k < c->first + c->n; k++)
 			keep->items[keep->nitems++] =
 				(gs_cg_item){ g->ws[g->all.items[k].w].w, g->all.items[k].count };

@@ -288,7 +288,7 @@ static int cols_group(gs_cg_cols *out, const gs_planner *pl, int m, const gs_gro
 {
 	if (gs_grow(&out->v, &out->cap, (size_t)out->n + 1, sizeof *out->v) < 0)
 		return -1;
-	out->v[out->n] = (gs_cg_col){ m, gr->tenant, out->nitems, 0 };
+	out->v[out->n] = (gs_cg_col){ m, gr->tenant, out->nitems, 0, 0 };
 	for (int i = 0; i < gr->n; i++)
 		if (cols_item(out, pl->reps[gr->reps[i]].wi) < 0)
 			return -1;
