@@ -443,23 +443,13 @@ static void test_more_rounds_for_a_plan(void **state)
  * columns within a thousandth of cost planned $16.6652/h; those within
  * 3 % of a fleet this small (GS_CG_NEAR_SMALL) plan the optimum,
  * $16.464/h, under the full program's bound. */
-static void expect_plan(const char *file, gs_micros cost, gs_micros bound, const char *by)
-{
-	gs_scenario *s = tu_scenario_file(cat, file);
-	gs_plan *p = tu_plan(s);
-	const gs_plan_summary *sum = gs_plan_summary_get(p);
-	assert_int_equal(sum->after_per_hour, cost);
-	assert_int_equal(sum->lower_bound_per_hour, bound);
-	assert_string_equal(sum->lower_bound_by, by);
-	gs_plan_free(p);
-	gs_scenario_free(s);
-}
-
 static void test_small_plans_meet_the_optimum(void **state)
 {
 	(void)state;
-	expect_plan("fixtures/unit/quality-hetero-80-117.yaml", 20056800, 20056800, "optimum");
-	expect_plan("fixtures/unit/quality-hetero-80-130.yaml", 16464000, 16406972, "program");
+	tu_expect_plan(tu_scenario_file(cat, "fixtures/unit/quality-hetero-80-117.yaml"),
+	               20056800, 20056800, "optimum");
+	tu_expect_plan(tu_scenario_file(cat, "fixtures/unit/quality-hetero-80-130.yaml"),
+	               16464000, 16406972, "program");
 }
 
 int main(void)

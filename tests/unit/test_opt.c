@@ -96,14 +96,7 @@ static void test_volume_bound_below_the_plan(void **state)
 /* The plan of yaml costs after, and reports bound, known by `by`. */
 static void expect_bound(const char *yaml, gs_micros after, gs_micros bound, const char *by)
 {
-	gs_scenario *s = tu_scenario(cat, "t.yaml", yaml);
-	gs_plan *p = tu_plan(s);
-	const gs_plan_summary *sum = gs_plan_summary_get(p);
-	assert_int_equal(sum->after_per_hour, after);
-	assert_int_equal(sum->lower_bound_per_hour, bound);
-	assert_string_equal(sum->lower_bound_by, by);
-	gs_plan_free(p);
-	gs_scenario_free(s);
+	tu_expect_plan(tu_scenario(cat, "t.yaml", yaml), after, bound, by);
 }
 
 static void test_bound_gives_mig_to_all(void **state)

@@ -88,6 +88,20 @@ static inline gs_plan *tu_plan(const gs_scenario *s)
 	return p;
 }
 
+/* Plans s, then frees it: the plan costs `cost` and reports `bound`,
+ * known by `by`. */
+static inline void tu_expect_plan(gs_scenario *s, gs_micros cost, gs_micros bound,
+                                  const char *by)
+{
+	gs_plan *p = tu_plan(s);
+	const gs_plan_summary *sum = gs_plan_summary_get(p);
+	assert_int_equal(sum->after_per_hour, cost);
+	assert_int_equal(sum->lower_bound_per_hour, bound);
+	assert_string_equal(sum->lower_bound_by, by);
+	gs_plan_free(p);
+	gs_scenario_free(s);
+}
+
 /* Memory-heavy, compute-heavy and small replicas of one tenant on L4s
  * (19.76 GiB and 90% for shared pods): the three fit one GPU together
  * (17.5 GiB, 87%) but no two of a kind do, so 4 GPUs hold 12 replicas
