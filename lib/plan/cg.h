@@ -112,8 +112,8 @@ int gs_cg_cols_within(const gs_cg_cols *k, double near, gs_cg_cols *out);
  * planned 1.9, 2.1 and 1.2 % above their optimum from the columns within
  * a thousandth, and 0.2 %, 0 and 0 from those within 3 %: 105 to 150
  * columns. Alone, the wider program's node limit left fleet.py's mixed
- * 200 replicas (seed 2) and heterogeneous 400 (seeds 1, 2) 0.1 to 0.5 %
- * dearer than the narrower one's. */
+ * 200 replicas (seed 2) and heterogeneous 400 (seeds 1, 2) 0.07 to
+ * 0.46 % dearer than the narrower one's. */
 #define GS_CG_NEAR_SMALL 0.03
 
 /* gs_cg_bound, which also puts in *keep (zeroed first) the whole-GPU

@@ -400,7 +400,7 @@ static int priced(gs_planner *pl, gs_choice *c, gs_built *after, double seconds,
 {
 	gs_cg_cols k, narrow;
 	gs_opt_result res;
-	int rc;
+	int rc = 0, small = pl->nreps <= GS_OPT_MAX_REPLICAS;
 	if (!gs_cg_affords(pl) || pl->placement != GS_PLACEMENT_PINNED)
 		return 0;
 	/* A program's plan takes the plan's place where it costs less: less
@@ -414,14 +414,13 @@ static int priced(gs_planner *pl, gs_choice *c, gs_built *after, double seconds,
 	 * program over those GS_CG_NEAR keeps first, and the one over all of
 	 * them where a gap is left. Each takes the plan's place only where
 	 * it costs less. */
-	rc = pl->nreps <= GS_OPT_MAX_REPLICAS ? gs_cg_cols_within(&k, GS_CG_NEAR, &narrow) : -2;
-	if (rc == 0) {
+	if (small && (rc = gs_cg_cols_within(&k, GS_CG_NEAR, &narrow)) == 0) {
 		rc = gs_opt_priced(pl, pl->shops, c, after, &narrow, seconds, &res);
 		if (rc == 0 && res.improved)
 			*repaired = 0;
 		gs_cg_cols_release(&narrow);
 	}
-	if (rc == -2 || (rc == 0 && narrow_left(after, *relax, &k))) {
+	if (rc == 0 && (!small || narrow_left(after, *relax, &k))) {
 		rc = gs_opt_priced(pl, pl->shops, c, after, &k, seconds, &res);
 		if (rc == 0 && res.improved)
 			*repaired = 0;
