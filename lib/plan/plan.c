@@ -542,10 +542,12 @@ static int make(gs_plan *p, gs_making *m, double seconds, int later, gs_error *e
 	if (rc == 0)
 		rc = seconds > 0 ? gs_opt_improve(pl, pl->shops, c, after, seconds, &opt) : 0;
 	/* Also where the program's plan took the heuristic's place but costs
-	 * more bought than the program proved possible: quality.py's
-	 * heterogeneous 80 replicas, seed 117 (pinned), solved at its optimum
-	 * of $20.0568/h, planned at $20.304/h, and the program over the
-	 * relaxation's columns finds the optimum. */
+	 * more than its bound: `proven` is the bound's, which may come from
+	 * the program that admits groups near the target (opt.c), solved
+	 * where the exact one stopped at its node limit. quality.py's
+	 * heterogeneous 80 replicas, seed 117 (pinned): bound $20.0568/h, the
+	 * optimum; the exact program's plan $20.304/h; the program over the
+	 * relaxation's columns plans the optimum. */
 	if (rc == 0 && seconds > 0 &&
 	    (!opt.proven || (opt.improved && opt.bound < after->cost)))
 		rc = priced(pl, c, after, seconds, &relax, &repaired);

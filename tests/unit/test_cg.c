@@ -436,8 +436,9 @@ static void test_more_rounds_for_a_plan(void **state)
 
 /* quality.py's fleets of seeds it did not measure before (100 to 139),
  * where plans came more than 1 % above the optimum optimum.py proves.
- * Seed 117: the full program was solved at the optimum, $20.0568/h, but
- * its plan bought came to $20.304/h; the program over the relaxation's
+ * Seed 117: the exact program stopped at its node limit with a plan of
+ * $20.304/h, and the one that admits groups near the target proved the
+ * bound, $20.0568/h, the optimum; the program over the relaxation's
  * columns now runs there too and plans the optimum, which the bound then
  * proves. Seed 130: too many groups for the full program, and the
  * columns within a thousandth of cost planned $16.6652/h; those within
