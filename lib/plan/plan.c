@@ -388,6 +388,18 @@ static int narrow_left(const gs_built *after, gs_micros relax, const gs_cg_cols 
 	return wider && relax >= 0 && after->cost > relax;
 }
 
+/* The program over the columns k, its plan in after's place where it
+ * costs less (then to be repaired again). */
+static int priced_by(gs_planner *pl, gs_choice *c, gs_built *after, const gs_cg_cols *k,
+                     double seconds, int *repaired)
+{
+	gs_opt_result res;
+	int rc = gs_opt_priced(pl, pl->shops, c, after, k, seconds, &res);
+	if (rc == 0 && res.improved)
+		*repaired = 0;
+	return rc;
+}
+
 /* Where the program proved nothing and the linear relaxation runs, the
  * relaxation's columns give a plan too: the program over them (opt.h,
  * gs_opt_priced), which takes the place of the heuristic's plan where it
@@ -399,7 +411,6 @@ static int priced(gs_planner *pl, gs_choice *c, gs_built *after, double seconds,
                   gs_micros *relax, int *repaired)
 {
 	gs_cg_cols k, narrow;
-	gs_opt_result res;
 	int rc = 0, small = pl->nreps <= GS_OPT_MAX_REPLICAS;
 	if (!gs_cg_affords(pl) || pl->placement != GS_PLACEMENT_PINNED)
 		return 0;
@@ -415,16 +426,11 @@ static int priced(gs_planner *pl, gs_choice *c, gs_built *after, double seconds,
 	 * them where a gap is left. Each takes the plan's place only where
 	 * it costs less. */
 	if (small && (rc = gs_cg_cols_within(&k, GS_CG_NEAR, &narrow)) == 0) {
-		rc = gs_opt_priced(pl, pl->shops, c, after, &narrow, seconds, &res);
-		if (rc == 0 && res.improved)
-			*repaired = 0;
+		rc = priced_by(pl, c, after, &narrow, seconds, repaired);
 		gs_cg_cols_release(&narrow);
 	}
-	if (rc == 0 && (!small || narrow_left(after, *relax, &k))) {
-		rc = gs_opt_priced(pl, pl->shops, c, after, &k, seconds, &res);
-		if (rc == 0 && res.improved)
-			*repaired = 0;
-	}
+	if (rc == 0 && (!small || narrow_left(after, *relax, &k)))
+		rc = priced_by(pl, c, after, &k, seconds, repaired);
 	gs_cg_cols_release(&k);
 	return rc;
 }
