@@ -3,6 +3,7 @@
  * answers are known, and the plan's proven bound. Exact figures from the
  * shipped profiles (a g6.xlarge, one L4, costs $0.8048/h).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -119,25 +120,30 @@ static void test_bound_within_solver_noise(void **state)
 	expect_bound(NOISE, 21957642, 21957642, "optimum");
 }
 
-/* Shares converted to an L4 and rounded up to whole ppm: 2 x 24.1736 %
- * + 10.9917 % + 30.6612 % fill it to the 90 % target exactly, which the
- * rounded shares (900,002 ppm) refuse (fleet.py hetero 60 seed 29). The
- * plan keeps two L4s, and its bound is one: the program that lets
- * rounding's refusals pass, and the volume bound of unrounded shares
- * ($0.804801/h rounded up). */
-#define AT_TARGET "version: 1\ncloud: aws\nplacement: pinned\nmemoryHeadroom: 0%\n" \
+/* Shares converted to an L4: 2 x 24.1736 % + 10.9917 % + 30.6612 % fill
+ * it to the 90 % target exactly (fleet.py hetero 60 seed 29), though the
+ * shares rounded up to whole ppm sum to 900,002 ppm. The target compares
+ * the exact sum: one L4, proven. Before, the rounded sum refused the
+ * group and the plan kept two L4s over a bound of one. */
+#define AT_TARGET "version: 1\ncloud: aws\nplacement: pinned\nmemoryHeadroom: 0%%\n" \
 	"gpus: [L4]\nworkloads:\n" \
-	"  - {name: a, kind: training, replicas: 2, gpuMemory: 2GiB, compute: 45%, " \
+	"  - {name: a, kind: training, replicas: 2, gpuMemory: 2GiB, compute: 45%%, " \
 	"measuredOn: T4}\n" \
-	"  - {name: b, kind: notebook, replicas: 1, gpuMemory: 8.5GiB, compute: 19%, " \
+	"  - {name: b, kind: notebook, replicas: 1, gpuMemory: 8.5GiB, compute: 19%%, " \
 	"measuredOn: A10G}\n" \
-	"  - {name: c, kind: batch, replicas: 1, gpuMemory: 1.5GiB, compute: 53%, " \
+	"  - {name: c, kind: batch, replicas: 1, gpuMemory: 1.5GiB, compute: %s, " \
 	"measuredOn: A10G}\n"
 
 static void test_bound_of_exact_shares(void **state)
 {
+	char doc[1024];
 	(void)state;
-	expect_bound(AT_TARGET, 2 * 804800, 804800, "program");
+	snprintf(doc, sizeof doc, AT_TARGET, "53%");
+	expect_bound(doc, 804800, 804800, "optimum");
+	/* A hundredth of a percent more of an A10G (0.0058 % of the L4) is
+	 * over: two L4s. */
+	snprintf(doc, sizeof doc, AT_TARGET, "53.01%");
+	expect_bound(doc, 2 * 804800, 2 * 804800, "optimum");
 }
 
 int main(void)
