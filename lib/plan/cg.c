@@ -142,6 +142,7 @@ void gs_cg_cols_release(gs_cg_cols *k)
 {
 	free(k->v);
 	free(k->items);
+	free(k->dual);
 	memset(k, 0, sizeof *k);
 }
 
@@ -164,6 +165,22 @@ int gs_cg_cols_within(const gs_cg_cols *k, double near, gs_cg_cols *out)
 		       (size_t)c->n * sizeof *k->items);
 		out->nitems += c->n;
 	}
+	return 0;
+}
+
+/* The master's last duals of the workloads' rows, as a set of keep's. */
+static int keep_duals(const cg *g, const double *du, gs_cg_cols *keep)
+{
+	size_t nw = g->pl->s->n, at = (size_t)keep->ndual * nw;
+	double *d = realloc(keep->dual, (at + nw + 1) * sizeof *d);
+	if (!d)
+		return -1;
+	keep->dual = d;
+	keep->nw = (int)nw;
+	memset(d + at, 0, nw * sizeof *d);
+	for (int i = 0; i < g->nws; i++)
+		d[at + (size_t)g->ws[i].w] = du[g->ws[i].row] > 0 ? du[g->ws[i].row] : 0;
+	keep->ndual++;
 	return 0;
 }
 
@@ -790,6 +807,8 @@ static int near_cost(const cg *g, gs_cg_cols *keep)
 {
 	const double *du = gs_lp_duals(g->lp);
 	double near = g->pl->nreps <= GS_OPT_MAX_REPLICAS ? GS_CG_NEAR_SMALL : GS_CG_NEAR;
+	if (keep_duals(g, du, keep) < 0)
+		return -1;
 	for (int i = 0; i < g->all.n; i++) {
 		const gs_cg_col *c = &g->all.v[i];
 		double worth = 0, part;

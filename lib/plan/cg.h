@@ -91,6 +91,12 @@ typedef struct gs_cg_cols {
 	gs_cg_item *items;
 	int nitems;
 	size_t capitems;
+	/* The relaxation's last duals of the workloads' rows, ndual sets of
+	 * nw (one per relaxation where split; by scenario index, 0 for a
+	 * workload with no row), for gs_opt_cheapest (opt.h); NULL in the
+	 * copies gs_cg_cols_within makes. */
+	double *dual;
+	int ndual, nw;
 } gs_cg_cols;
 
 void gs_cg_cols_release(gs_cg_cols *k);

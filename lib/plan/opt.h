@@ -121,7 +121,10 @@ typedef struct gs_opt {
 	gs_opt_slot *slots;
 	int nslots;
 	size_t capslots;
-	int too_big;           /* more columns than GS_OPT_MAX_COLUMNS */
+	int too_big;           /* more columns than max_cols */
+	int max_cols;          /* GS_OPT_MAX_COLUMNS, but for gs_opt_cheapest */
+	int listing;           /* gs_opt_cheapest: a tenant's search that
+	                        * stops leaves the others to list */
 	int no_shared;         /* MIG instances hold one replica each: no
 	                        * longer a relaxation, but every solution
 	                        * seats (set before gs_opt_columns) */
@@ -139,6 +142,25 @@ void gs_opt_release(gs_opt *o);
 int gs_opt_columns(gs_opt *o);
 /* ... with the relaxation's groups (k) in place of every maximal one. */
 int gs_opt_columns_priced(gs_opt *o, const gs_cg_cols *k);
+
+/* The most maximal groups gs_opt_cheapest lists, the most it keeps, and
+ * the fleets the plan asks it for (plan.c). Its program of 9,000 groups
+ * takes a second or more: on fleet.py's time-slicing 400 replicas (seed
+ * 1) 5 s, to plan what the relaxation's columns planned. */
+#define GS_OPT_CHEAP_LIST 200000
+#define GS_OPT_CHEAP_KEEP 9000
+#define GS_OPT_CHEAP_REPLICAS 100
+
+/* Of every maximal group on a whole GPU under pl's rules as they stand
+ * (the first GS_OPT_CHEAP_LIST listed), the `most` of least reduced cost
+ * at k's duals (in $/h, the least over its sets), into *out (zeroed
+ * first; released with gs_cg_cols_release), `near` as cg.h's.
+ * Where the full program has too many groups, these are the ones a plan
+ * near the relaxation's optimum uses: at duals that bound every plan by
+ * B, a plan that costs B + D has columns whose reduced costs sum to at
+ * most D. 0, or -1 when out of memory. */
+int gs_opt_cheapest(gs_planner *pl, const gs_choice *c, const gs_cg_cols *k, int most,
+                    gs_cg_cols *out);
 /* Takes the plan of solution x in place of *best when it is one and
  * costs less: 0, 1 when not taken and x shares a MIG instance (a program
  * without shared instances may seat what it could not), -1 when out of

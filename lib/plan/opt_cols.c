@@ -17,6 +17,7 @@ int gs_opt_init(gs_opt *o, gs_planner *pl, const gs_choice *c)
 	o->pl = pl;
 	o->c = c;
 	o->nw = (int)pl->s->n;
+	o->max_cols = GS_OPT_MAX_COLUMNS;
 	if (!(o->wreps = calloc((size_t)o->nw + 1, sizeof *o->wreps)) ||
 	    !(o->wn = calloc((size_t)o->nw + 1, sizeof *o->wn)) ||
 	    !(o->dem_row = calloc((size_t)o->nw + 1, sizeof *o->dem_row)))
@@ -53,7 +54,7 @@ void gs_opt_release(gs_opt *o)
 static int col_open(gs_opt *o, int kind, int m, int tenant)
 {
 	gs_opt_col *col;
-	if (o->ncols >= GS_OPT_MAX_COLUMNS) {
+	if (o->ncols >= o->max_cols) {
 		o->too_big = 1;
 		return -2;
 	}
@@ -212,8 +213,13 @@ static int whole_columns(gs_opt *o, int m, int *ws)
 		sort_o = o;
 		sort_m = m;
 		qsort(ws, (size_t)n, sizeof *ws, by_size);
-		if (n && (rc = tenant_groups(o, m, t, ws, n)) < 0)
+		if (n && (rc = tenant_groups(o, m, t, ws, n)) < 0) {
+			if (rc == -2 && o->listing && o->ncols < o->max_cols) {
+				o->too_big = 0;
+				continue;
+			}
 			return rc;
+		}
 	}
 	return 0;
 }
@@ -432,4 +438,92 @@ int gs_opt_columns(gs_opt *o)
 int gs_opt_columns_priced(gs_opt *o, const gs_cg_cols *k)
 {
 	return columns_of(o, k);
+}
+
+/* ---- the groups of least reduced cost ----------------------------------- */
+
+typedef struct cheap {
+	double reduced;  /* $/h, the least over k's duals */
+	int col;
+} cheap;
+
+static int by_reduced(const void *a, const void *b)
+{
+	const cheap *x = a, *y = b;
+	if (x->reduced != y->reduced)
+		return x->reduced < y->reduced ? -1 : 1;
+	return x->col - y->col;
+}
+
+static double reduced_of(const gs_opt *o, const gs_cg_cols *k, const gs_opt_col *col)
+{
+	double price = (double)o->pl->gpu_price[col->model] / 1e6, least = 1e30;
+	for (int d = 0; d < k->ndual; d++) {
+		const double *du = k->dual + (size_t)d * (size_t)k->nw;
+		double worth = 0;
+		for (int i = col->first; i < col->first + col->n; i++)
+			worth += du[o->items[i].w] * o->items[i].count;
+		least = price - worth < least ? price - worth : least;
+	}
+	return least;
+}
+
+static int cheap_out(const gs_opt *o, const cheap *v, int n, gs_cg_cols *out)
+{
+	for (int i = 0; i < n; i++) {
+		const gs_opt_col *col = &o->cols[v[i].col];
+		if (gs_grow(&out->v, &out->cap, (size_t)out->n + 1, sizeof *out->v) < 0 ||
+		    gs_grow(&out->items, &out->capitems, (size_t)out->nitems + (size_t)col->n,
+		            sizeof *out->items) < 0)
+			return -1;
+		double price = (double)o->pl->gpu_price[col->model] / 1e6;
+		out->v[out->n++] = (gs_cg_col){ col->model, col->tenant, out->nitems, col->n,
+		                                price > 0 ? v[i].reduced / price : 0 };
+		for (int j = col->first; j < col->first + col->n; j++)
+			out->items[out->nitems++] =
+				(gs_cg_item){ o->items[j].w, o->items[j].count };
+	}
+	return 0;
+}
+
+/* Every maximal group of o's models, as many as the limits let list:
+ * where a tenant's search stops, the groups listed so far stand. */
+static int list_groups(gs_opt *o)
+{
+	int *scratch = malloc((size_t)(o->nw ? o->nw : 1) * sizeof *scratch);
+	int rc = scratch ? 0 : -1;
+	o->max_cols = GS_OPT_CHEAP_LIST;
+	o->listing = 1;
+	for (int m = 0; m < o->pl->nmodels && rc == 0 && !o->too_big; m++)
+		rc = whole_columns(o, m, scratch);
+	free(scratch);
+	return rc == -2 ? 0 : rc;
+}
+
+int gs_opt_cheapest(gs_planner *pl, const gs_choice *c, const gs_cg_cols *k, int most,
+                    gs_cg_cols *out)
+{
+	gs_opt o;
+	cheap *v = NULL;
+	int rc, n = 0;
+	memset(out, 0, sizeof *out);
+	if (k->ndual == 0)
+		return 0;
+	rc = gs_opt_init(&o, pl, c);
+	if (rc == 0)
+		rc = list_groups(&o);
+	if (rc == 0 && !(v = malloc(((size_t)o.ncols + 1) * sizeof *v)))
+		rc = -1;
+	for (int i = 0; rc == 0 && i < o.ncols; i++)
+		if (o.cols[i].n > 1 || (o.cols[i].n == 1 && o.items[o.cols[i].first].count > 1))
+			v[n++] = (cheap){ reduced_of(&o, k, &o.cols[i]), i };
+	if (rc == 0) {
+		qsort(v, (size_t)n, sizeof *v, by_reduced);
+		rc = cheap_out(&o, v, n < most ? n : most, out);
+	}
+	free(v);
+	gs_opt_release(&o);
+	if (rc < 0)
+		gs_cg_cols_release(out);
+	return rc;
 }

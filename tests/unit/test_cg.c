@@ -451,6 +451,12 @@ static void test_small_plans_meet_the_optimum(void **state)
 	               20056800, 20056800, "optimum");
 	tu_expect_plan(tu_scenario_file(cat, "fixtures/unit/quality-hetero-80-130.yaml"),
 	               16464000, 16406972, "program");
+	/* 16,831 groups, too many for the full program: the program over the
+	 * 9,000 of least reduced cost at the relaxation's duals plans the
+	 * optimum, 14 L4 and 2 T4. Two of its L4s hold shares that fill them
+	 * to the target exactly. Before, $12.598/h (15 L4, 1 T4). */
+	tu_expect_plan(tu_scenario_file(cat, "fixtures/unit/quality-hetero-80-487.yaml"),
+	               12319200, 12141379, "relaxation");
 }
 
 /* How the programs over the columns take a plan's place. fleet.py's
