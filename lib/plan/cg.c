@@ -123,18 +123,15 @@ static const gs_replica *rep_of(const cg *g, const cgw *w) { return &g->pl->reps
  * rows[k] (a workload's row is its index in g->ws). */
 static int whole_col(cg *g, int m, const int *rows, const double *vals, int n)
 {
-	gs_cg_cols *a = &g->all;
+	gs_cg_item *at;
 	if (gs_lp_col(g->lp, g->price[m], rows, vals, n) < 0)
 		return -1;
 	if (!g->keeping)
 		return 0;
-	if (gs_grow(&a->v, &a->cap, (size_t)a->n + 1, sizeof *a->v) < 0 ||
-	    gs_grow(&a->items, &a->capitems, (size_t)a->nitems + (size_t)n, sizeof *a->items) < 0)
+	if (!(at = gs_cg_cols_add(&g->all, m, g->ws[rows[0]].tenant, 0, n)))
 		return -1;
-	a->v[a->n] = (gs_cg_col){ m, g->ws[rows[0]].tenant, a->nitems, n, 0 };
 	for (int k = 0; k < n; k++)
-		a->items[a->nitems++] = (gs_cg_item){ rows[k], (int)vals[k] };
-	a->n++;
+		at[k] = (gs_cg_item){ rows[k], (int)vals[k] };
 	return 0;
 }
 
@@ -146,24 +143,31 @@ void gs_cg_cols_release(gs_cg_cols *k)
 	memset(k, 0, sizeof *k);
 }
 
+gs_cg_item *gs_cg_cols_add(gs_cg_cols *k, int model, int tenant, double near, int n)
+{
+	gs_cg_item *at;
+	if (gs_grow(&k->v, &k->cap, (size_t)k->n + 1, sizeof *k->v) < 0 ||
+	    gs_grow(&k->items, &k->capitems, (size_t)k->nitems + (size_t)n, sizeof *k->items) < 0)
+		return NULL;
+	k->v[k->n++] = (gs_cg_col){ model, tenant, k->nitems, n, near };
+	at = k->items + k->nitems;
+	k->nitems += n;
+	return at;
+}
+
 int gs_cg_cols_within(const gs_cg_cols *k, double near, gs_cg_cols *out)
 {
 	memset(out, 0, sizeof *out);
 	for (int i = 0; i < k->n; i++) {
 		const gs_cg_col *c = &k->v[i];
+		gs_cg_item *at;
 		if (c->near > near)
 			continue;
-		if (gs_grow(&out->v, &out->cap, (size_t)out->n + 1, sizeof *out->v) < 0 ||
-		    gs_grow(&out->items, &out->capitems, (size_t)out->nitems + (size_t)c->n,
-		            sizeof *out->items) < 0) {
+		if (!(at = gs_cg_cols_add(out, c->model, c->tenant, c->near, c->n))) {
 			gs_cg_cols_release(out);
 			return -1;
 		}
-		out->v[out->n] = *c;
-		out->v[out->n++].first = out->nitems;
-		memcpy(out->items + out->nitems, k->items + c->first,
-		       (size_t)c->n * sizeof *k->items);
-		out->nitems += c->n;
+		memcpy(at, k->items + c->first, (size_t)c->n * sizeof *at);
 	}
 	return 0;
 }
@@ -811,21 +815,18 @@ static int near_cost(const cg *g, gs_cg_cols *keep)
 		return -1;
 	for (int i = 0; i < g->all.n; i++) {
 		const gs_cg_col *c = &g->all.v[i];
+		gs_cg_item *at;
 		double worth = 0, part;
 		for (int k = c->first; k < c->first + c->n; k++)
 			worth += du[g->all.items[k].w] * g->all.items[k].count;
 		if (g->price[c->model] - worth > near * g->price[c->model])
 			continue;
 		part = (g->price[c->model] - worth) / g->price[c->model];
-		if (gs_grow(&keep->v, &keep->cap, (size_t)keep->n + 1, sizeof *keep->v) < 0 ||
-		    gs_grow(&keep->items, &keep->capitems, (size_t)keep->nitems + (size_t)c->n,
-		            sizeof *keep->items) < 0)
+		if (!(at = gs_cg_cols_add(keep, c->model, c->tenant, part, c->n)))
 			return -1;
-		keep->v[keep->n] = (gs_cg_col){ c->model, c->tenant, keep->nitems, c->n, part };
-		for (int k = c->first; k < c->first + c->n; k++)
-			keep->items[keep->nitems++] =
-				(gs_cg_item){ g->ws[g->all.items[k].w].w, g->all.items[k].count };
-		keep->n++;
+		for (int k = 0; k < c->n; k++)
+			at[k] = (gs_cg_item){ g->ws[g->all.items[c->first + k].w].w,
+			                      g->all.items[c->first + k].count };
 	}
 	return 0;
 }

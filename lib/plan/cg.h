@@ -101,6 +101,10 @@ typedef struct gs_cg_cols {
 
 void gs_cg_cols_release(gs_cg_cols *k);
 
+/* A new column of k (model, tenant, near) of n items: where the caller
+ * writes them, or NULL when out of memory (k as it was, but larger). */
+gs_cg_item *gs_cg_cols_add(gs_cg_cols *k, int model, int tenant, double near, int n);
+
 /* k's columns within `near` of cost into *out (zeroed first; released
  * with gs_cg_cols_release). 0, or -1 when out of memory. */
 int gs_cg_cols_within(const gs_cg_cols *k, double near, gs_cg_cols *out);

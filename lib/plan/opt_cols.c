@@ -472,16 +472,15 @@ static int cheap_out(const gs_opt *o, const cheap *v, int n, gs_cg_cols *out)
 {
 	for (int i = 0; i < n; i++) {
 		const gs_opt_col *col = &o->cols[v[i].col];
-		if (gs_grow(&out->v, &out->cap, (size_t)out->n + 1, sizeof *out->v) < 0 ||
-		    gs_grow(&out->items, &out->capitems, (size_t)out->nitems + (size_t)col->n,
-		            sizeof *out->items) < 0)
-			return -1;
 		double price = (double)o->pl->gpu_price[col->model] / 1e6;
-		out->v[out->n++] = (gs_cg_col){ col->model, col->tenant, out->nitems, col->n,
-		                                price > 0 ? v[i].reduced / price : 0 };
-		for (int j = col->first; j < col->first + col->n; j++)
-			out->items[out->nitems++] =
-				(gs_cg_item){ o->items[j].w, o->items[j].count };
+		gs_cg_item *at = gs_cg_cols_add(out, col->model, col->tenant,
+		                                price > 0 ? v[i].reduced / price : 0, col->n);
+		if (!at)
+			return -1;
+		for (int j = 0; j < col->n; j++) {
+			const gs_opt_item *it = &o->items[col->first + j];
+			at[j] = (gs_cg_item){ it->w, it->count };
+		}
 	}
 	return 0;
 }
