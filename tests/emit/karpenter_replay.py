@@ -6,13 +6,16 @@ and as many nodes as planned.
 
 usage: karpenter_replay.py BIN FILE...
 
-For each FILE, with and without --rename-shared: `BIN plan FILE --format
-json` gives the planned nodes (type, configs, pool, GPUs and who is on
-them); `BIN plan FILE --emit DIR --karpenter` gives the NodePools, the
-NodeOverlays and the workloads' patches (any document with a pod template;
-its selector is read generally: nodeSelector and required nodeAffinity
-In/NotIn/Exists/DoesNotExist, so pool selectors and config selectors both
-work).
+For each FILE, with and without --rename-shared, one run of `BIN plan
+FILE --emit DIR --karpenter --format json` gives both what is replayed
+and what it is checked against: on stdout, the planned nodes (type,
+configs, pool, GPUs and who is on them); in DIR, the NodePools, the
+NodeOverlays and the workloads' patches (any document with a pod
+template; its selector is read generally: nodeSelector and required
+nodeAffinity In/NotIn/Exists/DoesNotExist, so pool selectors and config
+selectors both work). One run, not one per output: the plan is the
+suite's costliest step under the sanitizers, and the files must agree
+with the plan printed beside them.
 
 Karpenter's rule as replayed (kubernetes-sigs/karpenter scheduler): a
 pending pod first joins an in-flight NodeClaim (fewest pods first) that it
@@ -63,11 +66,25 @@ class Rejected(Exception):
 
 def run(argv):
     r = subprocess.run(argv, capture_output=True, text=True)
-    if r.returncode != 0 and "--format" in argv and "plan" in argv:
-        raise Rejected(r.stderr.strip())
     if r.returncode != 0:
         raise RuntimeError("%s: exit %d: %s" % (" ".join(argv), r.returncode, r.stderr.strip()))
     return r.stdout
+
+
+def plan_and_emit(binary, path, opts, out, man):
+    """The plan JSON of one run that also emits into out (with the
+    manifests man, if any). Rejected where the planner refuses the input:
+    a failed run is asked again without --emit, so that a refusal is told
+    from a failure to emit."""
+    argv = [binary, "plan", path, "--emit", out, "--karpenter", "--format", "json"] + opts
+    try:
+        return run(argv + (["--manifests", man] if man else []))
+    except RuntimeError:
+        r = subprocess.run([binary, "plan", path, "--format", "json"] + opts,
+                           capture_output=True, text=True)
+        if r.returncode != 0:
+            raise Rejected(r.stderr.strip())
+        raise
 
 
 # ---- what the plan says ------------------------------------------------------
@@ -511,14 +528,11 @@ def replay(pods, pools, cap, catalog, pricing):
 def check(binary, path, opts, catalog):
     """Problems found replaying path planned with opts; also the counts."""
     problems = []
-    plan = json.loads(run([binary, "plan", path, "--format", "json"] + opts))
-    pricing = plan["cost"]["pricing"]
     rename = "--rename-shared" in opts
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "out")
-        emit = [binary, "plan", path, "--emit", out, "--karpenter"] + opts
         try:
-            run(emit)
+            plan = plan_and_emit(binary, path, opts, out, None)
         except RuntimeError as e:
             # Replicas that request different resources (some dedicated, some
             # shared under --rename-shared) need copies of their object, which
@@ -527,10 +541,12 @@ def check(binary, path, opts, catalog):
                 raise
             man = os.path.join(tmp, "manifests.yaml")
             write_manifests(path, man)
-            run(emit + ["--manifests", man])
+            plan = plan_and_emit(binary, path, opts, out, man)
+        plan = json.loads(plan)
         if not os.path.exists(os.path.join(out, "karpenter.yaml")):
             return problems, None
         docs = built(out)
+    pricing = plan["cost"]["pricing"]
     pools = [Pool(d, catalog, pricing) for _, _, d in docs
              if isinstance(d, dict) and d.get("kind") == "NodePool"]
     overlays = [d for _, _, d in docs if isinstance(d, dict) and d.get("kind") == "NodeOverlay"]
