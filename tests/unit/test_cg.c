@@ -474,6 +474,19 @@ static void test_columns_take_the_plan_s_place(void **state)
 	               103835600, 94507838, "relaxation");
 }
 
+/* The program over the relaxation's columns buys a model sold only 8 to
+ * a node (the A100 40GB, on p4d.24xlarge) by the node, not by the GPU.
+ * The EKS team under DRA (33 replicas): priced at $2.74/h per A100, the
+ * program planned one A100 that buying made $32.62/h, so its plan never
+ * stood and the heuristic's $15.7328/h did (4 A10G, an H100, 6 L4); by
+ * the node, the program plans $15.5316/h (3 A10G, an H100, 7 L4). */
+static void test_columns_buy_whole_nodes(void **state)
+{
+	(void)state;
+	tu_expect_plan(tu_scenario_file(cat, "cli/fixtures/emit/eks-team-dra.yaml"), 15531600,
+	               12980755, "relaxation");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -492,6 +505,7 @@ int main(void)
 		cmocka_unit_test(test_more_rounds_for_a_plan),
 		cmocka_unit_test(test_small_plans_meet_the_optimum),
 		cmocka_unit_test(test_columns_take_the_plan_s_place),
+		cmocka_unit_test(test_columns_buy_whole_nodes),
 	};
 	return cmocka_run_group_tests(tests, tu_catalog_setup, tu_catalog_teardown);
 }
