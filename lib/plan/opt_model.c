@@ -259,48 +259,6 @@ static int profile_rows(gs_opt *o, gs_milp *m, row *r)
 	return 0;
 }
 
-/* The GPUs of model md bought for MIG geometries, less w's replicas in
- * md's instances: no two on one GPU. */
-static int spread_row(gs_opt *o, gs_milp *m, row *r, int md, int w)
-{
-	int any = 0;
-	for (int i = 0; i < o->nslots; i++)
-		if (o->slots[i].model == md && o->slots[i].w == w) {
-			if (row_put(r, o->slots[i].col, -1) < 0)
-				return -1;
-			any = 1;
-		}
-	for (int i = 0; any && i < o->ncols; i++)
-		if (o->cols[i].kind == GS_OPT_GEOMETRY && o->cols[i].model == md &&
-		    row_put(r, o->cols[i].col, 1) < 0)
-			return -1;
-	if (!any)
-		r->n = 0;
-	return row_done(m, r, 0);
-}
-
-/* A workload with spread keeps its replicas on distinct GPUs, and a MIG
- * GPU's instances count as that GPU: a model's MIG GPUs are at least as
- * many as the replicas of such a workload in its instances. Whole GPUs
- * keep the rule in their groups (pack_share.c); without this row, the
- * program put examples/multi-tenant-mig.yaml's four globex-search
- * replicas (spread: gpu) in the instances of two H100s, $13.76/h, which
- * cost $41.28/h once placed, so its plan never stood. Necessary, not
- * sufficient (the device plugin also keeps such a replica from a GPU
- * with a second instance of its profile, pack_mig.c), so the program
- * stays a relaxation and its bound valid. */
-static int spread_rows(gs_opt *o, gs_milp *m, row *r)
-{
-	for (int w = 0; w < o->nw; w++) {
-		if (!o->wn[w] || o->pl->reps[o->wreps[w][0]].spread == GS_SPREAD_NONE)
-			continue;
-		for (int md = 0; md < o->pl->nmodels; md++)
-			if (o->pl->models[md]->mig_slots && spread_row(o, m, r, md, w) < 0)
-				return -1;
-	}
-	return 0;
-}
-
 /* How the column's group shares its GPU (gs_group_share): the same
  * group as realizing it builds; time-slicing if out of memory, whose
  * node key is then merely dearer. */
@@ -415,8 +373,6 @@ int gs_opt_program(gs_opt *o, gs_shop *shops, gs_milp *m)
 		rc = demand_rows(o, m);
 	if (rc == 0)
 		rc = profile_rows(o, m, &r);
-	if (rc == 0)
-		rc = spread_rows(o, m, &r);
 	if (rc == 0 && !o->priced)
 		rc = cover_rows(o, shops, m);
 	if (rc == 0 && counted(o))

@@ -120,22 +120,6 @@ static void test_bound_within_solver_noise(void **state)
 	expect_bound(NOISE, 21957642, 21957642, "optimum");
 }
 
-/* spread: gpu on MIG GPUs: a's four replicas need four H100s, whose
- * other instances hold b's three. The program put a's replicas in the
- * instances of two H100s and proved $13.76/h, a bound at half the
- * plan's $27.52/h; with a MIG GPU counted as one, four, proven. */
-#define SPREAD_MIG "version: 1\ncloud: aws\nplacement: pinned\n" \
-	"gpus: [H100-SXM5-80GB]\nworkloads:\n" \
-	"  - {name: a, replicas: 4, gpuMemory: 9GiB, compute: 10%, spread: gpu, " \
-	"isolation: fault}\n" \
-	"  - {name: b, replicas: 3, gpuMemory: 15GiB, compute: 10%, isolation: fault}\n"
-
-static void test_spread_across_mig_gpus(void **state)
-{
-	(void)state;
-	expect_bound(SPREAD_MIG, 4 * 6880000, 4 * 6880000, "optimum");
-}
-
 /* Shares converted to an L4: 2 x 24.1736 % + 10.9917 % + 30.6612 % fill
  * it to the 90 % target exactly (fleet.py hetero 60 seed 29), though the
  * shares rounded up to whole ppm sum to 900,002 ppm. The target compares
@@ -171,7 +155,6 @@ int main(void)
 		cmocka_unit_test(test_volume_bound_below_the_plan),
 		cmocka_unit_test(test_bound_gives_mig_to_all),
 		cmocka_unit_test(test_bound_within_solver_noise),
-		cmocka_unit_test(test_spread_across_mig_gpus),
 		cmocka_unit_test(test_bound_of_exact_shares),
 	};
 	return cmocka_run_group_tests(tests, tu_catalog_setup, tu_catalog_teardown);
